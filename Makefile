@@ -1,0 +1,67 @@
+# The two commands of the README, and the checks CI runs.
+#
+#   make demo           install what is missing, build, run the demo
+#   make test           install, build with -Werror, fuzz briefly (clang),
+#                       run the suite under ASan+UBSan and valgrind, then
+#                       the suite itself (ctest's summary comes last)
+#   make test-sanitize  the suite under AddressSanitizer + UBSan only
+#   make test-valgrind  the suite under valgrind only (leaks are errors)
+#   make fuzz-smoke     each libFuzzer target for FUZZ_SECONDS seconds
+#   make bench          benchmarks (never pass/fail)
+#   make install        cmake --install (PREFIX=/usr/local)
+
+BUILD   ?= build
+JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
+PREFIX  ?= /usr/local
+FUZZ_SECONDS ?= 5
+CMAKE_FLAGS ?=
+
+.PHONY: all deps build demo test test-only test-sanitize test-valgrind \
+        fuzz-smoke bench install clean
+
+all: build
+
+deps:
+	@./scripts/install-deps.sh
+
+build: deps
+	cmake -S . -B $(BUILD) -DTOKIO_WERROR=ON -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_FLAGS)
+	cmake --build $(BUILD) -j$(JOBS)
+
+demo: build
+	./scripts/demo.sh $(BUILD)/tokio
+
+test: build
+	@if command -v clang >/dev/null 2>&1; then $(MAKE) --no-print-directory fuzz-smoke; \
+	 else echo "clang not found: fuzz targets not run"; fi
+	$(MAKE) --no-print-directory test-sanitize
+	$(MAKE) --no-print-directory test-valgrind
+	$(MAKE) --no-print-directory test-only
+
+test-only:
+	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+
+test-sanitize: deps
+	cmake -S . -B $(BUILD)-asan -DTOKIO_WERROR=ON -DTOKIO_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug $(CMAKE_FLAGS)
+	cmake --build $(BUILD)-asan -j$(JOBS)
+	cd $(BUILD)-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+	    UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j$(JOBS)
+
+test-valgrind: deps
+	cmake -S . -B $(BUILD)-valgrind -DTOKIO_WERROR=ON -DTOKIO_VALGRIND=ON -DCMAKE_BUILD_TYPE=Debug $(CMAKE_FLAGS)
+	cmake --build $(BUILD)-valgrind -j$(JOBS)
+	cd $(BUILD)-valgrind && ctest --output-on-failure -j$(JOBS)
+
+fuzz-smoke: deps
+	CC=clang cmake -S . -B $(BUILD)-fuzz -DTOKIO_FUZZ=ON -DTOKIO_TESTS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS)
+	cmake --build $(BUILD)-fuzz -j$(JOBS)
+	./scripts/fuzz-smoke.sh $(BUILD)-fuzz $(FUZZ_SECONDS)
+
+bench: build
+	./bench/run.sh $(BUILD)
+
+install: build
+	cmake --install $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-valgrind $(BUILD)-fuzz

@@ -1,0 +1,212 @@
+/*
+ * tokio/connectors/darshan.h - native reader for Darshan binary logs
+ * (format versions 3.00, 3.10, 3.20, 3.21 and 3.41; zlib, bzip2 and
+ * uncompressed regions; either byte order) and the text views of
+ * darshan-parser 3.5.0.  Mirrors tokio.connectors.darshan, which ran
+ * darshan-parser as a subprocess; this reads the log itself.
+ *
+ * Module ids are darshan-util 3.5.0's current ids (0 NULL, 1 POSIX,
+ * 2 MPI-IO, 3 H5F, 4 H5D, 5 PNETCDF_FILE, 6 PNETCDF_VAR, 7 BG/Q,
+ * 8 LUSTRE, 9 STDIO, 10 DXT_POSIX, 11 DXT_MPIIO, 12 MDHIM, 13 APXC,
+ * 14 APMPI, 15 HEATMAP, 16 DFS, 17 DAOS); older logs are remapped on
+ * reading and every record is up-converted to the current layout.
+ */
+#ifndef TOKIO_CONNECTORS_DARSHAN_H
+#define TOKIO_CONNECTORS_DARSHAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tokio/common.h"
+
+struct tokio_darshan;
+
+enum tokio_darshan_module {
+    TOKIO_DARSHAN_NULL = 0,
+    TOKIO_DARSHAN_POSIX = 1,
+    TOKIO_DARSHAN_MPIIO = 2,
+    TOKIO_DARSHAN_H5F = 3,
+    TOKIO_DARSHAN_H5D = 4,
+    TOKIO_DARSHAN_PNETCDF_FILE = 5,
+    TOKIO_DARSHAN_PNETCDF_VAR = 6,
+    TOKIO_DARSHAN_BGQ = 7,
+    TOKIO_DARSHAN_LUSTRE = 8,
+    TOKIO_DARSHAN_STDIO = 9,
+    TOKIO_DARSHAN_DXT_POSIX = 10,
+    TOKIO_DARSHAN_DXT_MPIIO = 11,
+    TOKIO_DARSHAN_MDHIM = 12,
+    TOKIO_DARSHAN_APXC = 13,
+    TOKIO_DARSHAN_APMPI = 14,
+    TOKIO_DARSHAN_HEATMAP = 15,
+    TOKIO_DARSHAN_DFS = 16,
+    TOKIO_DARSHAN_DAOS = 17,
+    TOKIO_DARSHAN_KNOWN_MODULES = 18,   /* ids darshan-util 3.5.0 names */
+    TOKIO_DARSHAN_MAX_MODULES = 64      /* slots in a 3.41 header */
+};
+
+enum tokio_darshan_compression {
+    TOKIO_DARSHAN_ZLIB = 0,
+    TOKIO_DARSHAN_BZIP2 = 1,
+    TOKIO_DARSHAN_NONE = 2
+};
+
+/* The job record (times in seconds since the epoch; nsec only in 3.41). */
+struct tokio_darshan_job {
+    int64_t uid;
+    int64_t jobid;
+    int64_t start_time;
+    int64_t start_time_nsec;
+    int64_t end_time;
+    int64_t end_time_nsec;
+    int64_t nprocs;
+    const char *exe;            /* "" when the log's buffer held no '\n' */
+    size_t n_metadata;          /* key = value pairs, in log order */
+    const char *const *metadata_keys;
+    const char *const *metadata_values;
+};
+
+/* One mount table entry. */
+struct tokio_darshan_mount {
+    const char *path;
+    const char *type;
+};
+
+/* One LUSTRE layout component (LUSTRE_COMP_* counters in list order). */
+struct tokio_darshan_lustre_comp {
+    int64_t counters[7];        /* STRIPE_SIZE .. MIRROR_ID */
+    char pool_name[17];         /* 16 bytes in the log, NUL added */
+};
+
+/* One DXT trace segment. */
+struct tokio_darshan_segment {
+    int64_t offset;
+    int64_t length;
+    double start_time;
+    double end_time;
+    uint64_t pthread_id;        /* 0 unless the record version has it */
+};
+
+/*
+ * One record of any module, in darshan-util 3.5.0's current layout.
+ * Fields a module does not have are 0/NULL.  All pointers are borrowed
+ * from the log handle.
+ */
+struct tokio_darshan_record {
+    uint64_t id;                /* name-table id */
+    int64_t rank;               /* -1: shared across all ranks */
+    size_t n_counters;
+    const int64_t *counters;    /* names: tokio_darshan_counter_name() */
+    size_t n_fcounters;
+    const double *fcounters;    /* names: tokio_darshan_fcounter_name() */
+    uint64_t file_rec_id;       /* H5D, PNETCDF_VAR */
+    /* LUSTRE: OST ids; MDHIM: server histogram (MDHIM_SERVERS long);
+     * HEATMAP: read bins then write bins (n_extra = 2 * nbins) */
+    size_t n_extra;
+    const int64_t *extra;
+    size_t n_comps;             /* LUSTRE components */
+    const struct tokio_darshan_lustre_comp *comps;
+    const unsigned char *pool_uuid;   /* DFS, DAOS: 16 bytes */
+    const unsigned char *cont_uuid;
+    uint64_t oid_hi, oid_lo;    /* DAOS */
+    const char *hostname;       /* DXT */
+    size_t n_writes, n_reads;   /* DXT: segments holds writes, then reads */
+    const struct tokio_darshan_segment *segments;
+};
+
+/**
+ * Read the Darshan log at `path`.  On success *out holds the log (free
+ * with tokio_darshan_free()) and the result is TOKIO_OK, or TOKIO_PARTIAL
+ * when the log says some module ran out of memory
+ * (tokio_darshan_module_partial()).  Fails with TOKIO_EIO (unreadable),
+ * TOKIO_EFORMAT (not a log, a version darshan-util 3.5.0 rejects, or
+ * truncated/corrupt; the message names the log and the region) or
+ * TOKIO_ENOMEM; then *out is NULL.
+ */
+TOKIO_API int tokio_darshan_open(struct tokio_darshan **out, const char *path);
+
+/**
+ * As tokio_darshan_open(), from `len` bytes at `buf` (not kept after
+ * return); `name` is used in messages (NULL: "<memory>").
+ */
+TOKIO_API int tokio_darshan_open_mem(struct tokio_darshan **out,
+                                     const void *buf, size_t len,
+                                     const char *name);
+
+/** Release a log (NULL is fine). */
+TOKIO_API void tokio_darshan_free(struct tokio_darshan *log);
+
+/* Header. */
+/** Version string as stored, e.g. "3.10". */
+TOKIO_API const char *tokio_darshan_version(const struct tokio_darshan *log);
+/** enum tokio_darshan_compression of the log. */
+TOKIO_API int tokio_darshan_compression(const struct tokio_darshan *log);
+/** Whether the log was written in the other byte order. */
+TOKIO_API int tokio_darshan_swapped(const struct tokio_darshan *log);
+/** Partial-data bits by current module id (as darshan-util reads them). */
+TOKIO_API uint64_t tokio_darshan_partial_flags(const struct tokio_darshan *l);
+/** Nonzero if module `mod` says it ran out of memory. */
+TOKIO_API int tokio_darshan_module_partial(const struct tokio_darshan *log,
+                                           int mod);
+/** Compressed bytes of module `mod`'s region (0: absent). */
+TOKIO_API uint64_t tokio_darshan_module_len(const struct tokio_darshan *log,
+                                            int mod);
+/** Record-format version module `mod` was written with (0: absent). */
+TOKIO_API unsigned tokio_darshan_module_version(
+    const struct tokio_darshan *log, int mod);
+/**
+ * Nonzero if module `mod` is present and its records were decoded.  A
+ * module present but not decoded (APXC, APMPI, NULL, unknown ids, or a
+ * record version darshan-util 3.5.0 rejects) keeps its raw region:
+ * tokio_darshan_module_raw().
+ */
+TOKIO_API int tokio_darshan_module_decoded(const struct tokio_darshan *log,
+                                           int mod);
+/** The decompressed region of module `mod` (NULL if absent). */
+TOKIO_API const unsigned char *tokio_darshan_module_raw(
+    const struct tokio_darshan *log, int mod, size_t *len_out);
+
+/* Job, mounts, names. */
+TOKIO_API const struct tokio_darshan_job *tokio_darshan_job(
+    const struct tokio_darshan *log);
+/** Run time as darshan-parser 3.5.0 prints it (end - start + 1 before
+ *  3.41; with nanoseconds and without the +1 from 3.41). */
+TOKIO_API double tokio_darshan_run_time(const struct tokio_darshan *log);
+/** Mount table sorted as darshan-util sorts it (longest path first). */
+TOKIO_API size_t tokio_darshan_mount_count(const struct tokio_darshan *log);
+TOKIO_API const struct tokio_darshan_mount *tokio_darshan_mount(
+    const struct tokio_darshan *log, size_t i);
+/** Name of record id `id` (borrowed), NULL if the name table lacks it. */
+TOKIO_API const char *tokio_darshan_name(const struct tokio_darshan *log,
+                                         uint64_t id);
+/** Distinct entries of the name table, in first-seen order. */
+TOKIO_API size_t tokio_darshan_name_count(const struct tokio_darshan *log);
+TOKIO_API const char *tokio_darshan_name_at(const struct tokio_darshan *log,
+                                            size_t i, uint64_t *id_out);
+
+/* Records. */
+TOKIO_API size_t tokio_darshan_record_count(const struct tokio_darshan *log,
+                                            int mod);
+/** Record i of module mod (borrowed), NULL if out of range. */
+TOKIO_API const struct tokio_darshan_record *tokio_darshan_record(
+    const struct tokio_darshan *log, int mod, size_t i);
+
+/* Module and counter names (darshan-util 3.5.0 spelling). */
+/** "POSIX", "MPI-IO", ...; NULL for ids >= TOKIO_DARSHAN_KNOWN_MODULES. */
+TOKIO_API const char *tokio_darshan_module_name(int mod);
+TOKIO_API size_t tokio_darshan_counter_count(int mod);
+TOKIO_API size_t tokio_darshan_fcounter_count(int mod);
+/** e.g. "POSIX_OPENS"; NULL out of range. */
+TOKIO_API const char *tokio_darshan_counter_name(int mod, size_t i);
+/** e.g. "POSIX_F_READ_TIME"; NULL out of range. */
+TOKIO_API const char *tokio_darshan_fcounter_name(int mod, size_t i);
+
+/**
+ * Write what `darshan-parser --base --show-incomplete` prints for the
+ * log (byte for byte; start/end times use ctime() in the local zone).
+ * Returns TOKIO_OK or TOKIO_EIO.
+ */
+TOKIO_API int tokio_darshan_write_base(const struct tokio_darshan *log,
+                                       FILE *fp);
+
+#endif

@@ -1,0 +1,71 @@
+/*
+ * tokio/output.h - writing results: JSON, CSV, and files that appear whole
+ * or not at all.
+ */
+#ifndef TOKIO_OUTPUT_H
+#define TOKIO_OUTPUT_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "tokio/common.h"
+
+struct tokio_output;
+
+/**
+ * Start writing to `path`, or to standard output when `path` is NULL or
+ * "-".  A file is written to a temporary file beside it and renamed over
+ * `path` by tokio_output_commit(), so readers never see a partial file.
+ * @param[out] out  release with tokio_output_commit() or _abort().
+ * @return TOKIO_OK, TOKIO_EIO (folder missing or not writable), ENOMEM.
+ */
+TOKIO_API int tokio_output_open(struct tokio_output **out, const char *path);
+
+/** The stream to write to; borrowed. */
+TOKIO_API FILE *tokio_output_fp(struct tokio_output *o);
+
+/**
+ * Flush and close; for a file, rename it into place.  Frees `o` whatever
+ * happens.  A write error anywhere before (disk full) is reported here,
+ * and then `path` is left as it was.
+ */
+TOKIO_API int tokio_output_commit(struct tokio_output *o);
+
+/** Discard what was written (the temporary file is removed); frees `o`. */
+TOKIO_API void tokio_output_abort(struct tokio_output *o);
+
+/* Flags for tokio_json_write() */
+#define TOKIO_JSON_SORT_KEYS 0x100u     /* else insertion order */
+#define TOKIO_JSON_INDENT(n) ((unsigned)(n) & 0xffu) /* 0: one line */
+
+/**
+ * Write `value` as Python's json.dumps() would (the reference's caches are
+ * made that way): ", " and ": " separators, newline and `n` spaces per
+ * level with TOKIO_JSON_INDENT(n), non-ASCII escaped as \uXXXX, reals in
+ * shortest round-trip form ("1.0", "1e-05", "1e+16").
+ * @return TOKIO_OK, TOKIO_EIO (write failed), TOKIO_EINVAL (not JSON).
+ */
+TOKIO_API int tokio_json_write(FILE *fp, const json_t *value, unsigned flags);
+
+/** As tokio_json_write() into a new string (caller frees). */
+TOKIO_API int tokio_json_dumps(char **out, const json_t *value,
+                               unsigned flags);
+
+/**
+ * Format `d` as Python's repr(float) does: shortest digits that read back
+ * as `d`; "nan", "inf", "-inf" for the others.  `size` >= 32 always fits.
+ */
+TOKIO_API int tokio_format_double(char *buf, size_t size, double d);
+
+/**
+ * One CSV field (RFC 4180 quoting as pandas does it: quoted when it holds
+ * a comma, a double quote, CR or LF; inner quotes doubled).
+ */
+TOKIO_API int tokio_csv_write_field(FILE *fp, const char *field, size_t len);
+
+/** A whole row: fields joined with ",", ended with "\n". */
+TOKIO_API int tokio_csv_write_row(FILE *fp, const char *const *fields,
+                                  size_t n);
+
+#endif

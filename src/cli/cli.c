@@ -1,0 +1,297 @@
+/*
+ * src/cli/cli.c - the option parser, messages and output shared by every
+ * command.
+ *
+ * Grammar: long options as "--name value" or "--name=value", short ones as
+ * "-x value" or "-xvalue", flags bundled ("-ab"); options and positional
+ * arguments may be mixed, and "--" ends options.  A lone "-" is a
+ * positional argument (standard input or output).
+ */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tokio/common.h"
+#include "tokio/output.h"
+
+static int
+takes_argument(const struct cli_option *o)
+{
+    return o->type == CLI_OPT_STRING || o->type == CLI_OPT_LIST ||
+           o->type == CLI_OPT_INT || o->type == CLI_OPT_DOUBLE;
+}
+
+/*
+ * The option named `name` (`len` bytes): an exact match, else the only
+ * option it abbreviates, as the reference's argparse allows ("--max" for
+ * "--max-show").  `*ambiguous` is set when several options start so.
+ */
+static const struct cli_option *
+find_long(const struct cli_option *opts, const char *name, size_t len,
+          int *ambiguous)
+{
+    const struct cli_option *prefix_match = NULL;
+    int n_prefix = 0;
+
+    *ambiguous = 0;
+    for (; opts->type != CLI_OPT_END; opts++) {
+        if (opts->long_name == NULL ||
+            strncmp(opts->long_name, name, len) != 0)
+            continue;
+        if (strlen(opts->long_name) == len)
+            return opts;
+        prefix_match = opts;
+        n_prefix++;
+    }
+    if (n_prefix > 1)
+        *ambiguous = 1;
+    return n_prefix == 1 ? prefix_match : NULL;
+}
+
+static const struct cli_option *
+find_short(const struct cli_option *opts, int c)
+{
+    for (; opts->type != CLI_OPT_END; opts++)
+        if (opts->short_name == c)
+            return opts;
+    return NULL;
+}
+
+/* How an option is named in messages: --long, else -s. */
+static void
+option_name(char *buf, size_t size, const struct cli_option *o)
+{
+    if (o->long_name)
+        snprintf(buf, size, "--%s", o->long_name);
+    else
+        snprintf(buf, size, "-%c", o->short_name);
+}
+
+/* Store one option's value; returns 0 or a usage-error status. */
+static int
+store(const char *cmd, const struct cli_option *o, const char *arg)
+{
+    char name[64];
+    char *end;
+
+    option_name(name, sizeof(name), o);
+    switch (o->type) {
+    case CLI_OPT_FLAG:
+        *(int *)o->value = 1;
+        return 0;
+    case CLI_OPT_SET_INT:
+        *(int *)o->value = o->set_value;
+        return 0;
+    case CLI_OPT_STRING:
+        *(const char **)o->value = arg;
+        return 0;
+    case CLI_OPT_LIST: {
+        struct cli_list *list = o->value;
+        const char **items = realloc(list->items,
+                                     (list->n + 1) * sizeof(*items));
+        if (items == NULL)
+            return cli_fail(cmd, "out of memory");
+        items[list->n++] = arg;
+        list->items = items;
+        return 0;
+    }
+    case CLI_OPT_INT: {
+        errno = 0;
+        long long v = strtoll(arg, &end, 10);
+        if (*arg == '\0' || *end != '\0' || errno == ERANGE)
+            return cli_usage_error(cmd, "%s expects a whole number, not '%s'",
+                                   name, arg);
+        *(long long *)o->value = v;
+        return 0;
+    }
+    case CLI_OPT_DOUBLE: {
+        errno = 0;
+        double v = strtod(arg, &end);
+        if (*arg == '\0' || *end != '\0' || errno == ERANGE)
+            return cli_usage_error(cmd, "%s expects a number, not '%s'",
+                                   name, arg);
+        *(double *)o->value = v;
+        return 0;
+    }
+    default:
+        return 0;
+    }
+}
+
+int
+cli_parse(int argc, char **argv, const struct cli_option *opts,
+          const char *const *usage, const char *description)
+{
+    const char *cmd = argv[0];
+    int npos = 0;
+    int only_positional = 0;
+
+    for (int i = 1; i < argc; i++) {
+        char *arg = argv[i];
+
+        if (only_positional || arg[0] != '-' || arg[1] == '\0') {
+            argv[++npos] = arg;
+            continue;
+        }
+        if (strcmp(arg, "--") == 0) {
+            only_positional = 1;
+            continue;
+        }
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            cli_print_help(stdout, cmd, opts, usage, description);
+            return CLI_PARSE_HELP;
+        }
+        if (arg[1] == '-') {
+            const char *name = arg + 2;
+            const char *eq = strchr(name, '=');
+            size_t len = eq ? (size_t)(eq - name) : strlen(name);
+            int ambiguous;
+            const struct cli_option *o = find_long(opts, name, len,
+                                                   &ambiguous);
+
+            if (o == NULL) {
+                cli_usage_error(cmd, "%s option '--%.*s'",
+                                ambiguous ? "ambiguous" : "unknown", (int)len,
+                                name);
+                return CLI_PARSE_ERROR;
+            }
+            const char *value = NULL;
+            if (takes_argument(o)) {
+                if (eq)
+                    value = eq + 1;
+                else if (i + 1 < argc)
+                    value = argv[++i];
+                else {
+                    cli_usage_error(cmd, "option '--%s' needs a value %s",
+                                    o->long_name, o->argh ? o->argh : "");
+                    return CLI_PARSE_ERROR;
+                }
+            } else if (eq) {
+                cli_usage_error(cmd, "option '--%s' takes no value",
+                                o->long_name);
+                return CLI_PARSE_ERROR;
+            }
+            if (store(cmd, o, value) != 0)
+                return CLI_PARSE_ERROR;
+            continue;
+        }
+        /* one or more short options bundled: -ab, -o FILE, -oFILE */
+        for (const char *p = arg + 1; *p; p++) {
+            const struct cli_option *o = find_short(opts, (unsigned char)*p);
+
+            if (o == NULL) {
+                cli_usage_error(cmd, "unknown option '-%c'", *p);
+                return CLI_PARSE_ERROR;
+            }
+            if (!takes_argument(o)) {
+                if (store(cmd, o, NULL) != 0)
+                    return CLI_PARSE_ERROR;
+                continue;
+            }
+            const char *value = p[1] ? p + 1 : (i + 1 < argc ? argv[++i] : NULL);
+            if (value == NULL) {
+                cli_usage_error(cmd, "option '-%c' needs a value %s", *p,
+                                o->argh ? o->argh : "");
+                return CLI_PARSE_ERROR;
+            }
+            if (store(cmd, o, value) != 0)
+                return CLI_PARSE_ERROR;
+            break;
+        }
+    }
+    argv[npos + 1] = NULL;
+    return npos;
+}
+
+int
+cli_parse_exit(int rc)
+{
+    return rc == CLI_PARSE_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+}
+
+void
+cli_print_help(FILE *fp, const char *cmd, const struct cli_option *opts,
+               const char *const *usage, const char *description)
+{
+    for (size_t i = 0; usage && usage[i]; i++)
+        fprintf(fp, "%s%s\n", i == 0 ? "usage: " : "   or: ", usage[i]);
+    if (description)
+        fprintf(fp, "\n%s\n", description);
+    fprintf(fp, "\noptions:\n");
+    fprintf(fp, "  %-28s %s\n", "-h, --help", "show this help and exit");
+    for (const struct cli_option *o = opts; o->type != CLI_OPT_END; o++) {
+        char left[128];
+        int n = 0;
+
+        if (o->type == CLI_OPT_HIDDEN_GROUP) {
+            fprintf(fp, "\n%s\n", o->help);
+            continue;
+        }
+        if (o->short_name)
+            n += snprintf(left + n, sizeof(left) - n, "-%c%s", o->short_name,
+                          o->long_name ? ", " : "");
+        else
+            n += snprintf(left + n, sizeof(left) - n, "    ");
+        if (o->long_name)
+            n += snprintf(left + n, sizeof(left) - n, "--%s", o->long_name);
+        if (takes_argument(o) && o->argh)
+            snprintf(left + n, sizeof(left) - n, " %s", o->argh);
+        if (strlen(left) > 28)
+            fprintf(fp, "  %s\n  %-28s %s\n", left, "", o->help);
+        else
+            fprintf(fp, "  %-28s %s\n", left, o->help);
+    }
+    (void)cmd;
+}
+
+int
+cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+
+    fprintf(stderr, "tokio %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nsee 'tokio %s --help'\n", cmd);
+    return CLI_EXIT_USAGE;
+}
+
+int
+cli_fail(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+
+    fprintf(stderr, "tokio %s: error: ", cmd);
+    if (fmt == NULL) {
+        fputs(tokio_errmsg(), stderr);
+    } else {
+        va_start(ap, fmt);
+        vfprintf(stderr, fmt, ap);
+        va_end(ap);
+    }
+    fputc('\n', stderr);
+    return CLI_EXIT_FAILURE;
+}
+
+int
+cli_write_json(const char *cmd, const char *path, const json_t *value,
+               unsigned flags)
+{
+    struct tokio_output *out;
+
+    if (tokio_output_open(&out, path) < 0)
+        return cli_fail(cmd, NULL);
+    if (tokio_json_write(tokio_output_fp(out), value, flags) < 0) {
+        tokio_output_abort(out);
+        return cli_fail(cmd, NULL);
+    }
+    fputc('\n', tokio_output_fp(out));
+    if (tokio_output_commit(out) < 0)
+        return cli_fail(cmd, NULL);
+    return CLI_EXIT_OK;
+}

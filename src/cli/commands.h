@@ -1,0 +1,12 @@
+/*
+ * src/cli/commands.h - one entry point per command file in src/cli/.
+ * Each takes the command's own argv (argv[0] is the command name) and
+ * returns the exit status.
+ */
+#ifndef TOKIO_CLI_COMMANDS_H
+#define TOKIO_CLI_COMMANDS_H
+
+int cmd_config(int argc, char **argv);
+int cmd_darshan_scoreboard(int argc, char **argv);
+
+#endif

@@ -1,0 +1,114 @@
+/*
+ * src/cli/main.c - the `tokio` command: the table of commands and the
+ * dispatch.
+ *
+ * Adding a command:
+ *   1. write src/cli/NAME.c with `int cmd_NAME(int argc, char **argv)`:
+ *      a usage array, an option table, one cli_parse() call, argument
+ *      checks (exit 2), calls into libtokio, output through cli_write_json()
+ *      or the output/CSV helpers (exit 0, or 1 with the library's message);
+ *   2. declare it in src/cli/commands.h;
+ *   3. add its line to `commands[]` below, in alphabetical order;
+ *   4. test it in tests/cli/test_NAME.c (found by CMake on its own);
+ *   5. add its row to the command list in README.md.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "tokio/common.h"
+
+struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+};
+
+static const struct command commands[] = {
+    { "config", cmd_config, "print the effective site configuration, or one key" },
+    { "darshan-scoreboard", cmd_darshan_scoreboard, "rank users, file systems and applications by I/O volume" },
+};
+
+#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void
+print_overview(FILE *fp)
+{
+    fprintf(fp,
+            "usage: tokio <command> [<options>] [<args>]\n"
+            "       tokio help [<command>]\n"
+            "       tokio --version\n"
+            "\n"
+            "tokio (Total Knowledge of I/O) connects the I/O monitoring data of"
+            " an HPC site.\n"
+            "\ncommands:\n");
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        fprintf(fp, "  %-24s %s\n", commands[i].name, commands[i].summary);
+    fprintf(fp, "\nSee 'tokio <command> --help' for a command's options.\n");
+}
+
+static const struct command *
+find_command(const char *name)
+{
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    /* the reference's spelling (cache_darshan) is accepted too */
+    char dashed[64];
+    if (strlen(name) >= sizeof(dashed))
+        return NULL;
+    strcpy(dashed, name);
+    for (char *p = dashed; *p; p++)
+        if (*p == '_')
+            *p = '-';
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        if (strcmp(commands[i].name, dashed) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+static int
+unknown_command(const char *name)
+{
+    fprintf(stderr, "tokio: '%s' is not a tokio command\n"
+                    "see 'tokio help' for the list of commands\n", name);
+    return CLI_EXIT_USAGE;
+}
+
+int
+main(int argc, char **argv)
+{
+    if (argc < 2) {
+        print_overview(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    const char *name = argv[1];
+
+    if (strcmp(name, "--version") == 0 || strcmp(name, "version") == 0) {
+        printf("tokio %s\n", tokio_version());
+        return CLI_EXIT_OK;
+    }
+    if (strcmp(name, "help") == 0 || strcmp(name, "--help") == 0 ||
+        strcmp(name, "-h") == 0) {
+        if (argc < 3) {
+            print_overview(stdout);
+            return CLI_EXIT_OK;
+        }
+        const struct command *c = find_command(argv[2]);
+        if (c == NULL)
+            return unknown_command(argv[2]);
+        char *help_argv[] = { (char *)c->name, "--help", NULL };
+        return c->run(2, help_argv);
+    }
+    if (name[0] == '-') {
+        fprintf(stderr, "tokio: unknown option '%s'\n"
+                        "see 'tokio help'\n", name);
+        return CLI_EXIT_USAGE;
+    }
+    const struct command *c = find_command(name);
+    if (c == NULL)
+        return unknown_command(name);
+    argv[1] = (char *)c->name;
+    return c->run(argc - 1, argv + 1);
+}

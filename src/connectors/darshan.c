@@ -1,0 +1,1023 @@
+/*
+ * src/connectors/darshan.c - Darshan binary logs: header, compressed
+ * regions, job record, mount table and name table, the public accessors,
+ * and the `darshan-parser --base` text view.  Per-module record layouts
+ * live in darshan_modules.c.
+ *
+ * Reads log format versions 3.00, 3.10, 3.20, 3.21 and 3.41 (what
+ * darshan-util 3.5.0 accepts), zlib/bzip2/uncompressed, either byte
+ * order.  Facts: /work/shared/notes/darshan-log-format.md (cited as §N).
+ * Mirrors tokio.connectors.darshan, which ran darshan-parser instead.
+ * Test inputs: testdata/darshan-logs, darshan-logs-derived, pytokio-inputs.
+ *
+ * Differs from darshan-parser: nothing is ever fatal after the header
+ * (partial modules are shown as with --show-incomplete, and the open
+ * returns TOKIO_PARTIAL), and every length read from the file is bounded.
+ */
+#include "tokio/connectors/darshan.h"
+
+#include <bzlib.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <zlib.h>
+
+#include "connectors/darshan_private.h"
+#include "core/alloc.h"
+#include "core/error.h"
+
+/* §3: header layouts. */
+#define MAGIC_NR            INT64_C(6567223)
+#define OLD_HEADER_SIZE     360     /* 3.00 - 3.21: 16 slots */
+#define OLD_SLOTS           16
+#define NEW_HEADER_SIZE     1328    /* 3.41: 64 slots */
+#define NEW_SLOTS           64
+#define VERSION_LEN         8
+
+/* §5: darshan-util reads at most this much of the job region and needs
+ * more than the 3.41 struct (1080 bytes). */
+#define JOB_RECORD_SIZE     4096
+#define JOB_STRUCT_NEW      1080
+#define JOB_STRUCT_OLD      1064
+#define JOB_METADATA_LEN    1024
+
+/*
+ * Decompression bounds.  A corrupt map can point a small region at an
+ * inflater that never stops (zlib reaches ~1000:1); real Darshan regions
+ * inflate 2-30x (samples: at most ~23x, many zero counters).  64x + 1 MiB
+ * covers that with room, and 1 GiB bounds the whole region absolutely.
+ */
+#define INFLATE_RATIO       64
+#define INFLATE_SLACK       (1u << 20)
+#define INFLATE_ABS_CAP     (UINT64_C(1) << 30)
+
+static const char *
+region_name(int mod, char *buf, size_t size)
+{
+    const char *n = tokio_darshan_module_name(mod);
+
+    if (mod == -2)
+        return "job region";
+    if (mod == -1)
+        return "name region";
+    if (n != NULL)
+        snprintf(buf, size, "%s module region", n);
+    else
+        snprintf(buf, size, "module %d region", mod);
+    return buf;
+}
+
+/* ---- regions -------------------------------------------------------- */
+
+static int
+grow(unsigned char **buf, size_t *cap, size_t need, size_t limit)
+{
+    size_t c = *cap ? *cap : 4096;
+
+    while (c < need)
+        c *= 2;
+    if (c > limit)
+        c = limit;
+    unsigned char *b = tokio__realloc(*buf, c);
+    if (b == NULL)
+        return TOKIO_ENOMEM;
+    *buf = b;
+    *cap = c;
+    return TOKIO_OK;
+}
+
+/*
+ * Decompress `len` bytes at `src`: one or more back-to-back streams
+ * (§4: the runtime compresses each rank's share separately).  Output
+ * stops at `limit` bytes; `stop_at_limit` says that is fine (the job
+ * region, of which only 4096 bytes count), else it is corruption.
+ */
+static int
+decompress(const struct tokio_darshan *log, const char *what,
+           const unsigned char *src, size_t len, size_t limit,
+           int stop_at_limit, unsigned char **out, size_t *out_len)
+{
+    unsigned char *buf = NULL;
+    size_t cap = 0, n = 0, pos = 0;
+    int rc = TOKIO_OK;
+
+    *out = NULL;
+    *out_len = 0;
+    if (log->comp == TOKIO_DARSHAN_NONE) {
+        size_t k = len < limit ? len : limit;
+        if ((buf = tokio__malloc(k ? k : 1)) == NULL)
+            return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
+                                log->logname);
+        memcpy(buf, src, k);
+        *out = buf;
+        *out_len = k;
+        return TOKIO_OK;
+    }
+    while (pos < len && rc == TOKIO_OK) {
+        if (log->comp == TOKIO_DARSHAN_ZLIB) {
+            z_stream z;
+            memset(&z, 0, sizeof(z));
+            if (inflateInit(&z) != Z_OK)
+                return tokio__error(TOKIO_ENOMEM, "out of memory reading "
+                                    "'%s'", log->logname);
+            z.next_in = (unsigned char *)src + pos;
+            z.avail_in = (uInt)(len - pos > UINT32_MAX ? UINT32_MAX
+                                                       : len - pos);
+            while (rc == TOKIO_OK) {
+                if (n == cap) {
+                    if (cap >= limit) {
+                        rc = 1;
+                        break;
+                    }
+                    if ((rc = grow(&buf, &cap, n + 1, limit)) < 0)
+                        break;
+                }
+                z.next_out = buf + n;
+                z.avail_out = (uInt)(cap - n);
+                int zr = inflate(&z, Z_NO_FLUSH);
+                n = cap - z.avail_out;
+                if (zr == Z_STREAM_END)
+                    break;
+                if (zr == Z_BUF_ERROR && z.avail_out != 0) {
+                    rc = tokio__error(TOKIO_EFORMAT, "'%s': %s: truncated "
+                                      "compressed stream at byte %zu",
+                                      log->logname, what, pos);
+                } else if (zr != Z_OK && zr != Z_BUF_ERROR) {
+                    rc = tokio__error(zr == Z_MEM_ERROR ? TOKIO_ENOMEM
+                                                        : TOKIO_EFORMAT,
+                                      "'%s': %s: bad compressed data (%s)",
+                                      log->logname, what,
+                                      z.msg ? z.msg : "zlib error");
+                }
+            }
+            pos += z.total_in;
+            inflateEnd(&z);
+        } else {
+            bz_stream b;
+            memset(&b, 0, sizeof(b));
+            if (BZ2_bzDecompressInit(&b, 0, 0) != BZ_OK)
+                return tokio__error(TOKIO_ENOMEM, "out of memory reading "
+                                    "'%s'", log->logname);
+            b.next_in = (char *)src + pos;
+            b.avail_in = (unsigned)(len - pos > UINT32_MAX ? UINT32_MAX
+                                                           : len - pos);
+            size_t before = b.avail_in;
+            while (rc == TOKIO_OK) {
+                if (n == cap) {
+                    if (cap >= limit) {
+                        rc = 1;
+                        break;
+                    }
+                    if ((rc = grow(&buf, &cap, n + 1, limit)) < 0)
+                        break;
+                }
+                b.next_out = (char *)buf + n;
+                b.avail_out = (unsigned)(cap - n);
+                int br = BZ2_bzDecompress(&b);
+                n = cap - b.avail_out;
+                if (br == BZ_STREAM_END)
+                    break;
+                if (br == BZ_OK && b.avail_in == 0 && b.avail_out != 0) {
+                    rc = tokio__error(TOKIO_EFORMAT, "'%s': %s: truncated "
+                                      "compressed stream at byte %zu",
+                                      log->logname, what, pos);
+                } else if (br != BZ_OK) {
+                    rc = tokio__error(br == BZ_MEM_ERROR ? TOKIO_ENOMEM
+                                                         : TOKIO_EFORMAT,
+                                      "'%s': %s: bad bzip2 data (error %d)",
+                                      log->logname, what, br);
+                }
+            }
+            pos += before - b.avail_in;
+            BZ2_bzDecompressEnd(&b);
+        }
+        if (rc == 1) {          /* hit the limit */
+            if (stop_at_limit) {
+                rc = TOKIO_OK;
+                break;
+            }
+            rc = tokio__error(TOKIO_EFORMAT, "'%s': %s: inflates past %zu "
+                              "bytes (corrupt or hostile log)",
+                              log->logname, what, limit);
+        }
+    }
+    if (rc < 0) {
+        free(buf);
+        return rc;
+    }
+    *out = buf;
+    *out_len = n;
+    return TOKIO_OK;
+}
+
+/* Check a map entry against the file and decompress it. */
+static int
+load_region(struct tokio_darshan *log, int which, const unsigned char *file,
+            size_t size, uint64_t off, uint64_t len, size_t limit,
+            int stop_at_limit, unsigned char **out, size_t *out_len)
+{
+    char nb[64];
+    const char *what = region_name(which, nb, sizeof(nb));
+
+    if (off > size || len > size - off)
+        return tokio__error(TOKIO_EFORMAT, "'%s': %s: truncated (claims "
+                            "bytes %" PRIu64 "+%" PRIu64 " of a %zu-byte "
+                            "file)", log->logname, what, off, len, size);
+    if (!stop_at_limit) {
+        uint64_t cap = (uint64_t)len * INFLATE_RATIO + INFLATE_SLACK;
+        if (log->comp == TOKIO_DARSHAN_NONE)
+            cap = len;
+        limit = cap > INFLATE_ABS_CAP ? (size_t)INFLATE_ABS_CAP
+                                      : (size_t)cap;
+    }
+    return decompress(log, what, file + off, (size_t)len, limit,
+                      stop_at_limit, out, out_len);
+}
+
+/* ---- header (§1, §3) ------------------------------------------------ */
+
+/* Insert an empty slot at `at` (§3.4 remapping of older logs). */
+static void
+insert_slot(struct tokio_darshan *log, int at)
+{
+    memmove(&log->mods[at + 1], &log->mods[at],
+            (TOKIO_DARSHAN_MAX_MODULES - at - 1) * sizeof(log->mods[0]));
+    memset(&log->mods[at], 0, sizeof(log->mods[0]));
+    uint64_t low = log->partial & ((UINT64_C(1) << at) - 1);
+    log->partial = ((log->partial & ~low) << 1) | low;
+}
+
+static int
+parse_header(struct tokio_darshan *log, const unsigned char *p, size_t size)
+{
+    char ver[VERSION_LEN + 1];
+    int major = 0, minor = 0;
+
+    if (size < VERSION_LEN)
+        return tokio__error(TOKIO_EFORMAT, "'%s': not a darshan log (%zu "
+                            "bytes, too short for a version string)",
+                            log->logname, size);
+    memcpy(ver, p, VERSION_LEN);
+    ver[VERSION_LEN] = '\0';
+    memcpy(log->version, ver, sizeof(ver));
+    /* §1 acceptance rule of darshan_log_get_header */
+    if (sscanf(ver, "%d.%d", &major, &minor) != 2 || major != 3 ||
+        (minor != 0 && minor != 10 && minor != 20 && minor != 21 &&
+         minor != 41)) {
+        for (char *c = ver; *c; c++)
+            if ((unsigned char)*c < 0x20 || (unsigned char)*c > 0x7e)
+                *c = '?';
+        return tokio__error(TOKIO_EFORMAT, "'%s': incompatible darshan file "
+                            "(version '%s'; darshan-util 3.5.0 reads 3.00, "
+                            "3.10, 3.20, 3.21 and 3.41)", log->logname, ver);
+    }
+    log->minor = minor;
+    size_t hsize = minor == 41 ? NEW_HEADER_SIZE : OLD_HEADER_SIZE;
+    int slots = minor == 41 ? NEW_SLOTS : OLD_SLOTS;
+    if (size < hsize)
+        return tokio__error(TOKIO_EFORMAT, "'%s': header: truncated (%zu of "
+                            "%zu bytes)", log->logname, size, hsize);
+    int64_t magic = (int64_t)darshan_u64(p + 8, 0);
+    if (magic != MAGIC_NR) {
+        if ((int64_t)darshan_u64(p + 8, 1) != MAGIC_NR)
+            return tokio__error(TOKIO_EFORMAT, "'%s': header: bad magic "
+                                "number", log->logname);
+        log->swap = 1;
+    }
+    log->comp = p[16];
+    if (log->comp > TOKIO_DARSHAN_NONE)
+        return tokio__error(TOKIO_EFORMAT, "'%s': header: invalid "
+                            "compression type %d", log->logname, log->comp);
+    /* §3.3: darshan-util never swaps partial_flag; neither do we, so the
+     * module banners match its output */
+    size_t o = minor == 41 ? 24 : 20;
+    log->partial = minor == 41 ? darshan_u64(p + o, 0) : darshan_u32(p + o, 0);
+    o += minor == 41 ? 8 : 4;
+    log->name_off = darshan_u64(p + o, log->swap);
+    log->name_len = darshan_u64(p + o + 8, log->swap);
+    o += 16;
+    for (int i = 0; i < slots; i++) {
+        log->mods[i].off = darshan_u64(p + o + 16 * (size_t)i, log->swap);
+        log->mods[i].len = darshan_u64(p + o + 16 * (size_t)i + 8,
+                                       log->swap);
+        log->mods[i].ver = darshan_u32(p + o + 16 * (size_t)slots +
+                                       4 * (size_t)i, log->swap);
+    }
+    if (minor < 20)
+        insert_slot(log, TOKIO_DARSHAN_H5D);
+    if (minor < 41)
+        insert_slot(log, TOKIO_DARSHAN_PNETCDF_VAR);
+    return TOKIO_OK;
+}
+
+/* ---- job record, exe and mounts (§5) -------------------------------- */
+
+static int
+cmp_mount(const void *a, const void *b)
+{
+    const struct tokio_darshan_mount *x = a, *y = b;
+    size_t lx = strlen(x->path), ly = strlen(y->path);
+
+    if (lx != ly)
+        return lx < ly ? 1 : -1;
+    /* ties keep file order (darshan-util's glibc qsort is a merge sort) */
+    return x < y ? -1 : x > y;
+}
+
+static int
+nomem(const struct tokio_darshan *log)
+{
+    return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
+                        log->logname);
+}
+
+/* isspace() in the C locale, as sscanf's %s uses it */
+static int
+is_blank(char c)
+{
+    return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+static int
+parse_mounts(struct tokio_darshan *log, const char *trailer)
+{
+    const char *nl = strchr(trailer, '\n');
+    size_t count = 0;
+
+    /* no '\n' at all: darshan-util prints an empty exe and no mounts */
+    log->exe = tokio__strndup(trailer, nl ? (size_t)(nl - trailer) : 0);
+    if (log->exe == NULL)
+        return nomem(log);
+    for (const char *c = trailer; (c = strchr(c, '\n')) != NULL; c++)
+        count++;
+    if (count == 0)
+        return TOKIO_OK;
+    /*
+     * A word is a maximal run of non-blanks, and sscanf may take an
+     * entry's words from later lines, so entries can share words: point
+     * into one copy of the trailer with every blank turned into NUL.
+     */
+    size_t tlen = strlen(trailer);
+    log->mount_strings = tokio__malloc(tlen + 1);
+    log->mounts = tokio__calloc(count, sizeof(*log->mounts));
+    if (log->mount_strings == NULL || log->mounts == NULL)
+        return nomem(log);
+    char *w = log->mount_strings;
+    for (size_t i = 0; i <= tlen; i++)
+        w[i] = is_blank(trailer[i]) ? '\0' : trailer[i];
+    for (const char *c = trailer; (c = strchr(c, '\n')) != NULL; ) {
+        const char *word[2];
+        c++;
+        /* sscanf("%s\t%s"): two whitespace-delimited words (§5) */
+        const char *q = c;
+        for (int k = 0; k < 2; k++) {
+            while (is_blank(*q))
+                q++;
+            word[k] = w + (q - trailer);
+            if (*q == '\0')
+                return tokio__error(TOKIO_EFORMAT, "'%s': job region: "
+                                    "poorly formatted mount table entry "
+                                    "%zu", log->logname, log->n_mounts + 1);
+            while (*q && !is_blank(*q))
+                q++;
+        }
+        struct tokio_darshan_mount *m = &log->mounts[log->n_mounts++];
+        m->type = word[0];
+        m->path = word[1];
+    }
+    qsort(log->mounts, log->n_mounts, sizeof(*log->mounts), cmp_mount);
+    return TOKIO_OK;
+}
+
+static int
+parse_metadata(struct tokio_darshan *log, const char *md)
+{
+    size_t count = 0;
+
+    for (const char *c = md; *c; c++)
+        if (*c == '=')
+            count++;
+    log->meta_keys = tokio__calloc(count + 1, sizeof(char *));
+    log->meta_values = tokio__calloc(count + 1, sizeof(char *));
+    if (log->meta_keys == NULL || log->meta_values == NULL)
+        return nomem(log);
+    /* lines split on '\n' (empty ones skipped), then at the first '=';
+     * lines without '=' are dropped, as darshan-parser does (§10.2) */
+    for (const char *c = md; *c; ) {
+        const char *end = strchr(c, '\n');
+        size_t n = end ? (size_t)(end - c) : strlen(c);
+        const char *eq = memchr(c, '=', n);
+        if (eq != NULL) {
+            size_t i = log->job.n_metadata;
+            log->meta_keys[i] = tokio__strndup(c, (size_t)(eq - c));
+            log->meta_values[i] = tokio__strndup(eq + 1,
+                                                 n - (size_t)(eq - c) - 1);
+            log->job.n_metadata++;
+            if (log->meta_keys[i] == NULL || log->meta_values[i] == NULL)
+                return nomem(log);
+        }
+        c += n;
+        if (*c == '\n')
+            c++;
+    }
+    log->job.metadata_keys = (const char *const *)log->meta_keys;
+    log->job.metadata_values = (const char *const *)log->meta_values;
+    return TOKIO_OK;
+}
+
+static int
+parse_job(struct tokio_darshan *log, const unsigned char *file, size_t size)
+{
+    uint64_t off = log->minor == 41 ? NEW_HEADER_SIZE : OLD_HEADER_SIZE;
+    uint64_t end = 0;
+    unsigned char *raw = NULL;
+    size_t n = 0;
+    int rc;
+
+    /* §2: the job region has no map entry; it ends where the next
+     * region starts */
+    if (log->name_off != 0) {
+        end = log->name_off;
+    } else {
+        for (int i = 0; i < TOKIO_DARSHAN_MAX_MODULES && end == 0; i++)
+            end = log->mods[i].off;
+        if (end == 0)
+            end = size;
+    }
+    if (end < off)
+        return tokio__error(TOKIO_EFORMAT, "'%s': job region: name region "
+                            "offset %" PRIu64 " lies inside the header",
+                            log->logname, end);
+    log->job_len = end - off;
+    rc = load_region(log, -2, file, size, off, end - off, JOB_RECORD_SIZE,
+                     1, &raw, &n);
+    if (rc < 0)
+        return rc;
+    if (n <= JOB_STRUCT_NEW) {
+        free(raw);
+        return tokio__error(TOKIO_EFORMAT, "'%s': job region: truncated "
+                            "(%zu bytes, need more than %d)", log->logname,
+                            n, JOB_STRUCT_NEW);
+    }
+    unsigned char job[JOB_RECORD_SIZE + 1];
+    memset(job, 0, sizeof(job));
+    memcpy(job, raw, n);
+    free(raw);
+    int sw = log->swap;
+    size_t md;
+    log->job.uid = (int64_t)darshan_u64(job, sw);
+    log->job.start_time = (int64_t)darshan_u64(job + 8, sw);
+    if (log->minor == 41) {
+        log->job.start_time_nsec = (int64_t)darshan_u64(job + 16, sw);
+        log->job.end_time = (int64_t)darshan_u64(job + 24, sw);
+        log->job.end_time_nsec = (int64_t)darshan_u64(job + 32, sw);
+        log->job.nprocs = (int64_t)darshan_u64(job + 40, sw);
+        log->job.jobid = (int64_t)darshan_u64(job + 48, sw);
+        md = 56;
+    } else {
+        log->job.end_time = (int64_t)darshan_u64(job + 16, sw);
+        log->job.nprocs = (int64_t)darshan_u64(job + 24, sw);
+        log->job.jobid = (int64_t)darshan_u64(job + 32, sw);
+        md = 40;
+    }
+    char meta[JOB_METADATA_LEN + 1];
+    memcpy(meta, job + md, JOB_METADATA_LEN);
+    meta[JOB_METADATA_LEN] = '\0';
+    if ((rc = parse_metadata(log, meta)) < 0)
+        return rc;
+    /* the trailer (exe, mounts) runs to the first NUL of the 4096 bytes */
+    job[JOB_RECORD_SIZE - 1] = '\0';
+    rc = parse_mounts(log, (const char *)job + md + JOB_METADATA_LEN);
+    if (rc < 0)
+        return rc;
+    log->job.exe = log->exe;
+    return TOKIO_OK;
+}
+
+/* ---- name table (§6) ------------------------------------------------ */
+
+static size_t
+slot_of(const struct tokio_darshan *log, uint64_t id)
+{
+    size_t mask = log->name_nslots - 1;
+    size_t h = (size_t)((id ^ (id >> 29)) * UINT64_C(0x9e3779b97f4a7c15));
+
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+        size_t s = log->name_slots[i];
+        if (s == 0 || log->names[s - 1].id == id)
+            return i;
+    }
+}
+
+static int
+add_name(struct tokio_darshan *log, uint64_t id, const char *name,
+         size_t len)
+{
+    size_t i = slot_of(log, id);
+
+    if (log->name_slots[i] != 0) {
+        /* duplicates keep the first name unless it was empty (§6) */
+        struct dname *d = &log->names[log->name_slots[i] - 1];
+        if (d->name[0] == '\0' && len > 0) {
+            char *s = tokio__strndup(name, len);
+            if (s == NULL)
+                return nomem(log);
+            free(d->name);
+            d->name = s;
+        }
+        return TOKIO_OK;
+    }
+    char *s = tokio__strndup(name, len);
+    if (s == NULL)
+        return nomem(log);
+    log->names[log->n_names].id = id;
+    log->names[log->n_names].name = s;
+    log->name_slots[i] = ++log->n_names;
+    return TOKIO_OK;
+}
+
+static int
+parse_names(struct tokio_darshan *log, const unsigned char *file,
+            size_t size)
+{
+    unsigned char *raw = NULL;
+    size_t n = 0;
+    int rc;
+
+    if (log->name_len == 0)
+        return TOKIO_OK;
+    rc = load_region(log, -1, file, size, log->name_off, log->name_len, 0,
+                     0, &raw, &n);
+    if (rc < 0)
+        return rc;
+    /* at most one entry per 9 bytes (id + NUL): size the table once */
+    size_t max = n / 9 + 1, slots = 16;
+    while (slots < 2 * max)
+        slots *= 2;
+    log->names = tokio__calloc(max, sizeof(*log->names));
+    log->name_slots = tokio__calloc(slots, sizeof(size_t));
+    log->name_nslots = slots;
+    if (log->names == NULL || log->name_slots == NULL) {
+        free(raw);
+        return nomem(log);
+    }
+    size_t pos = 0;
+    while (rc == TOKIO_OK && n - pos >= 9) {
+        uint64_t id = darshan_u64(raw + pos, log->swap);
+        const char *name = (const char *)raw + pos + 8;
+        size_t len;
+        if (log->minor == 0) {
+            /* 3.00: u32 length, no NUL */
+            if (n - pos < 12)
+                break;
+            len = darshan_u32(raw + pos + 8, log->swap);
+            if (len > n - pos - 12)
+                break;
+            name += 4;
+            pos += 12 + len;
+        } else {
+            const char *nul = memchr(name, '\0', n - pos - 8);
+            if (nul == NULL)
+                break;          /* incomplete last entry is ignored */
+            len = (size_t)(nul - name);
+            pos += 8 + len + 1;
+        }
+        rc = add_name(log, id, name, len);
+    }
+    free(raw);
+    return rc;
+}
+
+/* ---- open / free ---------------------------------------------------- */
+
+static int
+parse_log(struct tokio_darshan *log, const unsigned char *file, size_t size)
+{
+    int rc;
+
+    if ((rc = parse_header(log, file, size)) < 0 ||
+        (rc = parse_job(log, file, size)) < 0 ||
+        (rc = parse_names(log, file, size)) < 0)
+        return rc;
+    for (int i = 0; i < TOKIO_DARSHAN_MAX_MODULES; i++) {
+        struct dmodule *m = &log->mods[i];
+        if (m->len == 0)
+            continue;
+        rc = load_region(log, i, file, size, m->off, m->len, 0, 0, &m->raw,
+                         &m->raw_len);
+        if (rc < 0)
+            return rc;
+        if ((rc = tokio__darshan_decode_module(log, i)) < 0)
+            return nomem(log);
+    }
+    return log->partial ? TOKIO_PARTIAL : TOKIO_OK;
+}
+
+int
+tokio_darshan_open_mem(struct tokio_darshan **out, const void *buf,
+                       size_t len, const char *name)
+{
+    struct tokio_darshan *log;
+    int rc;
+
+    *out = NULL;
+    if (buf == NULL && len > 0)
+        return tokio__error(TOKIO_EINVAL, "tokio_darshan_open_mem: NULL "
+                            "buffer");
+    if ((log = tokio__calloc(1, sizeof(*log))) == NULL ||
+        (log->logname = tokio__strdup(name ? name : "<memory>")) == NULL) {
+        free(log);
+        return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
+                            name ? name : "<memory>");
+    }
+    rc = parse_log(log, buf, len);
+    if (rc < 0) {
+        tokio_darshan_free(log);
+        return rc;
+    }
+    *out = log;
+    return rc;
+}
+
+int
+tokio_darshan_open(struct tokio_darshan **out, const char *path)
+{
+    unsigned char *buf = NULL;
+    size_t n = 0, cap = 0;
+    FILE *fp;
+    int rc;
+
+    *out = NULL;
+    if ((fp = fopen(path, "rb")) == NULL)
+        return tokio__error(TOKIO_EIO, "cannot open '%s': %s", path,
+                            strerror(errno));
+    for (;;) {
+        if (n == cap) {
+            size_t c = cap ? cap * 2 : 65536;
+            unsigned char *b = tokio__realloc(buf, c);
+            if (b == NULL) {
+                free(buf);
+                fclose(fp);
+                return tokio__error(TOKIO_ENOMEM, "out of memory reading "
+                                    "'%s'", path);
+            }
+            buf = b;
+            cap = c;
+        }
+        size_t k = fread(buf + n, 1, cap - n, fp);
+        n += k;
+        if (k == 0)
+            break;
+    }
+    if (ferror(fp)) {
+        free(buf);
+        fclose(fp);
+        return tokio__error(TOKIO_EIO, "cannot read '%s'", path);
+    }
+    fclose(fp);
+    rc = tokio_darshan_open_mem(out, buf, n, path);
+    free(buf);
+    return rc;
+}
+
+void
+tokio_darshan_free(struct tokio_darshan *log)
+{
+    if (log == NULL)
+        return;
+    for (int i = 0; i < TOKIO_DARSHAN_MAX_MODULES; i++) {
+        tokio__darshan_module_clear(&log->mods[i]);
+        free(log->mods[i].raw);
+    }
+    for (size_t i = 0; i < log->job.n_metadata; i++) {
+        free(log->meta_keys[i]);
+        free(log->meta_values[i]);
+    }
+    free(log->meta_keys);
+    free(log->meta_values);
+    free(log->exe);
+    free(log->mounts);
+    free(log->mount_strings);
+    for (size_t i = 0; i < log->n_names; i++)
+        free(log->names[i].name);
+    free(log->names);
+    free(log->name_slots);
+    free(log->logname);
+    free(log);
+}
+
+/* ---- accessors ------------------------------------------------------ */
+
+static const struct dmodule *
+module(const struct tokio_darshan *log, int mod)
+{
+    if (log == NULL || mod < 0 || mod >= TOKIO_DARSHAN_MAX_MODULES)
+        return NULL;
+    return &log->mods[mod];
+}
+
+const char *
+tokio_darshan_version(const struct tokio_darshan *log)
+{
+    return log->version;
+}
+
+int
+tokio_darshan_compression(const struct tokio_darshan *log)
+{
+    return log->comp;
+}
+
+int
+tokio_darshan_swapped(const struct tokio_darshan *log)
+{
+    return log->swap;
+}
+
+uint64_t
+tokio_darshan_partial_flags(const struct tokio_darshan *l)
+{
+    return l->partial;
+}
+
+int
+tokio_darshan_module_partial(const struct tokio_darshan *log, int mod)
+{
+    if (module(log, mod) == NULL)
+        return 0;
+    return (log->partial >> mod) & 1;
+}
+
+uint64_t
+tokio_darshan_module_len(const struct tokio_darshan *log, int mod)
+{
+    const struct dmodule *m = module(log, mod);
+
+    return m ? m->len : 0;
+}
+
+unsigned
+tokio_darshan_module_version(const struct tokio_darshan *log, int mod)
+{
+    const struct dmodule *m = module(log, mod);
+
+    return m ? m->ver : 0;
+}
+
+int
+tokio_darshan_module_decoded(const struct tokio_darshan *log, int mod)
+{
+    const struct dmodule *m = module(log, mod);
+
+    return m ? m->decoded : 0;
+}
+
+const unsigned char *
+tokio_darshan_module_raw(const struct tokio_darshan *log, int mod,
+                         size_t *len_out)
+{
+    const struct dmodule *m = module(log, mod);
+
+    *len_out = m ? m->raw_len : 0;
+    return m ? m->raw : NULL;
+}
+
+const struct tokio_darshan_job *
+tokio_darshan_job(const struct tokio_darshan *log)
+{
+    return &log->job;
+}
+
+double
+tokio_darshan_run_time(const struct tokio_darshan *log)
+{
+    const struct tokio_darshan_job *j = &log->job;
+
+    /* §10.2: the formula changed with the 3.41 job record */
+    if (log->minor == 41)
+        return ((double)j->end_time + (double)j->end_time_nsec / 1e9) -
+               ((double)j->start_time + (double)j->start_time_nsec / 1e9);
+    return (double)(j->end_time - j->start_time + 1);
+}
+
+size_t
+tokio_darshan_mount_count(const struct tokio_darshan *log)
+{
+    return log->n_mounts;
+}
+
+const struct tokio_darshan_mount *
+tokio_darshan_mount(const struct tokio_darshan *log, size_t i)
+{
+    return i < log->n_mounts ? &log->mounts[i] : NULL;
+}
+
+const char *
+tokio_darshan_name(const struct tokio_darshan *log, uint64_t id)
+{
+    if (log->name_nslots == 0)
+        return NULL;
+    size_t s = log->name_slots[slot_of(log, id)];
+    return s ? log->names[s - 1].name : NULL;
+}
+
+size_t
+tokio_darshan_name_count(const struct tokio_darshan *log)
+{
+    return log->n_names;
+}
+
+const char *
+tokio_darshan_name_at(const struct tokio_darshan *log, size_t i,
+                      uint64_t *id_out)
+{
+    if (i >= log->n_names)
+        return NULL;
+    if (id_out != NULL)
+        *id_out = log->names[i].id;
+    return log->names[i].name;
+}
+
+size_t
+tokio_darshan_record_count(const struct tokio_darshan *log, int mod)
+{
+    const struct dmodule *m = module(log, mod);
+
+    return m ? m->n_pub : 0;
+}
+
+const struct tokio_darshan_record *
+tokio_darshan_record(const struct tokio_darshan *log, int mod, size_t i)
+{
+    const struct dmodule *m = module(log, mod);
+
+    return m && i < m->n_pub ? &m->pub[i] : NULL;
+}
+
+/* ---- darshan-parser --base (§10) ------------------------------------ */
+
+static const char *const comp_names[] = { "ZLIB", "BZIP2", "NONE" };
+
+/* ctime() in the local zone, "(null)" where glibc's would fail. */
+static void
+put_ctime(FILE *fp, const char *label, int64_t t)
+{
+    static const char days[] = "SunMonTueWedThuFriSat";
+    static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+    time_t tt = (time_t)t;
+    struct tm tm;
+
+    if (localtime_r(&tt, &tm) == NULL || tm.tm_wday < 0 || tm.tm_wday > 6 ||
+        tm.tm_mon < 0 || tm.tm_mon > 11) {
+        fprintf(fp, "# %s: (null)", label);
+        return;
+    }
+    fprintf(fp, "# %s: %.3s %.3s%3d %.2d:%.2d:%.2d %d\n", label,
+            days + 3 * tm.tm_wday, months + 3 * tm.tm_mon, tm.tm_mday,
+            tm.tm_hour, tm.tm_min, tm.tm_sec, tm.tm_year + 1900);
+}
+
+static void
+write_preamble(const struct tokio_darshan *log, FILE *fp)
+{
+    const struct tokio_darshan_job *j = &log->job;
+
+    if (log->minor == 20) {
+        fputs("# WARNING: Darshan logs generated by runtime version 3.2.0 "
+              "likely exhibit some corruption in counter values.\n"
+              "#          This bug clearly results in bogus values for some "
+              "COMMON_ACCESS counters (POSIX, MPIIO, H5 modules),\n"
+              "#          but preceding data may also be corrupted.\n", fp);
+    }
+    fprintf(fp, "# darshan log version: %s\n", log->version);
+    fprintf(fp, "# compression method: %s\n", comp_names[log->comp]);
+    fprintf(fp, "# exe: %s\n", j->exe);
+    fprintf(fp, "# uid: %" PRId64 "\n", j->uid);
+    fprintf(fp, "# jobid: %" PRId64 "\n", j->jobid);
+    fprintf(fp, "# start_time: %" PRId64 "\n", j->start_time);
+    put_ctime(fp, "start_time_asci", j->start_time);
+    fprintf(fp, "# end_time: %" PRId64 "\n", j->end_time);
+    put_ctime(fp, "end_time_asci", j->end_time);
+    fprintf(fp, "# nprocs: %" PRId64 "\n", j->nprocs);
+    fprintf(fp, "# run time: %.4f\n", tokio_darshan_run_time(log));
+    for (size_t i = 0; i < j->n_metadata; i++)
+        fprintf(fp, "# metadata: %s = %s\n", j->metadata_keys[i],
+                j->metadata_values[i]);
+    fputs("\n# log file regions\n"
+          "# -------------------------------------------------------\n", fp);
+    /* darshan-parser prints its own header size, whatever the log's */
+    fprintf(fp, "# header: %d bytes (uncompressed)\n", NEW_HEADER_SIZE);
+    fprintf(fp, "# job data: %" PRIu64 " bytes (compressed)\n", log->job_len);
+    fprintf(fp, "# record table: %" PRIu64 " bytes (compressed)\n",
+            log->name_len);
+    for (int i = 0; i < TOKIO_DARSHAN_MAX_MODULES; i++) {
+        const struct dmodule *m = &log->mods[i];
+        if (m->len == 0 && !tokio_darshan_module_partial(log, i))
+            continue;
+        if (i < TOKIO_DARSHAN_KNOWN_MODULES)
+            fprintf(fp, "# %s module: %" PRIu64 " bytes (compressed), "
+                    "ver=%d\n", tokio_darshan_module_name(i), m->len,
+                    (int)m->ver);
+        else
+            fprintf(fp, "# <UNKNOWN> module (id %d): %" PRIu64 " bytes "
+                    "(compressed), ver=%d\n", i, m->len, (int)m->ver);
+    }
+    fputs("\n# mounted file systems (mount point and fs type)\n"
+          "# -------------------------------------------------------\n", fp);
+    for (size_t i = 0; i < log->n_mounts; i++)
+        fprintf(fp, "# mount entry:\t%s\t%s\n", log->mounts[i].path,
+                log->mounts[i].type);
+}
+
+static void
+write_module(const struct tokio_darshan *log, int mod, FILE *fp)
+{
+    const struct dmodule *m = &log->mods[mod];
+    const char *name = mod < TOKIO_DARSHAN_KNOWN_MODULES
+                           ? tokio_darshan_module_name(mod) : "<UNKNOWN>";
+
+    fprintf(fp, "\n# *******************************************************"
+            "\n# %s module data\n"
+            "# *******************************************************\n",
+            name);
+    if (tokio_darshan_module_partial(log, mod)) {
+        /* what --show-incomplete prints (§10.3) */
+        fprintf(fp, "\n# *WARNING*: The %s module contains incomplete data!\n"
+                "#            This happens when a module runs out of\n"
+                "#            memory to store new record data.\n", name);
+        fputs("\n# To avoid this error, consult the darshan-runtime\n"
+              "# documentation and consider setting the NAME_EXCLUDE\n"
+              "# variable in a run-time configuration file to prevent\n"
+              "# Darshan from instrumenting unnecessary files.\n", fp);
+        if (m->len == 0)
+            return;
+    }
+    tokio__darshan_print_description(mod, m->ver, fp);
+    for (size_t i = 0; i < m->n_pub; i++) {
+        const struct tokio_darshan_record *r = &m->pub[i];
+        const char *rname = tokio_darshan_name(log, r->id);
+        const char *mnt = "UNKNOWN", *fs = "UNKNOWN";
+        if (rname != NULL) {
+            /* first mount (longest first) whose path is a byte prefix */
+            for (size_t k = 0; k < log->n_mounts; k++) {
+                const char *p = log->mounts[k].path;
+                if (strncmp(p, rname, strlen(p)) == 0) {
+                    mnt = p;
+                    fs = log->mounts[k].type;
+                    break;
+                }
+            }
+        } else {
+            /* glibc prints a NULL %s as "(null)" */
+            rname = mod == TOKIO_DARSHAN_BGQ ? "darshan-bgq-record"
+                                             : "(null)";
+        }
+        tokio__darshan_print_record(log, mod, r, rname, mnt, fs, fp);
+    }
+}
+
+int
+tokio_darshan_write_base(const struct tokio_darshan *log, FILE *fp)
+{
+    int empty = 0;
+
+    write_preamble(log, fp);
+    fputs("\n# description of columns:\n"
+          "#   <module>: module responsible for this I/O record.\n"
+          "#   <rank>: MPI rank.  -1 indicates that the file is shared\n"
+          "#      across all processes and statistics are aggregated.\n"
+          "#   <record id>: hash of the record's file path\n"
+          "#   <counter name> and <counter value>: statistical counters.\n"
+          "#      A value of -1 indicates that Darshan could not monitor\n"
+          "#      that counter, and its value should be ignored.\n"
+          "#   <file name>: full file path for the record.\n"
+          "#   <mount pt>: mount point that the file resides on.\n"
+          "#   <fs type>: type of file system that the file resides on.\n",
+          fp);
+    for (int i = 0; i < TOKIO_DARSHAN_MAX_MODULES; i++) {
+        const struct dmodule *m = &log->mods[i];
+        if (m->len == 0) {
+            empty++;
+            if (!tokio_darshan_module_partial(log, i))
+                continue;
+        } else if (i >= TOKIO_DARSHAN_KNOWN_MODULES ||
+                   i == TOKIO_DARSHAN_NULL || i == TOKIO_DARSHAN_APXC ||
+                   i == TOKIO_DARSHAN_APMPI ||
+                   i == TOKIO_DARSHAN_DXT_POSIX ||
+                   i == TOKIO_DARSHAN_DXT_MPIIO) {
+            /* darshan-parser skips these (stderr warning or DXT's own
+             * tool); the data stays available through the accessors */
+            continue;
+        }
+        write_module(log, i, fp);
+    }
+    if (empty == TOKIO_DARSHAN_MAX_MODULES)
+        fputs("\n# no module data available.\n", fp);
+    if (ferror(fp))
+        return tokio__error(TOKIO_EIO, "cannot write darshan text for '%s'",
+                            log->logname);
+    return TOKIO_OK;
+}

@@ -1,0 +1,114 @@
+/*
+ * src/core/alloc.c - allocation wrappers with a failure hook for tests.
+ *
+ * The counters are process-wide atomics: a test arms them, runs one call,
+ * disarms them.  Production code never arms them, so the cost is one
+ * relaxed load per allocation.
+ */
+#include <jansson.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+
+static atomic_size_t fail_countdown;   /* 0: never fail */
+static atomic_bool fail_persistent;
+static atomic_bool fail_tripped;
+
+static int
+should_fail(void)
+{
+    size_t n = atomic_load_explicit(&fail_countdown, memory_order_relaxed);
+
+    if (n == 0)
+        return 0;
+    if (atomic_load(&fail_tripped))
+        return atomic_load(&fail_persistent);
+    if (atomic_fetch_sub(&fail_countdown, 1) == 1) {
+        atomic_store(&fail_tripped, 1);
+        /* keep the countdown non-zero so later calls reach the check above */
+        atomic_store(&fail_countdown, 1);
+        return 1;
+    }
+    return 0;
+}
+
+void *
+tokio__malloc(size_t size)
+{
+    if (should_fail())
+        return NULL;
+    return malloc(size ? size : 1);
+}
+
+void *
+tokio__calloc(size_t count, size_t size)
+{
+    if (should_fail())
+        return NULL;
+    return calloc(count ? count : 1, size ? size : 1);
+}
+
+void *
+tokio__realloc(void *ptr, size_t size)
+{
+    if (should_fail())
+        return NULL;
+    return realloc(ptr, size ? size : 1);
+}
+
+void *
+tokio__reallocarray(void *ptr, size_t count, size_t size)
+{
+    if (size != 0 && count > SIZE_MAX / size)
+        return NULL;
+    return tokio__realloc(ptr, count * size);
+}
+
+char *
+tokio__strndup(const char *s, size_t n)
+{
+    char *copy = tokio__malloc(n + 1);
+
+    if (copy == NULL)
+        return NULL;
+    memcpy(copy, s, n);
+    copy[n] = '\0';
+    return copy;
+}
+
+char *
+tokio__strdup(const char *s)
+{
+    return tokio__strndup(s, strlen(s));
+}
+
+/* jansson's allocations count toward the same failure countdown */
+static void *
+json_malloc_hook(size_t size)
+{
+    return tokio__malloc(size);
+}
+
+static void
+arm(size_t n, int persistent)
+{
+    json_set_alloc_funcs(json_malloc_hook, free);
+    atomic_store(&fail_tripped, 0);
+    atomic_store(&fail_persistent, persistent);
+    atomic_store(&fail_countdown, n);
+}
+
+void
+tokio_test_fail_alloc_at(size_t n)
+{
+    arm(n, 0);
+}
+
+void
+tokio_test_fail_alloc_persistent(size_t n)
+{
+    arm(n, 1);
+}

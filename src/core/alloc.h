@@ -1,0 +1,31 @@
+/*
+ * src/core/alloc.h - every allocation libtokio makes goes through these, so
+ * tests can make the n-th one fail (SQLite's OOM loop) and check that each
+ * caller fails cleanly with TOKIO_ENOMEM and leaks nothing.
+ *
+ * They are thin wrappers over the system allocator: memory they return is
+ * released with plain free().  They do not set an error message; the caller
+ * knows what it was allocating for and says so.
+ */
+#ifndef TOKIO_CORE_ALLOC_H
+#define TOKIO_CORE_ALLOC_H
+
+#include <stddef.h>
+
+void *tokio__malloc(size_t size);
+void *tokio__calloc(size_t count, size_t size);
+void *tokio__realloc(void *ptr, size_t size);
+/* realloc for count * size, failing (NULL) on overflow */
+void *tokio__reallocarray(void *ptr, size_t count, size_t size);
+char *tokio__strdup(const char *s);
+char *tokio__strndup(const char *s, size_t n);
+
+/*
+ * Tests only: make the n-th allocation from now fail (n = 1 is the next
+ * one), and every later one too when `persistent`.  n = 0 turns failures
+ * off.  Also routes jansson's allocations through the same counter.
+ */
+void tokio_test_fail_alloc_at(size_t n);
+void tokio_test_fail_alloc_persistent(size_t n);
+
+#endif

@@ -1,0 +1,533 @@
+/*
+ * src/core/collection.c - visiting every file of a directory or tarball.
+ *
+ * Some monitoring tools leave one file per server per interval (ISDCT
+ * dumps, mmperfmon output), shipped as a folder or as a tarball of that
+ * folder.  Connectors want the files, not the packaging: this walks both
+ * and hands each regular file's bytes, as stored, to a callback.  Mirrors
+ * walk_file_collection() in pytokio's tokio/connectors/common.py.
+ *
+ * Differs from pytokio: names are sorted within each folder (os.walk gives
+ * readdir order, which differs between file systems); a folder that cannot
+ * be read is an error (os.walk skips it silently); the tar is recognised
+ * by content, compressed or not, instead of by a ".gz" suffix.
+ */
+#include "tokio/input.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/alloc.h"
+#include "core/collection.h"
+#include "core/error.h"
+
+/* Growth step for members of unknown size, and libarchive's read block. */
+#define CHUNK_SIZE ((size_t)64 << 10)
+
+/* A member's declared size is allocated up to this much at once; beyond,
+ * the buffer grows as bytes really arrive, so a damaged header claiming
+ * gigabytes costs nothing before the archive proves to be short. */
+#define MEMBER_FIRST_MAX ((size_t)8 << 20)
+
+/* ---- directories ---- */
+
+struct names {
+    char **v;
+    size_t n, cap;
+};
+
+static int
+names_add(struct names *l, const char *name)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 16;
+        char **v = tokio__reallocarray(l->v, cap, sizeof(*v));
+
+        if (v == NULL)
+            return TOKIO_ENOMEM;
+        l->v = v;
+        l->cap = cap;
+    }
+    if ((l->v[l->n] = tokio__strdup(name)) == NULL)
+        return TOKIO_ENOMEM;
+    l->n++;
+    return TOKIO_OK;
+}
+
+static void
+names_free(struct names *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->v[i]);
+    free(l->v);
+}
+
+/* Byte order, which is also code point order for UTF-8 names: what
+ * Python's sorted() gives for the same names. */
+static int
+names_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* os.path.join(dir, name) for a plain name: one '/' between them */
+static char *
+join(const char *dir, const char *name)
+{
+    size_t dlen = strlen(dir), nlen = strlen(name);
+    int sep = dlen > 0 && dir[dlen - 1] != '/';
+    char *path = tokio__malloc(dlen + sep + nlen + 1);
+
+    if (path == NULL)
+        return NULL;
+    memcpy(path, dir, dlen);
+    if (sep)
+        path[dlen] = '/';
+    memcpy(path + dlen + sep, name, nlen + 1);
+    return path;
+}
+
+/* read(2), retried when a signal interrupts it */
+static ssize_t
+read_some(int fd, void *buf, size_t size)
+{
+    ssize_t r;
+
+    do {
+        r = read(fd, buf, size);
+    } while (r < 0 && errno == EINTR);
+    return r;
+}
+
+/*
+ * Whole contents of the regular file open as `fd`, as stored.  `size` (from
+ * fstat) is only a hint, since the file may change while we read it: when
+ * the buffer is full, one byte more tells the end from a file that grew.
+ */
+static int
+read_fd(int fd, const char *path, off_t size, unsigned char **out,
+        size_t *len_out)
+{
+    const size_t max = TOKIO_INPUT_DEFAULT_MAX;
+    size_t len = 0, cap;
+    unsigned char *buf;
+    ssize_t r;
+
+    *out = NULL;
+    if (size < 0 || (uintmax_t)size > max)
+        return tokio__error(TOKIO_EFORMAT, "'%s': %jd bytes, more than the "
+                            "limit of %zu", path, (intmax_t)size, max);
+    cap = (size_t)size;
+    if ((buf = tokio__malloc(cap + 1)) == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
+                            path);
+    for (;;) {
+        if (len == cap) {
+            unsigned char probe, *grown;
+            size_t want;
+
+            if ((r = read_some(fd, &probe, 1)) <= 0)
+                break;
+            if (len >= max) {
+                free(buf);
+                return tokio__error(TOKIO_EFORMAT, "'%s': more than %zu "
+                                    "bytes", path, max);
+            }
+            want = cap < CHUNK_SIZE ? CHUNK_SIZE : cap;
+            want = want > max - cap ? max : cap + want;
+            if ((grown = tokio__realloc(buf, want + 1)) == NULL) {
+                free(buf);
+                return tokio__error(TOKIO_ENOMEM,
+                                    "out of memory reading '%s'", path);
+            }
+            buf = grown;
+            cap = want;
+            buf[len++] = probe;
+            continue;
+        }
+        if ((r = read_some(fd, buf + len, cap - len)) <= 0)
+            break;
+        len += (size_t)r;
+    }
+    if (r < 0) {
+        int err = errno;
+
+        free(buf);
+        return tokio__error(TOKIO_EIO, "cannot read '%s': %s", path,
+                            strerror(err));
+    }
+    buf[len] = '\0';
+    *out = buf;
+    *len_out = len;
+    return TOKIO_OK;
+}
+
+static int
+visit_file(const char *path, tokio_collection_cb cb, void *payload)
+{
+    struct tokio_collection_member m;
+    unsigned char *data;
+    struct stat st;
+    int fd, rc;
+
+    /* O_NONBLOCK: should the file have become a FIFO since it was
+     * listed, opening it must not wait for a writer */
+    if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0)
+        return tokio__error(TOKIO_EIO, "cannot open '%s': %s", path,
+                            strerror(errno));
+    if (fstat(fd, &st) != 0) {
+        rc = tokio__error(TOKIO_EIO, "cannot stat '%s': %s", path,
+                          strerror(errno));
+        close(fd);
+        return rc;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return TOKIO_OK;                /* no longer a regular file */
+    }
+    rc = read_fd(fd, path, st.st_size, &data, &m.len);
+    close(fd);
+    if (rc < 0)
+        return rc;
+    m.name = path;
+    m.mtime = (int64_t)st.st_mtime;
+    m.data = data;
+    rc = cb(&m, payload);
+    free(data);
+    return rc;
+}
+
+/*
+ * Sort the folder's entries into regular files (symlinks to files
+ * included) and real subfolders.  Symlinks to folders are left out, as
+ * os.walk leaves them by default: following them invites cycles and
+ * visiting one file twice.  A dangling symlink is no regular file.
+ */
+static int
+list_dir(const char *dir, struct names *files, struct names *dirs)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int rc = TOKIO_OK;
+
+    if (d == NULL)
+        return tokio__error(TOKIO_EIO, "cannot open folder '%s': %s", dir,
+                            strerror(errno));
+    for (;;) {
+        struct stat st;
+
+        errno = 0;
+        if ((e = readdir(d)) == NULL) {
+            if (errno != 0)
+                rc = tokio__error(TOKIO_EIO, "cannot read folder '%s': %s",
+                                  dir, strerror(errno));
+            break;
+        }
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+            if (errno == ENOENT)
+                continue;               /* removed while we looked */
+            rc = tokio__error(TOKIO_EIO, "cannot stat '%s/%s': %s", dir,
+                              e->d_name, strerror(errno));
+            break;
+        }
+        if (S_ISLNK(st.st_mode)) {
+            /* followed to a file, never to a folder; a dangling or
+             * looping link leads nowhere */
+            if (fstatat(dirfd(d), e->d_name, &st, 0) != 0
+                || !S_ISREG(st.st_mode))
+                continue;
+        }
+        if (S_ISDIR(st.st_mode))
+            rc = names_add(dirs, e->d_name);
+        else if (S_ISREG(st.st_mode))
+            rc = names_add(files, e->d_name);
+        if (rc < 0) {
+            rc = tokio__error(TOKIO_ENOMEM, "out of memory listing '%s'",
+                              dir);
+            break;
+        }
+    }
+    closedir(d);
+    return rc;
+}
+
+/* os.walk's order: a folder's files, then each subfolder in turn. */
+static int
+walk_dir(const char *dir, tokio_collection_cb cb, void *payload)
+{
+    struct names files = { 0 }, dirs = { 0 };
+    int rc;
+
+    /* qsort must not see the NULL array of an empty list */
+    if ((rc = list_dir(dir, &files, &dirs)) == TOKIO_OK && files.n > 1)
+        qsort(files.v, files.n, sizeof(*files.v), names_cmp);
+    if (rc == TOKIO_OK && dirs.n > 1)
+        qsort(dirs.v, dirs.n, sizeof(*dirs.v), names_cmp);
+    for (size_t i = 0; rc == TOKIO_OK && i < files.n + dirs.n; i++) {
+        int is_file = i < files.n;
+        char *path = join(dir, is_file ? files.v[i] : dirs.v[i - files.n]);
+
+        if (path == NULL)
+            rc = tokio__error(TOKIO_ENOMEM, "out of memory walking '%s'",
+                              dir);
+        else if (is_file)
+            rc = visit_file(path, cb, payload);
+        else
+            rc = walk_dir(path, cb, payload);
+        free(path);
+    }
+    names_free(&files);
+    names_free(&dirs);
+    return rc;
+}
+
+/* ---- tar archives ---- */
+
+/*
+ * libarchive says what failed in an errno-like code: system errno values
+ * from reading, and its own codes, which its private archive_private.h
+ * defines as EILSEQ (damaged data; EFTYPE where that exists), -1
+ * (anything else, e.g. a decompressor's complaint) and EINVAL.
+ */
+static int
+archive_status(struct archive *a)
+{
+    int err = archive_errno(a);
+
+    if (err == ENOMEM)
+        return TOKIO_ENOMEM;
+    if (err == 0 || err == EILSEQ || err == -1 || err == EINVAL)
+        return TOKIO_EFORMAT;
+    return TOKIO_EIO;
+}
+
+static const char *
+archive_msg(struct archive *a)
+{
+    const char *msg = archive_error_string(a);
+
+    return msg != NULL ? msg : "unknown libarchive error";
+}
+
+/*
+ * Only tar, and only the filters built into libarchive: pytokio reads
+ * tarballs and nothing else, and libarchive would run an external
+ * program for a filter it lacks.
+ */
+static struct archive *
+reader_new(void)
+{
+    struct archive *a = archive_read_new();
+
+    if (a == NULL)
+        return NULL;
+    archive_read_support_filter_gzip(a);
+    archive_read_support_filter_bzip2(a);
+    archive_read_support_format_tar(a);
+    return a;
+}
+
+static int
+member_error(struct archive *a, const char *arch, const char *member)
+{
+    return tokio__error(archive_status(a), "'%s' member '%s': %s", arch,
+                        member, archive_msg(a));
+}
+
+/* One member's bytes, at most `max` of them, NUL-ended. */
+static int
+read_member(struct archive *a, struct archive_entry *e, const char *arch,
+            const char *member, size_t max, unsigned char **out,
+            size_t *len_out)
+{
+    size_t cap = CHUNK_SIZE, len = 0;
+    unsigned char *buf;
+
+    *out = NULL;
+    if (archive_entry_size_is_set(e)) {
+        la_int64_t size = archive_entry_size(e);
+
+        if (size < 0 || (uint64_t)size > max)
+            return tokio__error(TOKIO_EFORMAT, "'%s' member '%s': %jd "
+                                "bytes, more than the limit of %zu", arch,
+                                member, (intmax_t)size, max);
+        cap = (uint64_t)size < MEMBER_FIRST_MAX ? (size_t)size
+                                                : MEMBER_FIRST_MAX;
+    }
+    if (cap > max)
+        cap = max;
+    if ((buf = tokio__malloc(cap + 1)) == NULL)
+        return tokio__error(TOKIO_ENOMEM, "'%s' member '%s': out of memory",
+                            arch, member);
+    for (;;) {
+        la_ssize_t r;
+
+        if (len == cap) {
+            /* Full: one byte more tells the end from a member that is
+             * longer than declared or than allowed. */
+            unsigned char probe, *grown;
+            size_t want;
+
+            if ((r = archive_read_data(a, &probe, 1)) == 0)
+                break;
+            if (r < 0) {
+                free(buf);
+                return member_error(a, arch, member);
+            }
+            if (len >= max) {
+                free(buf);
+                return tokio__error(TOKIO_EFORMAT, "'%s' member '%s': more "
+                                    "than %zu bytes", arch, member, max);
+            }
+            want = cap < CHUNK_SIZE ? CHUNK_SIZE : cap;
+            want = want > max - cap ? max : cap + want;
+            if ((grown = tokio__realloc(buf, want + 1)) == NULL) {
+                free(buf);
+                return tokio__error(TOKIO_ENOMEM, "'%s' member '%s': out "
+                                    "of memory", arch, member);
+            }
+            buf = grown;
+            cap = want;
+            buf[len++] = probe;
+            continue;
+        }
+        r = archive_read_data(a, buf + len, cap - len);
+        if (r < 0) {
+            free(buf);
+            return member_error(a, arch, member);
+        }
+        if (r == 0)
+            break;
+        len += (size_t)r;
+    }
+    buf[len] = '\0';
+    *out = buf;
+    *len_out = len;
+    return TOKIO_OK;
+}
+
+static int
+walk_archive(struct archive *a, const char *arch, size_t max,
+             tokio_collection_cb cb, void *payload)
+{
+    /* the last member, for errors found while looking for the next */
+    char prev[512] = "";
+
+    if (max == 0)
+        max = TOKIO_INPUT_DEFAULT_MAX;
+    for (;;) {
+        struct tokio_collection_member m;
+        struct archive_entry *e;
+        unsigned char *data;
+        const char *member;
+        int r, rc;
+
+        r = archive_read_next_header(a, &e);
+        if (r == ARCHIVE_EOF)
+            return TOKIO_OK;
+        /* A warning leaves the entry usable.  ARCHIVE_RETRY is a damaged
+         * header that the reader could skip to resynchronise: damage all
+         * the same, and the members it would skip would go unseen. */
+        if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
+            if (prev[0] == '\0')
+                return tokio__error(archive_status(a), "'%s': %s", arch,
+                                    archive_msg(a));
+            return tokio__error(archive_status(a), "'%s' after member "
+                                "'%s': %s", arch, prev, archive_msg(a));
+        }
+        /* tarfile's isfile(): hard links are not regular members */
+        if (archive_entry_filetype(e) != AE_IFREG
+            || archive_entry_hardlink(e) != NULL)
+            continue;
+        member = archive_entry_pathname(e);
+        if (member == NULL)     /* not convertible to the locale */
+            member = archive_entry_pathname_utf8(e);
+        if (member == NULL)
+            member = "";
+        snprintf(prev, sizeof(prev), "%s", member);
+        if ((rc = read_member(a, e, arch, member, max, &data, &m.len)) < 0)
+            return rc;
+        m.name = member;
+        m.mtime = (int64_t)archive_entry_mtime(e);
+        m.data = data;
+        rc = cb(&m, payload);
+        free(data);
+        if (rc != TOKIO_OK)
+            return rc;
+    }
+}
+
+int
+tokio__walk_archive_mem(const void *buf, size_t len, const char *name,
+                        size_t max, tokio_collection_cb cb, void *payload)
+{
+    struct archive *a;
+    int rc;
+
+    if (name == NULL)
+        name = "<memory>";
+    if ((a = reader_new()) == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory opening '%s'",
+                            name);
+    if (archive_read_open_memory(a, buf, len) != ARCHIVE_OK)
+        rc = tokio__error(archive_status(a), "'%s': %s", name,
+                          archive_msg(a));
+    else
+        rc = walk_archive(a, name, max, cb, payload);
+    archive_read_free(a);
+    return rc;
+}
+
+static int
+walk_archive_file(const char *path, tokio_collection_cb cb, void *payload)
+{
+    struct archive *a;
+    int fd, rc;
+
+    /* Opened here, not by libarchive, so that a missing or unreadable
+     * file is told apart from one that is no archive. */
+    if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+        return tokio__error(TOKIO_EIO, "cannot open '%s': %s", path,
+                            strerror(errno));
+    if ((a = reader_new()) == NULL) {
+        close(fd);
+        return tokio__error(TOKIO_ENOMEM, "out of memory opening '%s'",
+                            path);
+    }
+    if (archive_read_open_fd(a, fd, CHUNK_SIZE) != ARCHIVE_OK)
+        rc = tokio__error(archive_status(a), "'%s': %s", path,
+                          archive_msg(a));
+    else
+        rc = walk_archive(a, path, 0, cb, payload);
+    archive_read_free(a);
+    close(fd);
+    return rc;
+}
+
+int
+tokio_walk_file_collection(const char *path, tokio_collection_cb cb,
+                           void *payload)
+{
+    struct stat st;
+
+    if (path == NULL || cb == NULL)
+        return tokio__error(TOKIO_EINVAL, "tokio_walk_file_collection: "
+                            "no %s", path == NULL ? "path" : "callback");
+    if (stat(path, &st) != 0)
+        return tokio__error(TOKIO_EIO, "cannot open '%s': %s", path,
+                            strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        return walk_dir(path, cb, payload);
+    return walk_archive_file(path, cb, payload);
+}

@@ -1,0 +1,84 @@
+/*
+ * src/core/error.c - the per-thread last error.
+ *
+ * A status and a message live in thread-local storage so that concurrent
+ * callers (index-darshanlogs' worker threads) never see each other's
+ * messages.  Messages longer than the buffer are cut, never overflowed.
+ */
+#include "tokio/common.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/error.h"
+
+#define ERRMSG_SIZE 1024
+
+static _Thread_local char errmsg[ERRMSG_SIZE];
+static _Thread_local int errcode;
+
+int
+tokio__error(int status, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(errmsg, sizeof(errmsg), fmt, ap);
+    va_end(ap);
+    errcode = status;
+    return status;
+}
+
+int
+tokio__error_prefix(const char *fmt, ...)
+{
+    char old[ERRMSG_SIZE];
+    va_list ap;
+
+    memcpy(old, errmsg, sizeof(old));
+    va_start(ap, fmt);
+    int n = vsnprintf(errmsg, sizeof(errmsg), fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        n = 0;
+    /* cut, never overflow, when the two together are too long */
+    size_t used = (size_t)n < sizeof(errmsg) ? (size_t)n : sizeof(errmsg) - 1;
+    size_t room = sizeof(errmsg) - used;
+    size_t oldlen = strlen(old);
+    if (room > 2) {
+        memcpy(errmsg + used, ": ", 2);
+        used += 2;
+        room -= 2;
+        size_t take = oldlen < room - 1 ? oldlen : room - 1;
+        memcpy(errmsg + used, old, take);
+        used += take;
+    }
+    errmsg[used] = '\0';
+    return errcode;
+}
+
+const char *
+tokio_errmsg(void)
+{
+    return errmsg;
+}
+
+int
+tokio_errcode(void)
+{
+    return errcode;
+}
+
+void
+tokio_errclear(void)
+{
+    errmsg[0] = '\0';
+    errcode = TOKIO_OK;
+}
+
+const char *
+tokio_version(void)
+{
+    return TOKIO_VERSION;
+}

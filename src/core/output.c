@@ -1,0 +1,147 @@
+/*
+ * src/core/output.c - result files that appear whole or not at all.
+ *
+ * A file is written as ".NAME.XXXXXX" in the same folder (so rename(2)
+ * cannot cross file systems), synced, and renamed over NAME only when
+ * every write succeeded.  An interrupted or failed run leaves NAME as it
+ * was; the temporary file is removed on every failure path we control.
+ */
+#include "tokio/output.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/alloc.h"
+#include "core/error.h"
+
+struct tokio_output {
+    FILE *fp;
+    char *path;      /* NULL: standard output */
+    char *tmp_path;
+};
+
+/* Folder part of `path`, "." when it has none; caller frees. */
+static char *
+dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+
+    if (slash == NULL)
+        return tokio__strdup(".");
+    if (slash == path)
+        return tokio__strdup("/");
+    return tokio__strndup(path, (size_t)(slash - path));
+}
+
+int
+tokio_output_open(struct tokio_output **out, const char *path)
+{
+    struct tokio_output *o;
+
+    *out = NULL;
+    if ((o = tokio__calloc(1, sizeof(*o))) == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory opening output");
+    if (path == NULL || strcmp(path, "-") == 0) {
+        o->fp = stdout;
+        *out = o;
+        return TOKIO_OK;
+    }
+
+    char *dir = dir_of(path);
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    size_t size = (dir ? strlen(dir) : 0) + strlen(base) + 16;
+    o->path = tokio__strdup(path);
+    o->tmp_path = tokio__malloc(size);
+    if (dir == NULL || o->path == NULL || o->tmp_path == NULL) {
+        free(dir);
+        tokio_output_abort(o);
+        return tokio__error(TOKIO_ENOMEM, "out of memory opening '%s'", path);
+    }
+    snprintf(o->tmp_path, size, "%s/.%s.XXXXXX", dir, base);
+    free(dir);
+
+    int fd = mkstemp(o->tmp_path);
+    if (fd < 0) {
+        int err = errno;
+        free(o->tmp_path);
+        o->tmp_path = NULL;
+        tokio_output_abort(o);
+        return tokio__error(TOKIO_EIO, "cannot create '%s': %s", path,
+                            strerror(err));
+    }
+    /* mkstemp makes the file 0600; a result file gets the usual mode, or
+     * the mode of the file it replaces. */
+    struct stat st;
+    mode_t mode;
+    if (stat(path, &st) == 0) {
+        mode = st.st_mode & 07777;
+    } else {
+        mode_t mask = umask(022);
+        umask(mask);
+        mode = 0666 & ~mask;
+    }
+    if (fchmod(fd, mode) != 0 || (o->fp = fdopen(fd, "w")) == NULL) {
+        int err = errno;
+        close(fd);
+        tokio_output_abort(o);
+        return tokio__error(TOKIO_EIO, "cannot write '%s': %s", path,
+                            strerror(err));
+    }
+    *out = o;
+    return TOKIO_OK;
+}
+
+FILE *
+tokio_output_fp(struct tokio_output *o)
+{
+    return o->fp;
+}
+
+int
+tokio_output_commit(struct tokio_output *o)
+{
+    int rc = TOKIO_OK;
+
+    if (o->path == NULL) {
+        if (fflush(o->fp) != 0 || ferror(o->fp))
+            rc = tokio__error(TOKIO_EIO, "writing to standard output: %s",
+                              strerror(errno));
+        free(o);
+        return rc;
+    }
+    int failed = fflush(o->fp) != 0 || ferror(o->fp) ||
+                 fsync(fileno(o->fp)) != 0;
+    int err = errno;
+    failed |= fclose(o->fp) != 0;
+    o->fp = NULL;
+    if (!failed && rename(o->tmp_path, o->path) != 0) {
+        failed = 1;
+        err = errno;
+    } else if (!failed) {
+        free(o->tmp_path);
+        o->tmp_path = NULL;   /* renamed: nothing to remove */
+    }
+    if (failed)
+        rc = tokio__error(TOKIO_EIO, "writing '%s' failed: %s", o->path,
+                          strerror(err ? err : EIO));
+    tokio_output_abort(o);
+    return rc;
+}
+
+void
+tokio_output_abort(struct tokio_output *o)
+{
+    if (o == NULL)
+        return;
+    if (o->fp != NULL && o->fp != stdout)
+        fclose(o->fp);
+    if (o->tmp_path != NULL) {
+        unlink(o->tmp_path);
+        free(o->tmp_path);
+    }
+    free(o->path);
+    free(o);
+}

@@ -1,0 +1,356 @@
+/*
+ * tests/cli/test_darshan_scoreboard.c - `tokio darshan-scoreboard`, run
+ * as the goldens were made (golden/pytokio/COMMANDS.md): from a folder
+ * where `inputs` is pytokio-inputs, with PYTOKIO_CONFIG=inputs/site.json.
+ *
+ * Text output must match byte for byte.  JSON is compared by value
+ * (json_equal: key order free, numbers exact): every number is an SQLite
+ * integer sum, so the reference and we print the very same integers and
+ * there is no float to allow a tolerance for.  Then, as our JSON writer
+ * follows json.dumps, byte for byte too.
+ */
+#include "testutil.h"
+
+#include <jansson.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define GOLDEN "golden/pytokio/darshan_scoreboard/"
+
+struct fixture {
+    char *dir;      /* the working folder: inputs -> pytokio-inputs */
+};
+
+static const char *const env[] = { "PYTOKIO_CONFIG=inputs/site.json",
+                                   "TZ=America/Los_Angeles", NULL };
+
+static int
+setup(void **state)
+{
+    struct fixture *fx = calloc(1, sizeof(*fx));
+    const char *inputs = tokio_test_data("pytokio-inputs");
+    char link[4200];
+
+    fx->dir = tokio_test_mkdtemp();
+    if (inputs != NULL) {
+        snprintf(link, sizeof(link), "%s/inputs", fx->dir);
+        if (symlink(inputs, link) != 0)
+            return -1;
+    }
+    *state = fx;
+    return 0;
+}
+
+static int
+teardown(void **state)
+{
+    struct fixture *fx = *state;
+
+    tokio_test_rmtree(fx->dir);
+    free(fx->dir);
+    free(fx);
+    return 0;
+}
+
+static char *
+read_golden(const char *name)
+{
+    char rel[256];
+
+    snprintf(rel, sizeof(rel), GOLDEN "%s", name);
+    const char *path = tokio_test_data(rel);
+    assert_non_null(path);
+    char *text = tokio_test_read_file(path, NULL);
+    assert_non_null(text);
+    return text;
+}
+
+/* Run `tokio darshan-scoreboard ARGS... inputs/darshanlogs.db`. */
+static struct tokio_run
+run(struct fixture *fx, const char *const *args)
+{
+    const char *argv[32] = { "darshan-scoreboard" };
+    size_t n = 1;
+
+    for (; *args; args++)
+        argv[n++] = *args;
+    argv[n++] = "inputs/darshanlogs.db";
+    argv[n] = NULL;
+    return tokio_test_run(fx->dir, env, argv);
+}
+
+static void
+check_text(void **state, const char *const *args, const char *golden)
+{
+    struct fixture *fx = *state;
+    TOKIO_TEST_NEED_DATA(db, "pytokio-inputs/darshanlogs.db");
+    struct tokio_run r = run(fx, args);
+    char *want = read_golden(golden);
+
+    (void)db;
+    assert_string_equal(r.err, "");
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, want);
+    free(want);
+    tokio_run_free(&r);
+}
+
+static void
+check_json(void **state, const char *const *args, const char *golden)
+{
+    struct fixture *fx = *state;
+    TOKIO_TEST_NEED_DATA(db, "pytokio-inputs/darshanlogs.db");
+    struct tokio_run r = run(fx, args);
+    char *want_text = read_golden(golden);
+    json_error_t err;
+    json_t *got, *want;
+
+    (void)db;
+    assert_string_equal(r.err, "");
+    assert_int_equal(r.status, 0);
+    got = json_loads(r.out, 0, &err);
+    if (got == NULL)
+        fail_msg("output is not JSON: %s\n%s", err.text, r.out);
+    want = json_loads(want_text, 0, &err);
+    assert_non_null(want);
+    if (!json_equal(got, want)) {
+        print_message("got:\n%s\nwant:\n%s\n", r.out, want_text);
+        fail_msg("differs from %s", golden);
+    }
+    /* the same values, and json.dumps(indent=4, sort_keys=True)'s bytes */
+    assert_string_equal(r.out, want_text);
+    json_decref(got);
+    json_decref(want);
+    free(want_text);
+    tokio_run_free(&r);
+}
+
+/* One test per golden, named after it. */
+#define GOLDEN_TEXT(fn, golden, ...)                                        \
+    static void fn(void **state)                                            \
+    {                                                                       \
+        const char *const args[] = { __VA_ARGS__, NULL };                   \
+        check_text(state, args + 1, golden);                                \
+    }
+#define GOLDEN_JSON(fn, golden, ...)                                        \
+    static void fn(void **state)                                            \
+    {                                                                       \
+        const char *const args[] = { __VA_ARGS__, NULL };                   \
+        check_json(state, args + 1, golden);                                \
+    }
+
+/* (the leading "" only gives the variadic list a first element) */
+GOLDEN_TEXT(test_default_txt, "darshanlogs.db.default.txt", "")
+GOLDEN_TEXT(test_max_show3_txt, "darshanlogs.db.max-show3.txt",
+            "", "--max-show", "3")
+GOLDEN_JSON(test_json, "darshanlogs.db.json", "", "--json")
+GOLDEN_JSON(test_limit_user_json, "darshanlogs.db.limit-user.json",
+            "", "--json", "--limit-user", "aa4hm0jcwfg")
+GOLDEN_JSON(test_exclude_user_json, "darshanlogs.db.exclude-user.json",
+            "", "--json", "--exclude-user", "aa4hm0jcwfg")
+GOLDEN_JSON(test_limit_fs_mountpt_json,
+            "darshanlogs.db.limit-fs-mountpt.json",
+            "", "--json", "--limit-fs", "/global/cscratch1")
+GOLDEN_JSON(test_limit_fs_logical_json,
+            "darshanlogs.db.limit-fs-logical.json",
+            "", "--json", "--limit-fs", "homes-u2")
+GOLDEN_JSON(test_exclude_fs_logical_json,
+            "darshanlogs.db.exclude-fs-logical.json",
+            "", "--json", "--exclude-fs", "cscratch")
+GOLDEN_JSON(test_exclude_fs_all_json, "darshanlogs.db.exclude-fs-all.json",
+            "", "--json", "--exclude-fs", "/global/cscratch1,/global/u2")
+GOLDEN_JSON(test_limit_exe_json, "darshanlogs.db.limit-exe.json",
+            "", "--json", "--limit-exe", "1221559022,2054166464,1700134137")
+GOLDEN_JSON(test_exclude_exe_json, "darshanlogs.db.exclude-exe.json",
+            "", "--json", "--exclude-exe", "1221559022")
+
+static void
+test_index_pytokio_inputs(void **state)
+{
+    (void)state;
+    print_message("skipped: index-pytokio-inputs.{txt,json} score an index "
+                  "built by index_darshanlogs; 'tokio index-darshanlogs' "
+                  "does not exist yet\n");
+    skip();
+}
+
+/* --json ignores --max-show, as the reference does; -v does nothing */
+static void
+test_json_ignores_max_show_and_verbose(void **state)
+{
+    const char *const args[] = { "--json", "--max-show", "1", "-v", NULL };
+
+    check_json(state, args, "darshanlogs.db.json");
+}
+
+/* An empty filter value filters nothing, as in the reference. */
+static void
+test_empty_filter_is_no_filter(void **state)
+{
+    const char *const args[] = { "--limit-user=", NULL };
+
+    check_text(state, args, "darshanlogs.db.default.txt");
+}
+
+/* Several databases: rows concatenated, the table re-sorted. */
+static void
+test_two_databases(void **state)
+{
+    struct fixture *fx = *state;
+    TOKIO_TEST_NEED_DATA(db, "pytokio-inputs/darshanlogs.db");
+    const char *argv[] = { "darshan-scoreboard", "--max-show", "2",
+                           "inputs/darshanlogs.db", "inputs/darshanlogs.db",
+                           NULL };
+    struct tokio_run r = tokio_test_run(fx->dir, env, argv);
+
+    (void)db;
+    assert_int_equal(r.status, 0);
+    /* the top row twice, once per database */
+    assert_contains(r.out,
+        " 1.                               ztbmj73pgr        4.6        5.0"
+        "        1\n"
+        " 2.                               ztbmj73pgr        4.6        5.0"
+        "        1\n");
+    tokio_run_free(&r);
+}
+
+/* ------------------------------------------------------------------
+ * Failures
+ */
+
+static void
+assert_failure(struct tokio_run *r, int status, const char *needle)
+{
+    if (r->status != status)
+        print_message("stderr: %s\n", r->err);
+    assert_int_equal(r->status, status);
+    assert_string_equal(r->out, "");
+    assert_contains(r->err, needle);
+}
+
+static void
+test_missing_database(void **state)
+{
+    struct fixture *fx = *state;
+    const char *argv[] = { "darshan-scoreboard", "no-such.db", NULL };
+    struct tokio_run r = tokio_test_run(fx->dir, env, argv);
+    char path[4200];
+
+    assert_failure(&r, 1, "tokio darshan-scoreboard: error: ");
+    assert_contains(r.err, "'no-such.db'");
+    assert_contains(r.err, "unable to open database file");
+    snprintf(path, sizeof(path), "%s/no-such.db", fx->dir);
+    assert_int_not_equal(access(path, F_OK), 0);   /* not created */
+    tokio_run_free(&r);
+}
+
+static void
+test_not_sqlite(void **state)
+{
+    struct fixture *fx = *state;
+    char path[4200];
+    const char *argv[] = { "darshan-scoreboard", "--json", "notes.db", NULL };
+
+    snprintf(path, sizeof(path), "%s/notes.db", fx->dir);
+    tokio_test_write_file(path, "Lorem ipsum dolor sit amet, consectetur "
+                          "adipiscing elit, sed do eiusmod tempor incididunt "
+                          "ut labore et dolore magna aliqua.\n", SIZE_MAX);
+    struct tokio_run r = tokio_test_run(fx->dir, env, argv);
+    assert_failure(&r, 1, "'notes.db'");
+    assert_contains(r.err, "file is not a database");
+    tokio_run_free(&r);
+}
+
+static void
+test_sqlite_without_tables(void **state)
+{
+    struct fixture *fx = *state;
+    char path[4200];
+    sqlite3 *db;
+    const char *argv[] = { "darshan-scoreboard", "jobs.db", NULL };
+
+    snprintf(path, sizeof(path), "%s/jobs.db", fx->dir);
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "CREATE TABLE jobs (id INTEGER)",
+                                  NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    struct tokio_run r = tokio_test_run(fx->dir, env, argv);
+    assert_failure(&r, 1, "'jobs.db' is not a Darshan index database");
+    assert_contains(r.err, "no such table");
+    tokio_run_free(&r);
+}
+
+static void
+test_usage_errors(void **state)
+{
+    struct fixture *fx = *state;
+    const char *const cases[][7] = {
+        { "darshan-scoreboard", "--frobnicate", "x.db", NULL },
+        { "darshan-scoreboard", NULL },
+        { "darshan-scoreboard", "--json", NULL },
+        { "darshan-scoreboard", "--max-show", "ten", "x.db", NULL },
+        { "darshan-scoreboard", "--limit-fs", "a", "--exclude-fs", "b",
+          "x.db", NULL },
+        { "darshan-scoreboard", "--exclude-user", "a", "--limit-user=b",
+          "x.db" },
+    };
+    const char *const needles[] = {
+        "unknown option '--frobnicate'", "expected at least one <indexfile>",
+        "expected at least one <indexfile>", "--max-show expects a whole",
+        "--limit-fs and --exclude-fs cannot be used together",
+        "--limit-user and --exclude-user cannot be used together",
+    };
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct tokio_run r = tokio_test_run(fx->dir, env, cases[i]);
+        assert_failure(&r, 2, needles[i]);
+        assert_contains(r.err, "see 'tokio darshan-scoreboard --help'");
+        tokio_run_free(&r);
+    }
+}
+
+static void
+test_help(void **state)
+{
+    struct fixture *fx = *state;
+    const char *argv[] = { "darshan-scoreboard", "--help", NULL };
+    struct tokio_run r = tokio_test_run(fx->dir, env, argv);
+
+    assert_int_equal(r.status, 0);
+    assert_contains(r.out, "usage: tokio darshan-scoreboard");
+    assert_contains(r.out, "--limit-exe");
+    assert_contains(r.out, "--max-show");
+    tokio_run_free(&r);
+}
+
+int
+main(void)
+{
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+    const struct CMUnitTest tests[] = {
+        T(test_default_txt),
+        T(test_max_show3_txt),
+        T(test_json),
+        T(test_limit_user_json),
+        T(test_exclude_user_json),
+        T(test_limit_fs_mountpt_json),
+        T(test_limit_fs_logical_json),
+        T(test_exclude_fs_logical_json),
+        T(test_exclude_fs_all_json),
+        T(test_limit_exe_json),
+        T(test_exclude_exe_json),
+        T(test_index_pytokio_inputs),
+        T(test_json_ignores_max_show_and_verbose),
+        T(test_empty_filter_is_no_filter),
+        T(test_two_databases),
+        T(test_missing_database),
+        T(test_not_sqlite),
+        T(test_sqlite_without_tables),
+        T(test_usage_errors),
+        T(test_help),
+    };
+#undef T
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

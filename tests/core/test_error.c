@@ -1,0 +1,95 @@
+/*
+ * tests/core/test_error.c - the per-thread last error.
+ */
+#include "testutil.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/error.h"
+
+static void
+test_error_returns_status_and_keeps_message(void **state)
+{
+    (void)state;
+    assert_int_equal(tokio__error(TOKIO_EFORMAT, "'%s' line %d: bad", "f.txt",
+                                  7), TOKIO_EFORMAT);
+    assert_string_equal(tokio_errmsg(), "'f.txt' line 7: bad");
+    assert_int_equal(tokio_errcode(), TOKIO_EFORMAT);
+    tokio_errclear();
+    assert_string_equal(tokio_errmsg(), "");
+    assert_int_equal(tokio_errcode(), TOKIO_OK);
+}
+
+static void
+test_error_prefix_adds_context_and_keeps_status(void **state)
+{
+    (void)state;
+    tokio__error(TOKIO_EIO, "read failed");
+    assert_int_equal(tokio__error_prefix("'%s'", "site.json"), TOKIO_EIO);
+    assert_string_equal(tokio_errmsg(), "'site.json': read failed");
+}
+
+static void
+test_error_long_messages_are_cut_not_overflowed(void **state)
+{
+    char big[3000];
+
+    (void)state;
+    memset(big, 'x', sizeof(big) - 1);
+    big[sizeof(big) - 1] = '\0';
+    tokio__error(TOKIO_ERR, "%s", big);
+    assert_int_equal(strlen(tokio_errmsg()), 1023);
+    tokio__error_prefix("%s", big);
+    assert_int_equal(strlen(tokio_errmsg()), 1023);
+    tokio__error(TOKIO_ERR, "tail");
+    tokio__error_prefix("%s", big);
+    assert_int_equal(strlen(tokio_errmsg()), 1023);
+}
+
+static void *
+other_thread(void *arg)
+{
+    (void)arg;
+    tokio__error(TOKIO_ENOTFOUND, "from the other thread");
+    return (void *)tokio_errmsg();
+}
+
+static void
+test_error_messages_are_per_thread(void **state)
+{
+    pthread_t t;
+    void *other_msg;
+
+    (void)state;
+    tokio__error(TOKIO_EIO, "from the main thread");
+    assert_int_equal(pthread_create(&t, NULL, other_thread, NULL), 0);
+    assert_int_equal(pthread_join(t, &other_msg), 0);
+    assert_string_equal(tokio_errmsg(), "from the main thread");
+    assert_int_equal(tokio_errcode(), TOKIO_EIO);
+    assert_ptr_not_equal(other_msg, tokio_errmsg());
+}
+
+static void
+test_version_is_semantic(void **state)
+{
+    int major, minor, patch;
+
+    (void)state;
+    assert_int_equal(sscanf(tokio_version(), "%d.%d.%d", &major, &minor,
+                            &patch), 3);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_error_returns_status_and_keeps_message),
+        cmocka_unit_test(test_error_prefix_adds_context_and_keeps_status),
+        cmocka_unit_test(test_error_long_messages_are_cut_not_overflowed),
+        cmocka_unit_test(test_error_messages_are_per_thread),
+        cmocka_unit_test(test_version_is_semantic),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

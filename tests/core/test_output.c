@@ -1,0 +1,201 @@
+/*
+ * tests/core/test_output.c - atomic result files and CSV writing.
+ */
+#include "testutil.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/alloc.h"
+#include "tokio/output.h"
+
+/* Number of entries in `dir` besides . and .. */
+static int
+count_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+
+    assert_non_null(d);
+    while ((e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+            n++;
+    closedir(d);
+    return n;
+}
+
+static void
+test_output_commit_replaces_file_whole(void **state)
+{
+    char *dir = tokio_test_mkdtemp();
+    char path[4096];
+    struct tokio_output *o;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/result.json", dir);
+    tokio_test_write_file(path, "old", SIZE_MAX);
+    chmod(path, 0640);
+    assert_int_equal(tokio_output_open(&o, path), TOKIO_OK);
+    fputs("new contents\n", tokio_output_fp(o));
+    /* nothing visible before the commit */
+    char *text = tokio_test_read_file(path, NULL);
+    assert_string_equal(text, "old");
+    free(text);
+    assert_int_equal(count_entries(dir), 2);
+    assert_int_equal(tokio_output_commit(o), TOKIO_OK);
+    text = tokio_test_read_file(path, NULL);
+    assert_string_equal(text, "new contents\n");
+    free(text);
+    assert_int_equal(count_entries(dir), 1);   /* no temporary left */
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_mode & 07777, 0640); /* mode kept */
+    tokio_test_rmtree(dir);
+    free(dir);
+}
+
+static void
+test_output_abort_leaves_old_file(void **state)
+{
+    char *dir = tokio_test_mkdtemp();
+    char path[4096];
+    struct tokio_output *o;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/result.csv", dir);
+    tokio_test_write_file(path, "keep me", SIZE_MAX);
+    assert_int_equal(tokio_output_open(&o, path), TOKIO_OK);
+    fputs("half a resu", tokio_output_fp(o));
+    tokio_output_abort(o);
+    char *text = tokio_test_read_file(path, NULL);
+    assert_string_equal(text, "keep me");
+    free(text);
+    assert_int_equal(count_entries(dir), 1);
+    tokio_test_rmtree(dir);
+    free(dir);
+}
+
+static void
+test_output_write_error_keeps_old_file(void **state)
+{
+    char *dir = tokio_test_mkdtemp();
+    char path[4096];
+    struct tokio_output *o;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/out.txt", dir);
+    tokio_test_write_file(path, "before", SIZE_MAX);
+    assert_int_equal(tokio_output_open(&o, path), TOKIO_OK);
+    FILE *fp = tokio_output_fp(o);
+    /* make the pending write fail as a full disk would */
+    setvbuf(fp, NULL, _IOFBF, 1 << 16);
+    fputs("after", fp);
+    int fd = fileno(fp);
+    int saved = dup(fd);
+    close(fd);
+    assert_int_equal(tokio_output_commit(o), TOKIO_EIO);
+    assert_contains(tokio_errmsg(), path);
+    close(saved);
+    char *text = tokio_test_read_file(path, NULL);
+    assert_string_equal(text, "before");
+    free(text);
+    assert_int_equal(count_entries(dir), 1);
+    tokio_test_rmtree(dir);
+    free(dir);
+}
+
+static void
+test_output_missing_folder_names_path(void **state)
+{
+    struct tokio_output *o = (void *)1;
+
+    (void)state;
+    assert_int_equal(tokio_output_open(&o, "/nonexistent-dir/x/out.json"),
+                     TOKIO_EIO);
+    assert_null(o);
+    assert_contains(tokio_errmsg(), "'/nonexistent-dir/x/out.json'");
+    assert_contains(tokio_errmsg(), "No such file or directory");
+}
+
+static void
+test_output_open_survives_every_oom(void **state)
+{
+    char *dir = tokio_test_mkdtemp();
+    char path[4096];
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/o.txt", dir);
+    for (size_t n = 1;; n++) {
+        struct tokio_output *o = NULL;
+        tokio_test_fail_alloc_at(n);
+        int rc = tokio_output_open(&o, path);
+        tokio_test_fail_alloc_at(0);
+        if (rc == TOKIO_OK) {
+            fputs("x", tokio_output_fp(o));
+            assert_int_equal(tokio_output_commit(o), TOKIO_OK);
+            break;
+        }
+        assert_int_equal(rc, TOKIO_ENOMEM);
+        assert_null(o);
+        assert_int_equal(count_entries(dir), 0);
+    }
+    assert_int_equal(count_entries(dir), 1);
+    tokio_test_rmtree(dir);
+    free(dir);
+}
+
+static char *
+csv_row(const char *const *fields, size_t n)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+
+    assert_non_null(fp);
+    assert_int_equal(tokio_csv_write_row(fp, fields, n), TOKIO_OK);
+    fclose(fp);
+    return buf;
+}
+
+static void
+test_csv_quotes_like_pandas(void **state)
+{
+    const char *plain[] = { "a", "1.5", "", "x y" };
+    const char *special[] = { "a,b", "say \"hi\"", "two\nlines", "cr\r" };
+    const char *empty[] = { "" };
+    const char *null_field[] = { "a", NULL };
+    char *row;
+
+    (void)state;
+    row = csv_row(plain, 4);
+    assert_string_equal(row, "a,1.5,,x y\n");
+    free(row);
+    row = csv_row(special, 4);
+    assert_string_equal(row,
+                        "\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\",\"cr\r\"\n");
+    free(row);
+    row = csv_row(empty, 1);
+    assert_string_equal(row, "\"\"\n");
+    free(row);
+    row = csv_row(null_field, 2);
+    assert_string_equal(row, "a,\n");
+    free(row);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_output_commit_replaces_file_whole),
+        cmocka_unit_test(test_output_abort_leaves_old_file),
+        cmocka_unit_test(test_output_write_error_keeps_old_file),
+        cmocka_unit_test(test_output_missing_folder_names_path),
+        cmocka_unit_test(test_output_open_survives_every_oom),
+        cmocka_unit_test(test_csv_quotes_like_pandas),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,68 @@
+/*
+ * tests/testutil.h - what every test program needs besides cmocka.
+ */
+#ifndef TOKIO_TESTUTIL_H
+#define TOKIO_TESTUTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <cmocka.h>
+
+/*
+ * Path of `rel` inside ../shared/testdata (from $TOKIO_TESTDATA), or NULL
+ * when the pack is absent.  Returns a static buffer per call slot: copy if
+ * kept across calls.
+ */
+const char *tokio_test_data(const char *rel);
+
+/* Skip the current test, saying why, when the test data pack is absent. */
+#define TOKIO_TEST_NEED_DATA(var, rel)                                      \
+    const char *var = tokio_test_data(rel);                                 \
+    do {                                                                    \
+        if (var == NULL) {                                                  \
+            print_message("skipped: ../shared/testdata/%s is absent\n",     \
+                          (rel));                                           \
+            skip();                                                         \
+        }                                                                   \
+    } while (0)
+
+/* Path of `rel` inside the project source tree (static buffer). */
+const char *tokio_test_source(const char *rel);
+
+/* A fresh empty folder under $TMPDIR; remove it with tokio_test_rmtree(). */
+char *tokio_test_mkdtemp(void);
+void tokio_test_rmtree(const char *path);
+
+/* Write `len` bytes (or strlen(text) if len is SIZE_MAX) to `path`. */
+void tokio_test_write_file(const char *path, const void *data, size_t len);
+
+/* Whole contents of a file (NUL-ended, free()), NULL if unreadable. */
+char *tokio_test_read_file(const char *path, size_t *len_out);
+
+/* The result of running the tokio command. */
+struct tokio_run {
+    int status;         /* exit status, or 128 + signal */
+    char *out;          /* standard output, NUL-ended */
+    char *err;          /* standard error, NUL-ended */
+};
+
+/*
+ * Run $TOKIO_BIN with `argv` (NULL-ended, without the program name), in
+ * folder `cwd` (NULL: unchanged), with `env` (NULL-ended "K=V" entries;
+ * "K=" with nothing after it unsets K) added to the environment.  Standard
+ * input is /dev/null.  Free with tokio_run_free().
+ */
+struct tokio_run tokio_test_run(const char *cwd, const char *const *env,
+                                const char *const *argv);
+void tokio_run_free(struct tokio_run *r);
+
+/* Fail the test, showing both, unless `haystack` contains `needle`. */
+#define assert_contains(haystack, needle)                                   \
+    tokio_test_assert_contains((haystack), (needle), __FILE__, __LINE__)
+void tokio_test_assert_contains(const char *haystack, const char *needle,
+                                const char *file, int line);
+
+#endif
