@@ -45,6 +45,83 @@ tokio_test_source(const char *rel)
     return path;
 }
 
+/* Is `path` (a small regular file) a stored symlink: does its content
+ * name an existing path relative to its folder?  Fills `target`. */
+static int
+stored_link_target(const char *path, const struct stat *st, char *target,
+                   size_t size)
+{
+    char resolved[8192];
+    const char *slash = strrchr(path, '/');
+    FILE *fp;
+    size_t n;
+
+    if (!S_ISREG(st->st_mode) || st->st_size == 0 ||
+        (size_t)st->st_size >= size || (fp = fopen(path, "rb")) == NULL)
+        return 0;
+    n = fread(target, 1, size - 1, fp);
+    fclose(fp);
+    target[n] = '\0';
+    if (n == 0 || memchr(target, '\n', n) || memchr(target, '\0', n))
+        return 0;
+    snprintf(resolved, sizeof(resolved), "%.*s/%s",
+             (int)(slash ? slash - path : 1), slash ? path : ".", target);
+    return access(resolved, F_OK) == 0;
+}
+
+static void
+copy_tree(const char *src, const char *dst)
+{
+    DIR *d = opendir(src);
+    struct dirent *e;
+
+    assert_non_null(d);
+    assert_int_equal(mkdir(dst, 0755), 0);
+    while ((e = readdir(d)) != NULL) {
+        char from[4096], to[4096], target[256];
+        struct stat st;
+
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        snprintf(from, sizeof(from), "%s/%s", src, e->d_name);
+        snprintf(to, sizeof(to), "%s/%s", dst, e->d_name);
+        assert_int_equal(lstat(from, &st), 0);
+        if (S_ISDIR(st.st_mode)) {
+            copy_tree(from, to);
+        } else if (S_ISLNK(st.st_mode)) {
+            ssize_t n = readlink(from, target, sizeof(target) - 1);
+            assert_true(n > 0);
+            target[n] = '\0';
+            assert_int_equal(symlink(target, to), 0);
+        } else if (stored_link_target(from, &st, target, sizeof(target))) {
+            assert_int_equal(symlink(target, to), 0);
+        } else {
+            assert_int_equal(symlink(from, to), 0);
+        }
+    }
+    closedir(d);
+}
+
+char *
+tokio_test_copy_data(const char *rel, char **top_out)
+{
+    const char *src = tokio_test_data(rel);
+    char *top, *copy;
+    const char *base;
+
+    *top_out = NULL;
+    if (src == NULL)
+        return NULL;
+    top = tokio_test_mkdtemp();
+    copy = malloc(4096);
+    assert_non_null(copy);
+    base = strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel;
+    snprintf(copy, 4096, "%s/%s", top, base);
+    copy_tree(src, copy);
+    *top_out = top;
+    return copy;
+}
+
 char *
 tokio_test_mkdtemp(void)
 {

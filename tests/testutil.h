@@ -29,6 +29,17 @@ const char *tokio_test_data(const char *rel);
         }                                                                   \
     } while (0)
 
+/*
+ * A private copy of the test data folder `rel` (e.g. "pytokio-inputs")
+ * in a fresh temporary folder, made of symlinks to the pack's files, with
+ * the pack's own links restored: a checkout may store a symlink as a
+ * small file holding its target ("../../sample.darshan"); in the copy it
+ * is a real symlink again.  Returns the copy's path (free() it, and
+ * tokio_test_rmtree() its parent, given in `*top_out`), or NULL when the
+ * pack is absent.
+ */
+char *tokio_test_copy_data(const char *rel, char **top_out);
+
 /* Path of `rel` inside the project source tree (static buffer). */
 const char *tokio_test_source(const char *rel);
 

@@ -8,5 +8,6 @@
 
 int cmd_config(int argc, char **argv);
 int cmd_darshan_scoreboard(int argc, char **argv);
+int cmd_find_darshanlogs(int argc, char **argv);
 
 #endif

@@ -28,6 +28,7 @@ struct command {
 static const struct command commands[] = {
     { "config", cmd_config, "print the effective site configuration, or one key" },
     { "darshan-scoreboard", cmd_darshan_scoreboard, "rank users, file systems and applications by I/O volume" },
+    { "find-darshanlogs", cmd_find_darshanlogs, "list the Darshan logs of some days, user or job in the log repository" },
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -57,6 +57,8 @@ tokio_output_open(struct tokio_output **out, const char *path)
     o->tmp_path = tokio__malloc(size);
     if (dir == NULL || o->path == NULL || o->tmp_path == NULL) {
         free(dir);
+        free(o->tmp_path);      /* no file made yet: nothing to unlink */
+        o->tmp_path = NULL;
         tokio_output_abort(o);
         return tokio__error(TOKIO_ENOMEM, "out of memory opening '%s'", path);
     }
