@@ -6,6 +6,7 @@
 #ifndef TOKIO_CLI_COMMANDS_H
 #define TOKIO_CLI_COMMANDS_H
 
+int cmd_cache_darshan(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_darshan_scoreboard(int argc, char **argv);
 int cmd_find_darshanlogs(int argc, char **argv);

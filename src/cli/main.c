@@ -26,6 +26,7 @@ struct command {
 };
 
 static const struct command commands[] = {
+    { "cache-darshan", cmd_cache_darshan, "a Darshan log as JSON: header, mounts, records, totals, performance" },
     { "config", cmd_config, "print the effective site configuration, or one key" },
     { "darshan-scoreboard", cmd_darshan_scoreboard, "rank users, file systems and applications by I/O volume" },
     { "find-darshanlogs", cmd_find_darshanlogs, "list the Darshan logs of some days, user or job in the log repository" },

@@ -880,8 +880,8 @@ put_ctime(FILE *fp, const char *label, int64_t t)
             tm.tm_hour, tm.tm_min, tm.tm_sec, tm.tm_year + 1900);
 }
 
-static void
-write_preamble(const struct tokio_darshan *log, FILE *fp)
+void
+tokio__darshan_write_preamble(const struct tokio_darshan *log, FILE *fp)
 {
     const struct tokio_darshan_job *j = &log->job;
 
@@ -932,8 +932,9 @@ write_preamble(const struct tokio_darshan *log, FILE *fp)
                 log->mounts[i].type);
 }
 
-static void
-write_module(const struct tokio_darshan *log, int mod, FILE *fp)
+int
+tokio__darshan_write_banner(const struct tokio_darshan *log, int mod,
+                            FILE *fp)
 {
     const struct dmodule *m = &log->mods[mod];
     const char *name = mod < TOKIO_DARSHAN_KNOWN_MODULES
@@ -953,8 +954,18 @@ write_module(const struct tokio_darshan *log, int mod, FILE *fp)
               "# variable in a run-time configuration file to prevent\n"
               "# Darshan from instrumenting unnecessary files.\n", fp);
         if (m->len == 0)
-            return;
+            return 0;
     }
+    return 1;
+}
+
+static void
+write_module(const struct tokio_darshan *log, int mod, FILE *fp)
+{
+    const struct dmodule *m = &log->mods[mod];
+
+    if (!tokio__darshan_write_banner(log, mod, fp))
+        return;
     tokio__darshan_print_description(mod, m->ver, fp);
     for (size_t i = 0; i < m->n_pub; i++) {
         const struct tokio_darshan_record *r = &m->pub[i];
@@ -984,7 +995,7 @@ tokio_darshan_write_base(const struct tokio_darshan *log, FILE *fp)
 {
     int empty = 0;
 
-    write_preamble(log, fp);
+    tokio__darshan_write_preamble(log, fp);
     fputs("\n# description of columns:\n"
           "#   <module>: module responsible for this I/O record.\n"
           "#   <rank>: MPI rank.  -1 indicates that the file is shared\n"

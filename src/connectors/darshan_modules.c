@@ -1841,13 +1841,21 @@ static const struct desc_line *const descriptions[] = {
 };
 
 void
-tokio__darshan_print_description(int mod, unsigned ver, FILE *fp)
+tokio__darshan_print_description_text(int mod, unsigned ver, FILE *fp)
 {
     if (mod < 0 || mod > TOKIO_DARSHAN_DAOS || descriptions[mod] == NULL)
         return;
     for (const struct desc_line *d = descriptions[mod]; d->text; d++)
         if (ver >= d->lo && ver <= d->hi)
             fputs(d->text, fp);
+}
+
+void
+tokio__darshan_print_description(int mod, unsigned ver, FILE *fp)
+{
+    if (mod < 0 || mod > TOKIO_DARSHAN_DAOS || descriptions[mod] == NULL)
+        return;
+    tokio__darshan_print_description_text(mod, ver, fp);
     fputs("\n#<module>\t<rank>\t<record id>\t<counter>\t<value>"
           "\t<file name>\t<mount pt>\t<fs type>\n", fp);
 }

@@ -107,6 +107,20 @@ int tokio__darshan_decode_module(struct tokio_darshan *log, int mod);
 /* The module's own description block of `darshan-parser --base`. */
 void tokio__darshan_print_description(int mod, unsigned ver, FILE *fp);
 
+/* The same without the column legend that follows it in --base (what
+ * --total prints before its totals). */
+void tokio__darshan_print_description_text(int mod, unsigned ver, FILE *fp);
+
+/* The preamble every darshan-parser mode prints (§10.2; darshan.c). */
+void tokio__darshan_write_preamble(const struct tokio_darshan *log,
+                                   FILE *fp);
+
+/* A module's banner, and with a partial bit the --show-incomplete
+ * warning.  Returns 0 when nothing follows (partial module without
+ * data), else 1. */
+int tokio__darshan_write_banner(const struct tokio_darshan *log, int mod,
+                                FILE *fp);
+
 /* All lines of one record in `darshan-parser --base`. */
 void tokio__darshan_print_record(const struct tokio_darshan *log, int mod,
                                  const struct tokio_darshan_record *r,

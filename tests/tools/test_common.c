@@ -248,11 +248,11 @@ test_enumerate_dated_files_glob(void **state)
         snprintf(base[i], sizeof(base[i]), "%s/%s", fx->dir, date);
         assert_int_equal(mkdir(base[i], 0700), 0);
         for (int d = 0; d < NUM_SUBDIRS; d++) {
-            snprintf(path, sizeof(path), "%s/dir%d", base[i], d);
+            snprintf(path, sizeof(path), "%.4000s/dir%d", base[i], d);
             assert_int_equal(mkdir(path, 0700), 0);
         }
         for (int k = 0; k < i; k++) {
-            snprintf(path, sizeof(path), "%s/dir%d/file%d", base[i],
+            snprintf(path, sizeof(path), "%.4000s/dir%d/file%d", base[i],
                      k % NUM_SUBDIRS, k);
             tokio_test_write_file(path, "", SIZE_MAX);
         }

@@ -209,4 +209,104 @@ TOKIO_API const char *tokio_darshan_fcounter_name(int mod, size_t i);
 TOKIO_API int tokio_darshan_write_base(const struct tokio_darshan *log,
                                        FILE *fp);
 
+/* ==== Derived views: darshan-parser --total, --perf and --file ==========
+ *
+ * Computed from the records of one module exactly as darshan-parser 3.5.0
+ * computes them (same accumulation order and floating-point types), for
+ * the modules it derives them for: POSIX, MPI-IO, STDIO, DFS and DAOS.
+ * Any other module id gives TOKIO_EINVAL.  A module without records gives
+ * the all-zero result, as darshan-parser's empty accumulator does.
+ */
+
+/** The aggregate record of --total: counters in the record layout. */
+struct tokio_darshan_total {
+    int module;
+    size_t n_records;           /* records folded in */
+    uint64_t id;                /* first record's id, 0 if ids differed */
+    size_t n_counters;
+    int64_t *counters;          /* names: tokio_darshan_counter_name() */
+    size_t n_fcounters;
+    double *fcounters;          /* names: tokio_darshan_fcounter_name() */
+};
+
+/**
+ * Aggregate all records of module `mod` (--total).  On success *out holds
+ * the result (free with tokio_darshan_total_free()) and the result is
+ * TOKIO_OK; fails with TOKIO_EINVAL (module without --total) or
+ * TOKIO_ENOMEM, leaving *out NULL.  Thread-safe on a shared log.
+ */
+TOKIO_API int tokio_darshan_totals(const struct tokio_darshan *log, int mod,
+                                   struct tokio_darshan_total **out);
+
+/** Release a total (NULL is fine). */
+TOKIO_API void tokio_darshan_total_free(struct tokio_darshan_total *t);
+
+/** What --perf prints for one module. */
+struct tokio_darshan_perf {
+    int64_t total_bytes;                /* read + written, all records */
+    double slowest_rank_io_time;        /* unique (rank >= 0) records */
+    double slowest_rank_meta_only_time;
+    double slowest_rank_rw_only_time;
+    int64_t slowest_rank;               /* 0 when no unique-file time */
+    double shared_time_by_slowest;      /* shared (rank < 0) records */
+    double agg_time_by_slowest;         /* seconds */
+    double agg_perf_by_slowest;         /* MiB/s, 0 when time is 0 */
+};
+
+/**
+ * Fill *out with module `mod`'s performance estimates (--perf).  Returns
+ * TOKIO_OK, TOKIO_EINVAL (module without --perf), TOKIO_EFORMAT (a record
+ * names a rank at or beyond the job's nprocs: darshan-parser aborts
+ * there) or TOKIO_ENOMEM; *out is zeroed on failure.
+ */
+TOKIO_API int tokio_darshan_perf(const struct tokio_darshan *log, int mod,
+                                 struct tokio_darshan_perf *out);
+
+/** One file category of --file. */
+struct tokio_darshan_file_category {
+    int64_t count;
+    int64_t bytes_read;
+    int64_t bytes_written;
+    int64_t max_offset;         /* -1: some file's offset was unknown */
+};
+
+enum tokio_darshan_file_kind {
+    TOKIO_DARSHAN_FILES_TOTAL = 0,
+    TOKIO_DARSHAN_FILES_READ_ONLY,
+    TOKIO_DARSHAN_FILES_WRITE_ONLY,
+    TOKIO_DARSHAN_FILES_READ_WRITE,
+    TOKIO_DARSHAN_FILES_UNIQUE,         /* one rank */
+    TOKIO_DARSHAN_FILES_SHARED,         /* a shared (rank -1) record */
+    TOKIO_DARSHAN_FILES_PARTSHARED,     /* several rank records */
+    TOKIO_DARSHAN_FILE_KINDS
+};
+
+/** --file's counts; "shared" there is SHARED + PARTSHARED. */
+struct tokio_darshan_file_counts {
+    struct tokio_darshan_file_category kind[TOKIO_DARSHAN_FILE_KINDS];
+};
+
+/**
+ * Fill *out with module `mod`'s per-file-category counts (--file).
+ * Returns TOKIO_OK, TOKIO_EINVAL (module without --file) or TOKIO_ENOMEM;
+ * *out is zeroed on failure.
+ */
+TOKIO_API int tokio_darshan_file_counts(const struct tokio_darshan *log,
+                                        int mod,
+                                        struct tokio_darshan_file_counts *out);
+
+/**
+ * Write what `darshan-parser --total --show-incomplete` (resp. --perf,
+ * --file) prints for the log, byte for byte (preamble as in
+ * tokio_darshan_write_base()).  Returns TOKIO_OK, TOKIO_EIO (write
+ * failed), TOKIO_ENOMEM, or for --perf TOKIO_EFORMAT as above; output
+ * may then be incomplete.
+ */
+TOKIO_API int tokio_darshan_write_total(const struct tokio_darshan *log,
+                                        FILE *fp);
+TOKIO_API int tokio_darshan_write_perf(const struct tokio_darshan *log,
+                                       FILE *fp);
+TOKIO_API int tokio_darshan_write_file(const struct tokio_darshan *log,
+                                       FILE *fp);
+
 #endif

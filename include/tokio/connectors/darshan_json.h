@@ -1,0 +1,59 @@
+/*
+ * tokio/connectors/darshan_json.h - a Darshan log as the reference's
+ * JSON (tokio.connectors.darshan.Darshan, as cache_darshan prints it):
+ *
+ *   { "header":   { "version", "compression", "exe": [..], "uid",
+ *                   "jobid", "start_time", "start_time_string",
+ *                   "end_time", "end_time_string", "nprocs", "walltime",
+ *                   "metadata": [..] },
+ *     "mounts":   { "<mount point>": "<fs type>" },
+ *     "counters": { "<module>": { "<record name>": { "<rank>":
+ *                   { "<COUNTER>": value } },
+ *                                 "_total": { "<COUNTER>": value },
+ *                                 "_perf":  { "<metric>": value } } } }
+ *
+ * Module keys are darshan-parser's module names lower-cased without '-'
+ * and '/' ("mpiio", "bgq"); counter names lose their module prefix
+ * ("POSIX_BYTES_READ" -> "BYTES_READ"); ranks are decimal strings ("-1":
+ * shared record).  Values are typed as the reference typed the text it
+ * read: integers, reals (the value darshan-parser's "%f" text reads back
+ * as), and strings for non-numeric values ("N/A", "raid0").
+ */
+#ifndef TOKIO_CONNECTORS_DARSHAN_JSON_H
+#define TOKIO_CONNECTORS_DARSHAN_JSON_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "tokio/common.h"
+#include "tokio/connectors/darshan.h"
+
+/* What to put under "counters"; all zero means base only, as in the
+ * reference's cache_darshan. */
+struct tokio_darshan_json_opts {
+    int base;                   /* records (darshan-parser --base) */
+    int total;                  /* "_total" per module (--total) */
+    int perf;                   /* "_perf" per module (--perf) */
+    /* Filters of the base records only, as cache_darshan applies them:
+     * module keys ("posix", "mpiio") and prefix-less counter names
+     * ("BYTES_READ").  NULL or n == 0: no filter. */
+    const char *const *modules;
+    size_t n_modules;
+    const char *const *counters;
+    size_t n_counters;
+};
+
+/**
+ * Build the reference's JSON for `log` with `opts` (NULL: base only).
+ * On success *out holds a new reference (json_decref() it) and the
+ * result is TOKIO_OK.  Fails with TOKIO_ENOMEM, TOKIO_EFORMAT (two
+ * records give the same module/name/rank/counter, which the reference
+ * rejects too; or --perf finds a rank beyond nprocs, where
+ * darshan-parser aborts) or TOKIO_EINVAL (no log); then *out is NULL.
+ * Thread-safe on a shared log; times are ctime() in the local zone (TZ).
+ */
+TOKIO_API int tokio_darshan_to_json(const struct tokio_darshan *log,
+                                    const struct tokio_darshan_json_opts *opts,
+                                    json_t **out);
+
+#endif

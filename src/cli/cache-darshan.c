@@ -1,0 +1,134 @@
+/*
+ * src/cli/cache-darshan.c - `tokio cache-darshan`: a Darshan log as the
+ * reference's JSON (its cache_darshan): header, mount table, and the
+ * records (--base, the default), per-module totals (--total, "_total")
+ * and performance estimates (--perf, "_perf"), in any combination.
+ *
+ * Options are the reference's; --modules and --counters filter the base
+ * records only, as there.  The reference printed `{}` for a log
+ * darshan-parser could not read at all; we do that for a 0-byte log (the
+ * placeholders of a log repository), with a warning naming it, and fail
+ * on any other unreadable log.  Differs from pytokio: -o writes the same
+ * JSON on one line (sorted keys) and prints no "Caching to" line.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "tokio/connectors/darshan.h"
+#include "tokio/connectors/darshan_json.h"
+#include "tokio/output.h"
+
+static const char *const usage[] = {
+    "tokio cache-darshan [--base] [--total] [--perf] [--modules <list>] "
+    "[--counters <list>] [-o <file>] <logfile>",
+    NULL
+};
+
+static const char description[] =
+    "Print a Darshan log as JSON: its header, its mount table and, under\n"
+    "\"counters\", its records per module, record name and rank (--base,\n"
+    "the default), each module's totals (--total) and performance\n"
+    "estimates (--perf).  --modules and --counters are comma-separated\n"
+    "lists (e.g. posix,mpiio and BYTES_READ,BYTES_WRITTEN) that filter\n"
+    "the base records.";
+
+/*
+ * Split a comma-separated argument into `*items` (pointers into `arg`,
+ * which is modified), as the reference's str.split(","): empty items are
+ * kept.  NULL or "" means no list.  Returns -1 when out of memory.
+ */
+static int
+split_list(char *arg, const char ***items, size_t *n)
+{
+    size_t count = 1;
+
+    *items = NULL;
+    *n = 0;
+    if (arg == NULL || *arg == '\0')
+        return 0;
+    for (const char *p = arg; *p; p++)
+        count += *p == ',';
+    if ((*items = calloc(count, sizeof(**items))) == NULL)
+        return -1;
+    for (char *p = arg;; p++) {
+        char *comma = strchr(p, ',');
+        (*items)[(*n)++] = p;
+        if (comma == NULL)
+            break;
+        *comma = '\0';
+        p = comma;
+    }
+    return 0;
+}
+
+int
+cmd_cache_darshan(int argc, char **argv)
+{
+    const char *cmd = argv[0];
+    const char *modules = NULL, *counters = NULL, *output = NULL;
+    struct tokio_darshan_json_opts o = { 0 };
+    const struct cli_option opts[] = {
+        OPT_FLAG(0, "base", &o.base, "darshan log field data [default]"),
+        OPT_FLAG(0, "total", &o.total, "aggregated darshan field data"),
+        OPT_FLAG(0, "perf", &o.perf, "derived perf data"),
+        OPT_STRING(0, "modules", &modules, "<list>",
+                   "comma-delimited list of modules to return"),
+        OPT_STRING(0, "counters", &counters, "<list>",
+                   "comma-delimited list of counters to return"),
+        OPT_OUTPUT(&output),
+        OPT_END
+    };
+    struct tokio_darshan *log = NULL;
+    char *mod_arg = NULL, *ctr_arg = NULL;
+    const char **mods = NULL, **ctrs = NULL;
+    json_t *json = NULL;
+    struct stat st;
+    int npos, rc;
+
+    npos = cli_parse(argc, argv, opts, usage, description);
+    if (npos < 0)
+        return cli_parse_exit(npos);
+    if (npos != 1)
+        return cli_usage_error(cmd, npos == 0 ? "a Darshan log is required"
+                                              : "only one log at a time");
+    const char *path = argv[1];
+
+    /* the reference printed {} when darshan-parser read nothing, which is
+     * what a repository's 0-byte placeholder logs give */
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0) {
+        fprintf(stderr, "tokio %s: warning: '%s' is empty (0 bytes); "
+                "printing {}\n", cmd, path);
+        json = json_object();
+        if (json == NULL)
+            return cli_fail(cmd, "out of memory");
+        rc = cli_write_json(cmd, output, json, output ? TOKIO_JSON_SORT_KEYS
+                            : TOKIO_JSON_SORT_KEYS | TOKIO_JSON_INDENT(4));
+        json_decref(json);
+        return rc;
+    }
+
+    if ((modules && (mod_arg = strdup(modules)) == NULL) ||
+        (counters && (ctr_arg = strdup(counters)) == NULL) ||
+        split_list(mod_arg, &mods, &o.n_modules) < 0 ||
+        split_list(ctr_arg, &ctrs, &o.n_counters) < 0) {
+        rc = cli_fail(cmd, "out of memory");
+    } else if ((o.modules = mods, o.counters = ctrs,
+                tokio_darshan_open(&log, path) < 0) ||
+               tokio_darshan_to_json(log, &o, &json) < 0) {
+        rc = cli_fail(cmd, NULL);
+    } else {
+        /* the reference: indented and sorted on stdout, one line to -o */
+        rc = cli_write_json(cmd, output, json, output ? TOKIO_JSON_SORT_KEYS
+                            : TOKIO_JSON_SORT_KEYS | TOKIO_JSON_INDENT(4));
+    }
+    json_decref(json);
+    tokio_darshan_free(log);
+    free(mods);
+    free(ctrs);
+    free(mod_arg);
+    free(ctr_arg);
+    return rc;
+}
