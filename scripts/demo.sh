@@ -1,17 +1,23 @@
 #!/bin/sh
-# The demo `make demo` runs: tokio on the project's own bundled sample data
-# (examples/), nothing from outside the repository.
+# The demo `make demo` runs: tokio on the project's own sample data, which
+# the build generates with its Darshan log writer (examples/make_sample_data
+# -> BUILD/examples/data), and the bundled example site configuration.
+# Nothing from outside the repository is used.
 set -eu
-tokio=${1:-build/tokio}
+tokio=$(cd "$(dirname "${1:-build/tokio}")" && pwd)/$(basename "${1:-build/tokio}")
+build=$(dirname "$tokio")
 top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
+
+# examples/site.json names its files relative to the folder tokio runs in
+cd "$build"
 export PYTOKIO_CONFIG="$top/examples/site.json"
 export TZ=${TZ:-America/Los_Angeles}
 
-step() { printf '\n$ %s\n' "$*"; "$@"; }
+step() { printf '\n$ %s\n' "$*" | sed "s|$tokio|tokio|"; "$@"; }
 
 step "$tokio" --version
 step "$tokio" help
-step "$tokio" config
 step "$tokio" config darshan_log_dirs
-step "$tokio" config --path
+step "$tokio" find-darshanlogs --start 2019-02-14 --end 2019-02-15
+log=$("$tokio" find-darshanlogs --start 2019-02-14 --end 2019-02-14 --username glock | head -n 1)
+step "$tokio" cache-darshan --perf "$log"
