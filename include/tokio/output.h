@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "tokio/common.h"
@@ -51,6 +52,22 @@ TOKIO_API int tokio_json_write(FILE *fp, const json_t *value, unsigned flags);
 /** As tokio_json_write() into a new string (caller frees). */
 TOKIO_API int tokio_json_dumps(char **out, const json_t *value,
                                unsigned flags);
+
+/**
+ * A JSON integer for any uint64_t.  jansson holds only int64, yet Darshan
+ * record ids use all 64 bits and Python prints them exactly; values above
+ * INT64_MAX are kept in a private form that only tokio_json_write() and
+ * tokio_json_uint64_value() understand (to jansson it is a string whose
+ * first byte is NUL).  Returns a new reference, NULL when out of memory.
+ */
+TOKIO_API json_t *tokio_json_uint64(uint64_t value);
+
+/**
+ * If `json` is an integer >= 0 (plain or made by tokio_json_uint64()),
+ * store it in *value_out and return 1; else return 0.
+ */
+TOKIO_API int tokio_json_uint64_value(const json_t *json,
+                                      uint64_t *value_out);
 
 /**
  * Format `d` as Python's repr(float) does: shortest digits that read back

@@ -589,38 +589,6 @@ tokio_darshan_writer_add_lustre(struct tokio_darshan_writer *w, uint64_t id,
 
 /* ---- compression (§4) ------------------------------------------------- */
 
-/* zlib's and bzip2's allocations go through ours, so the OOM loop
- * reaches them too. */
-static voidpf
-z_alloc(voidpf opaque, uInt items, uInt size)
-{
-    (void)opaque;
-    return tokio__reallocarray(NULL, items, size);
-}
-
-static void
-z_free(voidpf opaque, voidpf p)
-{
-    (void)opaque;
-    free(p);
-}
-
-static void *
-bz_alloc(void *opaque, int items, int size)
-{
-    (void)opaque;
-    if (items < 0 || size < 0)
-        return NULL;
-    return tokio__reallocarray(NULL, (size_t)items, (size_t)size);
-}
-
-static void
-bz_free(void *opaque, void *p)
-{
-    (void)opaque;
-    free(p);
-}
-
 /* The streams take int-sized lengths; feed larger regions in pieces. */
 static unsigned
 piece(size_t n)
@@ -644,8 +612,8 @@ deflate_region(const unsigned char *src, size_t len, unsigned char **out,
     int zr;
 
     memset(&z, 0, sizeof(z));
-    z.zalloc = z_alloc;
-    z.zfree = z_free;
+    z.zalloc = tokio__zlib_alloc;
+    z.zfree = tokio__zlib_free;
     if (deflateInit(&z, Z_DEFAULT_COMPRESSION) != Z_OK)
         return nomem();
     size_t cap = deflateBound(&z, len), in = 0, n = 0;
@@ -684,8 +652,8 @@ bzip2_region(const unsigned char *src, size_t len, unsigned char **out,
     int br;
 
     memset(&s, 0, sizeof(s));
-    s.bzalloc = bz_alloc;
-    s.bzfree = bz_free;
+    s.bzalloc = tokio__bz2_alloc;
+    s.bzfree = tokio__bz2_free;
     if (BZ2_bzCompressInit(&s, BZIP2_BLOCK, 0, 0) != BZ_OK)
         return nomem();
     /* bzip2's documented worst case: 1% + 600 bytes */

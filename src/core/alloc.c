@@ -85,6 +85,36 @@ tokio__strdup(const char *s)
     return tokio__strndup(s, strlen(s));
 }
 
+void *
+tokio__zlib_alloc(void *opaque, unsigned items, unsigned size)
+{
+    (void)opaque;
+    return tokio__reallocarray(NULL, items, size);
+}
+
+void
+tokio__zlib_free(void *opaque, void *ptr)
+{
+    (void)opaque;
+    free(ptr);
+}
+
+void *
+tokio__bz2_alloc(void *opaque, int items, int size)
+{
+    (void)opaque;
+    if (items < 0 || size < 0)
+        return NULL;
+    return tokio__reallocarray(NULL, (size_t)items, (size_t)size);
+}
+
+void
+tokio__bz2_free(void *opaque, void *ptr)
+{
+    (void)opaque;
+    free(ptr);
+}
+
 /* jansson's allocations count toward the same failure countdown */
 static void *
 json_malloc_hook(size_t size)

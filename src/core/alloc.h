@@ -21,6 +21,15 @@ char *tokio__strdup(const char *s);
 char *tokio__strndup(const char *s, size_t n);
 
 /*
+ * Allocation callbacks for zlib (alloc_func/free_func) and libbzip2
+ * (bzalloc/bzfree), so their buffers count toward the same failure hook.
+ */
+void *tokio__zlib_alloc(void *opaque, unsigned items, unsigned size);
+void tokio__zlib_free(void *opaque, void *ptr);
+void *tokio__bz2_alloc(void *opaque, int items, int size);
+void tokio__bz2_free(void *opaque, void *ptr);
+
+/*
  * Tests only: make the n-th allocation from now fail (n = 1 is the next
  * one), and every later one too when `persistent`.  n = 0 turns failures
  * off.  Also routes jansson's allocations through the same counter.

@@ -105,37 +105,6 @@ fail_read(struct tokio_input *in, int err)
                         strerror(err));
 }
 
-/* zlib and libbzip2 allocate through us, so OOM tests reach them too */
-static void *
-z_alloc(void *opaque, uInt items, uInt size)
-{
-    (void)opaque;
-    return tokio__reallocarray(NULL, items, size);
-}
-
-static void
-z_free(void *opaque, void *ptr)
-{
-    (void)opaque;
-    free(ptr);
-}
-
-static void *
-bz_alloc(void *opaque, int items, int size)
-{
-    (void)opaque;
-    if (items < 0 || size < 0)
-        return NULL;
-    return tokio__reallocarray(NULL, (size_t)items, (size_t)size);
-}
-
-static void
-bz_free(void *opaque, void *ptr)
-{
-    (void)opaque;
-    free(ptr);
-}
-
 /* Read more raw bytes from the descriptor into the free end of `raw`. */
 static int
 raw_read(struct tokio_input *in)
@@ -299,8 +268,8 @@ bzip2_start_stream(struct tokio_input *in)
     int ret;
 
     memset(&in->bz, 0, sizeof(in->bz));
-    in->bz.bzalloc = bz_alloc;
-    in->bz.bzfree = bz_free;
+    in->bz.bzalloc = tokio__bz2_alloc;
+    in->bz.bzfree = tokio__bz2_free;
     ret = BZ2_bzDecompressInit(&in->bz, 0, 0);
     if (ret == BZ_MEM_ERROR)
         return fail(in, TOKIO_ENOMEM, "out of memory decompressing", NULL);
@@ -423,8 +392,8 @@ start_codec(struct tokio_input *in)
     if (n >= sizeof(gzip_magic)
         && memcmp(p, gzip_magic, sizeof(gzip_magic)) == 0) {
         in->codec = CODEC_GZIP;
-        in->z.zalloc = z_alloc;
-        in->z.zfree = z_free;
+        in->z.zalloc = tokio__zlib_alloc;
+        in->z.zfree = tokio__zlib_free;
         /* 16 + MAX_WBITS: gzip wrapper only, the largest window */
         rc = inflateInit2(&in->z, 16 + MAX_WBITS);
         if (rc == Z_MEM_ERROR)

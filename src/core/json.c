@@ -97,6 +97,53 @@ tokio_format_double(char *buf, size_t size, double d)
     return TOKIO_OK;
 }
 
+/*
+ * Integers above INT64_MAX travel as a string "\0u64:" followed by the
+ * decimal digits: a NUL first byte never comes from text we parse (our
+ * readers stop strings at NUL), so it cannot be confused with data.
+ */
+static const char U64_TAG[] = "\0u64:";
+#define U64_TAG_LEN (sizeof(U64_TAG) - 1)
+
+json_t *
+tokio_json_uint64(uint64_t value)
+{
+    char buf[U64_TAG_LEN + 24];
+
+    if (value <= (uint64_t)INT64_MAX)
+        return json_integer((json_int_t)value);
+    memcpy(buf, U64_TAG, U64_TAG_LEN);
+    int n = snprintf(buf + U64_TAG_LEN, sizeof(buf) - U64_TAG_LEN,
+                     "%" PRIu64, value);
+    return json_stringn_nocheck(buf, U64_TAG_LEN + (size_t)n);
+}
+
+/* The digits of a tagged big integer, or NULL if `v` is not one. */
+static const char *
+u64_digits(const json_t *v)
+{
+    if (!json_is_string(v) || json_string_length(v) <= U64_TAG_LEN ||
+        memcmp(json_string_value(v), U64_TAG, U64_TAG_LEN) != 0)
+        return NULL;
+    return json_string_value(v) + U64_TAG_LEN;
+}
+
+int
+tokio_json_uint64_value(const json_t *json, uint64_t *value_out)
+{
+    const char *digits = u64_digits(json);
+
+    if (digits != NULL) {
+        *value_out = strtoull(digits, NULL, 10);
+        return 1;
+    }
+    if (json_is_integer(json) && json_integer_value(json) >= 0) {
+        *value_out = (uint64_t)json_integer_value(json);
+        return 1;
+    }
+    return 0;
+}
+
 /* Decode one UTF-8 sequence; invalid bytes decode as U+FFFD, one by one. */
 static uint32_t
 utf8_next(const unsigned char **pp, const unsigned char *end)
@@ -203,9 +250,14 @@ write_value(FILE *fp, const json_t *v, unsigned flags, unsigned depth)
         tokio_format_double(num, sizeof(num), json_real_value(v));
         fputs(num, fp);
         return TOKIO_OK;
-    case JSON_STRING:
-        write_string(fp, json_string_value(v), json_string_length(v));
+    case JSON_STRING: {
+        const char *digits = u64_digits(v);
+        if (digits != NULL)
+            fputs(digits, fp);
+        else
+            write_string(fp, json_string_value(v), json_string_length(v));
         return TOKIO_OK;
+    }
     case JSON_ARRAY: {
         size_t n = json_array_size(v);
         if (n == 0) {

@@ -101,6 +101,35 @@ test_json_invalid_utf8_becomes_replacement_char(void **state)
 }
 
 static void
+test_json_uint64_prints_all_64_bits(void **state)
+{
+    json_t *v = json_pack("{s:o,s:o,s:o}",
+                          "big", tokio_json_uint64(16639669389163978655ULL),
+                          "max", tokio_json_uint64(UINT64_MAX),
+                          "small", tokio_json_uint64(42));
+    char *text;
+    uint64_t u;
+
+    (void)state;
+    assert_non_null(v);
+    assert_true(json_is_integer(json_object_get(v, "small")));
+    assert_int_equal(tokio_json_dumps(&text, v, TOKIO_JSON_SORT_KEYS), 0);
+    assert_string_equal(text, "{\"big\": 16639669389163978655, "
+                              "\"max\": 18446744073709551615, \"small\": 42}");
+    free(text);
+    assert_true(tokio_json_uint64_value(json_object_get(v, "big"), &u));
+    assert_true(u == 16639669389163978655ULL);
+    assert_true(tokio_json_uint64_value(json_object_get(v, "small"), &u));
+    assert_true(u == 42);
+    json_t *neg = json_integer(-1), *str = json_string("123");
+    assert_false(tokio_json_uint64_value(neg, &u));
+    assert_false(tokio_json_uint64_value(str, &u));
+    json_decref(neg);
+    json_decref(str);
+    json_decref(v);
+}
+
+static void
 test_json_too_deep_is_refused(void **state)
 {
     json_t *root = json_array(), *cur = root;
@@ -190,6 +219,7 @@ main(void)
         cmocka_unit_test(test_json_indent_sorted_matches_python),
         cmocka_unit_test(test_json_compact_keeps_insertion_order),
         cmocka_unit_test(test_json_invalid_utf8_becomes_replacement_char),
+        cmocka_unit_test(test_json_uint64_prints_all_64_bits),
         cmocka_unit_test(test_json_too_deep_is_refused),
         cmocka_unit_test(test_json_golden_files_round_trip_byte_for_byte),
         cmocka_unit_test(test_json_write_survives_every_oom),
