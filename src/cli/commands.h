@@ -8,7 +8,10 @@
 
 int cmd_cache_darshan(int argc, char **argv);
 int cmd_config(int argc, char **argv);
+int cmd_darshan_bad_ost(int argc, char **argv);
 int cmd_darshan_scoreboard(int argc, char **argv);
 int cmd_find_darshanlogs(int argc, char **argv);
+int cmd_index_darshanlogs(int argc, char **argv);
+int cmd_summarize_darshanlogs(int argc, char **argv);
 
 #endif

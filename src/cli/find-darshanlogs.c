@@ -7,9 +7,12 @@
  * printed sorted (the reference printed them in set order); dates take
  * every form tokio_time_parse() knows, of which the reference's
  * YYYY-MM-DD is one; -v/--verbose is accepted and does nothing (the
- * reference listed the folders it searched on stderr); --load is refused
- * until the Darshan connector can write the reference's JSON
- * (NEEDSWORK: darshan_parser_base/total/perf as JSON).
+ * reference listed the folders it searched on stderr).
+ *
+ * With --load base[,total][,perf] it prints, as the reference did, one
+ * JSON object (indented by 4, keys sorted) keyed by each log's path,
+ * whose values are what `tokio cache-darshan` prints for that log with
+ * the same views (tokio_load_darshanlogs()); {} when no log matches.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -17,6 +20,7 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "tokio/config.h"
+#include "tokio/output.h"
 #include "tokio/time.h"
 #include "tokio/tools/common.h"
 #include "tokio/tools/darshan.h"
@@ -71,7 +75,7 @@ cmd_find_darshanlogs(int argc, char **argv)
         OPT_STRING('j', "jobid", &q.jobid, "<jobid>",
                    "only logs of this job"),
         OPT_STRING('l', "load", &load, "<base[,total][,perf]>",
-                   "load each log (not available yet)"),
+                   "load each log and print them as JSON"),
         OPT_STRING(0, "logdir", &q.log_dir, "<dir>",
                    "the log repository, without the dated folders"),
         OPT_STRING(0, "host", &q.system, "<name>",
@@ -96,13 +100,24 @@ cmd_find_darshanlogs(int argc, char **argv)
     if (!q.have_start && (q.jobid == NULL || *q.jobid == '\0'))
         return cli_usage_error(cmd, "either --start/--end or --jobid must "
                                "be given");
-    if (load != NULL)
-        return cli_usage_error(cmd, "--load is not available yet");
+    /* as the reference, an empty --load is no --load */
+    unsigned views = 0;
+    if (load != NULL && *load != '\0' &&
+        tokio_darshan_load_views(load, &views) < 0)
+        return cli_usage_error(cmd, "--load: %s", tokio_errmsg());
 
     /* a --logdir needs no configuration, so a broken one cannot stop it */
     if (q.log_dir == NULL && tokio_config_load(&cfg, NULL) < 0)
         return cli_fail(cmd, NULL);
-    if (tokio_find_darshanlogs(&paths, &n, cfg, &q) < 0) {
+    if (views != 0) {
+        json_t *json = NULL;
+        if (tokio_load_darshanlogs(&json, cfg, &q, views) < 0)
+            rc = cli_fail(cmd, NULL);
+        else
+            rc = cli_write_json(cmd, NULL, json, TOKIO_JSON_SORT_KEYS |
+                                                 TOKIO_JSON_INDENT(4));
+        json_decref(json);
+    } else if (tokio_find_darshanlogs(&paths, &n, cfg, &q) < 0) {
         rc = cli_fail(cmd, NULL);
     } else {
         for (size_t i = 0; i < n; i++)

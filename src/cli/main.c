@@ -28,8 +28,11 @@ struct command {
 static const struct command commands[] = {
     { "cache-darshan", cmd_cache_darshan, "a Darshan log as JSON: header, mounts, records, totals, performance" },
     { "config", cmd_config, "print the effective site configuration, or one key" },
+    { "darshan-bad-ost", cmd_darshan_bad_ost, "correlate file performance with Lustre OSTs to find slow OSTs" },
     { "darshan-scoreboard", cmd_darshan_scoreboard, "rank users, file systems and applications by I/O volume" },
     { "find-darshanlogs", cmd_find_darshanlogs, "list the Darshan logs of some days, user or job in the log repository" },
+    { "index-darshanlogs", cmd_index_darshanlogs, "add Darshan logs to an SQLite index of bytes and operations per file system" },
+    { "summarize-darshanlogs", cmd_summarize_darshanlogs, "bytes read and written per Darshan log and mount point, as JSON" },
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <zlib.h>
 
@@ -90,15 +91,35 @@ grow(unsigned char **buf, size_t *cap, size_t need, size_t limit)
 }
 
 /*
+ * One zlib inflater for all regions of a log: the runtime writes one
+ * stream per rank (§4), so a 2048-rank log has thousands of tiny streams,
+ * and inflateReset() between them saves an inflateInit()/inflateEnd()
+ * (two allocations, a 32 KiB window) per stream, as darshan-util does.
+ */
+struct inflater {
+    z_stream z;
+    int ready;
+};
+
+static void
+inflater_end(struct inflater *zi)
+{
+    if (zi->ready)
+        inflateEnd(&zi->z);
+    zi->ready = 0;
+}
+
+/*
  * Decompress `len` bytes at `src`: one or more back-to-back streams
  * (§4: the runtime compresses each rank's share separately).  Output
  * stops at `limit` bytes; `stop_at_limit` says that is fine (the job
  * region, of which only 4096 bytes count), else it is corruption.
  */
 static int
-decompress(const struct tokio_darshan *log, const char *what,
-           const unsigned char *src, size_t len, size_t limit,
-           int stop_at_limit, unsigned char **out, size_t *out_len)
+decompress(const struct tokio_darshan *log, struct inflater *zi,
+           const char *what, const unsigned char *src, size_t len,
+           size_t limit, int stop_at_limit, unsigned char **out,
+           size_t *out_len)
 {
     unsigned char *buf = NULL;
     size_t cap = 0, n = 0, pos = 0;
@@ -118,14 +139,17 @@ decompress(const struct tokio_darshan *log, const char *what,
     }
     while (pos < len && rc == TOKIO_OK) {
         if (log->comp == TOKIO_DARSHAN_ZLIB) {
-            z_stream z;
-            memset(&z, 0, sizeof(z));
-            if (inflateInit(&z) != Z_OK)
+            z_stream *zp = &zi->z;
+            int zinit = zi->ready ? inflateReset(zp) : inflateInit(zp);
+            if (zinit != Z_OK) {
+                free(buf);
                 return tokio__error(TOKIO_ENOMEM, "out of memory reading "
                                     "'%s'", log->logname);
-            z.next_in = (unsigned char *)src + pos;
-            z.avail_in = (uInt)(len - pos > UINT32_MAX ? UINT32_MAX
-                                                       : len - pos);
+            }
+            zi->ready = 1;
+            zp->next_in = (unsigned char *)src + pos;
+            zp->avail_in = (uInt)(len - pos > UINT32_MAX ? UINT32_MAX
+                                                         : len - pos);
             while (rc == TOKIO_OK) {
                 if (n == cap) {
                     if (cap >= limit) {
@@ -135,13 +159,13 @@ decompress(const struct tokio_darshan *log, const char *what,
                     if ((rc = grow(&buf, &cap, n + 1, limit)) < 0)
                         break;
                 }
-                z.next_out = buf + n;
-                z.avail_out = (uInt)(cap - n);
-                int zr = inflate(&z, Z_NO_FLUSH);
-                n = cap - z.avail_out;
+                zp->next_out = buf + n;
+                zp->avail_out = (uInt)(cap - n);
+                int zr = inflate(zp, Z_NO_FLUSH);
+                n = cap - zp->avail_out;
                 if (zr == Z_STREAM_END)
                     break;
-                if (zr == Z_BUF_ERROR && z.avail_out != 0) {
+                if (zr == Z_BUF_ERROR && zp->avail_out != 0) {
                     rc = tokio__error(TOKIO_EFORMAT, "'%s': %s: truncated "
                                       "compressed stream at byte %zu",
                                       log->logname, what, pos);
@@ -150,17 +174,18 @@ decompress(const struct tokio_darshan *log, const char *what,
                                                         : TOKIO_EFORMAT,
                                       "'%s': %s: bad compressed data (%s)",
                                       log->logname, what,
-                                      z.msg ? z.msg : "zlib error");
+                                      zp->msg ? zp->msg : "zlib error");
                 }
             }
-            pos += z.total_in;
-            inflateEnd(&z);
+            pos += zp->total_in;
         } else {
             bz_stream b;
             memset(&b, 0, sizeof(b));
-            if (BZ2_bzDecompressInit(&b, 0, 0) != BZ_OK)
+            if (BZ2_bzDecompressInit(&b, 0, 0) != BZ_OK) {
+                free(buf);
                 return tokio__error(TOKIO_ENOMEM, "out of memory reading "
                                     "'%s'", log->logname);
+            }
             b.next_in = (char *)src + pos;
             b.avail_in = (unsigned)(len - pos > UINT32_MAX ? UINT32_MAX
                                                            : len - pos);
@@ -215,9 +240,10 @@ decompress(const struct tokio_darshan *log, const char *what,
 
 /* Check a map entry against the file and decompress it. */
 static int
-load_region(struct tokio_darshan *log, int which, const unsigned char *file,
-            size_t size, uint64_t off, uint64_t len, size_t limit,
-            int stop_at_limit, unsigned char **out, size_t *out_len)
+load_region(struct tokio_darshan *log, struct inflater *zi, int which,
+            const unsigned char *file, size_t size, uint64_t off,
+            uint64_t len, size_t limit, int stop_at_limit,
+            unsigned char **out, size_t *out_len)
 {
     char nb[64];
     const char *what = region_name(which, nb, sizeof(nb));
@@ -233,7 +259,7 @@ load_region(struct tokio_darshan *log, int which, const unsigned char *file,
         limit = cap > INFLATE_ABS_CAP ? (size_t)INFLATE_ABS_CAP
                                       : (size_t)cap;
     }
-    return decompress(log, what, file + off, (size_t)len, limit,
+    return decompress(log, zi, what, file + off, (size_t)len, limit,
                       stop_at_limit, out, out_len);
 }
 
@@ -429,7 +455,8 @@ parse_metadata(struct tokio_darshan *log, const char *md)
 }
 
 static int
-parse_job(struct tokio_darshan *log, const unsigned char *file, size_t size)
+parse_job(struct tokio_darshan *log, struct inflater *zi,
+          const unsigned char *file, size_t size)
 {
     uint64_t off = log->minor == 41 ? NEW_HEADER_SIZE : OLD_HEADER_SIZE;
     uint64_t end = 0;
@@ -452,8 +479,8 @@ parse_job(struct tokio_darshan *log, const unsigned char *file, size_t size)
                             "offset %" PRIu64 " lies inside the header",
                             log->logname, end);
     log->job_len = end - off;
-    rc = load_region(log, -2, file, size, off, end - off, JOB_RECORD_SIZE,
-                     1, &raw, &n);
+    rc = load_region(log, zi, -2, file, size, off, end - off,
+                     JOB_RECORD_SIZE, 1, &raw, &n);
     if (rc < 0)
         return rc;
     if (n <= JOB_STRUCT_NEW) {
@@ -540,8 +567,8 @@ add_name(struct tokio_darshan *log, uint64_t id, const char *name,
 }
 
 static int
-parse_names(struct tokio_darshan *log, const unsigned char *file,
-            size_t size)
+parse_names(struct tokio_darshan *log, struct inflater *zi,
+            const unsigned char *file, size_t size)
 {
     unsigned char *raw = NULL;
     size_t n = 0;
@@ -549,8 +576,8 @@ parse_names(struct tokio_darshan *log, const unsigned char *file,
 
     if (log->name_len == 0)
         return TOKIO_OK;
-    rc = load_region(log, -1, file, size, log->name_off, log->name_len, 0,
-                     0, &raw, &n);
+    rc = load_region(log, zi, -1, file, size, log->name_off, log->name_len,
+                     0, 0, &raw, &n);
     if (rc < 0)
         return rc;
     /* at most one entry per 9 bytes (id + NUL): size the table once */
@@ -596,23 +623,31 @@ parse_names(struct tokio_darshan *log, const unsigned char *file,
 static int
 parse_log(struct tokio_darshan *log, const unsigned char *file, size_t size)
 {
+    struct inflater zi = { 0 };
     int rc;
 
     if ((rc = parse_header(log, file, size)) < 0 ||
-        (rc = parse_job(log, file, size)) < 0 ||
-        (rc = parse_names(log, file, size)) < 0)
+        (rc = parse_job(log, &zi, file, size)) < 0 ||
+        (rc = parse_names(log, &zi, file, size)) < 0) {
+        inflater_end(&zi);
         return rc;
+    }
     for (int i = 0; i < TOKIO_DARSHAN_MAX_MODULES; i++) {
         struct dmodule *m = &log->mods[i];
         if (m->len == 0)
             continue;
-        rc = load_region(log, i, file, size, m->off, m->len, 0, 0, &m->raw,
-                         &m->raw_len);
+        rc = load_region(log, &zi, i, file, size, m->off, m->len, 0, 0,
+                         &m->raw, &m->raw_len);
         if (rc < 0)
-            return rc;
-        if ((rc = tokio__darshan_decode_module(log, i)) < 0)
-            return nomem(log);
+            break;
+        if ((rc = tokio__darshan_decode_module(log, i)) < 0) {
+            rc = nomem(log);
+            break;
+        }
     }
+    inflater_end(&zi);
+    if (rc < 0)
+        return rc;
     return log->partial ? TOKIO_PARTIAL : TOKIO_OK;
 }
 
@@ -647,6 +682,7 @@ tokio_darshan_open(struct tokio_darshan **out, const char *path)
 {
     unsigned char *buf = NULL;
     size_t n = 0, cap = 0;
+    struct stat st;
     FILE *fp;
     int rc;
 
@@ -654,9 +690,15 @@ tokio_darshan_open(struct tokio_darshan **out, const char *path)
     if ((fp = fopen(path, "rb")) == NULL)
         return tokio__error(TOKIO_EIO, "cannot open '%s': %s", path,
                             strerror(errno));
+    /* a regular file is read in one piece (its size + 1, to see EOF
+     * without regrowing); anything else, or a file that grows meanwhile,
+     * by doubling */
+    if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) &&
+        st.st_size > 0 && (uint64_t)st.st_size < SIZE_MAX / 2)
+        cap = (size_t)st.st_size + 1;
     for (;;) {
-        if (n == cap) {
-            size_t c = cap ? cap * 2 : 65536;
+        if (n == cap || buf == NULL) {
+            size_t c = buf == NULL ? (cap ? cap : 65536) : cap * 2;
             unsigned char *b = tokio__realloc(buf, c);
             if (b == NULL) {
                 free(buf);
@@ -717,6 +759,12 @@ module(const struct tokio_darshan *log, int mod)
     if (log == NULL || mod < 0 || mod >= TOKIO_DARSHAN_MAX_MODULES)
         return NULL;
     return &log->mods[mod];
+}
+
+const char *
+tokio_darshan_logname(const struct tokio_darshan *log)
+{
+    return log->logname;
 }
 
 const char *
@@ -813,6 +861,25 @@ const struct tokio_darshan_mount *
 tokio_darshan_mount(const struct tokio_darshan *log, size_t i)
 {
     return i < log->n_mounts ? &log->mounts[i] : NULL;
+}
+
+void
+tokio__darshan_mount_of(const struct tokio_darshan *log, const char *name,
+                        const char **mnt_out, const char **fs_out)
+{
+    *mnt_out = *fs_out = "UNKNOWN";
+    if (name == NULL)
+        return;
+    /* first mount (longest first) whose path is a byte prefix: no '/'
+     * boundary check, as darshan-util */
+    for (size_t k = 0; k < log->n_mounts; k++) {
+        const char *p = log->mounts[k].path;
+        if (strncmp(p, name, strlen(p)) == 0) {
+            *mnt_out = p;
+            *fs_out = log->mounts[k].type;
+            return;
+        }
+    }
 }
 
 const char *
@@ -968,25 +1035,7 @@ write_module(const struct tokio_darshan *log, int mod, FILE *fp)
         return;
     tokio__darshan_print_description(mod, m->ver, fp);
     for (size_t i = 0; i < m->n_pub; i++) {
-        const struct tokio_darshan_record *r = &m->pub[i];
-        const char *rname = tokio_darshan_name(log, r->id);
-        const char *mnt = "UNKNOWN", *fs = "UNKNOWN";
-        if (rname != NULL) {
-            /* first mount (longest first) whose path is a byte prefix */
-            for (size_t k = 0; k < log->n_mounts; k++) {
-                const char *p = log->mounts[k].path;
-                if (strncmp(p, rname, strlen(p)) == 0) {
-                    mnt = p;
-                    fs = log->mounts[k].type;
-                    break;
-                }
-            }
-        } else {
-            /* glibc prints a NULL %s as "(null)" */
-            rname = mod == TOKIO_DARSHAN_BGQ ? "darshan-bgq-record"
-                                             : "(null)";
-        }
-        tokio__darshan_print_record(log, mod, r, rname, mnt, fs, fp);
+        tokio__darshan_print_record(log, mod, &m->pub[i], fp);
     }
 }
 

@@ -5,11 +5,11 @@
  * The reference ran darshan-parser 3.5.0 and typed each value of its text
  * by a rule ("." in it: float(), else int(), else kept as the string).
  * This file builds the same tree from the reader's typed records: every
- * line darshan-parser --base would print for a record (the enumeration
- * below follows tokio__darshan_print_record() line for line) becomes one
- * counter, typed as the reference typed its text.  Nothing is printed and
- * re-read; a double is rounded through "%f" only because that rounding is
- * the value the reference stored.
+ * line darshan-parser --base would print for a record (walked by
+ * tokio__darshan_visit_record(), the same visitor that prints --base)
+ * becomes one counter, typed as the reference typed its text.  Nothing
+ * is printed and re-read; a double is rounded through "%f" only because
+ * that rounding is the value the reference stored.
  *
  * Differs from pytokio:
  * - PNETCDF_FILE/PNETCDF_VAR records go under "pnetcdf_file" and
@@ -21,15 +21,15 @@
  *   reparsed the header once per darshan-parser run and so listed every
  *   metadata entry three times (golden sample.base+total+perf.json).
  * - Unsigned 64-bit values above INT64_MAX (record ids darshan-parser
- *   prints with %llu: POSIX_RENAMED_FROM, *_FILE_REC_ID) are stored as
- *   the int64 with the same bits: a JSON integer here is an int64
- *   (jansson), and a record id must stay exact rather than become a
- *   rounded real.  NEEDSWORK: exact output needs unsigned integers in
- *   src/core/json.c.
+ *   prints with %llu: POSIX_RENAMED_FROM, *_FILE_REC_ID) are kept exact
+ *   with tokio_json_uint64(), which tokio_json_write() prints as the
+ *   reference does.
  *
  * Golden outputs: testdata/golden/pytokio/cache_darshan/.
  */
 #include "tokio/connectors/darshan_json.h"
+
+#include "tokio/output.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -107,13 +107,6 @@ fixed_real(double v)
 
     snprintf(buf, sizeof(buf), "%f", v);
     return typed_text(buf);
-}
-
-/* An unsigned id: see "Differs from pytokio" above. */
-static json_t *
-unsigned_int(uint64_t v)
-{
-    return json_integer((json_int_t)(int64_t)v);
 }
 
 /* ---- base records ---------------------------------------------------- */
@@ -200,7 +193,7 @@ put(struct build *b, const char *counter, json_t *v)
         /* the reference raised "Duplicate counter" here too */
         return tokio__error(TOKIO_EFORMAT, "'%s': %s record '%s' rank %s "
                             "has counter %s twice",
-                            b->log->logname, b->mkey,
+                            tokio_darshan_logname(b->log), b->mkey,
                             b->name, b->rank, counter);
     }
     if (json_object_set_new_nocheck(b->rank_obj, counter, v) < 0)
@@ -208,172 +201,47 @@ put(struct build *b, const char *counter, json_t *v)
     return TOKIO_OK;
 }
 
-/* Lustre layout pattern and flag names as darshan-parser prints them
- * (lustreapi.h values quoted by darshan-lustre-logutils.c). */
-static const char *
-lustre_pattern(int64_t v)
-{
-    switch (v) {
-    case 0: return "raid0";
-    case 2: return "mdt";
-    case 4: return "raid0,overstriped";
-    case 8: return "foreign";
-    default: return "N/A";
-    }
-}
-
-static void
-lustre_flags(int64_t v, char *buf, size_t size)
-{
-    static const char *const flag[] = {
-        "stale", "prefrd", "prefwr", "offline", "init", "nosync",
-        "extension", "parity", "compress", "partial", "nocompr", "neg"
-    };
-    size_t len = 0;
-
-    if (v == -1) {
-        snprintf(buf, size, "N/A");
-        return;
-    }
-    buf[0] = '\0';
-    for (size_t k = 0; k < sizeof(flag) / sizeof(flag[0]); k++) {
-        if (((uint64_t)v & (UINT64_C(1) << k)) == 0)
-            continue;
-        int n = snprintf(buf + len, size - len, "%s%s", len ? "," : "",
-                         flag[k]);
-        if (n < 0 || (size_t)n >= size - len)
-            break;
-        len += (size_t)n;
-    }
-    if (len == 0)
-        snprintf(buf, size, "0");
-}
-
+/* One counter line of the current record (the visitor's callback),
+ * typed as the reference typed darshan-parser's text of it. */
 static int
-put_lustre(struct build *b, const struct tokio_darshan_record *r)
+put_line(void *payload, const char *counter,
+         const struct tokio__darshan_value *v)
 {
-    char cname[64], val[128];
-    size_t ost = 0;
-    int rc;
+    json_t *j = NULL;
 
-    if ((rc = put(b, "LUSTRE_NUM_COMPONENTS",
-                  json_integer((json_int_t)r->n_comps))) < 0 ||
-        (rc = put(b, "LUSTRE_NUM_STRIPES",
-                  json_integer((json_int_t)r->n_extra))) < 0)
-        return rc;
-    for (size_t i = 0; i < r->n_comps; i++) {
-        const struct tokio_darshan_lustre_comp *c = &r->comps[i];
-        for (size_t j = 0; j < 7; j++) {
-            /* LUSTRE_COMP_X -> LUSTRE_COMP<n>_X */
-            const char *base = tokio_darshan_counter_name(
-                TOKIO_DARSHAN_LUSTRE, j);
-            json_t *v;
-            snprintf(cname, sizeof(cname), "LUSTRE_COMP%zu%s", i + 1,
-                     base + strlen("LUSTRE_COMP"));
-            if (j == 2) {
-                v = typed_text(lustre_pattern(c->counters[j]));
-            } else if (j == 3) {
-                lustre_flags(c->counters[j], val, sizeof(val));
-                v = typed_text(val);
-            } else {
-                v = json_integer(c->counters[j]);
-            }
-            if ((rc = put(b, cname, v)) < 0)
-                return rc;
-        }
-        snprintf(cname, sizeof(cname), "LUSTRE_COMP%zu_POOL_NAME", i + 1);
-        if ((rc = put(b, cname, typed_text(c->pool_name[0] ? c->pool_name
-                                                           : "N/A"))) < 0)
-            return rc;
-        for (int64_t k = 0; k < c->counters[1] && ost < r->n_extra; k++) {
-            snprintf(cname, sizeof(cname), "LUSTRE_COMP%zu_OST_ID_%" PRId64,
-                     i + 1, k);
-            if ((rc = put(b, cname, json_integer(r->extra[ost++]))) < 0)
-                return rc;
-        }
+    switch (v->kind) {
+    case TOKIO__DARSHAN_INT:
+        j = json_integer(v->v.i);
+        break;
+    case TOKIO__DARSHAN_UINT:
+        j = tokio_json_uint64(v->v.u);
+        break;
+    case TOKIO__DARSHAN_DOUBLE:
+        j = fixed_real(v->v.d);
+        break;
+    case TOKIO__DARSHAN_STRING:
+        /* "N/A", "raid0" stay strings; a flags "0" or a numeric pool
+         * name became a number in the reference */
+        j = typed_text(v->v.s);
+        break;
     }
-    return TOKIO_OK;
-}
-
-static int
-put_heatmap(struct build *b, const struct tokio_darshan_record *r)
-{
-    size_t nb = r->n_extra / 2;
-    char cname[64];
-    int rc;
-
-    if ((rc = put(b, "HEATMAP_F_BIN_WIDTH_SECONDS",
-                  fixed_real(r->fcounters[0]))) < 0)
-        return rc;
-    for (size_t k = 0; k < nb; k++) {
-        snprintf(cname, sizeof(cname), "HEATMAP_READ_BIN_%zu", k);
-        if ((rc = put(b, cname, json_integer(r->extra[k]))) < 0)
-            return rc;
-    }
-    for (size_t k = 0; k < nb; k++) {
-        snprintf(cname, sizeof(cname), "HEATMAP_WRITE_BIN_%zu", k);
-        if ((rc = put(b, cname, json_integer(r->extra[nb + k]))) < 0)
-            return rc;
-    }
-    return TOKIO_OK;
+    return put(payload, counter, j);
 }
 
 /* Every counter line of one record, in darshan-parser's order. */
 static int
 put_record(struct build *b, const struct tokio_darshan_record *r)
 {
-    const int mod = b->mod;
-    char cname[64], oid[48];
-    int rc;
+    struct tokio__darshan_columns cols;
 
-    /* the record's name column, as darshan-parser fills it */
-    b->name = tokio_darshan_name(b->log, r->id);
-    if (b->name == NULL)   /* glibc prints a NULL %s as "(null)" */
-        b->name = mod == TOKIO_DARSHAN_BGQ ? "darshan-bgq-record" : "(null)";
-    if (mod == TOKIO_DARSHAN_DAOS) {
-        snprintf(oid, sizeof(oid), "%" PRIu64 ".%" PRIu64, r->oid_hi,
-                 r->oid_lo);
-        b->name = oid;
-    }
+    /* the record's key is its name column, as darshan-parser fills it */
+    tokio__darshan_record_columns(b->log, b->mod, r, &cols);
+    b->name = cols.name;
     snprintf(b->rank, sizeof(b->rank), "%" PRId64, r->rank);
     b->rank_obj = NULL;
-
-    if (mod == TOKIO_DARSHAN_LUSTRE)
-        return put_lustre(b, r);
-    if (mod == TOKIO_DARSHAN_HEATMAP)
-        return put_heatmap(b, r);
-    for (size_t i = 0; i < r->n_counters; i++) {
-        const char *cn = tokio_darshan_counter_name(mod, i);
-        /* POSIX_RENAMED_FROM holds a record id, printed unsigned */
-        json_t *v = mod == TOKIO_DARSHAN_POSIX && i == 12
-                        ? unsigned_int((uint64_t)r->counters[i])
-                        : json_integer(r->counters[i]);
-        if (cn == NULL) {
-            json_decref(v);
-            continue;
-        }
-        if ((rc = put(b, cn, v)) < 0)
-            return rc;
-    }
-    for (size_t i = 0; i < r->n_fcounters; i++) {
-        const char *cn = tokio_darshan_fcounter_name(mod, i);
-        if (cn != NULL && (rc = put(b, cn, fixed_real(r->fcounters[i]))) < 0)
-            return rc;
-    }
-    if (mod == TOKIO_DARSHAN_H5D)
-        return put(b, "H5D_FILE_REC_ID", unsigned_int(r->file_rec_id));
-    if (mod == TOKIO_DARSHAN_PNETCDF_VAR)
-        return put(b, "PNETCDF_VAR_FILE_REC_ID",
-                   unsigned_int(r->file_rec_id));
-    if (mod == TOKIO_DARSHAN_MDHIM) {
-        for (size_t k = 0; k < r->n_extra &&
-                           (int64_t)k < r->counters[4]; k++) {
-            snprintf(cname, sizeof(cname), "MDHIM_SERVER_%zu", k);
-            if ((rc = put(b, cname, json_integer(r->extra[k]))) < 0)
-                return rc;
-        }
-    }
-    return TOKIO_OK;
+    int rc = tokio__darshan_visit_record(b->mod, r, put_line, b);
+    b->name = NULL;             /* it pointed into `cols` */
+    return rc;
 }
 
 /*

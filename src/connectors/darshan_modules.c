@@ -408,22 +408,53 @@ static const struct modinfo modinfo[TOKIO_DARSHAN_KNOWN_MODULES] = {
 
 /* ---- pools ---------------------------------------------------------- */
 
+/* Make room for `want` items in all (no-op when there is room already). */
+static int
+pool_reserve(struct dpool *p, size_t want, size_t size)
+{
+    if (want <= p->cap)
+        return TOKIO_OK;
+    unsigned char *d = tokio__reallocarray(p->data, want, size);
+    if (d == NULL)
+        return TOKIO_ENOMEM;
+    p->data = d;
+    p->cap = want;
+    return TOKIO_OK;
+}
+
+/* Room for `count` more items: grows by doubling (at least), for when a
+ * hint given to pool_reserve() fell short. */
+static int
+pool_room(struct dpool *p, size_t count, size_t size)
+{
+    if (count <= p->cap - p->n)
+        return TOKIO_OK;
+    size_t cap = p->cap ? p->cap * 2 : 64;
+    if (cap < p->n + count)
+        cap = p->n + count;
+    return pool_reserve(p, cap, size);
+}
+
+/* Append `count` items with one copy. */
+static int
+pool_push_n(struct dpool *p, const void *items, size_t count, size_t size)
+{
+    int rc = pool_room(p, count, size);
+
+    if (rc < 0)
+        return rc;
+    if (count > 0)
+        memcpy(p->data + p->n * size, items, count * size);
+    p->n += count;
+    return TOKIO_OK;
+}
+
 static int
 pool_push(struct dpool *p, const void *item, size_t size, size_t *off_out)
 {
-    if (p->n == p->cap) {
-        size_t cap = p->cap ? p->cap * 2 : 64;
-        unsigned char *d = tokio__reallocarray(p->data, cap, size);
-        if (d == NULL)
-            return TOKIO_ENOMEM;
-        p->data = d;
-        p->cap = cap;
-    }
-    memcpy(p->data + p->n * size, item, size);
     if (off_out != NULL)
         *off_out = p->n;
-    p->n++;
-    return TOKIO_OK;
+    return pool_push_n(p, item, 1, size);
 }
 
 static void
@@ -451,35 +482,29 @@ tokio__darshan_module_clear(struct dmodule *m)
 static int
 push_ints(struct dmodule *m, const int64_t *v, size_t n, size_t *off_out)
 {
-    int rc = TOKIO_OK;
-
     *off_out = m->ints.n;
-    for (size_t i = 0; i < n && rc == TOKIO_OK; i++)
-        rc = pool_push(&m->ints, &v[i], sizeof(v[i]), NULL);
-    return rc;
+    return pool_push_n(&m->ints, v, n, sizeof(v[0]));
 }
 
 static int
 push_raw_ints(struct dmodule *m, const unsigned char *p, size_t n, int swap)
 {
-    int rc = TOKIO_OK;
+    int rc = pool_room(&m->ints, n, sizeof(int64_t));
 
-    for (size_t i = 0; i < n && rc == TOKIO_OK; i++) {
-        int64_t v = (int64_t)darshan_u64(p + 8 * i, swap);
-        rc = pool_push(&m->ints, &v, sizeof(v), NULL);
-    }
-    return rc;
+    if (rc < 0)
+        return rc;
+    int64_t *dst = (int64_t *)m->ints.data + m->ints.n;
+    for (size_t i = 0; i < n; i++)
+        dst[i] = (int64_t)darshan_u64(p + 8 * i, swap);
+    m->ints.n += n;
+    return TOKIO_OK;
 }
 
 static int
 push_dbls(struct dmodule *m, const double *v, size_t n, size_t *off_out)
 {
-    int rc = TOKIO_OK;
-
     *off_out = m->dbls.n;
-    for (size_t i = 0; i < n && rc == TOKIO_OK; i++)
-        rc = pool_push(&m->dbls, &v[i], sizeof(v[i]), NULL);
-    return rc;
+    return pool_push_n(&m->dbls, v, n, sizeof(v[0]));
 }
 
 static void
@@ -1094,6 +1119,36 @@ publish(struct dmodule *m)
     return TOKIO_OK;
 }
 
+/*
+ * Size the pools once, from the first record: the region holds about
+ * raw_len / used records like it.  A hint only (the pools still grow if
+ * later records are bigger), and skipped when it would cost more than a
+ * few times the region itself.
+ */
+static int
+size_pools(struct dmodule *m, size_t used)
+{
+    size_t est = m->raw_len / used;
+    size_t per = sizeof(struct dprec) + m->ints.n * sizeof(int64_t) +
+                 m->dbls.n * sizeof(double) +
+                 m->comps.n * sizeof(struct tokio_darshan_lustre_comp) +
+                 m->segs.n * sizeof(struct tokio_darshan_segment) +
+                 m->bytes.n;
+    int rc;
+
+    if (est < 2 || per / used > 8)
+        return TOKIO_OK;
+    if ((rc = pool_reserve(&m->recs, est, sizeof(struct dprec))) < 0 ||
+        (rc = pool_reserve(&m->ints, est * m->ints.n, sizeof(int64_t))) < 0 ||
+        (rc = pool_reserve(&m->dbls, est * m->dbls.n, sizeof(double))) < 0 ||
+        (rc = pool_reserve(&m->comps, est * m->comps.n,
+                           sizeof(struct tokio_darshan_lustre_comp))) < 0 ||
+        (rc = pool_reserve(&m->segs, est * m->segs.n,
+                           sizeof(struct tokio_darshan_segment))) < 0)
+        return rc;
+    return pool_reserve(&m->bytes, est * m->bytes.n, 1);
+}
+
 int
 tokio__darshan_decode_module(struct tokio_darshan *log, int mod)
 {
@@ -1109,6 +1164,8 @@ tokio__darshan_decode_module(struct tokio_darshan *log, int mod)
         rc = decoders[mod].fn(log, m, m->raw + pos, m->raw_len - pos,
                               &used);
         if (rc < 0 || used == 0)
+            break;
+        if (pos == 0 && m->recs.n == 1 && (rc = size_pools(m, used)) < 0)
             break;
         pos += used;
     }
@@ -1860,44 +1917,7 @@ tokio__darshan_print_description(int mod, unsigned ver, FILE *fp)
           "\t<file name>\t<mount pt>\t<fs type>\n", fp);
 }
 
-/* The columns every record line shares. */
-struct line {
-    FILE *fp;
-    const char *mod;
-    int64_t rank;
-    uint64_t id;
-    const char *name, *mnt, *fs;
-};
-
-static void
-put_i(const struct line *l, const char *counter, int64_t v)
-{
-    fprintf(l->fp, "%s\t%" PRId64 "\t%" PRIu64 "\t%s\t%" PRId64
-            "\t%s\t%s\t%s\n", l->mod, l->rank, l->id, counter, v, l->name,
-            l->mnt, l->fs);
-}
-
-static void
-put_u(const struct line *l, const char *counter, uint64_t v)
-{
-    fprintf(l->fp, "%s\t%" PRId64 "\t%" PRIu64 "\t%s\t%" PRIu64
-            "\t%s\t%s\t%s\n", l->mod, l->rank, l->id, counter, v, l->name,
-            l->mnt, l->fs);
-}
-
-static void
-put_f(const struct line *l, const char *counter, double v)
-{
-    fprintf(l->fp, "%s\t%" PRId64 "\t%" PRIu64 "\t%s\t%f\t%s\t%s\t%s\n",
-            l->mod, l->rank, l->id, counter, v, l->name, l->mnt, l->fs);
-}
-
-static void
-put_s(const struct line *l, const char *counter, const char *v)
-{
-    fprintf(l->fp, "%s\t%" PRId64 "\t%" PRIu64 "\t%s\t%s\t%s\t%s\t%s\n",
-            l->mod, l->rank, l->id, counter, v, l->name, l->mnt, l->fs);
-}
+/* ---- record lines (§10.4): one visitor for every view ---------------- */
 
 /* Lustre layout pattern and flag names (lustreapi.h values, as quoted by
  * darshan-lustre-logutils.c). */
@@ -1940,14 +1960,60 @@ lustre_flags(int64_t v, char *buf, size_t size)
         snprintf(buf, size, "0");
 }
 
-static void
-print_lustre(const struct line *l, const struct tokio_darshan_record *r)
+/* The visitor's callback with a value built in place. */
+static int
+emit_i(tokio__darshan_counter_fn fn, void *payload, const char *counter,
+       int64_t v)
+{
+    struct tokio__darshan_value val = { .kind = TOKIO__DARSHAN_INT };
+
+    val.v.i = v;
+    return fn(payload, counter, &val);
+}
+
+static int
+emit_u(tokio__darshan_counter_fn fn, void *payload, const char *counter,
+       uint64_t v)
+{
+    struct tokio__darshan_value val = { .kind = TOKIO__DARSHAN_UINT };
+
+    val.v.u = v;
+    return fn(payload, counter, &val);
+}
+
+static int
+emit_f(tokio__darshan_counter_fn fn, void *payload, const char *counter,
+       double v)
+{
+    struct tokio__darshan_value val = { .kind = TOKIO__DARSHAN_DOUBLE };
+
+    val.v.d = v;
+    return fn(payload, counter, &val);
+}
+
+static int
+emit_s(tokio__darshan_counter_fn fn, void *payload, const char *counter,
+       const char *v)
+{
+    struct tokio__darshan_value val = { .kind = TOKIO__DARSHAN_STRING };
+
+    val.v.s = v;
+    return fn(payload, counter, &val);
+}
+
+static int
+visit_lustre(const struct tokio_darshan_record *r,
+             tokio__darshan_counter_fn fn, void *payload)
 {
     size_t ost = 0;
     char cname[64], val[128];
+    int rc;
 
-    put_i(l, "LUSTRE_NUM_COMPONENTS", (int64_t)r->n_comps);
-    put_i(l, "LUSTRE_NUM_STRIPES", (int64_t)r->n_extra);
+    if ((rc = emit_i(fn, payload, "LUSTRE_NUM_COMPONENTS",
+                     (int64_t)r->n_comps)) < 0 ||
+        (rc = emit_i(fn, payload, "LUSTRE_NUM_STRIPES",
+                     (int64_t)r->n_extra)) < 0)
+        return rc;
     for (size_t i = 0; i < r->n_comps; i++) {
         const struct tokio_darshan_lustre_comp *c = &r->comps[i];
         for (size_t j = 0; j < N(lustre_comp); j++) {
@@ -1955,22 +2021,96 @@ print_lustre(const struct line *l, const struct tokio_darshan_record *r)
             snprintf(cname, sizeof(cname), "LUSTRE_COMP%zu%s", i + 1,
                      lustre_comp[j] + strlen("LUSTRE_COMP"));
             if (j == 2) {
-                put_s(l, cname, lustre_pattern(c->counters[j]));
+                rc = emit_s(fn, payload, cname,
+                            lustre_pattern(c->counters[j]));
             } else if (j == 3) {
                 lustre_flags(c->counters[j], val, sizeof(val));
-                put_s(l, cname, val);
+                rc = emit_s(fn, payload, cname, val);
             } else {
-                put_i(l, cname, c->counters[j]);
+                rc = emit_i(fn, payload, cname, c->counters[j]);
             }
+            if (rc < 0)
+                return rc;
         }
         snprintf(cname, sizeof(cname), "LUSTRE_COMP%zu_POOL_NAME", i + 1);
-        put_s(l, cname, c->pool_name[0] ? c->pool_name : "N/A");
+        if ((rc = emit_s(fn, payload, cname,
+                         c->pool_name[0] ? c->pool_name : "N/A")) < 0)
+            return rc;
         for (int64_t k = 0; k < c->counters[1] && ost < r->n_extra; k++) {
             snprintf(cname, sizeof(cname), "LUSTRE_COMP%zu_OST_ID_%" PRId64,
                      i + 1, k);
-            put_i(l, cname, r->extra[ost++]);
+            if ((rc = emit_i(fn, payload, cname, r->extra[ost++])) < 0)
+                return rc;
         }
     }
+    return TOKIO_OK;
+}
+
+static int
+visit_heatmap(const struct tokio_darshan_record *r,
+              tokio__darshan_counter_fn fn, void *payload)
+{
+    size_t nb = r->n_extra / 2;
+    char cname[64];
+    int rc;
+
+    if ((rc = emit_f(fn, payload, "HEATMAP_F_BIN_WIDTH_SECONDS",
+                     r->fcounters[0])) < 0)
+        return rc;
+    for (size_t k = 0; k < nb; k++) {
+        snprintf(cname, sizeof(cname), "HEATMAP_READ_BIN_%zu", k);
+        if ((rc = emit_i(fn, payload, cname, r->extra[k])) < 0)
+            return rc;
+    }
+    for (size_t k = 0; k < nb; k++) {
+        snprintf(cname, sizeof(cname), "HEATMAP_WRITE_BIN_%zu", k);
+        if ((rc = emit_i(fn, payload, cname, r->extra[nb + k])) < 0)
+            return rc;
+    }
+    return TOKIO_OK;
+}
+
+int
+tokio__darshan_visit_record(int mod, const struct tokio_darshan_record *r,
+                            tokio__darshan_counter_fn fn, void *payload)
+{
+    const struct modinfo *mi = &modinfo[mod];
+    char cname[64];
+    int rc;
+
+    if (mod == TOKIO_DARSHAN_LUSTRE)
+        return visit_lustre(r, fn, payload);
+    if (mod == TOKIO_DARSHAN_HEATMAP)
+        return visit_heatmap(r, fn, payload);
+    for (size_t i = 0; i < r->n_counters; i++) {
+        /* POSIX_RENAMED_FROM holds a record id (§10.4) */
+        if (mod == TOKIO_DARSHAN_POSIX && i == 12)
+            rc = emit_u(fn, payload, mi->inames[i],
+                        (uint64_t)r->counters[i]);
+        else
+            rc = emit_i(fn, payload, mi->inames[i], r->counters[i]);
+        if (rc < 0)
+            return rc;
+    }
+    for (size_t i = 0; i < r->n_fcounters; i++)
+        if ((rc = emit_f(fn, payload, mi->fnames[i], r->fcounters[i])) < 0)
+            return rc;
+    /* the file record id comes last although it precedes the counters
+     * on disk (§10.4) */
+    if (mod == TOKIO_DARSHAN_H5D)
+        return emit_u(fn, payload, "H5D_FILE_REC_ID", r->file_rec_id);
+    if (mod == TOKIO_DARSHAN_PNETCDF_VAR)
+        return emit_u(fn, payload, "PNETCDF_VAR_FILE_REC_ID",
+                      r->file_rec_id);
+    if (mod == TOKIO_DARSHAN_MDHIM) {
+        for (size_t k = 0; k < r->n_extra &&
+                           (int64_t)k < r->counters[4]; k++) {
+            snprintf(cname, sizeof(cname), "MDHIM_SERVER_%zu", k);
+            if ((rc = emit_i(fn, payload, cname, r->extra[k])) < 0)
+                return rc;
+        }
+    }
+    return TOKIO_OK;
 }
 
 /* uuid_unparse() form, lower case. */
@@ -1999,71 +2139,82 @@ uuid_null(const unsigned char *u)
 }
 
 void
-tokio__darshan_print_record(const struct tokio_darshan *log, int mod,
-                            const struct tokio_darshan_record *r,
-                            const char *name, const char *mnt,
-                            const char *fstype, FILE *fp)
+tokio__darshan_record_columns(const struct tokio_darshan *log, int mod,
+                              const struct tokio_darshan_record *r,
+                              struct tokio__darshan_columns *out)
 {
-    struct line l = { fp, modinfo[mod].name, r->rank, r->id, name, mnt,
-                      fstype };
-    const struct modinfo *mi = &modinfo[mod];
-    char cname[64], pc[2 * 37 + 2], oid[48];
+    const char *name = tokio_darshan_name(log, r->id);
 
-    (void)log;
-    if (mod == TOKIO_DARSHAN_LUSTRE) {
-        print_lustre(&l, r);
+    tokio__darshan_mount_of(log, name, &out->mnt, &out->fs);
+    /* glibc prints a NULL %s as "(null)" */
+    if (name == NULL)
+        name = mod == TOKIO_DARSHAN_BGQ ? "darshan-bgq-record" : "(null)";
+    out->name = name;
+    if (mod != TOKIO_DARSHAN_DFS && mod != TOKIO_DARSHAN_DAOS)
         return;
+    /* §10.4: pool:container uuids stand in for the mount point; DAOS
+     * names the object by its id */
+    if (r->pool_uuid == NULL || r->cont_uuid == NULL ||
+        (mod == TOKIO_DARSHAN_DFS &&
+         (uuid_null(r->pool_uuid) || uuid_null(r->cont_uuid)))) {
+        snprintf(out->mnt_buf, sizeof(out->mnt_buf), "UNKNOWN");
+    } else {
+        uuid_str(r->pool_uuid, out->mnt_buf);
+        out->mnt_buf[36] = ':';
+        uuid_str(r->cont_uuid, out->mnt_buf + 37);
     }
-    if (mod == TOKIO_DARSHAN_HEATMAP) {
-        size_t nb = r->n_extra / 2;
-        put_f(&l, "HEATMAP_F_BIN_WIDTH_SECONDS", r->fcounters[0]);
-        for (size_t k = 0; k < nb; k++) {
-            snprintf(cname, sizeof(cname), "HEATMAP_READ_BIN_%zu", k);
-            put_i(&l, cname, r->extra[k]);
-        }
-        for (size_t k = 0; k < nb; k++) {
-            snprintf(cname, sizeof(cname), "HEATMAP_WRITE_BIN_%zu", k);
-            put_i(&l, cname, r->extra[nb + k]);
-        }
-        return;
+    out->mnt = out->mnt_buf;
+    out->fs = "N/A";
+    if (mod == TOKIO_DARSHAN_DAOS) {
+        snprintf(out->name_buf, sizeof(out->name_buf),
+                 "%" PRIu64 ".%" PRIu64, r->oid_hi, r->oid_lo);
+        out->name = out->name_buf;
     }
-    if (mod == TOKIO_DARSHAN_DFS || mod == TOKIO_DARSHAN_DAOS) {
-        /* §10.4: pool:container uuids stand in for the mount point; DAOS
-         * names the object by its id */
-        if (mod == TOKIO_DARSHAN_DFS &&
-            (uuid_null(r->pool_uuid) || uuid_null(r->cont_uuid))) {
-            snprintf(pc, sizeof(pc), "UNKNOWN");
-        } else {
-            uuid_str(r->pool_uuid, pc);
-            pc[36] = ':';
-            uuid_str(r->cont_uuid, pc + 37);
-        }
-        l.mnt = pc;
-        l.fs = "N/A";
-        if (mod == TOKIO_DARSHAN_DAOS) {
-            snprintf(oid, sizeof(oid), "%" PRIu64 ".%" PRIu64, r->oid_hi,
-                     r->oid_lo);
-            l.name = oid;
-        }
+}
+
+/* What a --base line needs besides the counter: the shared columns. */
+struct line {
+    FILE *fp;
+    const char *mod;
+    int64_t rank;
+    uint64_t id;
+    const struct tokio__darshan_columns *cols;
+};
+
+static int
+print_line(void *payload, const char *counter,
+           const struct tokio__darshan_value *v)
+{
+    const struct line *l = payload;
+
+    fprintf(l->fp, "%s\t%" PRId64 "\t%" PRIu64 "\t%s\t", l->mod, l->rank,
+            l->id, counter);
+    switch (v->kind) {
+    case TOKIO__DARSHAN_INT:
+        fprintf(l->fp, "%" PRId64, v->v.i);
+        break;
+    case TOKIO__DARSHAN_UINT:
+        fprintf(l->fp, "%" PRIu64, v->v.u);
+        break;
+    case TOKIO__DARSHAN_DOUBLE:
+        fprintf(l->fp, "%f", v->v.d);
+        break;
+    case TOKIO__DARSHAN_STRING:
+        fputs(v->v.s, l->fp);
+        break;
     }
-    for (size_t i = 0; i < r->n_counters; i++) {
-        /* POSIX_RENAMED_FROM holds a record id (§10.4) */
-        if (mod == TOKIO_DARSHAN_POSIX && i == 12)
-            put_u(&l, mi->inames[i], (uint64_t)r->counters[i]);
-        else
-            put_i(&l, mi->inames[i], r->counters[i]);
-    }
-    for (size_t i = 0; i < r->n_fcounters; i++)
-        put_f(&l, mi->fnames[i], r->fcounters[i]);
-    if (mod == TOKIO_DARSHAN_H5D)
-        put_u(&l, "H5D_FILE_REC_ID", r->file_rec_id);
-    else if (mod == TOKIO_DARSHAN_PNETCDF_VAR)
-        put_u(&l, "PNETCDF_VAR_FILE_REC_ID", r->file_rec_id);
-    else if (mod == TOKIO_DARSHAN_MDHIM) {
-        for (size_t k = 0; k < r->n_extra &&
-                           (int64_t)k < r->counters[4]; k++) {
-            snprintf(cname, sizeof(cname), "MDHIM_SERVER_%zu", k);
-            put_i(&l, cname, r->extra[k]);
-        }
-    }
+    fprintf(l->fp, "\t%s\t%s\t%s\n", l->cols->name, l->cols->mnt,
+            l->cols->fs);
+    return TOKIO_OK;
+}
+
+void
+tokio__darshan_print_record(const struct tokio_darshan *log, int mod,
+                            const struct tokio_darshan_record *r, FILE *fp)
+{
+    struct tokio__darshan_columns cols;
+    struct line l = { fp, modinfo[mod].name, r->rank, r->id, &cols };
+
+    tokio__darshan_record_columns(log, mod, r, &cols);
+    (void)tokio__darshan_visit_record(mod, r, print_line, &l);
 }

@@ -24,7 +24,6 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "connectors/darshan_private.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "tokio/output.h"
@@ -838,13 +837,13 @@ tokio_darshan_writer_from_log(struct tokio_darshan_writer **out,
     *out = NULL;
     if (unwritable_modules(log, which, sizeof(which)) > 0)
         return tokio__error(TOKIO_EINVAL, "'%s': cannot write modules: %s",
-                            log->logname, which);
+                            tokio_darshan_logname(log), which);
     size_t nm = tokio_darshan_mount_count(log);
     struct tokio_darshan_mount *mounts =
         tokio__calloc(nm ? nm : 1, sizeof(*mounts));
     if (mounts == NULL)
         return tokio__error(TOKIO_ENOMEM, "out of memory rewriting '%s'",
-                            log->logname);
+                            tokio_darshan_logname(log));
     /* the reader's order (longest first, ties in file order) reads back
      * unchanged: its sort is stable */
     for (size_t i = 0; i < nm; i++)

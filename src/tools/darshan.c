@@ -18,6 +18,9 @@
  * takes other scripts' digits); numbers too large for their field are
  * TOKIO_EFORMAT (Python's integers have no bound).
  *
+ * The loader (the reference's load_darshanlogs) is the finder followed by
+ * the Darshan connector's JSON of each log: it holds no format knowledge.
+ *
  * Test inputs: ../shared/testdata/pytokio-inputs/darshanlogs/ and the
  * trees tests/tools/test_darshan.c builds.
  */
@@ -28,12 +31,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 
 #include <jansson.h>
 
 #include "core/alloc.h"
 #include "core/error.h"
 #include "tokio/config.h"
+#include "tokio/connectors/darshan.h"
+#include "tokio/connectors/darshan_json.h"
 #include "tokio/tools/common.h"
 
 /* The reference's day-folder layout below the repository path. */
@@ -557,4 +564,116 @@ done:
     tokio_free_strings(bases, n_bases);
     json_decref(own_tmpl);
     return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Loading                                                              */
+
+#define LOAD_ALL (TOKIO_DARSHAN_LOAD_BASE | TOKIO_DARSHAN_LOAD_TOTAL | \
+                  TOKIO_DARSHAN_LOAD_PERF)
+
+int
+tokio_darshan_load_views(const char *which, unsigned *views_out)
+{
+    static const struct {
+        const char *name;
+        unsigned view;
+    } names[] = {
+        { "base", TOKIO_DARSHAN_LOAD_BASE },
+        { "total", TOKIO_DARSHAN_LOAD_TOTAL },
+        { "perf", TOKIO_DARSHAN_LOAD_PERF },
+    };
+    unsigned views = 0;
+
+    *views_out = 0;
+    if (which == NULL)
+        return tokio__error(TOKIO_EINVAL, "which must be base, total, "
+                            "and/or perf");
+    /* the reference's which.split(','), each item lower()ed and looked
+     * up whole: other items are ignored */
+    for (const char *p = which;;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
+            if (len == strlen(names[i].name) &&
+                strncasecmp(p, names[i].name, len) == 0)
+                views |= names[i].view;
+        if (comma == NULL)
+            break;
+        p = comma + 1;
+    }
+    if (views == 0)
+        return tokio__error(TOKIO_EINVAL, "which must be base, total, "
+                            "and/or perf, not '%.*s'", MAX_QUOTE, which);
+    *views_out = views;
+    return TOKIO_OK;
+}
+
+/* One log's JSON into *out; TOKIO_PARTIAL when the log says so. */
+static int
+load_one(const char *path, const struct tokio_darshan_json_opts *o,
+         json_t **out)
+{
+    struct tokio_darshan *log = NULL;
+    struct stat st;
+    int rc, status;
+
+    *out = NULL;
+    /* a repository's 0-byte placeholder: the reference's darshan-parser
+     * read nothing and its Darshan object stayed {} */
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0) {
+        if ((*out = json_object()) == NULL)
+            return tokio__error(TOKIO_ENOMEM, "out of memory loading '%s'",
+                                path);
+        return TOKIO_OK;
+    }
+    if ((status = tokio_darshan_open(&log, path)) < 0)
+        return status;
+    rc = tokio_darshan_to_json(log, o, out);
+    tokio_darshan_free(log);
+    return rc < 0 ? rc : status;
+}
+
+int
+tokio_load_darshanlogs(json_t **out, const struct tokio_config *cfg,
+                       const struct tokio_find_darshanlogs_query *q,
+                       unsigned views)
+{
+    struct tokio_darshan_json_opts o = { 0 };
+    char **paths = NULL;
+    size_t n = 0;
+    json_t *all = NULL;
+    int rc, partial = 0;
+
+    *out = NULL;
+    if ((views & LOAD_ALL) == 0)
+        return tokio__error(TOKIO_EINVAL, "which must be base, total, "
+                            "and/or perf");
+    o.base = (views & TOKIO_DARSHAN_LOAD_BASE) != 0;
+    o.total = (views & TOKIO_DARSHAN_LOAD_TOTAL) != 0;
+    o.perf = (views & TOKIO_DARSHAN_LOAD_PERF) != 0;
+    if ((rc = tokio_find_darshanlogs(&paths, &n, cfg, q)) < 0)
+        return rc;
+    if ((all = json_object()) == NULL)
+        rc = tokio__error(TOKIO_ENOMEM, "out of memory loading Darshan "
+                          "logs");
+    for (size_t i = 0; rc >= 0 && i < n; i++) {
+        json_t *one = NULL;
+        if ((rc = load_one(paths[i], &o, &one)) < 0)
+            break;
+        partial |= rc == TOKIO_PARTIAL;
+        /* the setter consumes `one` even when it fails.  NEEDSWORK: it
+         * also fails on a path that is not UTF-8, reported here as out of
+         * memory */
+        if (json_object_set_new(all, paths[i], one) < 0)
+            rc = tokio__error(TOKIO_ENOMEM, "out of memory loading '%s'",
+                              paths[i]);
+    }
+    tokio_free_strings(paths, n);
+    if (rc < 0) {
+        json_decref(all);
+        return rc;
+    }
+    *out = all;
+    return partial ? TOKIO_PARTIAL : TOKIO_OK;
 }

@@ -117,9 +117,9 @@ struct cli_case {
 
 /*
  * Every cache_darshan golden whose bytes we reproduce.  Not here, compared
- * by value in tests/connectors/test_darshan_json.c: dxt.base.json (record
- * ids above INT64_MAX) and sample.base+total+perf.json (the reference's
- * metadata listed three times).
+ * by value in tests/connectors/test_darshan_json.c:
+ * sample.base+total+perf.json (the reference's metadata listed three
+ * times).
  */
 static const struct cli_case cases[] = {
 #define LOG3(dir, name)                                                     \
@@ -127,6 +127,7 @@ static const struct cli_case cases[] = {
     { { "--total", dir "/" name ".darshan" }, name ".total.json" },         \
     { { "--perf", dir "/" name ".darshan" }, name ".perf.json" }
     LOG3("inputs", "sample"),
+    { { "--base", "darshan-logs/dxt.darshan" }, "dxt.base.json" },
     LOG3("inputs", "sample-2"),
     { { "--base", "inputs/sample-badost.darshan" },
       "sample-badost.base.json.gz" },

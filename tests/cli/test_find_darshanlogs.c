@@ -2,7 +2,10 @@
  * tests/cli/test_find_darshanlogs.c - `tokio find-darshanlogs`, run as a
  * user runs it: the pack's golden outputs reproduced from the reference's
  * working-folder layout (inputs -> pytokio-inputs, PYTOKIO_CONFIG =
- * inputs/site.json), then a tree of our own, then the exit statuses.
+ * inputs/site.json), then a tree of our own, then --load (the
+ * reference's load_darshanlogs: its cache_darshan goldens, else what
+ * `tokio cache-darshan` prints for the same logs), then the exit
+ * statuses.
  *
  * The goldens were made with `| LC_ALL=C sort` because the reference
  * prints in set order; we print sorted, so they compare byte for byte.
@@ -15,7 +18,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #define GOLDEN "golden/pytokio/find_darshanlogs/"
+#define GOLDEN_CD "golden/pytokio/cache_darshan/"
 
 static const char *const site_env[] = {
     "PYTOKIO_CONFIG=inputs/site.json", "TZ=America/Los_Angeles", NULL
@@ -252,19 +258,178 @@ test_cli_find_needs_start_or_jobid_exit_2(void **state)
     tokio_run_free(&r);
 }
 
+/* ------------------------------------------------------------------ */
+/* --load                                                               */
+
+static json_t *
+parse_json(const char *text)
+{
+    json_error_t err;
+    json_t *j = json_loads(text, 0, &err);
+
+    if (j == NULL)
+        fail_msg("line %d: %s\n%s", err.line, err.text, text);
+    return j;
+}
+
+/* A copy of the pack's inputs with real links, or skip. */
+static char *
+copied_inputs(char **top)
+{
+    char *copy = tokio_test_copy_data("pytokio-inputs", top);
+
+    if (copy == NULL) {
+        print_message("skipped: ../shared/testdata/pytokio-inputs is "
+                      "absent\n");
+        skip();
+    }
+    return copy;
+}
+
+#define DBSCAN_0320 "darshanlogs/2017/3/20/glock_dbscan_read_id4478544_" \
+    "3-20-7800-15217972833987807816_1.darshan"
+#define VPICIO_0320 "darshanlogs/2017/3/20/glock_vpicio_uni_id4478544_" \
+    "3-20-7667-18385393005962577517_1.darshan"
+
+/* The reference's printout: the two logs of job 4478544 keyed by path,
+ * indented by 4 with sorted keys, each the cache_darshan golden. */
 static void
-test_cli_find_load_not_available_exit_2(void **state)
+test_cli_find_load_base_matches_goldens(void **state)
+{
+    (void)state;
+    char *top = NULL, *copy = copied_inputs(&top);
+    const char *argv[] = { "find-darshanlogs", "-s", "2017-03-20", "-j",
+                           "4478544", "--logdir", "darshanlogs", "--load",
+                           "base", NULL };
+    struct tokio_run r = tokio_test_run(copy, site_env, argv);
+
+    expect_run(&r, 0);
+    assert_string_equal(r.err, "");
+    const char *head = "{\n    \"" DBSCAN_0320 "\": {\n";
+    if (strncmp(r.out, head, strlen(head)) != 0)
+        fail_msg("output starts %.200s", r.out);
+    json_t *all = parse_json(r.out);
+    assert_int_equal(json_object_size(all), 2);
+    const char *const pairs[][2] = {
+        { DBSCAN_0320, GOLDEN_CD "sample-2.base.json" },
+        { VPICIO_0320, GOLDEN_CD "sample.base.json" },
+    };
+    for (size_t i = 0; i < 2; i++) {
+        TOKIO_TEST_NEED_DATA(g, pairs[i][1]);
+        char *text = tokio_test_read_file(g, NULL);
+        json_t *want = parse_json(text);
+        if (!json_equal(json_object_get(all, pairs[i][0]), want))
+            fail_msg("%s differs from %s", pairs[i][0], pairs[i][1]);
+        json_decref(want);
+        free(text);
+    }
+    json_decref(all);
+    tokio_run_free(&r);
+    tokio_test_rmtree(top);
+    free(top);
+    free(copy);
+}
+
+/* Every view, any case, extra items ignored: each value is what
+ * `tokio cache-darshan --base --total --perf` prints for that log. */
+static void
+test_cli_find_load_all_views_match_cache_darshan(void **state)
+{
+    (void)state;
+    char *top = NULL, *copy = copied_inputs(&top);
+    const char *argv[] = { "find-darshanlogs", "-e", "2017-03-21", "-s",
+                           "2017-03-20", "--logdir", "darshanlogs", "-l",
+                           "Perf,base,x,TOTAL", NULL };
+    struct tokio_run r = tokio_test_run(copy, site_env, argv);
+
+    expect_run(&r, 0);
+    json_t *all = parse_json(r.out);
+    /* two logs on the 20th, two 0-byte placeholders on the 21st */
+    assert_int_equal(json_object_size(all), 4);
+    const char *key;
+    json_t *value;
+    json_object_foreach(all, key, value) {
+        const char *cd[] = { "cache-darshan", "--base", "--total", "--perf",
+                             key, NULL };
+        struct tokio_run c = tokio_test_run(copy, site_env, cd);
+        expect_run(&c, 0);
+        json_t *want = parse_json(c.out);
+        if (!json_equal(value, want))
+            fail_msg("%s differs from cache-darshan's", key);
+        if (strstr(key, "/21/") != NULL)
+            assert_int_equal(json_object_size(value), 0);
+        json_decref(want);
+        tokio_run_free(&c);
+    }
+    json_decref(all);
+    tokio_run_free(&r);
+    tokio_test_rmtree(top);
+    free(top);
+    free(copy);
+}
+
+/* A day without logs prints {}. */
+static void
+test_cli_find_load_no_logs_prints_empty_object(void **state)
+{
+    (void)state;
+    char *top = NULL, *copy = copied_inputs(&top);
+    const char *argv[] = { "find-darshanlogs", "-s", "2017-03-19",
+                           "--logdir", "darshanlogs", "--load", "total",
+                           NULL };
+    struct tokio_run r = tokio_test_run(copy, site_env, argv);
+
+    expect_run(&r, 0);
+    assert_string_equal(r.out, "{}\n");
+    tokio_run_free(&r);
+    tokio_test_rmtree(top);
+    free(top);
+    free(copy);
+}
+
+/* The reference's "load invalid" (TypeError): a usage error here. */
+static void
+test_cli_find_load_invalid_exit_2(void **state)
 {
     (void)state;
     const char *argv[] = { "find-darshanlogs", "-s", "2017-03-20", "-l",
-                           "base", NULL };
+                           "asdflkj", NULL };
     struct tokio_run r = tokio_test_run(NULL, NULL, argv);
 
     expect_run(&r, 2);
     assert_string_equal(r.out, "");
-    assert_true(strncmp(r.err, "tokio find-darshanlogs: --load is not "
-                        "available yet\n", 52) == 0);
+    assert_contains(r.err, "tokio find-darshanlogs: --load: which must be "
+                           "base, total, and/or perf, not 'asdflkj'\n");
+    assert_contains(r.err, "see 'tokio find-darshanlogs --help'");
     tokio_run_free(&r);
+}
+
+/* An unreadable log fails the load, naming it. */
+static void
+test_cli_find_load_bad_log_exit_1(void **state)
+{
+    (void)state;
+    char *dir = tokio_test_mkdtemp();
+    char path[4200];
+    snprintf(path, sizeof(path), "%s/2020", dir);
+    mkdir(path, 0777);
+    snprintf(path, sizeof(path), "%s/2020/1", dir);
+    mkdir(path, 0777);
+    snprintf(path, sizeof(path), "%s/2020/1/5", dir);
+    mkdir(path, 0777);
+    snprintf(path, sizeof(path), "%s/2020/1/5/a_b_id1_1-5-1-1_1.darshan",
+             dir);
+    tokio_test_write_file(path, "garbage", SIZE_MAX);
+    const char *argv[] = { "find-darshanlogs", "-s", "2020-01-05",
+                           "--logdir", dir, "--load", "base", NULL };
+    struct tokio_run r = tokio_test_run(NULL, NULL, argv);
+
+    expect_run(&r, 1);
+    assert_string_equal(r.out, "");
+    assert_contains(r.err, "a_b_id1_1-5-1-1_1.darshan");
+    tokio_run_free(&r);
+    tokio_test_rmtree(dir);
+    free(dir);
 }
 
 static void
@@ -342,7 +507,11 @@ main(void)
         cmocka_unit_test(test_cli_find_bad_dates_exit_2),
         cmocka_unit_test(test_cli_find_end_before_start_exit_2),
         cmocka_unit_test(test_cli_find_needs_start_or_jobid_exit_2),
-        cmocka_unit_test(test_cli_find_load_not_available_exit_2),
+        cmocka_unit_test(test_cli_find_load_base_matches_goldens),
+        cmocka_unit_test(test_cli_find_load_all_views_match_cache_darshan),
+        cmocka_unit_test(test_cli_find_load_no_logs_prints_empty_object),
+        cmocka_unit_test(test_cli_find_load_invalid_exit_2),
+        cmocka_unit_test(test_cli_find_load_bad_log_exit_1),
         cmocka_unit_test(test_cli_find_missing_log_dir_exit_1),
         cmocka_unit_test(test_cli_find_help),
     };

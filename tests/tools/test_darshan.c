@@ -24,8 +24,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "core/alloc.h"
 #include "tokio/config.h"
+#include "tokio/connectors/darshan.h"
+#include "tokio/connectors/darshan_json.h"
+#include "tokio/connectors/darshan_writer.h"
 #include "tokio/time.h"
 #include "tokio/tools/common.h"
 #include "tokio/tools/darshan.h"
@@ -672,6 +677,283 @@ test_find_survives_every_oom(void **state)
     tokio_config_free(cfg);
 }
 
+/* ------------------------------------------------------------------ */
+/* load_darshanlogs                                                     */
+
+static json_t *
+load_json_file(const char *path)
+{
+    json_error_t err;
+    json_t *j = json_load_file(path, 0, &err);
+
+    if (j == NULL)
+        fail_msg("%s line %d: %s", path, err.line, err.text);
+    return j;
+}
+
+static void
+test_load_views_as_the_reference_reads_them(void **state)
+{
+    unsigned v = 99;
+
+    (void)state;
+    assert_int_equal(tokio_darshan_load_views("base", &v), TOKIO_OK);
+    assert_int_equal(v, TOKIO_DARSHAN_LOAD_BASE);
+    assert_int_equal(tokio_darshan_load_views("BASE,perf,Total", &v),
+                     TOKIO_OK);
+    assert_int_equal(v, TOKIO_DARSHAN_LOAD_BASE | TOKIO_DARSHAN_LOAD_TOTAL |
+                            TOKIO_DARSHAN_LOAD_PERF);
+    /* other items are ignored, as the reference's `in` tests ignore them */
+    assert_int_equal(tokio_darshan_load_views("x,,perf", &v), TOKIO_OK);
+    assert_int_equal(v, TOKIO_DARSHAN_LOAD_PERF);
+    /* the reference's "load invalid" case: TypeError */
+    assert_int_equal(tokio_darshan_load_views("asdflkj", &v), TOKIO_EINVAL);
+    assert_int_equal(v, 0);
+    assert_contains(tokio_errmsg(), "asdflkj");
+    assert_int_equal(tokio_darshan_load_views("", &v), TOKIO_EINVAL);
+    assert_int_equal(tokio_darshan_load_views(" base", &v), TOKIO_EINVAL);
+    assert_int_equal(tokio_darshan_load_views(NULL, &v), TOKIO_EINVAL);
+}
+
+/* The pack's repository, copied so its links are real links. */
+static char *
+pack_repository(char **top)
+{
+    char *copy = tokio_test_copy_data("pytokio-inputs", top);
+    char *dir;
+
+    if (copy == NULL)
+        return NULL;
+    dir = malloc(strlen(copy) + sizeof("/darshanlogs"));
+    assert_non_null(dir);
+    sprintf(dir, "%s/darshanlogs", copy);
+    free(copy);
+    return dir;
+}
+
+/*
+ * The reference's "load base" / "load base,perf,total" queries (job
+ * 4478544 on 2017-03-20), compared by value with its cache_darshan
+ * goldens of the two logs the repository links to.
+ */
+static void
+test_load_pack_matches_cache_darshan_goldens(void **state)
+{
+    static const struct {
+        unsigned views;
+        const char *suffix;
+    } views[] = {
+        { TOKIO_DARSHAN_LOAD_BASE, "base" },
+        { TOKIO_DARSHAN_LOAD_TOTAL, "total" },
+        { TOKIO_DARSHAN_LOAD_PERF, "perf" },
+    };
+    char *top = NULL, *repo = pack_repository(&top);
+    char golden[256];
+
+    (void)state;
+    if (repo == NULL) {
+        print_message("skipped: ../shared/testdata/pytokio-inputs is "
+                      "absent\n");
+        skip();
+    }
+    for (size_t i = 0; i < sizeof(views) / sizeof(*views); i++) {
+        struct tokio_find_darshanlogs_query q = { 0 };
+        json_t *all = NULL;
+        q.have_start = 1;
+        q.start = local_time(2017, 3, 20, 2, 7, 47);
+        q.jobid = "4478544";
+        q.log_dir = repo;
+        int rc = tokio_load_darshanlogs(&all, NULL, &q, views[i].views);
+        if (rc != TOKIO_OK)
+            fail_msg("rc %d (%s)", rc, tokio_errmsg());
+        assert_int_equal(json_object_size(all), 2);
+        const char *key;
+        json_t *value;
+        json_object_foreach(all, key, value) {
+            /* vpicio links to sample.darshan, dbscan to sample-2 */
+            snprintf(golden, sizeof(golden),
+                     "golden/pytokio/cache_darshan/%s.%s.json",
+                     strstr(key, "vpicio") ? "sample" : "sample-2",
+                     views[i].suffix);
+            assert_non_null(strstr(key, repo));
+            json_t *want = load_json_file(tokio_test_data(golden));
+            if (!json_equal(value, want))
+                fail_msg("%s: differs from %s", key, golden);
+            json_decref(want);
+        }
+        json_decref(all);
+    }
+    tokio_test_rmtree(top);
+    free(top);
+    free(repo);
+}
+
+/* 2017-03-21's logs are 0-byte placeholders: {} each, as the reference's
+ * golden cache_darshan of one of them. */
+static void
+test_load_empty_logs_give_empty_objects(void **state)
+{
+    char *top = NULL, *repo = pack_repository(&top);
+    struct tokio_find_darshanlogs_query q = { 0 };
+    json_t *all = NULL;
+
+    (void)state;
+    if (repo == NULL) {
+        print_message("skipped: ../shared/testdata/pytokio-inputs is "
+                      "absent\n");
+        skip();
+    }
+    q.have_start = 1;
+    q.start = local_time(2017, 3, 21, 0, 0, 0);
+    q.log_dir = repo;
+    assert_int_equal(tokio_load_darshanlogs(&all, NULL, &q,
+                                            TOKIO_DARSHAN_LOAD_BASE),
+                     TOKIO_OK);
+    assert_int_equal(json_object_size(all), 2);
+    json_t *want = load_json_file(tokio_test_data(
+        "golden/pytokio/cache_darshan/glock_vpicio_uni_id4487503_3-21-"
+        "14391-1931100114561819213_1.empty-log.base.json"));
+    const char *key;
+    json_t *value;
+    json_object_foreach(all, key, value)
+        assert_true(json_equal(value, want));
+    json_decref(want);
+    json_decref(all);
+    /* a day without logs */
+    q.start = local_time(2017, 3, 19, 0, 0, 0);
+    assert_int_equal(tokio_load_darshanlogs(&all, NULL, &q,
+                                            TOKIO_DARSHAN_LOAD_BASE),
+                     TOKIO_OK);
+    assert_int_equal(json_object_size(all), 0);
+    json_decref(all);
+    tokio_test_rmtree(top);
+    free(top);
+    free(repo);
+}
+
+/* A log of our own, written where the finder looks. */
+static void
+write_log(const char *path)
+{
+    static const struct tokio_darshan_mount mounts[] = {
+        { "/scratch", "lustre" },
+    };
+    struct tokio_darshan_job_info job = {
+        .uid = 1000, .jobid = 100, .start_time = 1578218400,
+        .end_time = 1578218460, .nprocs = 2, .exe = "./app -x",
+        .n_mounts = 1, .mounts = mounts,
+    };
+    size_t n = tokio_darshan_counter_count(TOKIO_DARSHAN_POSIX);
+    size_t nf = tokio_darshan_fcounter_count(TOKIO_DARSHAN_POSIX);
+    int64_t *c = calloc(n, sizeof(*c));
+    double *f = calloc(nf, sizeof(*f));
+    struct tokio_darshan_writer *w = NULL;
+    uint64_t id = tokio_darshan_writer_hash("/scratch/out");
+
+    assert_non_null(c);
+    assert_non_null(f);
+    c[0] = 3;
+    f[0] = 1.5;
+    assert_int_equal(tokio_darshan_writer_new(&w, &job), TOKIO_OK);
+    assert_int_equal(tokio_darshan_writer_add_name(w, id, "/scratch/out"),
+                     TOKIO_OK);
+    for (int64_t rank = 0; rank < 2; rank++)
+        assert_int_equal(tokio_darshan_writer_add_record(
+                             w, TOKIO_DARSHAN_POSIX, id, rank, c, n, f, nf),
+                         TOKIO_OK);
+    assert_int_equal(tokio_darshan_writer_write(w, path), TOKIO_OK);
+    tokio_darshan_writer_free(w);
+    free(c);
+    free(f);
+}
+
+#define OWN_LOG "repo/2020/1/5/" L1
+
+/* Each value is what tokio_darshan_to_json() gives for the log alone. */
+static void
+test_load_own_tree_equals_cache_darshan(void **state)
+{
+    struct tokio_find_darshanlogs_query q = day_query(5, 6);
+    struct tokio_darshan_json_opts o = { .base = 1, .perf = 1 };
+    struct tokio_darshan *log = NULL;
+    json_t *all = NULL, *want = NULL;
+
+    (void)state;
+    make_tree();
+    write_log(OWN_LOG);
+    q.jobid = "100";
+    q.log_dir = "repo";
+    assert_int_equal(tokio_load_darshanlogs(&all, NULL, &q,
+                                            TOKIO_DARSHAN_LOAD_BASE |
+                                                TOKIO_DARSHAN_LOAD_PERF),
+                     TOKIO_OK);
+    assert_int_equal(tokio_darshan_open(&log, OWN_LOG), TOKIO_OK);
+    assert_int_equal(tokio_darshan_to_json(log, &o, &want), TOKIO_OK);
+    /* L1 (ours) and L3 (a 0-byte placeholder, the next day) */
+    assert_int_equal(json_object_size(all), 2);
+    assert_true(json_equal(json_object_get(all, OWN_LOG), want));
+    json_t *placeholder = json_object_get(all, "repo/2020/1/6/" L3);
+    assert_true(json_is_object(placeholder));
+    assert_int_equal(json_object_size(placeholder), 0);
+    json_decref(want);
+    json_decref(all);
+    tokio_darshan_free(log);
+}
+
+static void
+test_load_unreadable_log_names_it(void **state)
+{
+    struct tokio_find_darshanlogs_query q = day_query(5, 0);
+    json_t *all = (void *)1;
+
+    (void)state;
+    make_tree();
+    tokio_test_write_file("repo/2020/1/5/" L1, "not a darshan log", SIZE_MAX);
+    q.log_dir = "repo";
+    assert_int_equal(tokio_load_darshanlogs(&all, NULL, &q,
+                                            TOKIO_DARSHAN_LOAD_BASE),
+                     TOKIO_EFORMAT);
+    assert_null(all);
+    assert_contains(tokio_errmsg(), L1);
+    /* views without base, total or perf */
+    assert_int_equal(tokio_load_darshanlogs(&all, NULL, &q, 8),
+                     TOKIO_EINVAL);
+    assert_null(all);
+    /* what the finder refuses */
+    q.log_dir = "no-such-repo";
+    assert_int_equal(tokio_load_darshanlogs(&all, NULL, &q,
+                                            TOKIO_DARSHAN_LOAD_BASE),
+                     TOKIO_ENOTFOUND);
+    assert_null(all);
+}
+
+static void
+test_load_survives_every_oom(void **state)
+{
+    struct tokio_find_darshanlogs_query q = day_query(5, 6);
+
+    (void)state;
+    make_tree();
+    write_log(OWN_LOG);
+    q.log_dir = "repo";
+    for (size_t n = 1;; n++) {
+        json_t *all = (void *)1;
+        tokio_test_fail_alloc_at(n);
+        int rc = tokio_load_darshanlogs(&all, NULL, &q,
+                                        TOKIO_DARSHAN_LOAD_BASE |
+                                            TOKIO_DARSHAN_LOAD_TOTAL |
+                                            TOKIO_DARSHAN_LOAD_PERF);
+        tokio_test_fail_alloc_at(0);
+        if (rc >= 0) {
+            assert_int_equal(json_object_size(all), 3);
+            json_decref(all);
+            break;
+        }
+        assert_int_equal(rc, TOKIO_ENOMEM);
+        assert_null(all);
+    }
+}
+
 int
 main(void)
 {
@@ -692,6 +974,12 @@ main(void)
         T(test_find_tree_config_shapes),
         T(test_find_errors),
         T(test_find_survives_every_oom),
+        T(test_load_views_as_the_reference_reads_them),
+        T(test_load_pack_matches_cache_darshan_goldens),
+        T(test_load_empty_logs_give_empty_objects),
+        T(test_load_own_tree_equals_cache_darshan),
+        T(test_load_unreadable_log_names_it),
+        T(test_load_survives_every_oom),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);

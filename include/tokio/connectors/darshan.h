@@ -136,6 +136,10 @@ TOKIO_API int tokio_darshan_open_mem(struct tokio_darshan **out,
 /** Release a log (NULL is fine). */
 TOKIO_API void tokio_darshan_free(struct tokio_darshan *log);
 
+/** The name given when the log was opened (its path, or open_mem's
+ *  `name`, "<memory>" by default): what messages about it say. */
+TOKIO_API const char *tokio_darshan_logname(const struct tokio_darshan *log);
+
 /* Header. */
 /** Version string as stored, e.g. "3.10". */
 TOKIO_API const char *tokio_darshan_version(const struct tokio_darshan *log);
@@ -308,5 +312,25 @@ TOKIO_API int tokio_darshan_write_perf(const struct tokio_darshan *log,
                                        FILE *fp);
 TOKIO_API int tokio_darshan_write_file(const struct tokio_darshan *log,
                                        FILE *fp);
+
+/* ==== DXT traces: darshan-dxt-parser ===================================
+ *
+ * The DXT_POSIX and DXT_MPIIO records (struct tokio_darshan_record's
+ * hostname and segments) as darshan-dxt-parser 3.5.0 prints them, with
+ * each POSIX segment annotated by the Lustre OSTs it touched when the
+ * log has a LUSTRE record for the same file.
+ */
+
+/**
+ * Write what `darshan-dxt-parser --show-incomplete` prints for the log,
+ * byte for byte (preamble as in tokio_darshan_write_base(); start/end
+ * times use ctime() in the local zone).  Returns TOKIO_OK, TOKIO_EIO
+ * (write failed), TOKIO_ENOMEM, or TOKIO_EFORMAT when a DXT or LUSTRE
+ * module is present but was not decoded (a record version darshan-util
+ * 3.5.0 rejects; darshan-dxt-parser stops there too); output may then be
+ * incomplete.  Thread-safe on a shared log.
+ */
+TOKIO_API int tokio_darshan_write_dxt(const struct tokio_darshan *log,
+                                      FILE *fp);
 
 #endif

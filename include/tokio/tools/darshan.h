@@ -1,6 +1,7 @@
 /*
- * tokio/tools/darshan.h - finding a site's Darshan logs (tokio.tools.darshan
- * in the reference) and reading what a log's file name says about its job
+ * tokio/tools/darshan.h - finding a site's Darshan logs and loading them
+ * (tokio.tools.darshan in the reference: find_darshanlogs and
+ * load_darshanlogs) and reading what a log's file name says about its job
  * (the reference's tokio.connectors.darshan.parse_filename_metadata).
  *
  * Darshan writes each job's log into a per-day folder of a system-wide
@@ -12,6 +13,7 @@
 #ifndef TOKIO_TOOLS_DARSHAN_H
 #define TOKIO_TOOLS_DARSHAN_H
 
+#include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -99,5 +101,56 @@ struct tokio_find_darshanlogs_query {
 TOKIO_API int tokio_find_darshanlogs(
     char ***paths_out, size_t *n_out, const struct tokio_config *cfg,
     const struct tokio_find_darshanlogs_query *q);
+
+/* ---- load_darshanlogs ------------------------------------------------ */
+
+/* The parts of a log tokio_load_darshanlogs() loads (flags). */
+enum tokio_darshan_load_views {
+    TOKIO_DARSHAN_LOAD_BASE = 1,        /* records: darshan-parser --base */
+    TOKIO_DARSHAN_LOAD_TOTAL = 2,       /* "_total": --total */
+    TOKIO_DARSHAN_LOAD_PERF = 4         /* "_perf": --perf */
+};
+
+/**
+ * Read the reference's `which` argument: a comma-separated list, any
+ * case, of base, total and perf, of which at least one must appear
+ * (other items are ignored, as there).
+ *
+ * @param[out] views_out  TOKIO_DARSHAN_LOAD_* flags; 0 on failure.
+ * @return TOKIO_OK, or TOKIO_EINVAL (the reference's TypeError "which
+ *         must be base, total, and/or perf") naming `which`.
+ */
+TOKIO_API int tokio_darshan_load_views(const char *which,
+                                       unsigned *views_out);
+
+/**
+ * The reference's load_darshanlogs(): find the logs as
+ * tokio_find_darshanlogs() does, read each, and return an object keyed
+ * by each log's path (as the finder spells it) whose value is the log's
+ * cache-darshan JSON (tokio_darshan_to_json(), see
+ * tokio/connectors/darshan_json.h) with the views in `views`.  A 0-byte
+ * log (a repository's placeholder) gives {}, as the reference's failed
+ * darshan-parser run did.
+ *
+ * Differs from pytokio: as for tokio_find_darshanlogs(); and a log that
+ * is not empty but cannot be read fails the whole load with the reader's
+ * message naming it (the reference kept whatever darshan-parser printed
+ * before failing).
+ *
+ * @param cfg    the site configuration; may be NULL when q->log_dir is
+ *               set.
+ * @param views  TOKIO_DARSHAN_LOAD_* flags (see tokio_darshan_load_views).
+ * @param[out] out  a new reference (json_decref() it); {} when no log
+ *                  matches; NULL on failure.
+ * @return TOKIO_OK, or TOKIO_PARTIAL when some log says a module ran out
+ *         of memory (its JSON holds what the log kept); TOKIO_EINVAL
+ *         (views without base, total or perf, or
+ *         as tokio_find_darshanlogs()); TOKIO_ENOTFOUND, TOKIO_EIO,
+ *         TOKIO_EFORMAT (a log the reader rejects), TOKIO_ENOMEM.
+ *         Thread-safe when `cfg` is not being changed.
+ */
+TOKIO_API int tokio_load_darshanlogs(
+    json_t **out, const struct tokio_config *cfg,
+    const struct tokio_find_darshanlogs_query *q, unsigned views);
 
 #endif

@@ -1,0 +1,689 @@
+/*
+ * src/analysis/darshan_bad_ost.c - correlating Darshan per-file
+ * performance with the Lustre OSTs the files live on (the reference's
+ * tokio.cli.darshan_bad_ost; tokio/analysis/darshan_bad_ost.h).
+ *
+ * Facts taken from the reference (pytokio 0.13):
+ * - A file's performance is (sum over its POSIX records of BYTES_READ +
+ *   BYTES_WRITTEN) / (largest F_WRITE_TIME + F_READ_TIME + F_META_TIME of
+ *   one record), the times as darshan-parser printed them ("%f", six
+ *   decimals), since that text is what the reference computed from.
+ * - Only files with a LUSTRE record count; the file's OSTs are the union
+ *   of its LUSTRE records' OST lists; its share of each is 1/(number of
+ *   its OSTs).  Files are "log@name", so one log given twice merges with
+ *   itself (highest performance, union of OSTs).
+ * - OSTs with the same share for every file are skipped, and nothing is
+ *   correlated when all files performed the same.  Results are sorted by
+ *   coefficient; shown when p < -p (0.05) and |r| > -c (0.0); flagged
+ *   when |r| > -C (0.5).
+ *
+ * Differs from pytokio:
+ * - The reference read LUSTRE records in darshan-util's pre-3.4.6 text
+ *   (STRIPE_WIDTH, OST_ID_<k>).  darshan-util 3.5 prints every log in the
+ *   component layout (LUSTRE_COMP1_STRIPE_COUNT, LUSTRE_COMP1_OST_ID_<k>),
+ *   so the reference fails on every log with KeyError 'STRIPE_WIDTH'
+ *   (the .err files of golden/pytokio/darshan_bad_ost/).  We do what it
+ *   meant: the file's OSTs are those of its layout, i.e. all OST ids of
+ *   all its components (an old log's single stripe list is component 1;
+ *   a progressive layout's later components hold the file's later
+ *   bytes, so they are the file's OSTs too).
+ * - A file no rank spent time on has no performance; the reference died
+ *   there (ZeroDivisionError), we leave it out and count it.
+ * - Equal coefficients are ordered by OST id; the reference kept the
+ *   order of its DataFrame columns (Python set order of the OST ids).
+ */
+#include "tokio/analysis/darshan_bad_ost.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/error.h"
+#include "tokio/analysis/stats.h"
+
+/* darshan-parser prints a record whose id the name table lacks as
+ * "(null)" (glibc's %s of NULL), so the reference saw that name. */
+#define NO_NAME "(null)"
+
+/* One observation: a file of a log. */
+struct obs {
+    char *key;                  /* "label@name" */
+    size_t label_len;           /* the "label" part of key */
+    double perf;                /* bytes per second */
+    int64_t *osts;              /* distinct, increasing */
+    size_t n_osts;
+};
+
+struct tokio_darshan_bad_ost {
+    struct obs *files;
+    size_t n, cap;
+    size_t no_time;
+};
+
+/* A record of the log under its name, for grouping by name. */
+struct ref {
+    const char *name;
+    size_t index;               /* record index in its module */
+};
+
+/* Counter positions of the POSIX layout, found by name so a change of
+ * the reader's layout cannot silently shift them. */
+struct posix_idx {
+    size_t bytes_read, bytes_written;
+    size_t read_time, write_time, meta_time;
+};
+
+static int
+find_counter(int fcounter, const char *name, size_t *out)
+{
+    size_t n = fcounter ? tokio_darshan_fcounter_count(TOKIO_DARSHAN_POSIX)
+                        : tokio_darshan_counter_count(TOKIO_DARSHAN_POSIX);
+
+    for (size_t i = 0; i < n; i++) {
+        const char *c = fcounter
+            ? tokio_darshan_fcounter_name(TOKIO_DARSHAN_POSIX, i)
+            : tokio_darshan_counter_name(TOKIO_DARSHAN_POSIX, i);
+        if (c != NULL && strcmp(c, name) == 0) {
+            *out = i;
+            return TOKIO_OK;
+        }
+    }
+    return tokio__error(TOKIO_ERR, "darshan-bad-ost: the POSIX layout has "
+                        "no counter %s", name);
+}
+
+static int
+posix_indexes(struct posix_idx *ix)
+{
+    int rc;
+
+    if ((rc = find_counter(0, "POSIX_BYTES_READ", &ix->bytes_read)) < 0 ||
+        (rc = find_counter(0, "POSIX_BYTES_WRITTEN", &ix->bytes_written)) < 0 ||
+        (rc = find_counter(1, "POSIX_F_READ_TIME", &ix->read_time)) < 0 ||
+        (rc = find_counter(1, "POSIX_F_WRITE_TIME", &ix->write_time)) < 0 ||
+        (rc = find_counter(1, "POSIX_F_META_TIME", &ix->meta_time)) < 0)
+        return rc;
+    return TOKIO_OK;
+}
+
+/*
+ * `v` as darshan-parser printed it ("%f") and the reference read it back.
+ * From 1e15 on, six decimals are below the double's own resolution, so
+ * the value is its own rounding (and "%f" of 1e308 would need 316 bytes).
+ */
+static double
+as_printed(double v)
+{
+    char buf[64];
+
+    if (!(fabs(v) < 1e15))
+        return v;
+    snprintf(buf, sizeof(buf), "%f", v);
+    return strtod(buf, NULL);
+}
+
+static int
+cmp_ref(const void *pa, const void *pb)
+{
+    const struct ref *a = pa, *b = pb;
+    int c = strcmp(a->name, b->name);
+
+    if (c != 0)
+        return c;
+    return (a->index > b->index) - (a->index < b->index);
+}
+
+static int
+cmp_i64(const void *pa, const void *pb)
+{
+    int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+
+    return (a > b) - (a < b);
+}
+
+/* Sort and drop repeats; returns the new count. */
+static size_t
+sort_unique(int64_t *v, size_t n)
+{
+    size_t k = 0;
+
+    if (n == 0)
+        return 0;
+    qsort(v, n, sizeof(*v), cmp_i64);
+    for (size_t i = 1; i < n; i++)
+        if (v[i] != v[k])
+            v[++k] = v[i];
+    return k + 1;
+}
+
+/* The module's records under their names, sorted by (name, index), in
+ * *out (free()).  Returns the count, or (size_t)-1 when out of memory. */
+static size_t
+refs_by_name(const struct tokio_darshan *log, int mod, struct ref **out)
+{
+    size_t n = tokio_darshan_record_count(log, mod);
+
+    *out = NULL;
+    if (n == 0)
+        return 0;
+    if ((*out = tokio__calloc(n, sizeof(**out))) == NULL)
+        return (size_t)-1;
+    for (size_t i = 0; i < n; i++) {
+        const char *name =
+            tokio_darshan_name(log, tokio_darshan_record(log, mod, i)->id);
+        (*out)[i].name = name != NULL ? name : NO_NAME;
+        (*out)[i].index = i;
+    }
+    qsort(*out, n, sizeof(**out), cmp_ref);
+    return n;
+}
+
+/* The end of the run of refs[start..] sharing refs[start]'s name. */
+static size_t
+group_end(const struct ref *refs, size_t n, size_t start)
+{
+    size_t e = start + 1;
+
+    while (e < n && strcmp(refs[e].name, refs[start].name) == 0)
+        e++;
+    return e;
+}
+
+/* First LUSTRE ref named `name`, or n. */
+static size_t
+find_group(const struct ref *refs, size_t n, const char *name)
+{
+    size_t lo = 0, hi = n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(refs[mid].name, name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && strcmp(refs[lo].name, name) == 0 ? lo : n;
+}
+
+/*
+ * Performance of the file whose POSIX records are refs[start..end), in
+ * record order as the reference met them.  Returns 0 when no record
+ * spent any time (*perf untouched).
+ */
+static int
+file_perf(const struct tokio_darshan *log, const struct posix_idx *ix,
+          const struct ref *refs, size_t start, size_t end, double *perf)
+{
+    double max_time = 0.0, bytes = 0.0;
+
+    for (size_t i = start; i < end; i++) {
+        const struct tokio_darshan_record *r =
+            tokio_darshan_record(log, TOKIO_DARSHAN_POSIX, refs[i].index);
+        double t = as_printed(r->fcounters[ix->write_time]) +
+                   as_printed(r->fcounters[ix->read_time]) +
+                   as_printed(r->fcounters[ix->meta_time]);
+        if (t > max_time)
+            max_time = t;
+        /* the reference added Python ints (exact) and then a float */
+        int64_t br = r->counters[ix->bytes_read];
+        int64_t bw = r->counters[ix->bytes_written];
+        if ((bw > 0 && br > INT64_MAX - bw) || (bw < 0 && br < INT64_MIN - bw))
+            bytes += (double)br + (double)bw;
+        else
+            bytes += (double)(br + bw);
+    }
+    if (!(max_time > 0.0))
+        return 0;
+    *perf = bytes / max_time;
+    return 1;
+}
+
+/* The distinct OST ids of the LUSTRE records lrefs[start..end). */
+static int
+file_osts(const struct tokio_darshan *log, const struct ref *lrefs,
+          size_t start, size_t end, struct obs *o)
+{
+    size_t total = 0;
+
+    for (size_t i = start; i < end; i++)
+        total += tokio_darshan_record(log, TOKIO_DARSHAN_LUSTRE,
+                                      lrefs[i].index)->n_extra;
+    o->osts = NULL;
+    o->n_osts = 0;
+    if (total == 0)
+        return TOKIO_OK;
+    if ((o->osts = tokio__calloc(total, sizeof(*o->osts))) == NULL)
+        return TOKIO_ENOMEM;
+    for (size_t i = start; i < end; i++) {
+        /* every component's OST ids, in order: see "Differs from
+         * pytokio" above */
+        const struct tokio_darshan_record *r =
+            tokio_darshan_record(log, TOKIO_DARSHAN_LUSTRE, lrefs[i].index);
+        memcpy(o->osts + o->n_osts, r->extra, r->n_extra * sizeof(int64_t));
+        o->n_osts += r->n_extra;
+    }
+    o->n_osts = sort_unique(o->osts, o->n_osts);
+    return TOKIO_OK;
+}
+
+static void
+obs_clear(struct obs *o)
+{
+    free(o->key);
+    free(o->osts);
+    memset(o, 0, sizeof(*o));
+}
+
+static void
+obs_array_free(struct obs *v, size_t n)
+{
+    for (size_t i = 0; v != NULL && i < n; i++)
+        obs_clear(&v[i]);
+    free(v);
+}
+
+/*
+ * The observations of one log, in the order of their first POSIX record,
+ * into *out (*n_out of them; obs_array_free()).
+ */
+static int
+log_observations(struct tokio_darshan_bad_ost *b,
+                 const struct tokio_darshan *log, const char *label,
+                 struct obs **out, size_t *n_out)
+{
+    struct posix_idx ix;
+    struct ref *prefs = NULL, *lrefs = NULL;
+    struct obs *v = NULL;
+    size_t *first = NULL;       /* each observation's first POSIX record */
+    size_t np, nl, n = 0, no_time = 0;
+    int rc;
+
+    *out = NULL;
+    *n_out = 0;
+    if ((rc = posix_indexes(&ix)) < 0)
+        return rc;
+    np = refs_by_name(log, TOKIO_DARSHAN_POSIX, &prefs);
+    nl = np == (size_t)-1 ? 0 : refs_by_name(log, TOKIO_DARSHAN_LUSTRE,
+                                             &lrefs);
+    /* groups come out in name order; `first` restores log order below */
+    if (np == (size_t)-1 || nl == (size_t)-1 ||
+        (np > 0 && ((v = tokio__calloc(np, sizeof(*v))) == NULL ||
+                    (first = tokio__calloc(np, sizeof(*first))) == NULL))) {
+        rc = tokio__error(TOKIO_ENOMEM, "out of memory correlating '%s'",
+                          label);
+        goto done;
+    }
+    for (size_t s = 0, e; s < np; s = e) {
+        e = group_end(prefs, np, s);
+        size_t ls = find_group(lrefs, nl, prefs[s].name);
+        double perf;
+
+        if (ls == nl)
+            continue;           /* not on Lustre */
+        if (!file_perf(log, &ix, prefs, s, e, &perf)) {
+            no_time++;
+            continue;
+        }
+        struct obs *o = &v[n];
+        size_t len = strlen(label) + 1 + strlen(prefs[s].name) + 1;
+        if ((o->key = tokio__malloc(len)) == NULL ||
+            file_osts(log, lrefs, ls, group_end(lrefs, nl, ls), o) < 0) {
+            obs_clear(o);
+            rc = tokio__error(TOKIO_ENOMEM, "out of memory correlating "
+                              "'%s'", label);
+            goto done;
+        }
+        snprintf(o->key, len, "%s@%s", label, prefs[s].name);
+        o->label_len = strlen(label);
+        o->perf = perf;
+        first[n++] = prefs[s].index;
+    }
+    /* insertion sort by first record: groups are mostly in order already
+     * (darshan writes a file's records together) */
+    for (size_t i = 1; i < n; i++) {
+        struct obs t = v[i];
+        size_t f = first[i], j = i;
+        for (; j > 0 && first[j - 1] > f; j--) {
+            v[j] = v[j - 1];
+            first[j] = first[j - 1];
+        }
+        v[j] = t;
+        first[j] = f;
+    }
+    b->no_time += no_time;      /* only counted once the log is added */
+    *out = v;
+    *n_out = n;
+    v = NULL;
+    rc = TOKIO_OK;
+done:
+    obs_array_free(v, n);
+    free(first);
+    free(prefs);
+    free(lrefs);
+    return rc;
+}
+
+/* Index of the file with `key` among the set's files, or b->n. */
+static size_t
+find_file(const struct tokio_darshan_bad_ost *b, const char *key)
+{
+    for (size_t i = 0; i < b->n; i++)
+        if (strcmp(b->files[i].key, key) == 0)
+            return i;
+    return b->n;
+}
+
+/* Nonzero if a file of the set came from `label`. */
+static int
+label_seen(const struct tokio_darshan_bad_ost *b, const char *label)
+{
+    size_t len = strlen(label);
+
+    for (size_t i = 0; i < b->n; i++)
+        if (b->files[i].label_len == len &&
+            memcmp(b->files[i].key, label, len) == 0)
+            return 1;
+    return 0;
+}
+
+/* The sorted union of two sorted id sets, into *out (free()). */
+static int
+union_osts(const struct obs *a, const struct obs *c, int64_t **out,
+           size_t *n_out)
+{
+    size_t n = a->n_osts + c->n_osts;
+
+    *out = NULL;
+    *n_out = 0;
+    if (n == 0)
+        return TOKIO_OK;
+    if ((*out = tokio__calloc(n, sizeof(**out))) == NULL)
+        return TOKIO_ENOMEM;
+    if (a->n_osts)
+        memcpy(*out, a->osts, a->n_osts * sizeof(**out));
+    if (c->n_osts)
+        memcpy(*out + a->n_osts, c->osts, c->n_osts * sizeof(**out));
+    *n_out = sort_unique(*out, n);
+    return TOKIO_OK;
+}
+
+int
+tokio_darshan_bad_ost_new(struct tokio_darshan_bad_ost **out)
+{
+    *out = tokio__calloc(1, sizeof(**out));
+    if (*out == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory");
+    return TOKIO_OK;
+}
+
+int
+tokio_darshan_bad_ost_add_log(struct tokio_darshan_bad_ost *b,
+                              const struct tokio_darshan *log,
+                              const char *label)
+{
+    struct obs *v = NULL;
+    size_t n = 0, fresh = 0, old_n = b->n, saved_no_time = b->no_time;
+    size_t *at = NULL;
+    int rc;
+
+    if (tokio_darshan_record_count(log, TOKIO_DARSHAN_POSIX) == 0)
+        return tokio__error(TOKIO_ENOTFOUND, "'%s' has no POSIX records",
+                            label);
+    if (tokio_darshan_record_count(log, TOKIO_DARSHAN_LUSTRE) == 0)
+        return tokio__error(TOKIO_ENOTFOUND, "'%s' has no LUSTRE records",
+                            label);
+    if ((rc = log_observations(b, log, label, &v, &n)) < 0)
+        return rc;
+    if (n == 0) {
+        free(v);
+        return TOKIO_OK;
+    }
+
+    /* Everything that can fail happens before the set changes: where
+     * each file goes (a new slot, or merged into one from the same
+     * label), the merged OST sets, room for the new files. */
+    int again = label_seen(b, label);
+    if ((at = tokio__calloc(n, sizeof(*at))) == NULL)
+        goto nomem;
+    for (size_t i = 0; i < n; i++) {
+        at[i] = again ? find_file(b, v[i].key) : old_n;
+        if (at[i] == old_n) {
+            fresh++;
+            continue;
+        }
+        /* the merged set replaces this observation's own */
+        int64_t *u;
+        size_t nu;
+        if (union_osts(&b->files[at[i]], &v[i], &u, &nu) < 0)
+            goto nomem;
+        free(v[i].osts);
+        v[i].osts = u;
+        v[i].n_osts = nu;
+    }
+    if (b->n + fresh > b->cap) {
+        size_t cap = b->cap ? b->cap : 64;
+        while (cap < b->n + fresh)
+            cap *= 2;
+        struct obs *f = tokio__reallocarray(b->files, cap, sizeof(*f));
+        if (f == NULL)
+            goto nomem;
+        b->files = f;
+        b->cap = cap;
+    }
+
+    for (size_t i = 0; i < n; i++) {
+        if (at[i] == old_n) {
+            b->files[b->n++] = v[i];
+            continue;
+        }
+        struct obs *o = &b->files[at[i]];
+        if (v[i].perf > o->perf)
+            o->perf = v[i].perf;
+        free(o->osts);
+        o->osts = v[i].osts;
+        o->n_osts = v[i].n_osts;
+        v[i].osts = NULL;
+        obs_clear(&v[i]);
+    }
+    free(at);
+    free(v);
+    return TOKIO_OK;
+
+nomem:
+    b->no_time = saved_no_time;
+    free(at);
+    obs_array_free(v, n);
+    return tokio__error(TOKIO_ENOMEM, "out of memory correlating '%s'",
+                        label);
+}
+
+size_t
+tokio_darshan_bad_ost_file_count(const struct tokio_darshan_bad_ost *b)
+{
+    return b->n;
+}
+
+const char *
+tokio_darshan_bad_ost_file(const struct tokio_darshan_bad_ost *b, size_t i,
+                           double *perf_out, const int64_t **osts_out,
+                           size_t *n_osts_out)
+{
+    if (i >= b->n)
+        return NULL;
+    if (perf_out != NULL)
+        *perf_out = b->files[i].perf;
+    if (osts_out != NULL)
+        *osts_out = b->files[i].osts;
+    if (n_osts_out != NULL)
+        *n_osts_out = b->files[i].n_osts;
+    return b->files[i].key;
+}
+
+size_t
+tokio_darshan_bad_ost_no_time(const struct tokio_darshan_bad_ost *b)
+{
+    return b->no_time;
+}
+
+static int
+has_ost(const struct obs *o, int64_t id)
+{
+    return bsearch(&id, o->osts, o->n_osts, sizeof(id), cmp_i64) != NULL;
+}
+
+static int
+cmp_result(const void *pa, const void *pb)
+{
+    const struct tokio_darshan_bad_ost_result *a = pa, *b = pb;
+
+    if (a->coefficient != b->coefficient)
+        return a->coefficient < b->coefficient ? -1 : 1;
+    return (a->ost_id > b->ost_id) - (a->ost_id < b->ost_id);
+}
+
+int
+tokio_darshan_bad_ost_correlate(const struct tokio_darshan_bad_ost *b,
+                                struct tokio_darshan_bad_ost_result **out,
+                                size_t *n_out)
+{
+    struct tokio_darshan_bad_ost_result *res = NULL;
+    double *perf = NULL, *share = NULL;
+    int64_t *ids = NULL;
+    size_t n = b->n, n_ids = 0, n_res = 0;
+    int rc = TOKIO_OK;
+
+    *out = NULL;
+    *n_out = 0;
+    if (n < 2)
+        return TOKIO_OK;
+
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += b->files[i].n_osts;
+    if ((perf = tokio__calloc(n, sizeof(*perf))) == NULL ||
+        (share = tokio__calloc(n, sizeof(*share))) == NULL ||
+        (total > 0 && (ids = tokio__calloc(total, sizeof(*ids))) == NULL)) {
+        rc = tokio__error(TOKIO_ENOMEM, "out of memory correlating OSTs");
+        goto done;
+    }
+    int same = 1;
+    for (size_t i = 0; i < n; i++) {
+        perf[i] = b->files[i].perf;
+        same &= perf[i] == perf[0];
+        if (b->files[i].n_osts)
+            memcpy(ids + n_ids, b->files[i].osts,
+                   b->files[i].n_osts * sizeof(*ids));
+        n_ids += b->files[i].n_osts;
+    }
+    if (same)                   /* nothing to explain */
+        goto done;
+    n_ids = sort_unique(ids, n_ids);
+    if (n_ids > 0 && (res = tokio__calloc(n_ids, sizeof(*res))) == NULL) {
+        rc = tokio__error(TOKIO_ENOMEM, "out of memory correlating OSTs");
+        goto done;
+    }
+
+    for (size_t k = 0; k < n_ids; k++) {
+        int varies = 0;
+        for (size_t i = 0; i < n; i++) {
+            const struct obs *o = &b->files[i];
+            /* 1.0 / float(len(osts)), as the reference computed it */
+            share[i] = has_ost(o, ids[k]) ? 1.0 / (double)o->n_osts : 0.0;
+            varies |= share[i] != share[0];
+        }
+        if (!varies)
+            continue;
+        struct tokio_darshan_bad_ost_result *r = &res[n_res];
+        r->ost_id = ids[k];
+        snprintf(r->ost_name, sizeof(r->ost_name), "OST#%" PRId64, ids[k]);
+        if ((rc = tokio_stats_pearson(perf, share, n, &r->coefficient,
+                                      &r->p_value)) < 0) {
+            tokio__error_prefix("OST#%" PRId64, ids[k]);
+            goto done;
+        }
+        n_res++;
+    }
+    qsort(res, n_res, sizeof(*res), cmp_result);
+done:
+    if (rc < 0 || n_res == 0) {
+        free(res);
+        res = NULL;
+        n_res = 0;
+    }
+    free(perf);
+    free(share);
+    free(ids);
+    *out = res;
+    *n_out = n_res;
+    return rc;
+}
+
+int
+tokio_darshan_bad_ost_keep(const struct tokio_darshan_bad_ost_result *r,
+                           const struct tokio_darshan_bad_ost_opts *o)
+{
+    return r->p_value < o->p_threshold &&
+           fabs(r->coefficient) > o->c_threshold;
+}
+
+int
+tokio_darshan_bad_ost_to_json(const struct tokio_darshan_bad_ost_result *res,
+                              size_t n,
+                              const struct tokio_darshan_bad_ost_opts *o,
+                              json_t **out)
+{
+    json_t *list = json_array();
+
+    *out = NULL;
+    for (size_t i = 0; list != NULL && i < n; i++) {
+        if (!tokio_darshan_bad_ost_keep(&res[i], o))
+            continue;
+        /* keep() passed only finite values: json_real() cannot refuse */
+        if (json_array_append_new(list, json_pack(
+                "{s:f, s:s, s:f}", "coefficient", res[i].coefficient,
+                "ost_name", res[i].ost_name, "p-value", res[i].p_value))) {
+            json_decref(list);
+            list = NULL;
+        }
+    }
+    if (list == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory");
+    *out = list;
+    return TOKIO_OK;
+}
+
+int
+tokio_darshan_bad_ost_write_text(
+    const struct tokio_darshan_bad_ost_result *res, size_t n,
+    const struct tokio_darshan_bad_ost_opts *o, FILE *fp)
+{
+    int bad = fprintf(fp, "%-10s %12s %10s\n", "OST Name", "Correlation",
+                      "P-Value") < 0;
+
+    for (size_t i = 0; !bad && i < n; i++) {
+        const char *warning = "";
+
+        if (!tokio_darshan_bad_ost_keep(&res[i], o))
+            continue;
+        if (fabs(res[i].coefficient) > o->c_warning)
+            warning = res[i].coefficient < 0
+                ? " <-- this OST looks unhealthy"
+                : " <-- this OST is running unusually quickly";
+        bad = fprintf(fp, "%-10s %12.3f %10.4g%s\n", res[i].ost_name,
+                      res[i].coefficient, res[i].p_value, warning) < 0;
+    }
+    if (bad)
+        return tokio__error(TOKIO_EIO, "cannot write the OST table");
+    return TOKIO_OK;
+}
+
+void
+tokio_darshan_bad_ost_free(struct tokio_darshan_bad_ost *b)
+{
+    if (b == NULL)
+        return;
+    obs_array_free(b->files, b->n);
+    free(b);
+}

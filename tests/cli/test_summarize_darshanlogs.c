@@ -1,0 +1,169 @@
+/*
+ * tests/cli/test_summarize_darshanlogs.c - `tokio summarize-darshanlogs`.
+ * The pack has no golden for it (pytokio removed the tool before the
+ * pack's commit); the expected values are the POSIX byte totals of the
+ * index goldens (golden/pytokio/index_darshanlogs/pytokio-inputs.sql),
+ * which the reference computed from the same records, and the format is
+ * the reference's Quick Start: json.dumps(sort_keys=True, indent=4).
+ */
+#include "testutil.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct fixture {
+    char *top, *inputs, *dir;
+};
+
+static int
+setup(void **state)
+{
+    struct fixture *fx = calloc(1, sizeof(*fx));
+    char link[4200];
+
+    fx->dir = tokio_test_mkdtemp();
+    fx->inputs = tokio_test_copy_data("pytokio-inputs", &fx->top);
+    if (fx->inputs != NULL) {
+        snprintf(link, sizeof(link), "%s/inputs", fx->dir);
+        if (symlink(fx->inputs, link) != 0)
+            return -1;
+    }
+    *state = fx;
+    return 0;
+}
+
+static int
+teardown(void **state)
+{
+    struct fixture *fx = *state;
+
+    tokio_test_rmtree(fx->dir);
+    tokio_test_rmtree(fx->top);
+    free(fx->dir);
+    free(fx->top);
+    free(fx->inputs);
+    free(fx);
+    return 0;
+}
+
+static const char want_two[] =
+    "{\n"
+    "    \"inputs/sample-2.darshan\": {\n"
+    "        \"/scratch2\": {\n"
+    "            \"read_bytes\": 1649291067392,\n"
+    "            \"write_bytes\": 0\n"
+    "        }\n"
+    "    },\n"
+    "    \"inputs/sample-badost.darshan\": {\n"
+    "        \"/scratch1\": {\n"
+    "            \"read_bytes\": 0,\n"
+    "            \"write_bytes\": 549755813888\n"
+    "        }\n"
+    "    }\n"
+    "}\n";
+
+static void
+test_bytes_per_mount(void **state)
+{
+    struct fixture *fx = *state;
+    TOKIO_TEST_NEED_DATA(in, "pytokio-inputs/sample-2.darshan");
+    /* noposix.darshan has no POSIX records: left out */
+    const char *argv[] = { "summarize-darshanlogs",
+                           "inputs/sample-badost.darshan",
+                           "inputs/noposix.darshan",
+                           "inputs/sample-2.darshan", NULL };
+    struct tokio_run r = tokio_test_run(fx->dir, NULL, argv);
+
+    (void)in;
+    assert_string_equal(r.err, "");
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, want_two);
+    tokio_run_free(&r);
+}
+
+/* -o writes json.dump()'s line; -i skips what an earlier run has. */
+static void
+test_output_and_update(void **state)
+{
+    struct fixture *fx = *state;
+    TOKIO_TEST_NEED_DATA(in, "pytokio-inputs/sample-2.darshan");
+    const char *a1[] = { "summarize-darshanlogs", "-o", "one.json",
+                         "inputs/sample-2.darshan", NULL };
+    const char *a2[] = { "summarize-darshanlogs", "-i", "one.json",
+                         "inputs/sample-2.darshan",
+                         "inputs/sample-badost.darshan", NULL };
+    char path[4300];
+
+    (void)in;
+    struct tokio_run r = tokio_test_run(fx->dir, NULL, a1);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "Added 1 log summaries to one.json\n");
+    tokio_run_free(&r);
+    snprintf(path, sizeof(path), "%s/one.json", fx->dir);
+    char *text = tokio_test_read_file(path, NULL);
+    assert_string_equal(text, "{\"inputs/sample-2.darshan\": {\"/scratch2\": "
+                        "{\"read_bytes\": 1649291067392, \"write_bytes\": "
+                        "0}}}");
+    free(text);
+    r = tokio_test_run(fx->dir, NULL, a2);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, want_two);
+    tokio_run_free(&r);
+}
+
+/* Unreadable logs are named and left out; the exit status stays 0. */
+static void
+test_bad_logs_warn(void **state)
+{
+    struct fixture *fx = *state;
+    char path[4300];
+    const char *argv[] = { "summarize-darshanlogs", "empty.darshan",
+                           "missing.darshan", NULL };
+
+    snprintf(path, sizeof(path), "%s/empty.darshan", fx->dir);
+    tokio_test_write_file(path, "", 0);
+    struct tokio_run r = tokio_test_run(fx->dir, NULL, argv);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "{}\n");
+    assert_contains(r.err, "'empty.darshan'");
+    assert_contains(r.err, "'missing.darshan'");
+    tokio_run_free(&r);
+}
+
+/* The project's own sample logs, for when the pack is absent. */
+static void
+test_own_samples(void **state)
+{
+    struct fixture *fx = *state;
+    const char *bin = getenv("TOKIO_BIN");
+    char folder[4300];
+
+    snprintf(folder, sizeof(folder), "%.*s/examples/data/darshanlogs/2019/"
+             "2/14", (int)(strrchr(bin, '/') - bin), bin);
+    const char *argv[] = { "summarize-darshanlogs", folder, NULL };
+    struct tokio_run r = tokio_test_run(fx->dir, NULL, argv);
+    json_error_t err;
+    json_t *v = json_loads(r.out, 0, &err);
+
+    assert_int_equal(r.status, 0);
+    assert_non_null(v);
+    assert_true(json_object_size(v) >= 1);
+    json_decref(v);
+    tokio_run_free(&r);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_bytes_per_mount, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_output_and_update, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_bad_logs_warn, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_own_samples, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
