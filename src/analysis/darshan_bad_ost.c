@@ -293,7 +293,7 @@ log_observations(struct tokio_darshan_bad_ost *b,
                  const struct tokio_darshan *log, const char *label,
                  struct obs **out, size_t *n_out)
 {
-    struct posix_idx ix;
+    struct posix_idx ix = { 0 };
     struct ref *prefs = NULL, *lrefs = NULL;
     struct obs *v = NULL;
     size_t *first = NULL;       /* each observation's first POSIX record */
