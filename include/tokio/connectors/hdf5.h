@@ -1,0 +1,128 @@
+/*
+ * tokio/connectors/hdf5.h - TOKIO Time Series (TTS) HDF5 files and legacy
+ * H5LMT files, read through logical dataset names ("datatargets/readbytes",
+ * "mdtargets/opens", ...) whatever the file's schema version.  Mirrors
+ * tokio.connectors.hdf5 (pytokio 0.13).
+ *
+ * A name resolves, in the reference's order, to a literal HDF5 object of
+ * that name; else to a dataset the schema version derives it from: in a
+ * version "1" file the bytes <-> rates twin (bytes = rates * timestep,
+ * rates = bytes / timestep); in a file without a version (H5LMT) the
+ * legacy dataset, transposed from column x time, with MDSOpsDataSet
+ * demultiplexed into one column per operation.  A trailing "/missing"
+ * names the dataset's missing-value mask.
+ *
+ * The HDF5 library (Debian's serial build) is not thread-safe: use one
+ * thread for all tokio_hdf5 calls.
+ */
+#ifndef TOKIO_CONNECTORS_HDF5_H
+#define TOKIO_CONNECTORS_HDF5_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tokio/common.h"
+#include "tokio/timeseries.h"
+
+struct tokio_hdf5;
+
+/* Open even when the root `version` is not a schema this library knows
+ * (the reference's ignore_version=True). */
+#define TOKIO_HDF5_IGNORE_VERSION 0x1u
+
+/**
+ * Open a TTS or H5LMT file read-only.
+ * @param[out] out  free with tokio_hdf5_free().
+ * @return TOKIO_OK; TOKIO_EIO (cannot read `path`); TOKIO_EFORMAT (not
+ *         HDF5, or an unknown schema version without
+ *         TOKIO_HDF5_IGNORE_VERSION); TOKIO_ENOMEM.
+ */
+TOKIO_API int tokio_hdf5_open(struct tokio_hdf5 **out, const char *path,
+                              unsigned flags);
+
+/** The file's schema version ("1"), NULL for H5LMT; borrowed. */
+TOKIO_API const char *tokio_hdf5_schema_version(const struct tokio_hdf5 *h);
+
+/**
+ * The version of object `name` (dataset or group, as in
+ * get_version(name)): its `version` attribute, else the file's.
+ * @param[out] out  new string (free()), NULL when neither has one.
+ * @return TOKIO_OK; TOKIO_ENOTFOUND (no such name); TOKIO_EFORMAT;
+ *         TOKIO_ENOMEM.
+ */
+TOKIO_API int tokio_hdf5_get_version(struct tokio_hdf5 *h, const char *name,
+                                     char **out);
+
+/**
+ * Column names of dataset `name`.
+ * @param[out] out    one allocation: the pointer array followed by the
+ *                    strings; release it with a single free().
+ * @param[out] n_out  number of names (0 if the dataset names none).
+ * @return TOKIO_OK, TOKIO_ENOTFOUND, TOKIO_EFORMAT, TOKIO_ENOMEM.
+ */
+TOKIO_API int tokio_hdf5_get_columns(struct tokio_hdf5 *h, const char *name,
+                                     char ***out, size_t *n_out);
+
+/**
+ * Timestamps of dataset `name` (its `timestamps` attribute, else
+ * GROUP/timestamps; FSStepsDataSet in H5LMT files).
+ * @param[out] out  new array (free()), *n_out entries.
+ * @return as tokio_hdf5_get_columns().
+ */
+TOKIO_API int tokio_hdf5_get_timestamps(struct tokio_hdf5 *h,
+                                        const char *name, int64_t **out,
+                                        size_t *n_out);
+
+/**
+ * Seconds between the first two timestamps of `name`.
+ * @return as tokio_hdf5_get_columns(); TOKIO_EFORMAT with fewer than two.
+ */
+TOKIO_API int tokio_hdf5_get_timestep(struct tokio_hdf5 *h, const char *name,
+                                      int64_t *out);
+
+/**
+ * Row of `name` holding time `epoch`: (epoch - timestamps[0]) / timestep,
+ * truncated toward zero as the reference's int() does.
+ */
+TOKIO_API int tokio_hdf5_get_index(struct tokio_hdf5 *h, const char *name,
+                                   int64_t epoch, int64_t *out);
+
+/**
+ * Missing-value mask of `name` (the reference's get_missing()): 1 where
+ * the cell is -0.0 (TTS) or FSMissingDataSet says so (H5LMT), else 0;
+ * `inverse` swaps them.  Row-major, rows x cols of the logical dataset.
+ * @param[out] out  new array (free()).
+ */
+TOKIO_API int tokio_hdf5_get_missing(struct tokio_hdf5 *h, const char *name,
+                                     int inverse, int8_t **out,
+                                     size_t *rows_out, size_t *cols_out);
+
+/**
+ * The whole dataset as a TimeSeries (the reference's to_timeseries()):
+ * values after any schema conversion, column names, timestamps and
+ * timestep, the dataset's and its group's attributes as metadata, its
+ * version and the file's.
+ * @param[out] out  free with tokio_timeseries_free().
+ * @return TOKIO_OK; TOKIO_ENOTFOUND; TOKIO_EFORMAT (not 1-D or 2-D, more
+ *         column names than columns, timestamps not matching the rows);
+ *         TOKIO_ENOMEM.
+ */
+TOKIO_API int tokio_hdf5_to_timeseries(struct tokio_hdf5 *h, const char *name,
+                                       struct tokio_timeseries **out);
+
+/**
+ * Write dataset `name` as CSV, as pandas' to_csv() prints the reference's
+ * to_dataframe(name): a header of "" and the column names; one row per
+ * timestamp, indexed by its local time "YYYY-MM-DD HH:MM:SS" (the date
+ * alone when every timestamp is a local midnight); floats as Python's
+ * repr(), missing (-0.0) cells of TTS datasets empty.
+ * @return TOKIO_OK; the errors of tokio_hdf5_to_timeseries(); TOKIO_EIO.
+ */
+TOKIO_API int tokio_hdf5_write_csv(struct tokio_hdf5 *h, const char *name,
+                                   FILE *fp);
+
+/** Close the file; NULL is fine. */
+TOKIO_API void tokio_hdf5_free(struct tokio_hdf5 *h);
+
+#endif
