@@ -33,6 +33,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -99,12 +100,49 @@ typed_text(const char *text)
     return json_string_nocheck(text);
 }
 
+/*
+ * strtod() of "%f" text of `v`, without the text, where that is exact:
+ * "%f" is M / 10^6 with M the exact v * 10^6 rounded to an integer (ties
+ * to even, glibc's printf in the default rounding mode), and for |M| <
+ * 2^53 strtod() of it is the one correctly rounded division M / 1e6
+ * (Clinger's fast path).  M comes from p = v * 1e6 rounded and its exact
+ * error fma(v, 1e6, -p): only when p is a tie does the error decide.
+ * Returns 0 (use the text) for |v| >= 4e9, NaN and infinities.
+ */
+int
+tokio__darshan_fixed6(double v, double *out)
+{
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+    if (!(fabs(v) < 4e9))
+        return 0;
+    double p = v * 1e6;
+    double m = nearbyint(p);
+    double fl = floor(p);
+    if (p - fl == 0.5) {
+        double err = fma(v, 1e6, -p);
+        if (err > 0)
+            m = fl + 1;
+        else if (err < 0)
+            m = fl;
+    }
+    *out = m == 0 ? copysign(0.0, v) : m / 1e6;
+    return 1;
+#else
+    (void)v;
+    (void)out;
+    return 0;
+#endif
+}
+
 /* A double as darshan-parser printed it ("%f") and the reference read it. */
 static json_t *
 fixed_real(double v)
 {
-    char buf[FIXED_MAX];
+    double d;
 
+    if (tokio__darshan_fixed6(v, &d))
+        return json_real(d);
+    char buf[FIXED_MAX];
     snprintf(buf, sizeof(buf), "%f", v);
     return typed_text(buf);
 }

@@ -192,4 +192,8 @@ void tokio__darshan_mount_of(const struct tokio_darshan *log,
 /* Release a module's decoded data (not its raw region). */
 void tokio__darshan_module_clear(struct dmodule *m);
 
+/* strtod() of the "%f" text of `v` into *out without printing it; 0 when
+ * `v` needs the text (darshan_json.c). */
+int tokio__darshan_fixed6(double v, double *out);
+
 #endif

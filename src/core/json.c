@@ -11,6 +11,7 @@
 #include "tokio/output.h"
 
 #include <errno.h>
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
@@ -20,6 +21,7 @@
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/json.h"
 
 /*
  * Python's repr(float): the shortest decimal string that reads back as the
@@ -27,74 +29,175 @@
  * decimal exponent is in [-4, 16), else scientific with a signed exponent
  * of at least two digits.
  */
+
+/* Lay out `ndigits` significant digits (no trailing zeros, at least one)
+ * with decimal exponent `exp10` as repr() does; returns the length. */
+static size_t
+repr_layout(char *out, int negative, const char *digits, int ndigits,
+            int exp10)
+{
+    size_t o = 0;
+
+    if (negative)
+        out[o++] = '-';
+    if (exp10 < -4 || exp10 >= 16) {
+        out[o++] = digits[0];
+        if (ndigits > 1) {
+            out[o++] = '.';
+            memcpy(out + o, digits + 1, (size_t)ndigits - 1);
+            o += (size_t)ndigits - 1;
+        }
+        int e = abs(exp10);
+        out[o++] = 'e';
+        out[o++] = exp10 < 0 ? '-' : '+';
+        if (e >= 100)
+            out[o++] = (char)('0' + e / 100);
+        out[o++] = (char)('0' + e / 10 % 10);
+        out[o++] = (char)('0' + e % 10);
+    } else if (exp10 < 0) {
+        out[o++] = '0';
+        out[o++] = '.';
+        for (int i = -1; i > exp10; i--)
+            out[o++] = '0';
+        memcpy(out + o, digits, (size_t)ndigits);
+        o += (size_t)ndigits;
+    } else {
+        for (int i = 0; i <= exp10; i++)
+            out[o++] = i < ndigits ? digits[i] : '0';
+        out[o++] = '.';
+        if (ndigits > exp10 + 1) {
+            memcpy(out + o, digits + exp10 + 1,
+                   (size_t)(ndigits - exp10 - 1));
+            o += (size_t)(ndigits - exp10 - 1);
+        } else {
+            out[o++] = '0';
+        }
+    }
+    out[o] = '\0';
+    return o;
+}
+
+/* Lay out "%.*e" text `sci` ("[-]D[.DDD]e[+-]XX"), trailing zeros
+ * dropped. */
+static size_t
+layout_sci(char *out, const char *sci)
+{
+    char digits[24];
+    int ndigits = 0;
+    const char *p = sci;
+    int negative = (*p == '-');
+
+    if (negative)
+        p++;
+    for (; *p && *p != 'e'; p++)
+        if (*p != '.' && ndigits < 20)
+            digits[ndigits++] = *p;
+    int exp10 = atoi(p + 1);
+    /* "%.0e" of 0.0 is "0e+00"; trailing zeros never carry meaning */
+    while (ndigits > 1 && digits[ndigits - 1] == '0')
+        ndigits--;
+    return repr_layout(out, negative, digits, ndigits, exp10);
+}
+
+static int
+finish_double(char *buf, size_t size, const char *text, size_t n)
+{
+    if (n >= size)
+        return tokio__error(TOKIO_EINVAL, "number does not fit in %zu bytes",
+                            size);
+    memcpy(buf, text, n + 1);
+    return TOKIO_OK;
+}
+
+/* The definition: the first precision whose "%.*e" reads back exactly. */
+int
+tokio__format_double_exact(char *buf, size_t size, double d)
+{
+    char sci[40], out[48];
+
+    if (isnan(d))
+        return finish_double(buf, size, "nan", 3);
+    if (isinf(d))
+        return d < 0 ? finish_double(buf, size, "-inf", 4)
+                     : finish_double(buf, size, "inf", 3);
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(sci, sizeof(sci), "%.*e", prec - 1, d);
+        if (strtod(sci, NULL) == d)
+            break;
+    }
+    return finish_double(buf, size, out, layout_sci(out, sci));
+}
+
+/* Exact powers of ten (all of 10^0 .. 10^22 are doubles). */
+static const double POW10[] = {
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+/*
+ * Fast paths, equal to tokio__format_double_exact() by these facts:
+ * - For a normal double, at most one decimal of <= 15 significant digits
+ *   reads back as it (DBL_DIG = 15: such a decimal survives decimal ->
+ *   double -> 15-digit decimal, so it is "%.14e" of the double), and the
+ *   exact loop stops at exactly that decimal's digit count (fewer digits
+ *   would be another such decimal; rounding to its own count gives it).
+ *   So any such decimal found by any means, and checked, is the answer.
+ * - Candidate 1: N / 10^j with integer N < 10^15, j <= 22: both exact,
+ *   so the one IEEE division is correctly rounded, i.e. what strtod()
+ *   returns for that decimal (Clinger's fast path).  Needs doubles
+ *   evaluated in double precision (FLT_EVAL_METHOD 0).
+ * - Candidate 2: "%.14e" checked with strtod(); failing that the answer
+ *   has 16 or 17 digits and the exact loop's last two steps follow.
+ * Subnormals (fewer digits of precision) take the exact loop.
+ */
 int
 tokio_format_double(char *buf, size_t size, double d)
 {
-    char sci[40], digits[20];
-    int ndigits = 0, exp10, n;
+    char sci[40], out[48];
+    double a = fabs(d);
 
-    if (isnan(d))
-        n = snprintf(buf, size, "nan");
-    else if (isinf(d))
-        n = snprintf(buf, size, d < 0 ? "-inf" : "inf");
-    else {
-        for (int prec = 1; prec <= 17; prec++) {
-            snprintf(sci, sizeof(sci), "%.*e", prec - 1, d);
-            if (strtod(sci, NULL) == d)
+    if (!isfinite(d) || (a < DBL_MIN && a != 0.0))
+        return tokio__format_double_exact(buf, size, d);
+    if (a == 0.0)
+        return signbit(d) ? finish_double(buf, size, "-0.0", 4)
+                          : finish_double(buf, size, "0.0", 3);
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+    if (a < 1e15) {
+        for (int j = 0; j <= 22; j++) {
+            double scaled = a * POW10[j];
+            if (scaled >= 1e15)
                 break;
-        }
-        /* sci is "[-]D[.DDD]e[+-]XX": split into digits and exponent */
-        const char *p = sci;
-        int negative = (*p == '-');
-        if (negative)
-            p++;
-        for (; *p && *p != 'e'; p++)
-            if (*p != '.')
-                digits[ndigits++] = *p;
-        digits[ndigits] = '\0';
-        exp10 = atoi(p + 1);
-        /* "%.0e" of 0.0 is "0e+00"; trailing zeros never carry meaning */
-        while (ndigits > 1 && digits[ndigits - 1] == '0')
-            digits[--ndigits] = '\0';
-
-        char out[48];
-        size_t o = 0;
-        if (negative)
-            out[o++] = '-';
-        if (exp10 < -4 || exp10 >= 16) {
-            out[o++] = digits[0];
-            if (ndigits > 1) {
-                out[o++] = '.';
-                memcpy(out + o, digits + 1, ndigits - 1);
-                o += ndigits - 1;
+            double n = nearbyint(scaled);
+            if (n == 0.0 || n / POW10[j] != a)
+                continue;
+            /* N's digits, trailing zeros dropped */
+            char digits[24];
+            uint64_t v = (uint64_t)n;
+            int nd = 0;
+            char rev[24] = { 0 };
+            while (v > 0) {
+                rev[nd++] = (char)('0' + v % 10);
+                v /= 10;
             }
-            o += snprintf(out + o, sizeof(out) - o, "e%c%02d",
-                          exp10 < 0 ? '-' : '+', abs(exp10));
-        } else if (exp10 < 0) {
-            out[o++] = '0';
-            out[o++] = '.';
-            for (int i = -1; i > exp10; i--)
-                out[o++] = '0';
-            memcpy(out + o, digits, ndigits);
-            o += ndigits;
-        } else {
-            for (int i = 0; i <= exp10; i++)
-                out[o++] = i < ndigits ? digits[i] : '0';
-            out[o++] = '.';
-            if (ndigits > exp10 + 1) {
-                memcpy(out + o, digits + exp10 + 1, ndigits - exp10 - 1);
-                o += ndigits - exp10 - 1;
-            } else {
-                out[o++] = '0';
-            }
+            int exp10 = nd - 1 - j;
+            int lo = 0;
+            while (lo < nd - 1 && rev[lo] == '0')
+                lo++;
+            int ndigits = nd - lo;
+            for (int k = 0; k < ndigits; k++)
+                digits[k] = rev[nd - 1 - k];
+            return finish_double(buf, size, out,
+                                 repr_layout(out, d < 0, digits, ndigits,
+                                             exp10));
         }
-        out[o] = '\0';
-        n = snprintf(buf, size, "%s", out);
     }
-    if (n < 0 || (size_t)n >= size)
-        return tokio__error(TOKIO_EINVAL, "number does not fit in %zu bytes",
-                            size);
-    return TOKIO_OK;
+#endif
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(sci, sizeof(sci), "%.*e", prec - 1, d);
+        if (prec == 17 || strtod(sci, NULL) == d)
+            break;
+    }
+    return finish_double(buf, size, out, layout_sci(out, sci));
 }
 
 /*
@@ -180,139 +283,346 @@ utf8_next(const unsigned char **pp, const unsigned char *end)
     return c;
 }
 
+/* ---- the writer: text goes through a buffer, out in big fwrite()s ---- */
+
+/*
+ * Sorting keys dominates writing Darshan's JSON, whose objects at one
+ * depth mostly repeat one key list (every rank's counters).  The last
+ * sorted order at each depth is kept (pointers into the tree being
+ * written, which does not change meanwhile) and reused when the next
+ * object there has the same keys in the same insertion order.
+ */
+#define SORT_CACHE_DEPTHS 16
+
+struct sort_cache {
+    const char **keys;          /* insertion order */
+    size_t *order;              /* sorted position -> insertion index */
+    size_t n, cap;
+};
+
+struct out {
+    FILE *fp;
+    size_t n;
+    struct sort_cache cache[SORT_CACHE_DEPTHS];
+    char buf[32768];
+};
+
 static void
-write_string(FILE *fp, const char *s, size_t len)
+flush_out(struct out *o)
+{
+    if (o->n > 0)
+        fwrite(o->buf, 1, o->n, o->fp);
+    o->n = 0;
+}
+
+static void
+put_bytes(struct out *o, const char *s, size_t len)
+{
+    if (len > sizeof(o->buf) - o->n) {
+        flush_out(o);
+        if (len > sizeof(o->buf)) {
+            fwrite(s, 1, len, o->fp);
+            return;
+        }
+    }
+    memcpy(o->buf + o->n, s, len);
+    o->n += len;
+}
+
+/* Room for `len` (<= the buffer) bytes at o->buf + o->n. */
+static char *
+room(struct out *o, size_t len)
+{
+    if (len > sizeof(o->buf) - o->n)
+        flush_out(o);
+    return o->buf + o->n;
+}
+
+static void
+put_char(struct out *o, char c)
+{
+    if (o->n == sizeof(o->buf))
+        flush_out(o);
+    o->buf[o->n++] = c;
+}
+
+#define put_lit(o, s) put_bytes((o), (s), sizeof(s) - 1)
+
+static void
+put_int(struct out *o, json_int_t value)
+{
+    char tmp[24];
+    size_t i = sizeof(tmp);
+    uint64_t u = value < 0 ? -(uint64_t)value : (uint64_t)value;
+
+    do {
+        tmp[--i] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u > 0);
+    if (value < 0)
+        tmp[--i] = '-';
+    put_bytes(o, tmp + i, sizeof(tmp) - i);
+}
+
+/* Bytes written as themselves inside a string: printable ASCII but the
+ * quote and the backslash. */
+static const unsigned char PLAIN[256] = {
+#define R16(v) v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v
+    R16(0), R16(0),
+    1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,   /* 0x20: '"' */
+    R16(1), R16(1),
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,   /* 0x50: '\\' */
+    R16(1),
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0,   /* 0x7f */
+    R16(0), R16(0), R16(0), R16(0), R16(0), R16(0), R16(0), R16(0),
+#undef R16
+};
+
+static void
+put_u4(struct out *o, uint32_t c)
+{
+    static const char hex[] = "0123456789abcdef";
+    char *w = room(o, 6);
+
+    w[0] = '\\';
+    w[1] = 'u';
+    w[2] = hex[(c >> 12) & 0xf];
+    w[3] = hex[(c >> 8) & 0xf];
+    w[4] = hex[(c >> 4) & 0xf];
+    w[5] = hex[c & 0xf];
+    o->n += 6;
+}
+
+static void
+write_string(struct out *o, const char *s, size_t len)
 {
     const unsigned char *p = (const unsigned char *)s;
     const unsigned char *end = p + len;
 
-    fputc('"', fp);
+    put_char(o, '"');
     while (p < end) {
+        const unsigned char *run = p;
+        while (p < end && PLAIN[*p])
+            p++;
+        if (p > run)
+            put_bytes(o, (const char *)run, (size_t)(p - run));
+        if (p == end)
+            break;
         uint32_t c = utf8_next(&p, end);
 
         switch (c) {
-        case '"':  fputs("\\\"", fp); break;
-        case '\\': fputs("\\\\", fp); break;
-        case '\n': fputs("\\n", fp); break;
-        case '\r': fputs("\\r", fp); break;
-        case '\t': fputs("\\t", fp); break;
-        case '\b': fputs("\\b", fp); break;
-        case '\f': fputs("\\f", fp); break;
+        case '"':  put_lit(o, "\\\""); break;
+        case '\\': put_lit(o, "\\\\"); break;
+        case '\n': put_lit(o, "\\n"); break;
+        case '\r': put_lit(o, "\\r"); break;
+        case '\t': put_lit(o, "\\t"); break;
+        case '\b': put_lit(o, "\\b"); break;
+        case '\f': put_lit(o, "\\f"); break;
         default:
-            if (c >= 0x20 && c < 0x7f) {
-                fputc((int)c, fp);
-            } else if (c < 0x10000) {
-                fprintf(fp, "\\u%04" PRIx32, c);
+            if (c < 0x10000) {
+                put_u4(o, c);
             } else {
                 c -= 0x10000;
-                fprintf(fp, "\\u%04" PRIx32 "\\u%04" PRIx32,
-                        0xd800 + (c >> 10), 0xdc00 + (c & 0x3ff));
+                put_u4(o, 0xd800 + (c >> 10));
+                put_u4(o, 0xdc00 + (c & 0x3ff));
             }
         }
     }
-    fputc('"', fp);
+    put_char(o, '"');
 }
 
 static void
-newline_indent(FILE *fp, unsigned indent, unsigned depth)
+newline_indent(struct out *o, unsigned indent, unsigned depth)
 {
-    fputc('\n', fp);
-    for (unsigned i = 0; i < indent * depth; i++)
-        fputc(' ', fp);
+    size_t n = (size_t)indent * depth;
+
+    put_char(o, '\n');
+    while (n > 0) {
+        static const char spaces[] = "                                ";
+        size_t k = n < sizeof(spaces) - 1 ? n : sizeof(spaces) - 1;
+        put_bytes(o, spaces, k);
+        n -= k;
+    }
 }
 
+struct member {
+    const char *key;
+    size_t len;
+    json_t *value;
+    size_t idx;                 /* insertion index */
+};
+
+/* strcmp() order (unsigned bytes); keys hold no NUL (jansson's object
+ * keys are C strings here). */
 static int
-compare_keys(const void *a, const void *b)
+compare_members(const void *a, const void *b)
 {
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
+    const struct member *x = a, *y = b;
+
+    return strcmp(x->key, y->key);
+}
+
+/* Sort `mem` by key, from the depth's cache when the keys repeat. */
+static void
+sort_members(struct out *o, struct member *mem, size_t n, unsigned depth)
+{
+    struct sort_cache *c = depth < SORT_CACHE_DEPTHS ? &o->cache[depth]
+                                                     : NULL;
+    size_t i;
+
+    if (c != NULL && c->n == n) {
+        for (i = 0; i < n; i++)
+            if (strcmp(c->keys[i], mem[i].key) != 0)
+                break;
+        if (i == n) {
+            struct member tmp[64];
+            struct member *copy = n <= 64 ? tmp : malloc(n * sizeof(*copy));
+            if (copy != NULL) {
+                memcpy(copy, mem, n * sizeof(*mem));
+                for (i = 0; i < n; i++)
+                    mem[i] = copy[c->order[i]];
+                if (copy != tmp)
+                    free(copy);
+                return;
+            }
+        }
+    }
+    /* remember this order; the cache's memory is optional (a failure
+     * only loses the shortcut), so it bypasses tokio__ allocators and
+     * their failure injection */
+    qsort(mem, n, sizeof(*mem), compare_members);
+    if (c == NULL)
+        return;
+    c->n = 0;
+    if (c->cap < n) {
+        const char **k = realloc(c->keys, n * sizeof(*k));
+        if (k == NULL)
+            return;
+        c->keys = k;
+        size_t *ord = realloc(c->order, n * sizeof(*ord));
+        if (ord == NULL)
+            return;
+        c->order = ord;
+        c->cap = n;
+    }
+    for (i = 0; i < n; i++) {
+        c->keys[mem[i].idx] = mem[i].key;
+        c->order[i] = mem[i].idx;
+    }
+    c->n = n;
+}
+
+static void
+free_cache(struct out *o)
+{
+    for (size_t d = 0; d < SORT_CACHE_DEPTHS; d++) {
+        free(o->cache[d].keys);
+        free(o->cache[d].order);
+    }
 }
 
 /* Deep trees are refused rather than risking the C stack. */
 #define MAX_DEPTH 512
 
 static int
-write_value(FILE *fp, const json_t *v, unsigned flags, unsigned depth)
+write_value(struct out *o, const json_t *v, unsigned flags, unsigned depth)
 {
     const unsigned indent = flags & 0xffu;
-    char num[40];
 
     if (depth > MAX_DEPTH)
         return tokio__error(TOKIO_EINVAL, "JSON nested deeper than %d levels",
                             MAX_DEPTH);
     switch (json_typeof(v)) {
-    case JSON_NULL:  fputs("null", fp); return TOKIO_OK;
-    case JSON_TRUE:  fputs("true", fp); return TOKIO_OK;
-    case JSON_FALSE: fputs("false", fp); return TOKIO_OK;
+    case JSON_NULL:  put_lit(o, "null"); return TOKIO_OK;
+    case JSON_TRUE:  put_lit(o, "true"); return TOKIO_OK;
+    case JSON_FALSE: put_lit(o, "false"); return TOKIO_OK;
     case JSON_INTEGER:
-        fprintf(fp, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+        put_int(o, json_integer_value(v));
         return TOKIO_OK;
-    case JSON_REAL:
+    case JSON_REAL: {
+        char num[40];
         tokio_format_double(num, sizeof(num), json_real_value(v));
-        fputs(num, fp);
+        put_bytes(o, num, strlen(num));
         return TOKIO_OK;
+    }
     case JSON_STRING: {
         const char *digits = u64_digits(v);
         if (digits != NULL)
-            fputs(digits, fp);
+            put_bytes(o, digits, strlen(digits));
         else
-            write_string(fp, json_string_value(v), json_string_length(v));
+            write_string(o, json_string_value(v), json_string_length(v));
         return TOKIO_OK;
     }
     case JSON_ARRAY: {
         size_t n = json_array_size(v);
         if (n == 0) {
-            fputs("[]", fp);
+            put_lit(o, "[]");
             return TOKIO_OK;
         }
-        fputc('[', fp);
+        put_char(o, '[');
         for (size_t i = 0; i < n; i++) {
-            if (i > 0)
-                fputs(indent ? "," : ", ", fp);
+            if (i > 0) {
+                if (indent)
+                    put_char(o, ',');
+                else
+                    put_lit(o, ", ");
+            }
             if (indent)
-                newline_indent(fp, indent, depth + 1);
-            int rc = write_value(fp, json_array_get(v, i), flags, depth + 1);
+                newline_indent(o, indent, depth + 1);
+            int rc = write_value(o, json_array_get(v, i), flags, depth + 1);
             if (rc < 0)
                 return rc;
         }
         if (indent)
-            newline_indent(fp, indent, depth);
-        fputc(']', fp);
+            newline_indent(o, indent, depth);
+        put_char(o, ']');
         return TOKIO_OK;
     }
     case JSON_OBJECT: {
         size_t n = json_object_size(v);
         if (n == 0) {
-            fputs("{}", fp);
+            put_lit(o, "{}");
             return TOKIO_OK;
         }
-        const char **keys = tokio__calloc(n, sizeof(*keys));
-        if (keys == NULL)
+        struct member *mem = tokio__calloc(n, sizeof(*mem));
+        if (mem == NULL)
             return tokio__error(TOKIO_ENOMEM, "out of memory writing JSON");
         size_t i = 0;
+        int sorted = 1;
         const char *key;
         json_t *item;
-        json_object_foreach((json_t *)v, key, item)
-            keys[i++] = key;
-        if (flags & TOKIO_JSON_SORT_KEYS)
-            qsort(keys, n, sizeof(*keys), compare_keys);
-        fputc('{', fp);
+        json_object_foreach((json_t *)v, key, item) {
+            mem[i].key = key;
+            mem[i].len = strlen(key);
+            mem[i].value = item;
+            mem[i].idx = i;
+            if (i > 0 && sorted && strcmp(mem[i - 1].key, key) > 0)
+                sorted = 0;
+            i++;
+        }
+        if ((flags & TOKIO_JSON_SORT_KEYS) && !sorted)
+            sort_members(o, mem, n, depth);
+        put_char(o, '{');
         int rc = TOKIO_OK;
         for (i = 0; i < n && rc == TOKIO_OK; i++) {
-            if (i > 0)
-                fputs(indent ? "," : ", ", fp);
+            if (i > 0) {
+                if (indent)
+                    put_char(o, ',');
+                else
+                    put_lit(o, ", ");
+            }
             if (indent)
-                newline_indent(fp, indent, depth + 1);
-            write_string(fp, keys[i], strlen(keys[i]));
-            fputs(": ", fp);
-            rc = write_value(fp, json_object_get(v, keys[i]), flags,
-                             depth + 1);
+                newline_indent(o, indent, depth + 1);
+            write_string(o, mem[i].key, mem[i].len);
+            put_lit(o, ": ");
+            rc = write_value(o, mem[i].value, flags, depth + 1);
         }
-        free(keys);
+        free(mem);
         if (rc < 0)
             return rc;
         if (indent)
-            newline_indent(fp, indent, depth);
-        fputc('}', fp);
+            newline_indent(o, indent, depth);
+        put_char(o, '}');
         return TOKIO_OK;
     }
     }
@@ -324,7 +634,14 @@ tokio_json_write(FILE *fp, const json_t *value, unsigned flags)
 {
     if (value == NULL)
         return tokio__error(TOKIO_EINVAL, "no JSON value to write");
-    int rc = write_value(fp, value, flags, 0);
+    struct out *o = tokio__calloc(1, sizeof(*o));
+    if (o == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory writing JSON");
+    o->fp = fp;
+    int rc = write_value(o, value, flags, 0);
+    flush_out(o);
+    free_cache(o);
+    free(o);
     if (rc < 0)
         return rc;
     if (ferror(fp))

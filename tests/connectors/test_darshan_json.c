@@ -8,11 +8,15 @@
  */
 #include "testutil.h"
 
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
 #include <zlib.h>
 
+#include "connectors/darshan_private.h"
 #include "core/alloc.h"
 #include "tokio/connectors/darshan.h"
 #include "tokio/connectors/darshan_json.h"
@@ -348,11 +352,71 @@ test_darshan_json_survives_every_oom(void **state)
     }
     tokio_darshan_free(log);
 }
+/* ---- the "%f" shortcut ----------------------------------------------- */
+
+static uint64_t
+next_random(uint64_t *state)
+{
+    uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+/* tokio__darshan_fixed6() gives the very double that strtod() reads from
+ * snprintf("%f") (what the reference saw), over exact ties (k / 2^n),
+ * values one ulp from them, times, tiny and negative values, and any
+ * bit pattern.  TOKIO_TEST_DOUBLES sets the count (default 1e6). */
+static void
+test_darshan_fixed6_equals_printf_strtod(void **state)
+{
+    const char *env = getenv("TOKIO_TEST_DOUBLES");
+    size_t count = env != NULL ? (size_t)strtoull(env, NULL, 10) : 1000000;
+    uint64_t rng = 1;
+    char text[400];
+
+    (void)state;
+    for (size_t i = 0; i < count; i++) {
+        uint64_t r = next_random(&rng);
+        double v, fast;
+        switch (i % 6) {
+        case 0:     /* ties of "%f": odd multiples of 2^-n, n <= 27 */
+            v = ldexp((double)((r >> 8) % 100000000 | 1), -(int)(r % 28));
+            break;
+        case 1:     /* one ulp from such a tie */
+            v = nextafter(ldexp((double)((r >> 8) % 1000000 | 1),
+                                -(int)(r % 28)),
+                          (r >> 40) & 1 ? INFINITY : -INFINITY);
+            break;
+        case 2:     /* times */
+            v = (double)(r % 4000000000000000u) / 1e6;
+            break;
+        case 3:     /* tiny, near the rounding to zero */
+            v = (double)(r % 2000000) * 1e-13;
+            break;
+        case 4:     /* any bit pattern */
+            memcpy(&v, &r, sizeof(v));
+            break;
+        default:    /* near the 4e9 cut-off */
+            v = 3.99e9 + (double)(r % 100000000) / 1000.0;
+            break;
+        }
+        if ((r >> 63) && i % 6 != 4)
+            v = -v;
+        if (!tokio__darshan_fixed6(v, &fast))
+            continue;
+        snprintf(text, sizeof(text), "%f", v);
+        double slow = strtod(text, NULL);
+        if (memcmp(&fast, &slow, sizeof(fast)) != 0)
+            fail_msg("%a (%s): fast %a, strtod %a", v, text, fast, slow);
+    }
+}
 
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_darshan_fixed6_equals_printf_strtod),
         cmocka_unit_test(test_darshan_json_matches_every_golden),
         cmocka_unit_test(test_darshan_json_filters_modules_and_counters),
         cmocka_unit_test(test_darshan_json_null_opts_is_base),

@@ -7,11 +7,17 @@
  */
 #include "testutil.h"
 
+#include <float.h>
+#include <inttypes.h>
 #include <jansson.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/json.h"
 #include "tokio/output.h"
 
 static void
@@ -42,6 +48,210 @@ test_format_double_matches_python_repr(void **state)
     assert_int_equal(tokio_format_double(buf, sizeof(buf), -1.0 / 0.0), 0);
     assert_string_equal(buf, "-inf");
     assert_int_equal(tokio_format_double(buf, 4, 1.5e-07), TOKIO_EINVAL);
+}
+
+/* splitmix64: a fixed sequence, so a failure reproduces */
+static uint64_t
+next_random(uint64_t *state)
+{
+    uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+static double
+bits_to_double(uint64_t bits)
+{
+    double d;
+    memcpy(&d, &bits, sizeof(d));
+    return d;
+}
+
+/* The fast paths of tokio_format_double() against the definition
+ * (tokio__format_double_exact) over doubles of every kind: raw bit
+ * patterns (subnormals, huge, tiny), "%f"-style values and short
+ * decimals with their neighbours one ulp away, integers, and the
+ * subnormal range.  TOKIO_TEST_DOUBLES sets the count (default 2e5, ~4 s;
+ * 1e6 and more pass too, with any TOKIO_TEST_SEED). */
+static void
+test_format_double_fast_equals_exact(void **state)
+{
+    const char *env = getenv("TOKIO_TEST_DOUBLES");
+    const char *seed = getenv("TOKIO_TEST_SEED");
+    size_t count = env != NULL ? (size_t)strtoull(env, NULL, 10) : 200000;
+    uint64_t rng = seed != NULL ? strtoull(seed, NULL, 10) : 42;
+    char fast[40], exact[40];
+
+    (void)state;
+    for (size_t i = 0; i < count; i++) {
+        uint64_t r = next_random(&rng);
+        double d;
+        switch (i % 8) {
+        case 0:     /* any bit pattern */
+            d = bits_to_double(r);
+            break;
+        case 1:     /* subnormal */
+            d = bits_to_double(r & UINT64_C(0x800fffffffffffff));
+            break;
+        case 2:     /* darshan-parser's "%f" values read back */
+            d = (double)(int64_t)(r % UINT64_C(20000000000000000)) / 1e6;
+            break;
+        case 3: {   /* a short decimal with a random exponent */
+            uint64_t digits = (r >> 12) % 1000000000000000u;
+            digits /= (uint64_t)pow(10, (double)(r % 15));
+            d = (double)digits * pow(10, (double)(int)((r >> 4) % 60) - 40);
+            break;
+        }
+        case 4:     /* a neighbour of a short decimal */
+            d = nextafter((double)(r % 100000000) / 1e4,
+                          (r >> 40) & 1 ? INFINITY : -INFINITY);
+            break;
+        case 5:     /* integers, some beyond 2^53 */
+            d = (double)(r >> (r % 64));
+            break;
+        case 6:     /* times since the epoch, and their halves */
+            d = 1.6e9 + (double)(r % 100000000000u) / 1e5;
+            d = (r >> 63) ? d / 2 : -d;
+            break;
+        default:    /* near the normal/subnormal edge and the top */
+            d = (r & 1) ? DBL_MIN * (double)(r % 1000) / 7
+                        : DBL_MAX / (double)(1 + (r >> 1) % 1000);
+            break;
+        }
+        assert_int_equal(tokio_format_double(fast, sizeof(fast), d),
+                         TOKIO_OK);
+        assert_int_equal(tokio__format_double_exact(exact, sizeof(exact), d),
+                         TOKIO_OK);
+        if (strcmp(fast, exact) != 0)
+            fail_msg("%a: fast %s, exact %s", d, fast, exact);
+    }
+}
+
+/* Python's escaping, one character at a time (the writer copies runs). */
+static size_t
+escape_slowly(char *out, const unsigned char *s, size_t len)
+{
+    size_t o = 0;
+
+    out[o++] = '"';
+    for (size_t i = 0; i < len; i++) {
+        unsigned c = s[i];
+        if (c == '"' || c == '\\') {
+            out[o++] = '\\';
+            out[o++] = (char)c;
+        } else if (c == '\n') {
+            out[o++] = '\\';
+            out[o++] = 'n';
+        } else if (c == '\t') {
+            out[o++] = '\\';
+            out[o++] = 't';
+        } else if (c == 0xc3 && i + 1 < len && s[i + 1] == 0xa9) {
+            o += (size_t)sprintf(out + o, "\\u00e9");
+            i++;
+        } else if (c < 0x20 || c == 0x7f) {
+            o += (size_t)sprintf(out + o, "\\u%04x", c);
+        } else {
+            out[o++] = (char)c;
+        }
+    }
+    out[o++] = '"';
+    return o;
+}
+
+/* Long strings whose escapes fall on every offset around the writer's
+ * buffer boundaries (32 KiB), through a FILE and through dumps(). */
+static void
+test_json_long_strings_escape_across_buffers(void **state)
+{
+    const size_t len = 100000;
+    unsigned char *s = tokio__malloc(len);
+    char *expect = tokio__malloc(2 + 6 * len + 16);
+    static const char specials[] = "\"\\\n\t\x01\x7f";
+
+    (void)state;
+    assert_non_null(s);
+    assert_non_null(expect);
+    for (size_t shift = 0; shift < 24; shift++) {
+        for (size_t i = 0; i < len; i++)
+            s[i] = (unsigned char)('a' + i % 26);
+        /* escapes and a two-byte character straddling 32 KiB multiples */
+        for (size_t b = 32768; b < len; b += 32768)
+            for (size_t k = 0; k < 12; k++) {
+                size_t at = b - 8 + k + shift - 12;
+                if (k == 11) {
+                    s[at] = 0xc3;
+                    s[at + 1] = 0xa9;
+                } else {
+                    s[at] = (unsigned char)specials[(k + shift) % 6];
+                }
+            }
+        json_t *v = json_stringn((const char *)s, len);
+        assert_non_null(v);
+        size_t n = escape_slowly(expect, s, len);
+        expect[n] = '\0';
+
+        char *text = NULL;
+        assert_int_equal(tokio_json_dumps(&text, v, 0), TOKIO_OK);
+        assert_string_equal(text, expect);
+        free(text);
+
+        FILE *fp = tmpfile();
+        assert_non_null(fp);
+        assert_int_equal(tokio_json_write(fp, v, 0), TOKIO_OK);
+        assert_int_equal((long)ftell(fp), (long)n);
+        rewind(fp);
+        char *back = tokio__malloc(n + 1);
+        assert_non_null(back);
+        assert_int_equal(fread(back, 1, n + 1, fp), n);
+        assert_memory_equal(back, expect, n);
+        free(back);
+        fclose(fp);
+        json_decref(v);
+    }
+    free(s);
+    free(expect);
+}
+
+/* Objects at one depth with the same keys (the writer reuses their sorted
+ * order), then the same keys in another order, fewer keys, other keys. */
+static void
+test_json_sorted_keys_repeat_and_change(void **state)
+{
+    json_t *v = json_pack("[{si si si} {si si si} {si si si} {si si} "
+                          "{si si si}]",
+                          "b", 1, "a", 2, "c", 3, "b", 4, "a", 5, "c", 6,
+                          "c", 7, "a", 8, "b", 9, "b", 10, "a", 11,
+                          "b", 12, "a", 13, "d", 14);
+    char *text = NULL;
+
+    (void)state;
+    assert_non_null(v);
+    assert_int_equal(tokio_json_dumps(&text, v, TOKIO_JSON_SORT_KEYS),
+                     TOKIO_OK);
+    assert_string_equal(text,
+        "[{\"a\": 2, \"b\": 1, \"c\": 3}, {\"a\": 5, \"b\": 4, \"c\": 6}, "
+        "{\"a\": 8, \"b\": 9, \"c\": 7}, {\"a\": 11, \"b\": 10}, "
+        "{\"a\": 13, \"b\": 12, \"d\": 14}]");
+    free(text);
+    json_decref(v);
+}
+
+static void
+test_json_integers_at_the_limits(void **state)
+{
+    json_t *v = json_pack("[IIIII]", (json_int_t)INT64_MIN,
+                          (json_int_t)INT64_MAX, (json_int_t)0,
+                          (json_int_t)-1, (json_int_t)1000000007);
+    char *text = NULL;
+
+    (void)state;
+    assert_non_null(v);
+    assert_int_equal(tokio_json_dumps(&text, v, 0), TOKIO_OK);
+    assert_string_equal(text, "[-9223372036854775808, 9223372036854775807, "
+                              "0, -1, 1000000007]");
+    free(text);
+    json_decref(v);
 }
 
 static void
@@ -216,6 +426,10 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_format_double_matches_python_repr),
+        cmocka_unit_test(test_format_double_fast_equals_exact),
+        cmocka_unit_test(test_json_long_strings_escape_across_buffers),
+        cmocka_unit_test(test_json_integers_at_the_limits),
+        cmocka_unit_test(test_json_sorted_keys_repeat_and_change),
         cmocka_unit_test(test_json_indent_sorted_matches_python),
         cmocka_unit_test(test_json_compact_keeps_insertion_order),
         cmocka_unit_test(test_json_invalid_utf8_becomes_replacement_char),
