@@ -7,11 +7,16 @@
 #define TOKIO_CLI_COMMANDS_H
 
 int cmd_cache_darshan(int argc, char **argv);
+int cmd_cache_lfsstatus(int argc, char **argv);
+int cmd_cache_slurm(int argc, char **argv);
+int cmd_cache_topology(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_darshan_bad_ost(int argc, char **argv);
 int cmd_darshan_scoreboard(int argc, char **argv);
 int cmd_find_darshanlogs(int argc, char **argv);
 int cmd_index_darshanlogs(int argc, char **argv);
 int cmd_summarize_darshanlogs(int argc, char **argv);
+int cmd_summarize_h5lmt(int argc, char **argv);
+int cmd_summarize_tts(int argc, char **argv);
 
 #endif

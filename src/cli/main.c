@@ -27,12 +27,17 @@ struct command {
 
 static const struct command commands[] = {
     { "cache-darshan", cmd_cache_darshan, "a Darshan log as JSON: header, mounts, records, totals, performance" },
+    { "cache-lfsstatus", cmd_cache_lfsstatus, "a Lustre file system's OST fullness or failed-over OSTs at a time, as JSON" },
+    { "cache-slurm", cmd_cache_slurm, "a Slurm job's tasks, times and nodes (sacct) as native text, JSON or CSV" },
+    { "cache-topology", cmd_cache_topology, "a job's radius in a Cray network from its nodes and the xtdb2proc node map" },
     { "config", cmd_config, "print the effective site configuration, or one key" },
     { "darshan-bad-ost", cmd_darshan_bad_ost, "correlate file performance with Lustre OSTs to find slow OSTs" },
     { "darshan-scoreboard", cmd_darshan_scoreboard, "rank users, file systems and applications by I/O volume" },
     { "find-darshanlogs", cmd_find_darshanlogs, "list the Darshan logs of some days, user or job in the log repository" },
     { "index-darshanlogs", cmd_index_darshanlogs, "add Darshan logs to an SQLite index of bytes and operations per file system" },
     { "summarize-darshanlogs", cmd_summarize_darshanlogs, "bytes read and written per Darshan log and mount point, as JSON" },
+    { "summarize-h5lmt", cmd_summarize_h5lmt, "binned bytes, CPU loads and missing data of an H5LMT or TTS file" },
+    { "summarize-tts", cmd_summarize_tts, "bytes read and written in a TTS file, per timestep or column" },
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -1109,6 +1109,12 @@ tokio_hdf5_schema_version(const struct tokio_hdf5 *h)
     return h->version;
 }
 
+const char *
+tokio_hdf5_path(const struct tokio_hdf5 *h)
+{
+    return h->path;
+}
+
 int
 tokio_hdf5_get_version(struct tokio_hdf5 *h, const char *name, char **out)
 {

@@ -44,6 +44,9 @@ TOKIO_API int tokio_hdf5_open(struct tokio_hdf5 **out, const char *path,
 /** The file's schema version ("1"), NULL for H5LMT; borrowed. */
 TOKIO_API const char *tokio_hdf5_schema_version(const struct tokio_hdf5 *h);
 
+/** The path the file was opened with, for messages; borrowed. */
+TOKIO_API const char *tokio_hdf5_path(const struct tokio_hdf5 *h);
+
 /**
  * The version of object `name` (dataset or group, as in
  * get_version(name)): its `version` attribute, else the file's.

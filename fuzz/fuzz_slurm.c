@@ -1,0 +1,87 @@
+/*
+ * fuzz/fuzz_slurm.c - the Slurm connector on arbitrary bytes: sacct text
+ * or JSON (told apart by the first byte, as the connector does) through
+ * open_mem, every serializer and the JSON round trip; and the same bytes
+ * as a node list, expanded and compacted again.  Seeds: fuzz/corpus/slurm/.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tokio/connectors/slurm.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void
+exercise_table(const uint8_t *data, size_t size)
+{
+    static FILE *sink;
+    struct tokio_slurm *s = NULL, *t = NULL;
+    json_t *j = NULL;
+    const char **list = NULL;
+    size_t n;
+    int64_t a, b;
+
+    if (sink == NULL && (sink = fopen("/dev/null", "w")) == NULL)
+        abort();
+    if (tokio_slurm_open_mem(&s, data, size, "fuzz") < 0)
+        return;
+    tokio_slurm_write_native(s, sink);
+    tokio_slurm_write_csv(s, sink);
+    tokio_slurm_get_job_startend(s, &a, &b);
+    if (tokio_slurm_get_job_ids(s, &list, &n) >= 0)
+        free(list);
+    if (tokio_slurm_get_job_nodes(s, &list, &n) >= 0)
+        free(list);
+    if (tokio_slurm_to_json(s, &j) >= 0) {
+        /* what we wrote must read back as the same table */
+        if (tokio_slurm_from_json(&t, j) < 0)
+            abort();
+        json_t *k = NULL;
+        if (tokio_slurm_to_json(t, &k) >= 0 && !json_equal(j, k))
+            abort();
+        json_decref(k);
+    }
+    if (tokio_slurm_count(s) > 0)
+        tokio_slurm_select_job(s, tokio_slurm_task_id(s, 0));
+    json_decref(j);
+    tokio_slurm_free(t);
+    tokio_slurm_free(s);
+}
+
+static void
+exercise_nodelist(const uint8_t *data, size_t size)
+{
+    char *text = malloc(size + 1), **names = NULL, *compact = NULL;
+    size_t n = 0;
+
+    if (text == NULL)
+        return;
+    memcpy(text, data, size);
+    text[size] = '\0';
+    if (tokio_slurm_nodelist_expand(text, &names, &n) >= 0 &&
+        tokio_slurm_nodelist_compact((const char *const *)names, n,
+                                     &compact) >= 0) {
+        /* compaction must expand back to the same set */
+        char **again = NULL;
+        size_t m = 0;
+        if (tokio_slurm_nodelist_expand(compact, &again, &m) < 0 && n > 0 &&
+            strchr(text, ' ') == NULL)
+            abort();
+        tokio_slurm_free_names(again, m);
+    }
+    tokio_slurm_free_names(names, n);
+    free(compact);
+    free(text);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    exercise_table(data, size);
+    if (size < 4096)
+        exercise_nodelist(data, size);
+    return 0;
+}

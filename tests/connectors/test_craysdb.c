@@ -1,0 +1,440 @@
+/*
+ * tests/connectors/test_craysdb.c - the Cray SDB processor table
+ * (src/connectors/craysdb.c) against the reference's goldens
+ * (golden/pytokio/craysdb/: the JSON compared by value, the save_cache()
+ * text byte for byte), then round trips, value recasting, malformed lines
+ * and out-of-memory failures.
+ */
+#include "testutil.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <jansson.h>
+
+#include "tokio/connectors/craysdb.h"
+#include "core/alloc.h"
+
+#define SAMPLE "pytokio-inputs/sample.xtdb2proc.gz"
+#define GOLDEN_JSON "golden/pytokio/craysdb/sample.xtdb2proc.CraySdbProc.json"
+#define GOLDEN_TEXT "golden/pytokio/craysdb/sample.xtdb2proc.save_cache.txt"
+
+/* A small table of our own, in the sample's layout, for the tests that
+ * must run without the data pack. */
+static const char small[] =
+    "#\n"
+    "# comment header as xtdb2proc prints it\n"
+    "#\n"
+    "cpu=0,slot=2,cabinet=null,x_coord=13,y_coord=0,z_coord=2,"
+    "processor_status='up',processor_id=5000\n"
+    "\n"
+    "cpu=1,slot=2,cabinet=null,x_coord=13,y_coord=1,z_coord=3,"
+    "processor_status='down',processor_id=5001\n"
+    "cpu=2,slot=3,cabinet=4,x_coord=-1,y_coord=7,z_coord=0,"
+    "processor_status='up',processor_id=17\n";
+
+static const char small_saved[] =
+    "cpu=0,slot=2,cabinet=null,x_coord=13,y_coord=0,z_coord=2,"
+    "processor_status='up',processor_id=5000\n"
+    "cpu=1,slot=2,cabinet=null,x_coord=13,y_coord=1,z_coord=3,"
+    "processor_status='down',processor_id=5001\n"
+    "cpu=2,slot=3,cabinet=4,x_coord=-1,y_coord=7,z_coord=0,"
+    "processor_status='up',processor_id=17\n";
+
+/* The table written to a string (free()). */
+static char *
+write_text(const struct tokio_craysdb *db)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+
+    assert_non_null(fp);
+    assert_int_equal(tokio_craysdb_write(db, fp), TOKIO_OK);
+    assert_int_equal(fclose(fp), 0);
+    return buf;
+}
+
+static struct tokio_craysdb *
+open_text(const char *text)
+{
+    struct tokio_craysdb *db = NULL;
+
+    assert_int_equal(tokio_craysdb_open_mem(&db, text, strlen(text), "t"),
+                     TOKIO_OK);
+    assert_non_null(db);
+    return db;
+}
+
+/* ---- goldens -------------------------------------------------------- */
+
+static void
+test_craysdb_json_matches_golden(void **state)
+{
+    (void)state;
+    TOKIO_TEST_NEED_DATA(sample, SAMPLE);
+    char path[4096];
+    snprintf(path, sizeof(path), "%s", sample);
+    TOKIO_TEST_NEED_DATA(golden_path, GOLDEN_JSON);
+    struct tokio_craysdb *db = NULL;
+    json_error_t err;
+    json_t *golden = json_load_file(golden_path, 0, &err), *ours = NULL;
+
+    assert_non_null(golden);
+    assert_int_equal(tokio_craysdb_open(&db, path), TOKIO_OK);
+    assert_int_equal(tokio_craysdb_count(db), 499);
+    assert_int_equal(tokio_craysdb_to_json(db, &ours), TOKIO_OK);
+    /* by value: integers stay integers, null stays null */
+    assert_true(json_equal(golden, ours));
+    json_decref(golden);
+    json_decref(ours);
+    tokio_craysdb_free(db);
+}
+
+static void
+test_craysdb_save_matches_golden_byte_for_byte(void **state)
+{
+    (void)state;
+    TOKIO_TEST_NEED_DATA(sample, SAMPLE);
+    char path[4096];
+    snprintf(path, sizeof(path), "%s", sample);
+    TOKIO_TEST_NEED_DATA(golden_path, GOLDEN_TEXT);
+    struct tokio_craysdb *db = NULL;
+    char *golden = tokio_test_read_file(golden_path, NULL), *ours;
+
+    assert_non_null(golden);
+    assert_int_equal(tokio_craysdb_open(&db, path), TOKIO_OK);
+    ours = write_text(db);
+    assert_string_equal(ours, golden);
+    free(ours);
+    free(golden);
+    tokio_craysdb_free(db);
+}
+
+/* The reference test's checks (tests/test_connectors_craysdb.py). */
+static void
+test_craysdb_sample_records_are_sane(void **state)
+{
+    (void)state;
+    TOKIO_TEST_NEED_DATA(sample, SAMPLE);
+    static const char *const nonneg[] = {
+        "cab_position", "cab_row", "cage", "cpu", "process_slots", "slot",
+        "x_coord", "y_coord", "z_coord"
+    };
+    struct tokio_craysdb *db = NULL;
+    json_t *all = NULL, *rec;
+    const char *key;
+    int64_t xyz[3];
+
+    assert_int_equal(tokio_craysdb_open(&db, sample), TOKIO_OK);
+    assert_int_equal(tokio_craysdb_to_json(db, &all), TOKIO_OK);
+    json_object_foreach(all, key, rec) {
+        int64_t id = json_integer_value(json_object_get(rec, "processor_id"));
+        assert_int_equal(id, strtoll(key, NULL, 10));
+        assert_true(json_equal(tokio_craysdb_proc(db, id), rec));
+        assert_true(json_integer_value(json_object_get(rec,
+                                       "process_slots_free")) >=
+                    json_integer_value(json_object_get(rec,
+                                       "process_slots")));
+        for (size_t i = 0; i < sizeof(nonneg) / sizeof(nonneg[0]); i++)
+            assert_true(json_integer_value(json_object_get(rec, nonneg[i]))
+                        >= 0);
+    }
+    assert_int_equal(tokio_craysdb_coords(db, 5000, xyz), TOKIO_OK);
+    assert_int_equal(xyz[0], 13);
+    assert_int_equal(xyz[1], 0);
+    assert_int_equal(xyz[2], 2);
+    assert_int_equal(tokio_craysdb_coords(db, 1, xyz), TOKIO_ENOTFOUND);
+    assert_contains(tokio_errmsg(), "processor 1 ");
+    json_decref(all);
+    tokio_craysdb_free(db);
+}
+
+/* ---- round trips ---------------------------------------------------- */
+
+static void
+test_craysdb_text_round_trip_keeps_table(void **state)
+{
+    (void)state;
+    struct tokio_craysdb *db = open_text(small), *again;
+    char *text = write_text(db);
+    json_t *a = NULL, *b = NULL;
+
+    assert_string_equal(text, small_saved);
+    again = open_text(text);
+    assert_int_equal(tokio_craysdb_to_json(db, &a), TOKIO_OK);
+    assert_int_equal(tokio_craysdb_to_json(again, &b), TOKIO_OK);
+    assert_true(json_equal(a, b));
+    assert_int_equal(tokio_craysdb_count(again), 3);
+    assert_true(json_is_null(json_object_get(tokio_craysdb_proc(again, 5001),
+                                             "cabinet")));
+    assert_string_equal(json_string_value(json_object_get(
+        tokio_craysdb_proc(again, 5001), "processor_status")), "down");
+    json_decref(a);
+    json_decref(b);
+    free(text);
+    tokio_craysdb_free(again);
+    tokio_craysdb_free(db);
+}
+
+static void
+test_craysdb_json_round_trip_writes_same_text(void **state)
+{
+    (void)state;
+    struct tokio_craysdb *db = open_text(small), *again = NULL;
+    json_t *json = NULL;
+    char *text;
+
+    assert_int_equal(tokio_craysdb_to_json(db, &json), TOKIO_OK);
+    assert_int_equal(tokio_craysdb_from_json(&again, json), TOKIO_OK);
+    text = write_text(again);
+    assert_string_equal(text, small_saved);
+    free(text);
+    json_decref(json);
+    tokio_craysdb_free(again);
+    tokio_craysdb_free(db);
+}
+
+static void
+test_craysdb_sample_round_trips_through_text(void **state)
+{
+    (void)state;
+    TOKIO_TEST_NEED_DATA(sample, SAMPLE);
+    struct tokio_craysdb *db = NULL, *again;
+    json_t *a = NULL, *b = NULL;
+    char *text;
+
+    assert_int_equal(tokio_craysdb_open(&db, sample), TOKIO_OK);
+    text = write_text(db);
+    again = open_text(text);
+    assert_int_equal(tokio_craysdb_to_json(db, &a), TOKIO_OK);
+    assert_int_equal(tokio_craysdb_to_json(again, &b), TOKIO_OK);
+    assert_true(json_equal(a, b));
+    json_decref(a);
+    json_decref(b);
+    free(text);
+    tokio_craysdb_free(again);
+    tokio_craysdb_free(db);
+}
+
+/* ---- value recasting as the reference's load_str() ------------------ */
+
+static void
+test_craysdb_values_recast_as_reference(void **state)
+{
+    (void)state;
+    struct tokio_craysdb *db = open_text(
+        "a='null',b='5', c = 7 ,d=1_000,e=0x10,f=1.5,g=99999999999999999999,"
+        "h='a b',i=\"q\",j=,k=-3,l=+4,m=1__0,n='' x '',processor_id='9'\n");
+    const json_t *r = tokio_craysdb_proc(db, 9);
+
+    assert_non_null(r);
+    assert_true(json_is_null(json_object_get(r, "a")));
+    assert_int_equal(json_integer_value(json_object_get(r, "b")), 5);
+    /* keys are not stripped, values are */
+    assert_int_equal(json_integer_value(json_object_get(r, " c ")), 7);
+    assert_int_equal(json_integer_value(json_object_get(r, "d")), 1000);
+    assert_string_equal(json_string_value(json_object_get(r, "e")), "0x10");
+    assert_string_equal(json_string_value(json_object_get(r, "f")), "1.5");
+    /* Differs from pytokio: Python kept the big integer, we the text */
+    assert_string_equal(json_string_value(json_object_get(r, "g")),
+                        "99999999999999999999");
+    assert_string_equal(json_string_value(json_object_get(r, "h")), "a b");
+    assert_string_equal(json_string_value(json_object_get(r, "i")), "q");
+    assert_string_equal(json_string_value(json_object_get(r, "j")), "");
+    assert_int_equal(json_integer_value(json_object_get(r, "k")), -3);
+    assert_int_equal(json_integer_value(json_object_get(r, "l")), 4);
+    assert_string_equal(json_string_value(json_object_get(r, "m")), "1__0");
+    assert_string_equal(json_string_value(json_object_get(r, "n")), " x ");
+    tokio_craysdb_free(db);
+}
+
+/* ---- malformed input ------------------------------------------------ */
+
+static const struct bad_case {
+    const char *name;
+    const char *text;
+    int status;
+    const char *fragment;
+} bad_cases[] = {
+    { "no_equals", "#\na=1,processor_id=1\nb=2,junk,processor_id=2\n",
+      TOKIO_EFORMAT, "'bad' line 3: field 2 ('junk') is not key=value" },
+    { "indented_comment", " # not a comment\n", TOKIO_EFORMAT,
+      "'bad' line 1: field 1" },
+    { "no_processor_id", "a=1,b=2\n", TOKIO_EFORMAT,
+      "'bad' line 1: no processor_id" },
+    { "text_processor_id", "processor_id='x'\n", TOKIO_EFORMAT,
+      "'bad' line 1: processor_id is not an integer" },
+    { "null_processor_id", "processor_id=null\n", TOKIO_EFORMAT,
+      "'bad' line 1: processor_id is not an integer" },
+    { "repeated_processor_id", "processor_id=1\n\nprocessor_id=01\n",
+      TOKIO_EFORMAT, "'bad' line 3: processor_id 1 repeated" },
+    { "repeated_key", "a=1,a=2,processor_id=3\n", TOKIO_EFORMAT,
+      "'bad' line 1: key 'a' repeated" },
+    { "bad_utf8", "a='\xff',processor_id=3\n", TOKIO_EFORMAT,
+      "'bad' line 1: invalid UTF-8" },
+    { "trailing_comma", "processor_id=3,\n", TOKIO_EFORMAT,
+      "'bad' line 1: field 2 ('') is not key=value" },
+};
+
+static void
+test_craysdb_malformed_lines_report_file_and_line(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
+        const struct bad_case *c = &bad_cases[i];
+        struct tokio_craysdb *db = (struct tokio_craysdb *)1;
+
+        print_message("case %s\n", c->name);
+        assert_int_equal(tokio_craysdb_open_mem(&db, c->text,
+                                                strlen(c->text), "bad"),
+                         c->status);
+        assert_null(db);
+        assert_contains(tokio_errmsg(), c->fragment);
+    }
+}
+
+static void
+test_craysdb_nul_byte_is_format_error(void **state)
+{
+    (void)state;
+    static const char text[] = "processor_id=1\na=\0,processor_id=2\n";
+    struct tokio_craysdb *db = NULL;
+
+    assert_int_equal(tokio_craysdb_open_mem(&db, text, sizeof(text) - 1,
+                                            "nul"), TOKIO_EFORMAT);
+    assert_contains(tokio_errmsg(), "'nul' line 2: NUL byte");
+}
+
+static void
+test_craysdb_missing_file_is_eio(void **state)
+{
+    (void)state;
+    struct tokio_craysdb *db = NULL;
+
+    assert_int_equal(tokio_craysdb_open(&db, "/nonexistent/xtdb2proc"),
+                     TOKIO_EIO);
+    assert_null(db);
+    assert_contains(tokio_errmsg(), "/nonexistent/xtdb2proc");
+}
+
+static void
+test_craysdb_empty_input_is_empty_table(void **state)
+{
+    (void)state;
+    struct tokio_craysdb *db = open_text("# only comments\n\n");
+    char *text = write_text(db);
+
+    assert_int_equal(tokio_craysdb_count(db), 0);
+    assert_string_equal(text, "");
+    free(text);
+    tokio_craysdb_free(db);
+}
+
+/* The reference's __repr__ failed (KeyError) on such a table too. */
+static void
+test_craysdb_write_fails_when_record_lacks_first_key(void **state)
+{
+    (void)state;
+    struct tokio_craysdb *db = open_text("a=1,processor_id=1\n"
+                                         "processor_id=2\n");
+    FILE *fp = tmpfile();
+
+    assert_non_null(fp);
+    assert_int_equal(tokio_craysdb_write(db, fp), TOKIO_EFORMAT);
+    assert_contains(tokio_errmsg(), "record 2 lacks key 'a'");
+    fclose(fp);
+    tokio_craysdb_free(db);
+}
+
+static void
+test_craysdb_from_json_rejects_bad_tables(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {
+        "[]",
+        "{\"1\": 5}",
+        "{\"1\": {\"processor_id\": 2}}",
+        "{\"1\": {\"processor_id\": \"1\"}}",
+        "{\"1\": {\"processor_id\": 1, \"x\": 1.5}}",
+        "{\"1\": {\"processor_id\": 1, \"x\": [1]}}",
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        struct tokio_craysdb *db = NULL;
+        json_t *j = json_loads(bad[i], 0, NULL);
+
+        assert_non_null(j);
+        assert_int_equal(tokio_craysdb_from_json(&db, j), TOKIO_EFORMAT);
+        assert_null(db);
+        json_decref(j);
+    }
+}
+
+/* ---- anomalies: out of memory --------------------------------------- */
+
+static void
+test_craysdb_open_survives_every_oom(void **state)
+{
+    (void)state;
+    for (size_t n = 1;; n++) {
+        struct tokio_craysdb *db = NULL;
+
+        tokio_test_fail_alloc_at(n);
+        int rc = tokio_craysdb_open_mem(&db, small, strlen(small), "oom");
+        tokio_test_fail_alloc_at(0);
+        if (rc >= 0) {
+            tokio_craysdb_free(db);
+            break;
+        }
+        assert_int_equal(rc, TOKIO_ENOMEM);
+        assert_null(db);
+    }
+}
+
+static void
+test_craysdb_json_survives_every_oom(void **state)
+{
+    (void)state;
+    struct tokio_craysdb *db = open_text(small);
+
+    for (size_t n = 1;; n++) {
+        struct tokio_craysdb *again = NULL;
+        json_t *json = NULL;
+
+        tokio_test_fail_alloc_at(n);
+        int rc = tokio_craysdb_to_json(db, &json);
+        if (rc >= 0)
+            rc = tokio_craysdb_from_json(&again, json);
+        tokio_test_fail_alloc_at(0);
+        json_decref(json);
+        if (rc >= 0) {
+            tokio_craysdb_free(again);
+            break;
+        }
+        assert_int_equal(rc, TOKIO_ENOMEM);
+        assert_null(again);
+    }
+    tokio_craysdb_free(db);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_craysdb_json_matches_golden),
+        cmocka_unit_test(test_craysdb_save_matches_golden_byte_for_byte),
+        cmocka_unit_test(test_craysdb_sample_records_are_sane),
+        cmocka_unit_test(test_craysdb_text_round_trip_keeps_table),
+        cmocka_unit_test(test_craysdb_json_round_trip_writes_same_text),
+        cmocka_unit_test(test_craysdb_sample_round_trips_through_text),
+        cmocka_unit_test(test_craysdb_values_recast_as_reference),
+        cmocka_unit_test(test_craysdb_malformed_lines_report_file_and_line),
+        cmocka_unit_test(test_craysdb_nul_byte_is_format_error),
+        cmocka_unit_test(test_craysdb_missing_file_is_eio),
+        cmocka_unit_test(test_craysdb_empty_input_is_empty_table),
+        cmocka_unit_test(test_craysdb_write_fails_when_record_lacks_first_key),
+        cmocka_unit_test(test_craysdb_from_json_rejects_bad_tables),
+        cmocka_unit_test(test_craysdb_open_survives_every_oom),
+        cmocka_unit_test(test_craysdb_json_survives_every_oom),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
