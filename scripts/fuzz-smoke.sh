@@ -19,7 +19,7 @@ for target in "$build"/fuzz/fuzz_*; do
         cp -r "$top/fuzz/corpus/${name#fuzz_}/." "$corpus/"
     fi
     echo "fuzz: $name for ${seconds}s"
-    "$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    "$target" -max_total_time="$seconds" -timeout=60 -rss_limit_mb=2048 \
         -artifact_prefix="$scratch/" -print_final_stats=0 "$corpus" \
         >"$scratch/$name.log" 2>&1 || {
         tail -n 40 "$scratch/$name.log"
