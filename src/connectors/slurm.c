@@ -46,6 +46,7 @@
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/json.h"
 #include "tokio/input.h"
 #include "tokio/output.h"
 #include "tokio/time.h"
@@ -753,39 +754,6 @@ tasks_from_json(json_t *tasks, const json_t *json, const char *name)
     return TOKIO_OK;
 }
 
-/*
- * json_loadb() telling memory from syntax: jansson 2.14 reports some
- * allocation failures as syntax errors (a token it could not copy) or
- * with an empty message.  A syntax error is deterministic, so a second
- * parse that ends differently, or an allocator failing now, means the
- * first failure was memory.
- */
-static json_t *
-load_json(const char *buf, size_t len, json_error_t *err, int *oom)
-{
-    json_error_t again;
-    json_t *v;
-
-    memset(err, 0, sizeof(*err));
-    memset(&again, 0, sizeof(again));
-    *oom = 0;
-    if ((v = json_loadb(buf, len, 0, err)) != NULL)
-        return v;
-    if (json_error_code(err) == json_error_out_of_memory ||
-        err->text[0] == '\0') {
-        *oom = 1;
-        return NULL;
-    }
-    v = json_loadb(buf, len, 0, &again);
-    json_t *probe = json_object();
-    if (v != NULL || probe == NULL || again.position != err->position ||
-        strcmp(again.text, err->text) != 0)
-        *oom = 1;
-    json_decref(v);
-    json_decref(probe);
-    return NULL;
-}
-
 static int
 new_table(struct tokio_slurm **out, const char *name)
 {
@@ -819,7 +787,7 @@ parse_buffer(struct tokio_slurm **out, char *buf, size_t len,
     if (i < len && buf[i] == '{') {
         json_error_t err;
         int oom = 0;
-        json_t *json = load_json(buf, len, &err, &oom);
+        json_t *json = tokio__json_parse(buf, len, 0, &err, &oom);
         if (json == NULL) {
             if (oom)
                 rc = tokio__error(TOKIO_ENOMEM, "out of memory reading "

@@ -47,6 +47,7 @@
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/json.h"
 #include "tokio/output.h"
 
 #ifndef TOKIO_DEFAULT_CONFIG
@@ -146,59 +147,6 @@ strbuf_add(struct strbuf *sb, const char *s, size_t n)
     sb->len += n;
     sb->data[sb->len] = '\0';
     return 0;
-}
-
-/*
- * Whether jansson failed for want of memory rather than because of the
- * text.  jansson 2.14 reports that with json_error_out_of_memory, except
- * when its lexer cannot even start, where it leaves the message empty.
- */
-static int
-json_oom(const json_error_t *err)
-{
-    return json_error_code(err) == json_error_out_of_memory ||
-           err->text[0] == '\0';
-}
-
-/*
- * json_loadb() that tells memory from syntax.  jansson 2.14 reports some
- * allocation failures (a string token it cannot copy) as syntax errors.  A
- * real syntax error is deterministic, so on failure parse once more: a
- * different outcome, or an allocator failing right now, means the first
- * failure was memory.  Malformed input is rare enough to parse twice.
- * Returns the value, or NULL with *oom_out saying which kind of failure.
- */
-static json_t *
-json_parse(const char *text, size_t len, size_t flags, json_error_t *err,
-           int *oom_out)
-{
-    json_error_t again;
-
-    /* where jansson gives up before its lexer starts it writes only the
-     * start of *err; zeroed, that reads as "empty message, no code" */
-    memset(err, 0, sizeof(*err));
-    memset(&again, 0, sizeof(again));
-    json_t *v = json_loadb(text, len, flags, err);
-
-    *oom_out = 0;
-    if (v != NULL)
-        return v;
-    if (json_oom(err)) {
-        *oom_out = 1;
-        return NULL;
-    }
-    v = json_loadb(text, len, flags, &again);
-    if (v != NULL || json_oom(&again) || again.position != err->position ||
-        strcmp(again.text, err->text) != 0) {
-        json_decref(v);
-        *oom_out = 1;
-        return NULL;
-    }
-    json_t *probe = json_object();
-    if (probe == NULL)
-        *oom_out = 1;
-    json_decref(probe);
-    return NULL;
 }
 
 /* A value's nesting depth, 1 for a scalar; stops counting past `limit`. */
@@ -1234,7 +1182,7 @@ parse_json(const char *text, size_t len, const char *name, json_t **out)
     json_error_t err;
     int memory;
 
-    *out = json_parse(text, len, 0, &err, &memory);
+    *out = tokio__json_parse(text, len, 0, &err, &memory);
     if (*out == NULL) {
         if (memory)
             return oom(name);
@@ -1376,7 +1324,8 @@ apply_overrides(json_t *root)
 
         json_error_t err;
         int memory;
-        json_t *v = json_parse(s, strlen(s), JSON_DECODE_ANY, &err, &memory);
+        json_t *v = tokio__json_parse(s, strlen(s), JSON_DECODE_ANY, &err,
+                                       &memory);
         if (v == NULL) {
             if (memory)
                 return tokio__error(TOKIO_ENOMEM,

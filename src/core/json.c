@@ -671,3 +671,56 @@ tokio_json_dumps(char **out, const json_t *value, unsigned flags)
     *out = buf;
     return TOKIO_OK;
 }
+
+/*
+ * Whether jansson failed for want of memory rather than because of the
+ * text.  jansson 2.14 reports that with json_error_out_of_memory, except
+ * when its lexer cannot even start, where it leaves the message empty.
+ */
+static int
+json_oom(const json_error_t *err)
+{
+    return json_error_code(err) == json_error_out_of_memory ||
+           err->text[0] == '\0';
+}
+
+/*
+ * json_loadb() that tells memory from syntax.  jansson 2.14 reports some
+ * allocation failures (a string token it cannot copy) as syntax errors.  A
+ * real syntax error is deterministic, so on failure parse once more: a
+ * different outcome, or an allocator failing right now, means the first
+ * failure was memory.  Malformed input is rare enough to parse twice.
+ * Returns the value, or NULL with *oom_out saying which kind of failure.
+ */
+json_t *
+tokio__json_parse(const char *text, size_t len, size_t flags,
+                  json_error_t *err, int *oom_out)
+{
+    json_error_t again;
+
+    /* where jansson gives up before its lexer starts it writes only the
+     * start of *err; zeroed, that reads as "empty message, no code" */
+    memset(err, 0, sizeof(*err));
+    memset(&again, 0, sizeof(again));
+    json_t *v = json_loadb(text, len, flags, err);
+
+    *oom_out = 0;
+    if (v != NULL)
+        return v;
+    if (json_oom(err)) {
+        *oom_out = 1;
+        return NULL;
+    }
+    v = json_loadb(text, len, flags, &again);
+    if (v != NULL || json_oom(&again) || again.position != err->position ||
+        strcmp(again.text, err->text) != 0) {
+        json_decref(v);
+        *oom_out = 1;
+        return NULL;
+    }
+    json_t *probe = json_object();
+    if (probe == NULL)
+        *oom_out = 1;
+    json_decref(probe);
+    return NULL;
+}
