@@ -274,8 +274,9 @@ utf8_next(const unsigned char **pp, const unsigned char *end)
         }
         c = (c << 6) | (p[i] & 0x3f);
     }
-    if ((extra == 2 && c < 0x800) || (extra == 3 && (c < 0x10000 || c > 0x10ffff))
-        || (c >= 0xd800 && c <= 0xdfff)) {
+    if ((extra == 2 && c < 0x800) ||
+        (extra == 3 && (c < 0x10000 || c > 0x10ffff)) ||
+        (c >= 0xd800 && c <= 0xdfff)) {
         *pp = p + 1;
         return 0xfffd;
     }

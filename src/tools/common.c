@@ -25,6 +25,7 @@
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/strlist.h"
 
 /*
  * Each step costs a strftime and a stat per template; ten million steps is
@@ -38,68 +39,6 @@
 
 /* a formatted path longer than this is not a path */
 #define MAX_PATH_LEN (1 << 20)
-
-struct strlist {
-    char **v;
-    size_t n, cap;
-};
-
-static void
-strlist_free(struct strlist *l)
-{
-    tokio_free_strings(l->v, l->n);
-    l->v = NULL;
-    l->n = l->cap = 0;
-}
-
-static int
-compare_strings(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Sort and drop duplicates in place. */
-static void
-strlist_unique(struct strlist *l)
-{
-    size_t k = 0;
-
-    if (l->n == 0)
-        return;
-    qsort(l->v, l->n, sizeof(*l->v), compare_strings);
-    for (size_t i = 1; i < l->n; i++) {
-        if (strcmp(l->v[i], l->v[k]) == 0)
-            free(l->v[i]);
-        else
-            l->v[++k] = l->v[i];
-    }
-    l->n = k + 1;
-}
-
-/*
- * Append a copy of `s`.  When the array is full it is first deduplicated,
- * and only grown if that freed less than half: a long walk that finds the
- * same daily file at every hourly step stays small.
- */
-static int
-strlist_add(struct strlist *l, const char *s)
-{
-    if (l->n == l->cap) {
-        strlist_unique(l);
-        if (l->n >= l->cap / 2) {
-            size_t cap = l->cap ? l->cap * 2 : 16;
-            char **v = tokio__reallocarray(l->v, cap, sizeof(*v));
-            if (v == NULL)
-                return -1;
-            l->v = v;
-            l->cap = cap;
-        }
-    }
-    if ((l->v[l->n] = tokio__strdup(s)) == NULL)
-        return -1;
-    l->n++;
-    return 0;
-}
 
 /*
  * Flatten `tmpl` into the list of template strings it stands for (borrowed
@@ -217,13 +156,13 @@ exists(const char *path)
  * folders skipped.
  */
 static int
-match_path(struct strlist *found, const char *path, int use_glob,
+match_path(struct tokio__strlist *found, const char *path, int use_glob,
            int match_first, int *hit)
 {
     *hit = 0;
     if (!use_glob) {
         if (exists(path)) {
-            if (strlist_add(found, path) < 0)
+            if (tokio__strlist_add(found, path) < 0)
                 return tokio__error(TOKIO_ENOMEM,
                                     "out of memory listing dated files");
             *hit = 1;
@@ -248,7 +187,7 @@ match_path(struct strlist *found, const char *path, int use_glob,
     for (size_t i = 0; i < g.gl_pathc; i++) {
         if (!exists(g.gl_pathv[i]))
             continue;
-        if (strlist_add(found, g.gl_pathv[i]) < 0) {
+        if (tokio__strlist_add(found, g.gl_pathv[i]) < 0) {
             rc = tokio__error(TOKIO_ENOMEM,
                               "out of memory listing dated files");
             break;
@@ -288,7 +227,7 @@ naive_local(int64_t epoch, int64_t *out)
 
 /* Walk the steps; the templates are already flattened. */
 static int
-walk(struct strlist *found, const char *const *tmpls, size_t n_tmpl,
+walk(struct tokio__strlist *found, const char *const *tmpls, size_t n_tmpl,
      int64_t naive, int64_t steps, int64_t step_seconds, int match_first,
      int use_glob)
 {
@@ -363,7 +302,7 @@ tokio_enumerate_dated_files(char ***paths_out, size_t *n_out, int64_t start,
 {
     const char **tmpls = NULL;
     size_t n_tmpl = 0, cap = 0;
-    struct strlist found = { NULL, 0, 0 };
+    struct tokio__strlist found = { NULL, 0, 0 };
     int64_t naive_start, naive_end;
     int rc;
 
@@ -409,7 +348,7 @@ tokio_enumerate_dated_files(char ***paths_out, size_t *n_out, int64_t start,
     if ((rc = walk(&found, tmpls, n_tmpl, naive_start, steps, step_seconds,
                    match_first, use_glob)) < 0)
         goto done;
-    strlist_unique(&found);
+    tokio__strlist_unique(&found);
     if (found.n > 0) {
         *paths_out = found.v;
         *n_out = found.n;
@@ -419,7 +358,7 @@ tokio_enumerate_dated_files(char ***paths_out, size_t *n_out, int64_t start,
 
 done:
     free(tmpls);
-    strlist_free(&found);
+    tokio__strlist_free(&found);
     return rc;
 }
 

@@ -38,6 +38,7 @@
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/strlist.h"
 #include "tokio/config.h"
 #include "tokio/connectors/darshan.h"
 #include "tokio/connectors/darshan_json.h"
@@ -271,55 +272,6 @@ tokio_darshan_filename_free(struct tokio_darshan_filename *f)
 /* ------------------------------------------------------------------ */
 /* Finding logs                                                         */
 
-struct pathlist {
-    char **v;
-    size_t n, cap;
-};
-
-static int
-pathlist_add(struct pathlist *l, const char *s)
-{
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 16;
-        char **v = tokio__reallocarray(l->v, cap, sizeof(*v));
-        if (v == NULL)
-            return -1;
-        l->v = v;
-        l->cap = cap;
-    }
-    if ((l->v[l->n] = tokio__strdup(s)) == NULL)
-        return -1;
-    l->n++;
-    return 0;
-}
-
-static int
-compare_strings(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/*
- * Sort and drop duplicates: the reference returns list(set(...)), whose
- * order is arbitrary, and two repository entries can name one folder.
- */
-static void
-pathlist_unique(struct pathlist *l)
-{
-    size_t k = 0;
-
-    if (l->n == 0)
-        return;
-    qsort(l->v, l->n, sizeof(*l->v), compare_strings);
-    for (size_t i = 1; i < l->n; i++) {
-        if (strcmp(l->v[i], l->v[k]) == 0)
-            free(l->v[i]);
-        else
-            l->v[++k] = l->v[i];
-    }
-    l->n = k + 1;
-}
-
 /* os.path.join(a, b): no second '/' when `a` already ends with one. */
 static char *
 join_path(const char *a, const char *b)
@@ -405,7 +357,7 @@ log_pattern(const char *dir, const char *username, const char *jobid)
  * folders skipped rather than fatal.
  */
 static int
-glob_logs(struct pathlist *found, const char *pattern)
+glob_logs(struct tokio__strlist *found, const char *pattern)
 {
     glob_t g;
     int grc = glob(pattern, GLOB_NOESCAPE, NULL, &g);
@@ -423,7 +375,7 @@ glob_logs(struct pathlist *found, const char *pattern)
         return tokio__error(TOKIO_EIO, "cannot glob '%s'", pattern);
     }
     for (size_t i = 0; i < g.gl_pathc; i++)
-        if (pathlist_add(found, g.gl_pathv[i]) < 0) {
+        if (tokio__strlist_add(found, g.gl_pathv[i]) < 0) {
             rc = tokio__error(TOKIO_ENOMEM,
                               "out of memory listing Darshan logs");
             break;
@@ -434,7 +386,7 @@ glob_logs(struct pathlist *found, const char *pattern)
 
 /* The day folders below one repository folder, then the logs in them. */
 static int
-search_base(struct pathlist *found, const char *base, int64_t start,
+search_base(struct tokio__strlist *found, const char *base, int64_t start,
             int64_t end, const struct tokio_find_darshanlogs_query *q)
 {
     char *tmpl_text = join_path(base, DAY_SUBDIRS);
@@ -478,7 +430,7 @@ tokio_find_darshanlogs(char ***paths_out, size_t *n_out,
                        const struct tokio_config *cfg,
                        const struct tokio_find_darshanlogs_query *q)
 {
-    struct pathlist found = { NULL, 0, 0 };
+    struct tokio__strlist found = { NULL, 0, 0 };
     json_t *own_tmpl = NULL;
     const json_t *tmpl;
     char **bases = NULL;
@@ -551,7 +503,7 @@ tokio_find_darshanlogs(char ***paths_out, size_t *n_out,
     if (rc < 0)
         goto done;
 
-    pathlist_unique(&found);
+    tokio__strlist_unique(&found);
     if (found.n > 0) {
         *paths_out = found.v;
         *n_out = found.n;
