@@ -252,7 +252,7 @@ test_lfs_bad_inputs_report_file_and_line(void **state)
         if ((!is_df && !is_dl) || len < 5 ||
             strcmp(e->d_name + len - 4, ".txt") != 0)
             continue;
-        char path[4200], expect[4200];
+        char path[4096 + 512], expect[4096 + 512];
         snprintf(path, sizeof(path), "%s/%s", dirbuf, e->d_name);
         snprintf(expect, sizeof(expect), "%s/%.*s.expect", dirbuf,
                  (int)(len - 4), e->d_name);
