@@ -383,6 +383,30 @@ test_slurm_bad_inputs_report_where(void **state)
     assert_true(count >= 8);
 }
 
+/* An empty input, made here: a committed 0-byte file would look like a
+ * copy of the pack's empty placeholders. */
+static void
+test_slurm_empty_input_is_eformat(void **state)
+{
+    char *dir = tokio_test_mkdtemp();
+    char path[4200];
+    struct tokio_slurm *s = NULL;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/empty.txt", dir);
+    tokio_test_write_file(path, "", 0);
+    assert_int_equal(tokio_slurm_open(&s, path), TOKIO_EFORMAT);
+    assert_null(s);
+    assert_contains(tokio_errmsg(), "empty, expected sacct text or JSON");
+    assert_contains(tokio_errmsg(), "empty.txt");
+    assert_int_equal(tokio_slurm_open_mem(&s, "", 0, "nothing"),
+                     TOKIO_EFORMAT);
+    assert_null(s);
+    assert_contains(tokio_errmsg(), "empty, expected sacct text or JSON");
+    tokio_test_rmtree(dir);
+    free(dir);
+}
+
 /* ---- anomalies --------------------------------------------------------- */
 
 static void
@@ -457,6 +481,7 @@ main(void)
         cmocka_unit_test(test_slurm_nodelist_malformed_is_eformat),
         cmocka_unit_test(test_slurm_nodelist_compacts),
         cmocka_unit_test(test_slurm_bad_inputs_report_where),
+        cmocka_unit_test(test_slurm_empty_input_is_eformat),
         cmocka_unit_test(test_slurm_open_survives_every_oom),
         cmocka_unit_test(test_slurm_sample_survives_every_oom),
         cmocka_unit_test(test_slurm_query_without_sacct_is_enotfound),
