@@ -643,18 +643,16 @@ read_lines(struct tokio_input *in, void *snap, add_line_fn add)
     return rc;
 }
 
-int
-tokio_lfs_df_open(struct tokio_lfs_df **out, const char *path)
+/* Read an opened input into a new snapshot; closes the input. */
+static int
+read_df(struct tokio_input *in, struct tokio_lfs_df **out)
 {
-    struct tokio_input *in = NULL;
-    struct tokio_lfs_df *df = NULL;
+    struct tokio_lfs_df *df = tokio__lfs_df_new();
     int rc;
 
-    *out = NULL;
-    if ((rc = tokio_input_open(&in, path)) < 0)
-        return rc;
-    if ((df = tokio__lfs_df_new()) == NULL)
-        rc = tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'", path);
+    if (df == NULL)
+        rc = tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
+                          tokio_input_name(in));
     else if ((rc = read_lines(in, df, df_add)) >= 0)
         rc = tokio__lfs_df_finish(df);
     if (rc < 0) {
@@ -667,28 +665,28 @@ tokio_lfs_df_open(struct tokio_lfs_df **out, const char *path)
 }
 
 int
+tokio_lfs_df_open(struct tokio_lfs_df **out, const char *path)
+{
+    struct tokio_input *in = NULL;
+    int rc;
+
+    *out = NULL;
+    if ((rc = tokio_input_open(&in, path)) < 0)
+        return rc;
+    return read_df(in, out);
+}
+
+int
 tokio_lfs_df_open_mem(struct tokio_lfs_df **out, const void *buf, size_t len,
                       const char *name)
 {
     struct tokio_input *in = NULL;
-    struct tokio_lfs_df *df = NULL;
     int rc;
 
     *out = NULL;
     if ((rc = tokio_input_open_mem(&in, buf, len, name)) < 0)
         return rc;
-    if ((df = tokio__lfs_df_new()) == NULL)
-        rc = tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
-                          tokio_input_name(in));
-    else if ((rc = read_lines(in, df, df_add)) >= 0)
-        rc = tokio__lfs_df_finish(df);
-    if (rc < 0) {
-        tokio_lfs_df_free(df);
-        df = NULL;
-    }
-    tokio_input_close(in);
-    *out = df;
-    return rc;
+    return read_df(in, out);
 }
 
 size_t
@@ -703,18 +701,16 @@ tokio_lfs_df_target(const struct tokio_lfs_df *df, size_t i)
     return i < df->s.n ? &df->pub[i] : NULL;
 }
 
-int
-tokio_lfs_dl_open(struct tokio_lfs_dl **out, const char *path)
+/* Read an opened input into a new device list; closes the input. */
+static int
+read_dl(struct tokio_input *in, struct tokio_lfs_dl **out)
 {
-    struct tokio_input *in = NULL;
-    struct tokio_lfs_dl *dl = NULL;
+    struct tokio_lfs_dl *dl = tokio__lfs_dl_new();
     int rc;
 
-    *out = NULL;
-    if ((rc = tokio_input_open(&in, path)) < 0)
-        return rc;
-    if ((dl = tokio__lfs_dl_new()) == NULL)
-        rc = tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'", path);
+    if (dl == NULL)
+        rc = tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
+                          tokio_input_name(in));
     else if ((rc = read_lines(in, dl, dl_add)) >= 0)
         rc = tokio__lfs_dl_finish(dl);
     if (rc < 0) {
@@ -727,28 +723,28 @@ tokio_lfs_dl_open(struct tokio_lfs_dl **out, const char *path)
 }
 
 int
+tokio_lfs_dl_open(struct tokio_lfs_dl **out, const char *path)
+{
+    struct tokio_input *in = NULL;
+    int rc;
+
+    *out = NULL;
+    if ((rc = tokio_input_open(&in, path)) < 0)
+        return rc;
+    return read_dl(in, out);
+}
+
+int
 tokio_lfs_dl_open_mem(struct tokio_lfs_dl **out, const void *buf, size_t len,
                       const char *name)
 {
     struct tokio_input *in = NULL;
-    struct tokio_lfs_dl *dl = NULL;
     int rc;
 
     *out = NULL;
     if ((rc = tokio_input_open_mem(&in, buf, len, name)) < 0)
         return rc;
-    if ((dl = tokio__lfs_dl_new()) == NULL)
-        rc = tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
-                          tokio_input_name(in));
-    else if ((rc = read_lines(in, dl, dl_add)) >= 0)
-        rc = tokio__lfs_dl_finish(dl);
-    if (rc < 0) {
-        tokio_lfs_dl_free(dl);
-        dl = NULL;
-    }
-    tokio_input_close(in);
-    *out = dl;
-    return rc;
+    return read_dl(in, out);
 }
 
 size_t
