@@ -16,6 +16,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
+#include "core/alloc.h"
+#include "tokio/common.h"
+#include "tokio/input.h"
+
 const char *
 tokio_test_data(const char *rel)
 {
@@ -294,4 +300,165 @@ tokio_test_assert_contains(const char *haystack, const char *needle,
     print_error("%s:%d: expected to find \"%s\" in \"%s\"\n", file, line,
                 needle, haystack ? haystack : "(null)");
     _fail(file, line);
+}
+
+int
+tokio_test_workdir(struct tokio_workdir *wd)
+{
+    const char *golden = tokio_test_data("golden/pytokio");
+    char link[4200];
+
+    memset(wd, 0, sizeof(*wd));
+    wd->inputs = tokio_test_copy_data("pytokio-inputs", &wd->top);
+    if (wd->inputs == NULL || golden == NULL)
+        return -1;
+    wd->dir = tokio_test_mkdtemp();
+    snprintf(link, sizeof(link), "%s/golden", wd->dir);
+    assert_int_equal(symlink(golden, link), 0);
+    snprintf(link, sizeof(link), "%s/inputs", wd->dir);
+    assert_int_equal(symlink(wd->inputs, link), 0);
+    return 0;
+}
+
+void
+tokio_test_workdir_free(struct tokio_workdir *wd)
+{
+    if (wd->dir != NULL)
+        tokio_test_rmtree(wd->dir);
+    if (wd->top != NULL)
+        tokio_test_rmtree(wd->top);
+    free(wd->dir);
+    free(wd->inputs);
+    free(wd->top);
+    memset(wd, 0, sizeof(*wd));
+}
+
+/* The next CSV cell of `*p` (quotes removed, "" unescaped) into `cell`;
+ * sets *eol at the end of a record.  Returns 0 at the end of the text. */
+static int
+csv_next_cell(const char **p, char *cell, size_t cap, int *eol)
+{
+    const char *s = *p;
+    size_t n = 0;
+    int quoted = 0;
+
+    if (*s == '\0')
+        return 0;
+    for (;; s++) {
+        if (*s == '\0' || (!quoted && (*s == ',' || *s == '\n' ||
+                                      *s == '\r'))) {
+            break;
+        } else if (*s == '"') {
+            if (quoted && s[1] == '"')
+                s++;
+            else {
+                quoted = !quoted;
+                continue;
+            }
+        }
+        if (n + 1 < cap)
+            cell[n++] = *s;
+    }
+    cell[n] = '\0';
+    *eol = *s != ',';
+    if (*s == '\r')
+        s++;
+    if (*s != '\0')
+        s++;
+    *p = s;
+    return 1;
+}
+
+static int
+cells_equal(const char *a, const char *b)
+{
+    char *end_a, *end_b;
+    double x, y;
+
+    if (strcmp(a, b) == 0)
+        return 1;
+    if (*a == '\0' || *b == '\0')
+        return 0;
+    x = strtod(a, &end_a);
+    y = strtod(b, &end_b);
+    return *end_a == '\0' && *end_b == '\0' && (x == y || (x != x && y != y));
+}
+
+size_t
+tokio_test_csv_diff(const char *a, const char *b)
+{
+    static char cell_a[65536], cell_b[65536];
+    size_t line = 1;
+
+    for (;;) {
+        int eol_a = 0, eol_b = 0;
+        int more_a = csv_next_cell(&a, cell_a, sizeof(cell_a), &eol_a);
+        int more_b = csv_next_cell(&b, cell_b, sizeof(cell_b), &eol_b);
+
+        if (!more_a && !more_b)
+            return 0;
+        if (more_a != more_b || eol_a != eol_b ||
+            !cells_equal(cell_a, cell_b))
+            return line;
+        if (eol_a)
+            line++;
+    }
+}
+
+void
+tokio_test_assert_golden(const char *out, const char *rel, const char *file,
+                         int line)
+{
+    const char *path = tokio_test_data(rel);
+    unsigned char *want = NULL;
+    size_t len, bad_line;
+    int same;
+
+    if (path == NULL || tokio_read_file(path, 0, &want, &len) != 0) {
+        print_error("%s:%d: cannot read golden %s\n", file, line, rel);
+        _fail(file, line);
+    }
+    if (strstr(rel, ".json") != NULL) {
+        json_error_t e;
+        json_t *got = json_loads(out, 0, &e);
+        json_t *exp = json_loads((const char *)want, 0, &e);
+
+        same = got != NULL && exp != NULL && json_equal(got, exp);
+        json_decref(got);
+        json_decref(exp);
+        if (!same)
+            print_error("%s:%d: %s: JSON differs (or does not parse)\n"
+                        "--- got\n%.4000s\n", file, line, rel, out);
+    } else if (strstr(rel, ".csv") != NULL) {
+        bad_line = tokio_test_csv_diff(out, (const char *)want);
+        same = bad_line == 0;
+        if (!same)
+            print_error("%s:%d: %s: CSV differs at line %zu\n", file, line,
+                        rel, bad_line);
+    } else {
+        same = strcmp(out, (const char *)want) == 0;
+        if (!same)
+            print_error("%s:%d: %s: output differs\n--- got\n%.4000s--- "
+                        "want\n%.4000s", file, line, rel, out,
+                        (const char *)want);
+    }
+    free(want);
+    if (!same)
+        _fail(file, line);
+}
+
+void
+tokio_test_every_oom(int (*trial)(void *ctx), void *ctx, size_t step)
+{
+    for (size_t n = 1; n < 100000000; n += step ? step : 1) {
+        tokio_test_fail_alloc_at(n);
+        int rc = trial(ctx);
+        tokio_test_fail_alloc_at(0);
+        if (rc >= 0)
+            return;
+        if (rc != TOKIO_ENOMEM)
+            fail_msg("allocation %zu failed: status %d, not TOKIO_ENOMEM: %s",
+                     n, rc, tokio_errmsg());
+    }
+    fail_msg("the trial never succeeded");
 }

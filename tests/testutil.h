@@ -76,4 +76,46 @@ void tokio_run_free(struct tokio_run *r);
 void tokio_test_assert_contains(const char *haystack, const char *needle,
                                 const char *file, int line);
 
+/*
+ * A working folder laid out as golden/pytokio/COMMANDS.md describes:
+ * `inputs` -> a private copy of pytokio-inputs (links restored), `golden`
+ * -> golden/pytokio.  Commands run in `dir` with
+ * PYTOKIO_CONFIG=inputs/site.json see what the reference saw.
+ */
+struct tokio_workdir {
+    char *dir;          /* the working folder */
+    char *inputs;       /* the copy of pytokio-inputs */
+    char *top;          /* temporary folder holding the copy */
+};
+
+/* Make one; returns 0, or -1 when the test data pack is absent. */
+int tokio_test_workdir(struct tokio_workdir *wd);
+/* Remove the folders and free the names; a zeroed struct is fine. */
+void tokio_test_workdir_free(struct tokio_workdir *wd);
+
+/*
+ * Fail the test unless `out` equals the golden file `rel` (a path inside
+ * the test data pack; .gz and .bz2 goldens are read decompressed):
+ * by value (json_equal) when its name contains ".json", cell by cell when
+ * it contains ".csv" (cells equal as text or as the same number, so "1.0"
+ * matches "1.00"), byte for byte otherwise.  The message names `rel`.
+ */
+#define assert_golden(out, rel)                                             \
+    tokio_test_assert_golden((out), (rel), __FILE__, __LINE__)
+void tokio_test_assert_golden(const char *out, const char *rel,
+                              const char *file, int line);
+
+/* 0 when two CSV texts are equal cell by cell as above, else the 1-based
+ * line of the first difference. */
+size_t tokio_test_csv_diff(const char *a, const char *b);
+
+/*
+ * Out-of-memory sweep: run trial(ctx) with the 1st allocation failing,
+ * then the (1 + step)th, ... until it succeeds.  Every failing run must
+ * return TOKIO_ENOMEM (else the test fails, naming the allocation and the
+ * message); the trial frees what it made either way, so the sanitizers
+ * and valgrind catch a leak on any error path.
+ */
+void tokio_test_every_oom(int (*trial)(void *ctx), void *ctx, size_t step);
+
 #endif

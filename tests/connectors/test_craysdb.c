@@ -371,23 +371,40 @@ test_craysdb_from_json_rejects_bad_tables(void **state)
 
 /* ---- anomalies: out of memory --------------------------------------- */
 
+static int
+open_small(void *ctx)
+{
+    struct tokio_craysdb *db = NULL;
+    int rc = tokio_craysdb_open_mem(&db, small, strlen(small), "oom");
+
+    (void)ctx;
+    if (rc < 0)
+        assert_null(db);
+    tokio_craysdb_free(db);
+    return rc;
+}
+
 static void
 test_craysdb_open_survives_every_oom(void **state)
 {
     (void)state;
-    for (size_t n = 1;; n++) {
-        struct tokio_craysdb *db = NULL;
+    tokio_test_every_oom(open_small, NULL, 1);
+}
 
-        tokio_test_fail_alloc_at(n);
-        int rc = tokio_craysdb_open_mem(&db, small, strlen(small), "oom");
-        tokio_test_fail_alloc_at(0);
-        if (rc >= 0) {
-            tokio_craysdb_free(db);
-            break;
-        }
-        assert_int_equal(rc, TOKIO_ENOMEM);
-        assert_null(db);
-    }
+static int
+json_round_trip(void *ctx)
+{
+    struct tokio_craysdb *again = NULL;
+    json_t *json = NULL;
+    int rc = tokio_craysdb_to_json(ctx, &json);
+
+    if (rc >= 0)
+        rc = tokio_craysdb_from_json(&again, json);
+    if (rc < 0)
+        assert_null(again);
+    json_decref(json);
+    tokio_craysdb_free(again);
+    return rc;
 }
 
 static void
@@ -396,23 +413,7 @@ test_craysdb_json_survives_every_oom(void **state)
     (void)state;
     struct tokio_craysdb *db = open_text(small);
 
-    for (size_t n = 1;; n++) {
-        struct tokio_craysdb *again = NULL;
-        json_t *json = NULL;
-
-        tokio_test_fail_alloc_at(n);
-        int rc = tokio_craysdb_to_json(db, &json);
-        if (rc >= 0)
-            rc = tokio_craysdb_from_json(&again, json);
-        tokio_test_fail_alloc_at(0);
-        json_decref(json);
-        if (rc >= 0) {
-            tokio_craysdb_free(again);
-            break;
-        }
-        assert_int_equal(rc, TOKIO_ENOMEM);
-        assert_null(again);
-    }
+    tokio_test_every_oom(json_round_trip, db, 1);
     tokio_craysdb_free(db);
 }
 

@@ -285,6 +285,34 @@ test_lfs_bad_inputs_report_file_and_line(void **state)
 
 /* ---- anomalies ---- */
 
+static int
+df_to_json(void *path)
+{
+    struct tokio_lfs_df *df = NULL;
+    json_t *j = NULL;
+    int rc = tokio_lfs_df_open(&df, path);
+
+    if (rc >= 0)
+        rc = tokio_lfs_df_to_json(df, &j);
+    json_decref(j);
+    tokio_lfs_df_free(df);
+    return rc;
+}
+
+static int
+dl_failovers(void *path)
+{
+    struct tokio_lfs_dl *dl = NULL;
+    json_t *j = NULL;
+    int rc = tokio_lfs_dl_open(&dl, path);
+
+    if (rc >= 0)
+        rc = tokio_lfs_dl_failovers(dl, &j);
+    json_decref(j);
+    tokio_lfs_dl_free(dl);
+    return rc;
+}
+
 static void
 test_lfs_open_survives_every_oom(void **state)
 {
@@ -298,34 +326,8 @@ test_lfs_open_survives_every_oom(void **state)
     char dl_path[4096];
     snprintf(dl_path, sizeof(dl_path), "%s", dlp);
 
-    for (size_t n = 1;; n++) {
-        struct tokio_lfs_df *df = NULL;
-        json_t *j = NULL;
-        tokio_test_fail_alloc_at(n);
-        int rc = tokio_lfs_df_open(&df, df_path);
-        if (rc >= 0)
-            rc = tokio_lfs_df_to_json(df, &j);
-        tokio_test_fail_alloc_at(0);
-        json_decref(j);
-        tokio_lfs_df_free(df);
-        if (rc >= 0)
-            break;
-        assert_int_equal(rc, TOKIO_ENOMEM);
-    }
-    for (size_t n = 1;; n++) {
-        struct tokio_lfs_dl *dl = NULL;
-        json_t *j = NULL;
-        tokio_test_fail_alloc_at(n);
-        int rc = tokio_lfs_dl_open(&dl, dl_path);
-        if (rc >= 0)
-            rc = tokio_lfs_dl_failovers(dl, &j);
-        tokio_test_fail_alloc_at(0);
-        json_decref(j);
-        tokio_lfs_dl_free(dl);
-        if (rc >= 0)
-            break;
-        assert_int_equal(rc, TOKIO_ENOMEM);
-    }
+    tokio_test_every_oom(df_to_json, df_path, 1);
+    tokio_test_every_oom(dl_failovers, dl_path, 1);
 }
 
 int

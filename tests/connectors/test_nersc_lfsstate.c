@@ -192,6 +192,20 @@ test_nersc_bad_inputs_report_file_and_line(void **state)
     assert_true(n >= 4);
 }
 
+static int
+map_failovers(void *path)
+{
+    struct tokio_nersc_lfsstate *s = NULL;
+    json_t *j = NULL;
+    int rc = tokio_nersc_lfsstate_open(&s, TOKIO_LFSSTATE_MAP, path);
+
+    if (rc >= 0)
+        rc = tokio_nersc_lfsstate_failovers(s, &j);
+    json_decref(j);
+    tokio_nersc_lfsstate_free(s);
+    return rc;
+}
+
 static void
 test_nersc_open_survives_every_oom(void **state)
 {
@@ -200,20 +214,7 @@ test_nersc_open_survives_every_oom(void **state)
     snprintf(path, sizeof(path), "%s", tokio_test_source(
         "tests/connectors/lfshealth/good/small-nersc-map.txt"));
 
-    for (size_t n = 1;; n++) {
-        struct tokio_nersc_lfsstate *s = NULL;
-        json_t *j = NULL;
-        tokio_test_fail_alloc_at(n);
-        int rc = tokio_nersc_lfsstate_open(&s, TOKIO_LFSSTATE_MAP, path);
-        if (rc >= 0)
-            rc = tokio_nersc_lfsstate_failovers(s, &j);
-        tokio_test_fail_alloc_at(0);
-        json_decref(j);
-        tokio_nersc_lfsstate_free(s);
-        if (rc >= 0)
-            break;
-        assert_int_equal(rc, TOKIO_ENOMEM);
-    }
+    tokio_test_every_oom(map_failovers, path, 1);
 }
 
 int

@@ -409,25 +409,39 @@ test_slurm_empty_input_is_eformat(void **state)
 
 /* ---- anomalies --------------------------------------------------------- */
 
+static int
+open_text_to_json(void *ctx)
+{
+    struct tokio_slurm *s = NULL;
+    json_t *j = NULL;
+    int rc = tokio_slurm_open_mem(&s, sacct_text, sizeof(sacct_text) - 1,
+                                  "t");
+
+    (void)ctx;
+    if (rc >= 0)
+        rc = tokio_slurm_to_json(s, &j);
+    json_decref(j);
+    tokio_slurm_free(s);
+    return rc;
+}
+
 static void
 test_slurm_open_survives_every_oom(void **state)
 {
     (void)state;
-    for (size_t n = 1;; n++) {
-        struct tokio_slurm *s = NULL;
-        json_t *j = NULL;
-        tokio_test_fail_alloc_at(n);
-        int rc = tokio_slurm_open_mem(&s, sacct_text, sizeof(sacct_text) - 1,
-                                      "t");
-        if (rc >= 0)
-            rc = tokio_slurm_to_json(s, &j);
-        tokio_test_fail_alloc_at(0);
-        json_decref(j);
-        tokio_slurm_free(s);
-        if (rc >= 0)
-            break;
-        assert_int_equal(rc, TOKIO_ENOMEM);
-    }
+    tokio_test_every_oom(open_text_to_json, NULL, 1);
+}
+
+static int
+open_path(void *path)
+{
+    struct tokio_slurm *s = NULL;
+    int rc = tokio_slurm_open(&s, path);
+
+    if (rc < 0)
+        assert_null(s);
+    tokio_slurm_free(s);
+    return rc;
 }
 
 static void
@@ -435,19 +449,7 @@ test_slurm_sample_survives_every_oom(void **state)
 {
     TOKIO_TEST_NEED_DATA(path, SAMPLE);
     (void)state;
-    for (size_t n = 1;; n += 7) {
-        struct tokio_slurm *s = NULL;
-        tokio_test_fail_alloc_at(n);
-        int rc = tokio_slurm_open(&s, path);
-        tokio_test_fail_alloc_at(0);
-        if (rc >= 0) {
-            tokio_slurm_free(s);
-            break;
-        }
-        if (rc != TOKIO_ENOMEM)
-            fail_msg("allocation %zu: %s", n, tokio_errmsg());
-        assert_null(s);
-    }
+    tokio_test_every_oom(open_path, (void *)path, 7);
 }
 
 static void

@@ -252,36 +252,37 @@ test_topology_missing_inputs_fail(void **state)
  * Our part only: the node map, the diameter and its JSON.  The Slurm
  * cache reader (connectors/slurm) is tested by its own OOM loop.
  */
+static int
+diameter_of_two_nodes(void *ctx)
+{
+    static const char *const nodes[] = { "nid00002", "nid00001" };
+    struct tokio_craysdb *map = NULL;
+    struct tokio_job_diameter d;
+    json_t *json = NULL;
+    int rc = tokio_craysdb_open_mem(&map, map_text, strlen(map_text), "map");
+
+    (void)ctx;
+    if (rc >= 0)
+        rc = tokio_topology_job_diameter(&d, map, nodes, 2);
+    if (rc >= 0)
+        rc = tokio_topology_diameter_to_json(&d, &json);
+    tokio_craysdb_free(map);
+    if (rc >= 0) {
+        assert_int_equal(d.n_nodes, 2);
+        assert_true(d.max_radius == 1.0);
+        assert_int_equal(json_object_size(json), 3);
+    } else {
+        assert_null(json);
+    }
+    json_decref(json);
+    return rc;
+}
+
 static void
 test_topology_diameter_survives_every_oom(void **state)
 {
     (void)state;
-    static const char *const nodes[] = { "nid00002", "nid00001" };
-
-    for (size_t n = 1;; n++) {
-        struct tokio_craysdb *map = NULL;
-        struct tokio_job_diameter d;
-        json_t *json = NULL;
-
-        tokio_test_fail_alloc_at(n);
-        int rc = tokio_craysdb_open_mem(&map, map_text, strlen(map_text),
-                                        "map");
-        if (rc >= 0)
-            rc = tokio_topology_job_diameter(&d, map, nodes, 2);
-        if (rc >= 0)
-            rc = tokio_topology_diameter_to_json(&d, &json);
-        tokio_test_fail_alloc_at(0);
-        tokio_craysdb_free(map);
-        if (rc >= 0) {
-            assert_int_equal(d.n_nodes, 2);
-            assert_true(d.max_radius == 1.0);
-            assert_int_equal(json_object_size(json), 3);
-            json_decref(json);
-            break;
-        }
-        assert_int_equal(rc, TOKIO_ENOMEM);
-        assert_null(json);
-    }
+    tokio_test_every_oom(diameter_of_two_nodes, NULL, 1);
 }
 
 int
