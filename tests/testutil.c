@@ -405,6 +405,20 @@ tokio_test_csv_diff(const char *a, const char *b)
     }
 }
 
+/* Whether golden `rel` is of kind `ext` (".json"): its last extension,
+ * after a compression suffix, so x.json.gz is JSON and x.json.gz.csv CSV. */
+static int
+golden_kind(const char *rel, const char *ext)
+{
+    size_t n = strlen(rel), e = strlen(ext);
+
+    if (n > 3 && strcmp(rel + n - 3, ".gz") == 0)
+        n -= 3;
+    else if (n > 4 && strcmp(rel + n - 4, ".bz2") == 0)
+        n -= 4;
+    return n >= e && strncmp(rel + n - e, ext, e) == 0;
+}
+
 void
 tokio_test_assert_golden(const char *out, const char *rel, const char *file,
                          int line)
@@ -418,7 +432,7 @@ tokio_test_assert_golden(const char *out, const char *rel, const char *file,
         print_error("%s:%d: cannot read golden %s\n", file, line, rel);
         _fail(file, line);
     }
-    if (strstr(rel, ".json") != NULL) {
+    if (golden_kind(rel, ".json")) {
         json_error_t e;
         json_t *got = json_loads(out, 0, &e);
         json_t *exp = json_loads((const char *)want, 0, &e);
@@ -429,7 +443,7 @@ tokio_test_assert_golden(const char *out, const char *rel, const char *file,
         if (!same)
             print_error("%s:%d: %s: JSON differs (or does not parse)\n"
                         "--- got\n%.4000s\n", file, line, rel, out);
-    } else if (strstr(rel, ".csv") != NULL) {
+    } else if (golden_kind(rel, ".csv")) {
         bad_line = tokio_test_csv_diff(out, (const char *)want);
         same = bad_line == 0;
         if (!same)

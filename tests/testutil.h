@@ -96,9 +96,10 @@ void tokio_test_workdir_free(struct tokio_workdir *wd);
 /*
  * Fail the test unless `out` equals the golden file `rel` (a path inside
  * the test data pack; .gz and .bz2 goldens are read decompressed):
- * by value (json_equal) when its name contains ".json", cell by cell when
- * it contains ".csv" (cells equal as text or as the same number, so "1.0"
- * matches "1.00"), byte for byte otherwise.  The message names `rel`.
+ * by value (json_equal) when its name ends in ".json", cell by cell when
+ * it ends in ".csv" (cells equal as text or as the same number, so "1.0"
+ * matches "1.00"), byte for byte otherwise; a compression suffix after
+ * the extension does not count (x.json.gz is JSON, x.json.gz.csv CSV).  The message names `rel`.
  */
 #define assert_golden(out, rel)                                             \
     tokio_test_assert_golden((out), (rel), __FILE__, __LINE__)

@@ -7,9 +7,11 @@
 #define TOKIO_CLI_COMMANDS_H
 
 int cmd_cache_darshan(int argc, char **argv);
+int cmd_cache_isdct(int argc, char **argv);
 int cmd_cache_lfsstatus(int argc, char **argv);
 int cmd_cache_slurm(int argc, char **argv);
 int cmd_cache_topology(int argc, char **argv);
+int cmd_compare_isdct(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_darshan_bad_ost(int argc, char **argv);
 int cmd_darshan_scoreboard(int argc, char **argv);

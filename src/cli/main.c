@@ -27,9 +27,11 @@ struct command {
 
 static const struct command commands[] = {
     { "cache-darshan", cmd_cache_darshan, "a Darshan log as JSON: header, mounts, records, totals, performance" },
+    { "cache-isdct", cmd_cache_isdct, "a NERSC ISDCT dump of SSD counters (tarball, folder or JSON) as JSON or CSV" },
     { "cache-lfsstatus", cmd_cache_lfsstatus, "a Lustre file system's OST fullness or failed-over OSTs at a time, as JSON" },
     { "cache-slurm", cmd_cache_slurm, "a Slurm job's tasks, times and nodes (sacct) as native text, JSON or CSV" },
     { "cache-topology", cmd_cache_topology, "a job's radius in a Cray network from its nodes and the xtdb2proc node map" },
+    { "compare-isdct", cmd_compare_isdct, "changed SSD counters, added and removed drives between two ISDCT dumps" },
     { "config", cmd_config, "print the effective site configuration, or one key" },
     { "darshan-bad-ost", cmd_darshan_bad_ost, "correlate file performance with Lustre OSTs to find slow OSTs" },
     { "darshan-scoreboard", cmd_darshan_scoreboard, "rank users, file systems and applications by I/O volume" },

@@ -1,0 +1,98 @@
+/*
+ * fuzz/fuzz_nersc_isdct.c - the NERSC ISDCT reader
+ * (src/connectors/nersc_isdct.c) on arbitrary bytes, two ways: as given
+ * (a tar archive or a JSON dump, maybe compressed), and wrapped as the one
+ * member of a tar archive, so that mutations reach the isdct text parser
+ * without having to keep a tar header valid.  Then every way out: JSON,
+ * back to a dump, both CSV forms, a diff with itself in GiB, its
+ * reduction and the summary.  Seeds: fuzz/corpus/nersc_isdct/.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "tokio/connectors/nersc_isdct.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Bytes as the one member "dump/nid00001/ssd0.txt" of a ustar archive;
+ * NULL when too large to bother. */
+static unsigned char *
+wrap_tar(const uint8_t *data, size_t size, size_t *len_out)
+{
+    size_t blocks = (size + 511) / 512, len = 512 * (blocks + 3);
+    unsigned char *t;
+    unsigned sum = 0;
+    char num[32];
+
+    if (size > ((size_t)1 << 24) || (t = calloc(1, len)) == NULL)
+        return NULL;
+    memcpy(t, "dump/nid00001/ssd0.txt", 22);
+    memcpy(t + 100, "0000644", 7);
+    memcpy(t + 108, "0000000", 7);
+    memcpy(t + 116, "0000000", 7);
+    snprintf(num, sizeof(num), "%011lo", (unsigned long)size);
+    memcpy(t + 124, num, 11);
+    memcpy(t + 136, "13000000000", 11);
+    memset(t + 148, ' ', 8);
+    t[156] = '0';
+    memcpy(t + 257, "ustar", 6);
+    memcpy(t + 263, "00", 2);
+    for (int i = 0; i < 512; i++)
+        sum += t[i];
+    snprintf(num, sizeof(num), "%06o", sum & 0777777);
+    memcpy(t + 148, num, 7);
+    if (size > 0)
+        memcpy(t + 512, data, size);
+    *len_out = len;
+    return t;
+}
+
+static void
+exercise(const void *buf, size_t len)
+{
+    struct tokio_nersc_isdct *d = NULL, *again = NULL;
+    json_t *json = NULL, *diff = NULL, *gibs = NULL, *red = NULL;
+    FILE *fp;
+
+    if (tokio_nersc_isdct_open_mem(&d, buf, len, "fuzz") < 0)
+        return;
+    if ((fp = fopen("/dev/null", "w")) == NULL) {
+        tokio_nersc_isdct_free(d);
+        return;
+    }
+    if (tokio_nersc_isdct_to_json(d, &json) == TOKIO_OK &&
+        tokio_nersc_isdct_from_json(&again, json) == TOKIO_OK) {
+        (void)tokio_nersc_isdct_write_csv(again, fp, 0);
+        (void)tokio_nersc_isdct_write_csv(again, fp, 1);
+        if (tokio_nersc_isdct_diff(again, d, 1, &diff) == TOKIO_OK &&
+            tokio_nersc_isdct_diff_gibs(diff, &gibs) == TOKIO_OK &&
+            tokio_nersc_isdct_reduce_diff(gibs, &red) == TOKIO_OK)
+            (void)tokio_nersc_isdct_write_summary(fp, d, again, gibs);
+    }
+    fclose(fp);
+    json_decref(red);
+    json_decref(gibs);
+    json_decref(diff);
+    json_decref(json);
+    tokio_nersc_isdct_free(again);
+    tokio_nersc_isdct_free(d);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    size_t len;
+    unsigned char *tar;
+
+    exercise(data, size);
+    if ((tar = wrap_tar(data, size, &len)) != NULL) {
+        exercise(tar, len);
+        free(tar);
+    }
+    return 0;
+}

@@ -1,0 +1,101 @@
+/*
+ * src/cli/compare-isdct.c - `tokio compare-isdct`: what changed between
+ * two NERSC ISDCT dumps, as the reference's compare_isdct: by default the
+ * changes reduced over drives (sum, ave, min, max, count per counter);
+ * --all the per-drive changes with added and removed drives; --summary a
+ * short report (errors, drives removed and installed, workload).
+ * --report-zeros keeps unchanged counters; --gibs turns *_bytes into GiB.
+ * --summary wins over --all, as there.  JSON is printed sorted with an
+ * indent of 4, as json.dumps(indent=4, sort_keys=True).
+ */
+#include <stdio.h>
+
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "tokio/connectors/nersc_isdct.h"
+#include "tokio/output.h"
+
+static const char *const usage[] = {
+    "tokio compare-isdct [-a | --all] [-g | --gibs] [-s | --summary] "
+    "[-z | --report-zeros] <old-dump> <new-dump>",
+    NULL
+};
+
+static const char description[] =
+    "Compare two NERSC ISDCT dumps (tarballs, folders or saved JSON) and\n"
+    "report the drives that appeared or disappeared and the counters that\n"
+    "changed.";
+
+static int
+compare(const char *old_path, const char *new_path, int all, int gibs,
+        int summary, int report_zeros, FILE *fp)
+{
+    struct tokio_nersc_isdct *old_dump = NULL, *dump = NULL;
+    json_t *diff = NULL, *res = NULL;
+    int rc;
+
+    if ((rc = tokio_nersc_isdct_open(&old_dump, old_path)) < 0 ||
+        (rc = tokio_nersc_isdct_open(&dump, new_path)) < 0 ||
+        (rc = tokio_nersc_isdct_diff(dump, old_dump, report_zeros,
+                                     &diff)) < 0)
+        goto done;
+    if (gibs) {
+        if ((rc = tokio_nersc_isdct_diff_gibs(diff, &res)) < 0)
+            goto done;
+        json_decref(diff);
+        diff = res;
+        res = NULL;
+    }
+    if (summary) {
+        rc = tokio_nersc_isdct_write_summary(fp, old_dump, dump, diff);
+    } else {
+        if (all)
+            res = json_incref(diff);
+        else if ((rc = tokio_nersc_isdct_reduce_diff(diff, &res)) < 0)
+            goto done;
+        rc = tokio_json_write(fp, res, TOKIO_JSON_SORT_KEYS |
+                                       TOKIO_JSON_INDENT(4));
+        if (rc >= 0)
+            fputc('\n', fp);   /* a write error shows at commit */
+    }
+done:
+    json_decref(res);
+    json_decref(diff);
+    tokio_nersc_isdct_free(dump);
+    tokio_nersc_isdct_free(old_dump);
+    return rc;
+}
+
+int
+cmd_compare_isdct(int argc, char **argv)
+{
+    const char *cmd = argv[0];
+    int all = 0, gibs = 0, summary = 0, report_zeros = 0;
+    const struct cli_option opts[] = {
+        OPT_FLAG('a', "all", &all, "report changes for each device"),
+        OPT_FLAG('g', "gibs", &gibs, "report in units of GiB"),
+        OPT_FLAG('s', "summary", &summary,
+                 "print summary of differences"),
+        OPT_FLAG('z', "report-zeros", &report_zeros,
+                 "include counters that do not change"),
+        OPT_END
+    };
+    struct tokio_output *o = NULL;
+    int npos, rc;
+
+    npos = cli_parse(argc, argv, opts, usage, description);
+    if (npos < 0)
+        return cli_parse_exit(npos);
+    if (npos != 2)
+        return cli_usage_error(cmd, "an old and a new ISDCT dump are "
+                                    "required");
+    if (tokio_output_open(&o, NULL) < 0)
+        return cli_fail(cmd, NULL);
+    if (compare(argv[1], argv[2], all, gibs, summary, report_zeros,
+                tokio_output_fp(o)) < 0) {
+        tokio_output_abort(o);
+        return cli_fail(cmd, NULL);
+    }
+    rc = tokio_output_commit(o) < 0 ? cli_fail(cmd, NULL) : CLI_EXIT_OK;
+    return rc;
+}
