@@ -6,9 +6,13 @@
 #ifndef TOKIO_CLI_COMMANDS_H
 #define TOKIO_CLI_COMMANDS_H
 
+int cmd_cache_craysdb(int argc, char **argv);
 int cmd_cache_darshan(int argc, char **argv);
+int cmd_cache_globuslogs(int argc, char **argv);
+int cmd_cache_hpss(int argc, char **argv);
 int cmd_cache_isdct(int argc, char **argv);
 int cmd_cache_lfsstatus(int argc, char **argv);
+int cmd_cache_nersc_globuslogs(int argc, char **argv);
 int cmd_cache_slurm(int argc, char **argv);
 int cmd_cache_topology(int argc, char **argv);
 int cmd_compare_isdct(int argc, char **argv);

@@ -26,9 +26,13 @@ struct command {
 };
 
 static const struct command commands[] = {
+    { "cache-craysdb", cmd_cache_craysdb, "a Cray SDB processor table (xtdb2proc) as JSON, CSV or xtdb2proc text" },
     { "cache-darshan", cmd_cache_darshan, "a Darshan log as JSON: header, mounts, records, totals, performance" },
+    { "cache-globuslogs", cmd_cache_globuslogs, "a Globus GridFTP server transfer log as JSON or CSV" },
+    { "cache-hpss", cmd_cache_hpss, "an HPSS daily report, HSI/HTAR log or FTP/PFTP log as JSON or CSV" },
     { "cache-isdct", cmd_cache_isdct, "a NERSC ISDCT dump of SSD counters (tarball, folder or JSON) as JSON or CSV" },
     { "cache-lfsstatus", cmd_cache_lfsstatus, "a Lustre file system's OST fullness or failed-over OSTs at a time, as JSON" },
+    { "cache-nersc-globuslogs", cmd_cache_nersc_globuslogs, "Globus transfers from a cache of NERSC's Elasticsearch pages as JSON or CSV" },
     { "cache-slurm", cmd_cache_slurm, "a Slurm job's tasks, times and nodes (sacct) as native text, JSON or CSV" },
     { "cache-topology", cmd_cache_topology, "a job's radius in a Cray network from its nodes and the xtdb2proc node map" },
     { "compare-isdct", cmd_compare_isdct, "changed SSD counters, added and removed drives between two ISDCT dumps" },

@@ -1,0 +1,73 @@
+#!/bin/sh
+# Globus GridFTP transfer logs: tokio_globuslogs_open()
+# (bench/bench_globuslogs) against the reference's GlobusLog.from_file(),
+# parse only and parse + JSON (json.dumps, sorted, indent 4), on the sample
+# input and on a 100x enlarged copy.  Prints MB/s of uncompressed text,
+# the ratio and peak RSS, all in CPU time (the machine may be shared);
+# never fails the build.
+set -u
+build=$1
+top=$(cd "$(dirname "$0")/.." && pwd)
+inputs=${TOKIO_TESTDATA:-$top/../shared/testdata}/pytokio-inputs
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export TZ=America/Los_Angeles
+py=/usr/bin/python3
+pytokio=${PYTOKIO:-/tmp/pytokio}
+
+if [ ! -f "$inputs/globuslogs.txt.gz" ]; then
+    echo "bench-globuslogs: $inputs absent; nothing to measure"
+    exit 0
+fi
+zcat "$inputs/globuslogs.txt.gz" > "$work/globus.txt"
+i=0; while [ $i -lt 100 ]; do cat "$work/globus.txt"; i=$((i + 1)); done \
+    > "$work/globus100.txt"
+
+py_parse='
+import sys, time, tokio.connectors.globuslogs as m
+reps = int(sys.argv[2]); t = time.process_time()
+for _ in range(reps): m.GlobusLog.from_file(sys.argv[1])
+print((time.process_time() - t) / reps)'
+py_json='
+import sys, json, tokio.connectors.globuslogs as m
+print(json.dumps(m.GlobusLog.from_file(sys.argv[1]), indent=4,
+                 sort_keys=True, default=str))'
+
+rss() { # peak KiB of a command
+    /usr/bin/time -f '%M' -o "$work/rss" "$@" > /dev/null 2>&1
+    cat "$work/rss"
+}
+cpu() { # user + system seconds of a command, its stdout to $work/out
+    /usr/bin/time -f '%U %S' -o "$work/cpu" "$@" > "$work/out" 2>/dev/null
+    awk '{ print $1 + $2 }' "$work/cpu"
+}
+mbs() { awk -v b="$1" -v t="$2" 'BEGIN { printf "%.1f", b / t / 1e6 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", a / b }'; }
+same_json='
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+print("same JSON" if a == b else "JSON DIFFERS")'
+
+for f in globus globus100; do
+    file=$work/$f.txt
+    bytes=$(wc -c < "$file")
+    reps=$((20000000 / bytes + 1))
+    t=$("$build/bench/bench_globuslogs" "$file" $reps 2>&1 >/dev/null |
+        cut -d' ' -f2)
+    t_rss=$(rss "$build/bench/bench_globuslogs" "$file" --json)
+    tj=$(cpu "$build/bench/bench_globuslogs" "$file" --json)
+    mv "$work/out" "$work/c.json"
+    line="$f ($bytes B): tokio parse $(mbs $bytes $t) MB/s, RSS $t_rss KiB"
+    if [ -x "$py" ] && [ -d "$pytokio/tokio" ]; then
+        preps=$((2000000 / bytes + 1))
+        export PYTHONPATH=$pytokio
+        p=$("$py" -c "$py_parse" "$file" $preps)
+        p_rss=$(rss "$py" -c "$py_json" "$file")
+        pj=$(cpu "$py" -c "$py_json" "$file")
+        same=$("$py" -c "$same_json" "$work/c.json" "$work/out")
+        line="$line; reference $(mbs $bytes $p) MB/s, RSS $p_rss KiB"
+        line="$line; parse $(ratio $p $t)x; parse+JSON $tj vs $pj CPU s"
+        line="$line; $same"
+    fi
+    echo "$line"
+done

@@ -1,0 +1,159 @@
+/*
+ * tests/cli/test_cache_nersc_globuslogs.c - `tokio cache-nersc-globuslogs`
+ * from a working folder laid out as golden/pytokio/COMMANDS.md describes
+ * (section cache_nersc_globuslogs): JSON by value, CSV cell by cell
+ * against the reference's goldens; then -o, a fixture of our own, and
+ * usage errors.
+ */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GOLDEN "golden/pytokio/cache_nersc_globuslogs/"
+
+static const char *const env[] = { "TZ=America/Los_Angeles", NULL };
+
+static void
+test_cache_nersc_globuslogs_matches_goldens(void **state)
+{
+    (void)state;
+    struct tokio_workdir wd;
+    const char *json[] = { "cache-nersc-globuslogs", "--input",
+                           "inputs/globuslogs.json.gz", "2019-01-29T00:00:00",
+                           "2019-01-29T00:10:00", NULL };
+    const char *csv[] = { "cache-nersc-globuslogs", "--csv", "--input",
+                          "inputs/globuslogs.json.gz", "2019-01-29T00:00:00",
+                          "2019-01-29T00:10:00", NULL };
+
+    if (tokio_test_workdir(&wd) != 0) {
+        tokio_test_workdir_free(&wd);
+        print_message("skipped: ../shared/testdata is absent\n");
+        skip();
+    }
+    struct tokio_run r = tokio_test_run(wd.dir, env, json);
+    if (r.status != 0)
+        fail_msg("exit %d: %s", r.status, r.err);
+    assert_golden(r.out, GOLDEN "globuslogs.json.gz.json");
+    tokio_run_free(&r);
+    r = tokio_test_run(wd.dir, env, csv);
+    assert_int_equal(r.status, 0);
+    /* byte for byte: assert_golden() would read a name holding ".json"
+     * as JSON */
+    char *want = tokio_test_read_file(tokio_test_data(GOLDEN
+                                      "globuslogs.json.gz.csv"), NULL);
+    assert_non_null(want);
+    assert_string_equal(r.out, want);
+    free(want);
+    tokio_run_free(&r);
+    tokio_test_workdir_free(&wd);
+}
+
+/* Two pages, then an empty one that ends the scroll (the last is never
+ * read); a missing integer makes its column floats; a boolean. */
+static const char pages[] =
+    "[[{\"_id\": \"a\", \"_source\": {\"USER\": \"u1\", \"NBYTES\": 5, "
+    "\"BLOCK\": 7, \"bandwidth_mbps\": 1.5, \"TASKID\": true}}],\n"
+    " [{\"_id\": \"b\", \"_source\": {\"USER\": \"x,y\", \"BLOCK\": 8}}],\n"
+    " [],\n"
+    " [{\"_id\": \"c\", \"_source\": {\"USER\": \"never\"}}]]\n";
+
+static void
+test_cache_nersc_globuslogs_fixture_and_output_file(void **state)
+{
+    (void)state;
+    char *dir = tokio_test_mkdtemp(), in[4096], out[4096], *saved;
+
+    snprintf(in, sizeof(in), "%s/pages.json", dir);
+    snprintf(out, sizeof(out), "%s/out.json", dir);
+    tokio_test_write_file(in, pages, SIZE_MAX);
+    const char *csv[] = { "cache-nersc-globuslogs", "-c", "--input", in,
+                          "--user", "nobody", "2019-01-29T00:00:00",
+                          "2019-01-29T00:10:00", NULL };
+    struct tokio_run r = tokio_test_run(NULL, env, csv);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out,
+        ",@timestamp,BLOCK,BUFFER,CODE,DATE,DEST,DESTIP,FILE,HOST,NBYTES,"
+        "START,STREAMS,STRIPES,TASKID,TYPE,USER,VOLUME,bandwidth_mbps,"
+        "duration,start_date,end_date,host\n"
+        "0,,7,,,,,,,,5.0,,,,True,,u1,,1.5,,,,\n"
+        "1,,8,,,,,,,,,,,,,,\"x,y\",,,,,,\n\n");
+    tokio_run_free(&r);
+
+    const char *to_file[] = { "cache-nersc-globuslogs", "--input", in, "-o",
+                              out, "2019-01-29T00:00:00",
+                              "2019-01-29T00:10:00", NULL };
+    r = tokio_test_run(NULL, env, to_file);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "");
+    tokio_run_free(&r);
+    saved = tokio_test_read_file(out, NULL);
+    /* one line, the pages before the empty one */
+    assert_string_equal(saved,
+        "[[{\"_id\": \"a\", \"_source\": {\"USER\": \"u1\", \"NBYTES\": 5, "
+        "\"BLOCK\": 7, \"bandwidth_mbps\": 1.5, \"TASKID\": true}}], "
+        "[{\"_id\": \"b\", \"_source\": {\"USER\": \"x,y\", \"BLOCK\": 8}}]]");
+    free(saved);
+    /* what it wrote reads back */
+    const char *back[] = { "cache-nersc-globuslogs", "--input", out,
+                           "2019-01-29T00:00:00", "2019-01-29T00:10:00",
+                           NULL };
+    r = tokio_test_run(NULL, env, back);
+    assert_int_equal(r.status, 0);
+    assert_contains(r.out, "\"USER\": \"x,y\"");
+    tokio_run_free(&r);
+    tokio_test_rmtree(dir);
+    free(dir);
+}
+
+static void
+test_cache_nersc_globuslogs_failures(void **state)
+{
+    (void)state;
+    char *dir = tokio_test_mkdtemp(), bad[4096];
+    snprintf(bad, sizeof(bad), "%s/bad.json", dir);
+    tokio_test_write_file(bad, "[[{\"_id\": 1}]]", SIZE_MAX);
+    const char *s = "2019-01-29T00:00:00", *e = "2019-01-29T00:10:00";
+    const struct {
+        int status;
+        const char *argv[7];
+        const char *msg;
+    } cases[] = {
+        { 2, { "cache-nersc-globuslogs", "--input", "x", s, NULL },
+          "a start and an end time are required" },
+        { 2, { "cache-nersc-globuslogs", "--input", "x", "2019-01-29", e,
+               NULL }, "must be in format" },
+        { 2, { "cache-nersc-globuslogs", "--input", "x", e, s, NULL },
+          "query_start >= query_end" },
+        { 2, { "cache-nersc-globuslogs", s, e, NULL },
+          "querying Elasticsearch is not supported" },
+        { 1, { "cache-nersc-globuslogs", "--input", "/nonexistent/p.json", s,
+               e, NULL }, "/nonexistent/p.json" },
+        { 1, { "cache-nersc-globuslogs", "--input", bad, s, e, NULL },
+          "bad.json': page 0 hit 0 has no object _source" },
+    };
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct tokio_run r = tokio_test_run(NULL, env, cases[i].argv);
+        if (r.status != cases[i].status)
+            fail_msg("case %zu: exit %d, stderr %s", i, r.status, r.err);
+        assert_contains(r.err, cases[i].msg);
+        assert_string_equal(r.out, "");
+        tokio_run_free(&r);
+    }
+    tokio_test_rmtree(dir);
+    free(dir);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cache_nersc_globuslogs_matches_goldens),
+        cmocka_unit_test(test_cache_nersc_globuslogs_fixture_and_output_file),
+        cmocka_unit_test(test_cache_nersc_globuslogs_failures),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
