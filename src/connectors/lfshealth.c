@@ -50,6 +50,7 @@ struct rec {
     int64_t num[N_NUM];
     size_t fs_rank;             /* order of the file system's first line */
     size_t pos;                 /* order of the target's first line */
+    uint64_t hash;              /* of (fs, target): see hash_key() */
 };
 
 struct snap {
@@ -61,6 +62,7 @@ struct snap {
     size_t hash_cap;            /* power of two, > 2n */
     size_t *fs_off;             /* pool offsets of distinct fs names */
     size_t n_fs, fs_cap;
+    size_t hint_n, hint_pool;   /* first sizes: see tokio__lfs_df_size_like */
 };
 
 struct tokio_lfs_df {
@@ -73,11 +75,17 @@ struct tokio_lfs_dl {
     struct tokio_lfs_dl_target *pub;
 };
 
-/* Python's str \s for ASCII: space, \t \n \v \f \r and \x1c-\x1f. */
+/* Python's str \s for ASCII: space, \t \n \v \f \r and \x1c-\x1f.  A
+ * table, as tokenizing every line asks this of nearly every byte. */
+static const unsigned char space_table[256] = {
+    ['\t'] = 1, ['\n'] = 1, ['\v'] = 1, ['\f'] = 1, ['\r'] = 1,
+    [0x1c] = 1, [0x1d] = 1, [0x1e] = 1, [0x1f] = 1, [' '] = 1,
+};
+
 static int
 is_space(unsigned char c)
 {
-    return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f);
+    return space_table[c];
 }
 
 static int
@@ -97,21 +105,39 @@ all_digits(const char *s, size_t n)
     return 1;
 }
 
-/* Digits to int64; -1 when beyond INT64_MAX (Python's int has no bound,
- * the monitored numbers never come near it). */
+/*
+ * A token of digits as int64: 1; 0 when it is empty or holds another
+ * byte (not a number: the line is not ours); -1 when it is beyond
+ * INT64_MAX (Python's int has no bound, the monitored numbers never come
+ * near it).  Checking and converting in one pass matters: the numbers
+ * are most of an `lfs df` line.
+ */
 static int
-parse_i64(const char *s, size_t n, int64_t *out)
+parse_digits(const char *s, size_t n, int64_t *out)
 {
+    size_t fast = n < 18 ? n : 18;      /* 18 digits always fit */
     int64_t v = 0;
+    int big = 0;
 
-    for (size_t i = 0; i < n; i++) {
-        int d = s[i] - '0';
-        if (v > (INT64_MAX - d) / 10)
-            return -1;
-        v = v * 10 + d;
+    if (n == 0)
+        return 0;
+    for (size_t i = 0; i < fast; i++) {
+        unsigned d = (unsigned char)s[i] - (unsigned)'0';
+        if (d > 9)
+            return 0;
+        v = v * 10 + (int64_t)d;
+    }
+    for (size_t i = fast; i < n; i++) {
+        unsigned d = (unsigned char)s[i] - (unsigned)'0';
+        if (d > 9)
+            return 0;
+        if (v > INT64_MAX / 10 || (v == INT64_MAX / 10 && d > INT64_MAX % 10))
+            big = 1;
+        else
+            v = v * 10 + (int64_t)d;
     }
     *out = v;
-    return 0;
+    return big ? -1 : 1;
 }
 
 /* Strict UTF-8 without NUL: the reference decoded its input as UTF-8, and
@@ -119,9 +145,21 @@ parse_i64(const char *s, size_t n, int64_t *out)
 static int
 valid_utf8(const unsigned char *s, size_t n)
 {
+    const uint64_t high = 0x8080808080808080u, ones = 0x0101010101010101u;
     size_t i = 0;
 
     while (i < n) {
+        /* Lines are almost always ASCII: eight bytes at a time while no
+         * byte has its high bit set or is NUL. */
+        while (n - i >= 8) {
+            uint64_t w;
+            memcpy(&w, s + i, 8);
+            if (((w | ((w - ones) & ~w)) & high) != 0)
+                break;
+            i += 8;
+        }
+        if (i == n)
+            break;
         unsigned c = s[i];
         size_t k;
         unsigned min;
@@ -184,7 +222,8 @@ static int
 pool_add(struct snap *s, const char *str, size_t n, size_t *off)
 {
     if (s->pool_cap - s->pool_len < n + 1) {
-        size_t cap = s->pool_cap ? s->pool_cap : 4096;
+        size_t cap = s->pool_cap ? s->pool_cap
+                                 : s->hint_pool > 4096 ? s->hint_pool : 4096;
         while (cap - s->pool_len < n + 1) {
             if (cap > SIZE_MAX / 2)
                 return TOKIO_ENOMEM;
@@ -222,17 +261,20 @@ str_is(const struct snap *s, size_t off, const char *str, size_t n)
     return strncmp(s->pool + off, str, n) == 0 && s->pool[off + n] == '\0';
 }
 
-/* The slot of (fs, target) in the hash: holding its record, or empty. */
+/* The slot of (fs, target), whose hash_key() is `h`, in the hash: holding
+ * its record, or empty.  Records keep their hash, so that most probes
+ * that miss compare no strings. */
 static size_t
-hash_slot(const struct snap *s, const char *fs, size_t fs_n, const char *t,
-          size_t t_n)
+hash_slot(const struct snap *s, uint64_t h, const char *fs, size_t fs_n,
+          const char *t, size_t t_n)
 {
     size_t mask = s->hash_cap - 1;
-    size_t i = hash_key(fs, fs_n, t, t_n) & mask;
+    size_t i = h & mask;
 
     while (s->hash[i] != 0) {
         const struct rec *r = &s->recs[s->hash[i] - 1];
-        if (str_is(s, r->str[0], fs, fs_n) && str_is(s, r->str[1], t, t_n))
+        if (r->hash == h && str_is(s, r->str[0], fs, fs_n) &&
+            str_is(s, r->str[1], t, t_n))
             break;
         i = (i + 1) & mask;
     }
@@ -243,63 +285,62 @@ static int
 hash_grow(struct snap *s)
 {
     size_t cap = s->hash_cap ? s->hash_cap * 2 : 64;
-    size_t *old = s->hash, old_cap = s->hash_cap;
 
-    if ((s->hash = tokio__calloc(cap, sizeof(*s->hash))) == NULL) {
-        s->hash = old;
+    while (s->hash_cap == 0 && cap <= 2 * (s->hint_n + 1))
+        cap *= 2;
+    size_t *hash = tokio__calloc(cap, sizeof(*hash));
+
+    if (hash == NULL)
         return TOKIO_ENOMEM;
+    /* Every record is in the table: walk them in order, not the old
+     * table (that would visit the records at random); keys are distinct,
+     * so the first empty slot is the place. */
+    for (size_t i = 0; i < s->n; i++) {
+        size_t j = s->recs[i].hash & (cap - 1);
+        while (hash[j] != 0)
+            j = (j + 1) & (cap - 1);
+        hash[j] = i + 1;
     }
+    free(s->hash);
+    s->hash = hash;
     s->hash_cap = cap;
-    for (size_t i = 0; i < old_cap; i++) {
-        if (old[i] == 0)
-            continue;
-        const struct rec *r = &s->recs[old[i] - 1];
-        const char *fs = s->pool + r->str[0], *t = s->pool + r->str[1];
-        s->hash[hash_slot(s, fs, strlen(fs), t, strlen(t))] = old[i];
-    }
-    free(old);
     return TOKIO_OK;
 }
 
 /* Add or replace the record of (strs[0], strs[1]): a repeated target (a
  * file system mounted twice) keeps its first place and takes the later
- * values, as a Python dict assignment does. */
+ * values, as a Python dict assignment does.  A file system's name is kept
+ * once, however many targets it has. */
 static int
 snap_put(struct snap *s, const char *const *strs, const size_t *lens,
          size_t n_str, const int64_t *nums, size_t n_num)
 {
-    struct rec r = { { 0 }, { 0 }, 0, 0 };
-    size_t slot;
+    struct rec r = { { 0 }, { 0 }, 0, 0, 0 };
+    struct rec *old = NULL;
+    size_t slot, first = 0;
     int rc;
 
     if (s->hash_cap <= 2 * (s->n + 1) && (rc = hash_grow(s)) < 0)
         return rc;
-    slot = hash_slot(s, strs[0], lens[0], strs[1], lens[1]);
-    if (s->hash[slot] == 0 && s->n == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 64;
-        struct rec *p = tokio__reallocarray(s->recs, cap, sizeof(*p));
-        if (p == NULL)
-            return TOKIO_ENOMEM;
-        s->recs = p;
-        s->cap = cap;
-    }
-    for (size_t i = 0; i < n_str; i++)
-        if ((rc = pool_add(s, strs[i], lens[i], &r.str[i])) < 0)
-            return rc;
-    for (size_t i = 0; i < n_num; i++)
-        r.num[i] = nums[i];
+    r.hash = hash_key(strs[0], lens[0], strs[1], lens[1]);
+    slot = hash_slot(s, r.hash, strs[0], lens[0], strs[1], lens[1]);
     if (s->hash[slot] != 0) {
-        struct rec *old = &s->recs[s->hash[slot] - 1];
+        old = &s->recs[s->hash[slot] - 1];
+        r.str[0] = old->str[0];
+        r.str[1] = old->str[1];
         r.fs_rank = old->fs_rank;
         r.pos = old->pos;
-        *old = r;
-        return TOKIO_OK;
-    }
-    r.fs_rank = s->n_fs;
-    for (size_t i = 0; i < s->n_fs; i++)
-        if (str_is(s, s->fs_off[i], strs[0], lens[0]))
-            r.fs_rank = i;
-    if (r.fs_rank == s->n_fs) {
+        first = 2;
+    } else {
+        if (s->n == s->cap) {
+            size_t cap = s->cap ? s->cap * 2
+                                : s->hint_n > 64 ? s->hint_n : 64;
+            struct rec *p = tokio__reallocarray(s->recs, cap, sizeof(*p));
+            if (p == NULL)
+                return TOKIO_ENOMEM;
+            s->recs = p;
+            s->cap = cap;
+        }
         if (s->n_fs == s->fs_cap) {
             size_t cap = s->fs_cap ? s->fs_cap * 2 : 8;
             size_t *p = tokio__reallocarray(s->fs_off, cap, sizeof(*p));
@@ -308,9 +349,30 @@ snap_put(struct snap *s, const char *const *strs, const size_t *lens,
             s->fs_off = p;
             s->fs_cap = cap;
         }
-        s->fs_off[s->n_fs++] = r.str[0];
+        /* most lines are of the file system of the line before */
+        r.fs_rank = s->n > 0 ? s->recs[s->n - 1].fs_rank : 0;
+        if (r.fs_rank >= s->n_fs ||
+            !str_is(s, s->fs_off[r.fs_rank], strs[0], lens[0]))
+            for (r.fs_rank = 0; r.fs_rank < s->n_fs; r.fs_rank++)
+                if (str_is(s, s->fs_off[r.fs_rank], strs[0], lens[0]))
+                    break;
+        if (r.fs_rank < s->n_fs) {
+            r.str[0] = s->fs_off[r.fs_rank];
+            first = 1;
+        }
+        r.pos = s->n;
     }
-    r.pos = s->n;
+    for (size_t i = first; i < n_str; i++)
+        if ((rc = pool_add(s, strs[i], lens[i], &r.str[i])) < 0)
+            return rc;
+    for (size_t i = 0; i < n_num; i++)
+        r.num[i] = nums[i];
+    if (old != NULL) {
+        *old = r;
+        return TOKIO_OK;
+    }
+    if (r.fs_rank == s->n_fs)
+        s->fs_off[s->n_fs++] = r.str[0];
     s->recs[s->n++] = r;
     s->hash[slot] = s->n;
     return TOKIO_OK;
@@ -331,11 +393,27 @@ cmp_rec(const void *a, const void *b)
 static void
 snap_order(struct snap *s)
 {
-    if (s->n > 1)
+    size_t i = 1;
+
+    /* the usual file lists one file system after another: already in
+     * order, which one pass shows more cheaply than qsort() finds out */
+    while (i < s->n && cmp_rec(&s->recs[i - 1], &s->recs[i]) < 0)
+        i++;
+    if (i < s->n)
         qsort(s->recs, s->n, sizeof(*s->recs), cmp_rec);
     free(s->hash);
     s->hash = NULL;
     s->hash_cap = 0;
+}
+
+/* Once the public array is built the records are not needed any more:
+ * dropping them halves what a history of snapshots holds. */
+static void
+snap_drop_recs(struct snap *s)
+{
+    free(s->recs);
+    s->recs = NULL;
+    s->cap = 0;
 }
 
 /* ---- tokens ---- */
@@ -345,6 +423,27 @@ struct tok {
     size_t n;
     size_t gap;                 /* blanks after it */
 };
+
+/* The end of the token at line[i]: the first blank from i on, or len.
+ * Tokens are most of a line, so eight bytes at a time while none of them
+ * is below 0x21 (every blank is; (w - 0x21..) & ~w has the high bit of
+ * such a byte set, and of no byte >= 0x80); bytes one by one after. */
+static size_t
+token_end(const char *line, size_t i, size_t len)
+{
+    const uint64_t low = 0x2121212121212121u, high = 0x8080808080808080u;
+
+    while (len - i >= 8) {
+        uint64_t w;
+        memcpy(&w, line + i, 8);
+        if (((w - low) & ~w & high) != 0)
+            break;
+        i += 8;
+    }
+    while (i < len && !is_space((unsigned char)line[i]))
+        i++;
+    return i;
+}
 
 /* Split at most `max` tokens; the rest of the line (from the start of the
  * next token) in *rest.  Returns the count. */
@@ -358,8 +457,7 @@ tokenize(const char *line, size_t len, struct tok *t, size_t max,
         i++;
     while (i < len && n < max) {
         size_t start = i;
-        while (i < len && !is_space((unsigned char)line[i]))
-            i++;
+        i = token_end(line, i, len);
         t[n].p = line + start;
         t[n].n = i - start;
         start = i;
@@ -395,8 +493,12 @@ tokio__lfs_df_add_line(struct tokio_lfs_df *df, const char *line, size_t len,
 
     if (tokenize(line, len, t, 5, &r, &rn) < 5 || rn == 0)
         return 0;
-    if (!is_snx_name(t[0].p, t[0].n) || !all_digits(t[1].p, t[1].n) ||
-        !all_digits(t[2].p, t[2].n) || !all_digits(t[3].p, t[3].n))
+    int64_t nums[4];
+    int fits[4];
+    if (!is_snx_name(t[0].p, t[0].n) ||
+        (fits[0] = parse_digits(t[1].p, t[1].n, &nums[0])) == 0 ||
+        (fits[1] = parse_digits(t[2].p, t[2].n, &nums[1])) == 0 ||
+        (fits[2] = parse_digits(t[3].p, t[3].n, &nums[2])) == 0)
         return 0;
     if (all_digits(t[4].p, t[4].n)) {
         if (t[4].n < 2 && t[4].gap < 2)
@@ -444,11 +546,8 @@ tokio__lfs_df_add_line(struct tokio_lfs_df *df, const char *line, size_t len,
         return tokio__error(TOKIO_EFORMAT, "'%s' line %zu: no target name "
                             "in '%.*s'", name, lineno, (int)t[0].n, t[0].p);
 
-    int64_t nums[4];
-    if (parse_i64(t[1].p, t[1].n, &nums[0]) < 0 ||
-        parse_i64(t[2].p, t[2].n, &nums[1]) < 0 ||
-        parse_i64(t[3].p, t[3].n, &nums[2]) < 0 ||
-        parse_i64(r + d, rn - 1 - d, &nums[3]) < 0)
+    fits[3] = parse_digits(r + d, rn - 1 - d, &nums[3]);
+    if (fits[0] < 0 || fits[1] < 0 || fits[2] < 0 || fits[3] < 0)
         return tokio__error(TOKIO_EFORMAT, "'%s' line %zu: number too large",
                             name, lineno);
 
@@ -490,17 +589,18 @@ tokio__lfs_dl_add_line(struct tokio_lfs_dl *dl, const char *line, size_t len,
 
     if (tokenize(line, len, t, 7, &r, &rn) != 7 || rn != 0)
         return 0;
-    if (!all_digits(t[0].p, t[0].n) || !is_snx_name(t[3].p, t[3].n) ||
-        !all_digits(t[5].p, t[5].n) || t[6].n < 3 ||
-        memchr(t[6].p + 1, '@', t[6].n - 2) == NULL)
+    int64_t nums[2];
+    int fits[2];
+    if ((fits[0] = parse_digits(t[0].p, t[0].n, &nums[0])) == 0 ||
+        !is_snx_name(t[3].p, t[3].n) ||
+        (fits[1] = parse_digits(t[5].p, t[5].n, &nums[1])) == 0 ||
+        t[6].n < 3 || memchr(t[6].p + 1, '@', t[6].n - 2) == NULL)
         return 0;
     if (!valid_utf8((const unsigned char *)line, len))
         return tokio__error(TOKIO_EFORMAT, "'%s' line %zu: not UTF-8 text",
                             name, lineno);
 
-    int64_t nums[2];
-    if (parse_i64(t[0].p, t[0].n, &nums[0]) < 0 ||
-        parse_i64(t[5].p, t[5].n, &nums[1]) < 0)
+    if (fits[0] < 0 || fits[1] < 0)
         return tokio__error(TOKIO_EFORMAT, "'%s' line %zu: number too large",
                             name, lineno);
 
@@ -556,6 +656,29 @@ tokio__lfs_dl_new(void)
     return tokio__calloc(1, sizeof(struct tokio_lfs_dl));
 }
 
+/* A history's snapshots are alike: sizing a new one's first allocations
+ * as the one before spares it most regrowing. */
+static void
+snap_size_like(struct snap *s, const struct snap *like)
+{
+    s->hint_n = like->n;
+    s->hint_pool = like->pool_len;
+}
+
+void
+tokio__lfs_df_size_like(struct tokio_lfs_df *df,
+                        const struct tokio_lfs_df *like)
+{
+    snap_size_like(&df->s, &like->s);
+}
+
+void
+tokio__lfs_dl_size_like(struct tokio_lfs_dl *dl,
+                        const struct tokio_lfs_dl *like)
+{
+    snap_size_like(&dl->s, &like->s);
+}
+
 int
 tokio__lfs_df_finish(struct tokio_lfs_df *df)
 {
@@ -566,7 +689,8 @@ tokio__lfs_df_finish(struct tokio_lfs_df *df)
     df->pub = NULL;
     if (s->n == 0)
         return TOKIO_OK;
-    if ((df->pub = tokio__calloc(s->n, sizeof(*df->pub))) == NULL)
+    if ((df->pub = tokio__reallocarray(NULL, s->n, sizeof(*df->pub))) ==
+        NULL)
         return tokio__error(TOKIO_ENOMEM, "out of memory");
     for (size_t i = 0; i < s->n; i++) {
         const struct rec *r = &s->recs[i];
@@ -580,6 +704,7 @@ tokio__lfs_df_finish(struct tokio_lfs_df *df)
         p->remaining_kib = r->num[2];
         p->target_index = r->num[3];
     }
+    snap_drop_recs(&df->s);
     return TOKIO_OK;
 }
 
@@ -593,7 +718,8 @@ tokio__lfs_dl_finish(struct tokio_lfs_dl *dl)
     dl->pub = NULL;
     if (s->n == 0)
         return TOKIO_OK;
-    if ((dl->pub = tokio__calloc(s->n, sizeof(*dl->pub))) == NULL)
+    if ((dl->pub = tokio__reallocarray(NULL, s->n, sizeof(*dl->pub))) ==
+        NULL)
         return tokio__error(TOKIO_ENOMEM, "out of memory");
     for (size_t i = 0; i < s->n; i++) {
         const struct rec *r = &s->recs[i];
@@ -609,6 +735,7 @@ tokio__lfs_dl_finish(struct tokio_lfs_dl *dl)
         p->index = r->num[0];
         p->ref_count = r->num[1];
     }
+    snap_drop_recs(&dl->s);
     return TOKIO_OK;
 }
 

@@ -26,6 +26,13 @@ int tokio__lfs_df_add_line(struct tokio_lfs_df *df, const char *line,
 int tokio__lfs_dl_add_line(struct tokio_lfs_dl *dl, const char *line,
                            size_t len, const char *name, size_t lineno);
 
+/* Size an empty snapshot's first allocations as those `like` (finished)
+ * ended with: what a history's next snapshot will most likely need. */
+void tokio__lfs_df_size_like(struct tokio_lfs_df *df,
+                             const struct tokio_lfs_df *like);
+void tokio__lfs_dl_size_like(struct tokio_lfs_dl *dl,
+                             const struct tokio_lfs_dl *like);
+
 /* Order the targets and publish them to the accessors. */
 int tokio__lfs_df_finish(struct tokio_lfs_df *df);
 int tokio__lfs_dl_finish(struct tokio_lfs_dl *dl);

@@ -65,6 +65,15 @@ snap_add_line(enum tokio_lfsstate_kind kind, void *snap, const char *line,
                : tokio__lfs_dl_add_line(snap, line, len, name, lineno);
 }
 
+static void
+snap_size_like(enum tokio_lfsstate_kind kind, void *snap, const void *like)
+{
+    if (kind == TOKIO_LFSSTATE_FULLNESS)
+        tokio__lfs_df_size_like(snap, like);
+    else
+        tokio__lfs_dl_size_like(snap, like);
+}
+
 static int
 snap_finish(enum tokio_lfsstate_kind kind, void *snap)
 {
@@ -200,6 +209,8 @@ parse(struct tokio_nersc_lfsstate *s, struct tokio_input *in)
                                   "'%s'", name);
                 break;
             }
+            if (s->n > 0)
+                snap_size_like(s->kind, cur, s->e[s->n - 1].snap);
             continue;
         }
         if (cur == NULL) {

@@ -17,6 +17,13 @@
  * of names, and "start"/"end" are checked as zone-less local times; their
  * epochs are cached beside.
  *
+ * NEEDSWORK: the JSON form as storage bounds the speed (bench-slurm.sh):
+ * every node name of every task is a jansson string, two allocations,
+ * and reading a JSON cache runs jansson's parser, no faster than the
+ * reference's; reading is ~1x (JSON) to ~3x (sacct text) the reference,
+ * not 30x.  Would a typed table (tasks, a pool of names, JSON built on
+ * demand) be worth the change to the json_t-based accessors?
+ *
  * Differs from pytokio:
  *  - a line whose field count differs from the header's is an error
  *    naming file and line (the reference silently misaligned or crashed);
@@ -139,6 +146,26 @@ push_name(struct expansion *x, const char *name, size_t len)
                             "list '%.200s'", x->text);
     x->n++;
     return TOKIO_OK;
+}
+
+/* `v` in decimal, zero-padded to `width` (both at most
+ * MAX_NUMBER_DIGITS), at `buf`; its length.  Not snprintf(): a node list
+ * can expand to many thousand names, and this was most of the time. */
+static size_t
+put_number(char *buf, uint64_t v, int width)
+{
+    char tmp[MAX_NUMBER_DIGITS + 2];
+    size_t n = 0;
+
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v > 0 && n < sizeof(tmp));
+    while (n < (size_t)width && n < sizeof(tmp))
+        tmp[n++] = '0';
+    for (size_t i = 0; i < n; i++)
+        buf[i] = tmp[n - 1 - i];
+    return n;
 }
 
 /*
@@ -283,8 +310,7 @@ expand_token(struct expansion *x, const char *tok, size_t len)
             const struct range *r = &ranges[groups[i].first_range + idx[i]];
             memcpy(buf + n, tok + groups[i].lit_before, groups[i].lit_len);
             n += groups[i].lit_len;
-            n += (size_t)snprintf(buf + n, bufsize - n, "%0*" PRIu64,
-                                  r->width, val[i]);
+            n += put_number(buf + n, val[i], r->width);
         }
         memcpy(buf + n, tok + lit_start, len - lit_start);
         n += len - lit_start;
@@ -723,8 +749,15 @@ oom:
 
 /* ---- JSON ------------------------------------------------------------ */
 
+/*
+ * Check and recast the tasks of `json` into `tasks`.  A caller's JSON is
+ * borrowed, so each task is copied; JSON we parsed ourselves (`ours`) is
+ * recast in place and its tasks shared, as copying them was most of the
+ * time spent reading a cache file.
+ */
 static int
-tasks_from_json(json_t *tasks, const json_t *json, const char *name)
+tasks_from_json(json_t *tasks, const json_t *json, int ours,
+                const char *name)
 {
     char where[512];
     const char *key;
@@ -738,7 +771,7 @@ tasks_from_json(json_t *tasks, const json_t *json, const char *name)
         if (!json_is_object(v))
             return tokio__error(TOKIO_EFORMAT, "'%s' task '%.100s': not an "
                                 "object", name, key);
-        json_t *copy = json_deep_copy(v);
+        json_t *copy = ours ? json_incref(v) : json_deep_copy(v);
         if (copy == NULL)
             return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
                                 name);
@@ -797,7 +830,7 @@ parse_buffer(struct tokio_slurm **out, char *buf, size_t len,
                                   "%s", name, err.line, err.column,
                                   err.text);
         } else {
-            rc = tasks_from_json(s->json, json, name);
+            rc = tasks_from_json(s->json, json, 1, name);
             json_decref(json);
         }
     } else {
@@ -1098,7 +1131,7 @@ tokio_slurm_from_json(struct tokio_slurm **out, const json_t *json)
     *out = NULL;
     if ((rc = new_table(&s, "JSON")) < 0)
         return rc;
-    if ((rc = tasks_from_json(s->json, json, "JSON")) < 0 ||
+    if ((rc = tasks_from_json(s->json, json, 0, "JSON")) < 0 ||
         (rc = index_tasks(s)) < 0) {
         tokio_slurm_free(s);
         return rc;
