@@ -36,6 +36,7 @@
 #include "tokio/input.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/text.h"
 
 /* The key that names a record; the reference keys its dict by it. */
 #define PROCESSOR_ID_KEY "processor_id"
@@ -43,13 +44,6 @@
 struct tokio_craysdb {
     json_t *procs;      /* processor_id string -> record, in input order */
 };
-
-/* Python's str.isspace() over ASCII, which is what str.strip() removes. */
-static int
-py_space(unsigned char c)
-{
-    return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f);
-}
 
 /*
  * Python's int() over a stripped field: optional sign, decimal digits,
@@ -65,9 +59,9 @@ py_int(const char *s, size_t len, int64_t *value_out)
     /* |INT64_MIN| is one more than INT64_MAX */
     uint64_t limit;
 
-    while (i < len && py_space((unsigned char)s[i]))
+    while (i < len && tokio__py_space((unsigned char)s[i]))
         i++;
-    while (len > i && py_space((unsigned char)s[len - 1]))
+    while (len > i && tokio__py_space((unsigned char)s[len - 1]))
         len--;
     if (i < len && (s[i] == '+' || s[i] == '-'))
         neg = s[i++] == '-';
@@ -142,9 +136,9 @@ parse_value(const char *s, size_t len)
 {
     int64_t v;
 
-    while (len > 0 && py_space((unsigned char)*s))
+    while (len > 0 && tokio__py_space((unsigned char)*s))
         s++, len--;
-    while (len > 0 && py_space((unsigned char)s[len - 1]))
+    while (len > 0 && tokio__py_space((unsigned char)s[len - 1]))
         len--;
     while (len > 0 && (*s == '\'' || *s == '"'))
         s++, len--;
@@ -164,7 +158,7 @@ static int
 blank_line(const char *line, size_t len)
 {
     for (size_t i = 0; i < len; i++)
-        if (!py_space((unsigned char)line[i]))
+        if (!tokio__py_space((unsigned char)line[i]))
             return 0;
     return 1;
 }

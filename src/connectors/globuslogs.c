@@ -40,7 +40,9 @@
 #include "tokio/time.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/text.h"
 #include "core/json.h"
+#include "core/localtime.h"
 
 /* Keys the reference recast (its RECAST_KEYS). */
 static const char *const time_keys[] = { "DATE", "START", NULL };
@@ -92,19 +94,10 @@ struct parser {
     size_t *slots;          /* hash of raw[] by key: index + 1, 0 empty; */
     size_t nslots;          /* a line may hold a million distinct keys */
     size_t hashed;          /* raw[0..hashed) are in slots */
-    struct {                /* local time cache, see local_epoch() */
-        int64_t day[64];    /* naive day number + 1; 0: empty */
-        long off[64];
-    } tc;
+    struct tokio__local_days tc;    /* local days seen, for parse_date() */
 };
 
 /* ---- helpers ------------------------------------------------------------ */
-
-static int
-py_space(unsigned char c)
-{
-    return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f);
-}
 
 static int
 upper(unsigned char c)
@@ -185,9 +178,9 @@ py_int(const char *s, size_t len, int64_t *out)
     int neg = 0;
     uint64_t v = 0, limit;
 
-    while (len > 0 && py_space((unsigned char)s[len - 1]))
+    while (len > 0 && tokio__py_space((unsigned char)s[len - 1]))
         len--;
-    while (i < len && py_space((unsigned char)s[i]))
+    while (i < len && tokio__py_space((unsigned char)s[i]))
         i++;
     if (i < len && (s[i] == '+' || s[i] == '-'))
         neg = s[i++] == '-';
@@ -201,59 +194,6 @@ py_int(const char *s, size_t len, int64_t *out)
         v = v * 10 + d;
     }
     *out = neg ? (int64_t)(0 - v) : (int64_t)v;
-    return 0;
-}
-
-static int64_t
-days_from_civil(int64_t y, int m, int d)
-{
-    y -= m <= 2;
-    int64_t era = (y >= 0 ? y : y - 399) / 400;
-    int64_t yoe = y - era * 400;
-    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
-}
-
-static long
-utc_offset(int64_t t, int *ok)
-{
-    time_t tt = (time_t)t;
-    struct tm tm;
-
-    if (localtime_r(&tt, &tm) == NULL) {
-        *ok = 0;
-        return 0;
-    }
-    return tm.tm_gmtoff;
-}
-
-/* Local wall clock to epoch as the reference's time.mktime(); the offset
- * found serves the whole local day (in a slot chosen by the day) when no
- * change is near (zones change offset at most once in two days). */
-static int
-local_epoch(struct parser *ps, int y, int mo, int d, int h, int mi, int s,
-            int64_t *out)
-{
-    int64_t day = days_from_civil(y, mo, d);
-    int64_t naive = day * 86400 + h * 3600 + mi * 60 + s;
-    size_t slot = (size_t)(day & 63);
-    int64_t e;
-    int ok = 1;
-
-    if (ps->tc.day[slot] == day + 1) {
-        *out = naive - ps->tc.off[slot];
-        return 0;
-    }
-    if (tokio_time_from_local(y, mo, d, h, mi, s, &e) < 0)
-        return -1;
-    *out = e;
-    long off = (long)(naive - e);
-    if (utc_offset(e - 2 * 86400, &ok) == off &&
-        utc_offset(e + 2 * 86400, &ok) == off && ok) {
-        ps->tc.day[slot] = day + 1;
-        ps->tc.off[slot] = off;
-    }
     return 0;
 }
 
@@ -290,7 +230,7 @@ parse_date(struct parser *ps, const char *s, size_t len, double *out)
         v[2] > dm[v[1] - 1] + (v[1] == 2 && leap) || v[3] > 23 ||
         v[4] > 59 || v[5] > 59)
         return -1;
-    if (local_epoch(ps, v[0], v[1], v[2], v[3], v[4], v[5], &e) < 0)
+    if (tokio__local_epoch(&ps->tc, v[0], v[1], v[2], v[3], v[4], v[5], &e) < 0)
         return -1;
     *out = (double)e + (double)us / 1e6;
     return 0;
@@ -437,10 +377,10 @@ peel(struct parser *ps, const char *line, size_t len)
         if (u > pos && u < len && line[u] == '=') {
             /* the shortest value followed by \s+[A-Z]+= */
             for (size_t p = u + 1; p < len; p++) {
-                if (!py_space((unsigned char)line[p]))
+                if (!tokio__py_space((unsigned char)line[p]))
                     continue;
                 size_t q = p, w;
-                while (q < len && py_space((unsigned char)line[q]))
+                while (q < len && tokio__py_space((unsigned char)line[q]))
                     q++;
                 for (w = q; w < len && upper((unsigned char)line[w]); w++)
                     ;
@@ -539,9 +479,9 @@ set_list(struct tokio_globuslogs *g, struct kv *kv, const char *v,
         const char *c = memchr(p, ',', (size_t)(end - p));
         const char *e = c ? c : end, *b = p;
         uint64_t off;
-        while (b < e && py_space((unsigned char)*b))
+        while (b < e && tokio__py_space((unsigned char)*b))
             b++;
-        while (e > b && py_space((unsigned char)e[-1]))
+        while (e > b && tokio__py_space((unsigned char)e[-1]))
             e--;
         if (pool_add(g, b, (size_t)(e - b), &off) < 0)
             return -1;
@@ -637,7 +577,7 @@ parse_text(struct tokio_globuslogs *g, const char *buf, size_t len,
         ps.lineno++;
         if (l > 0 && buf[pos + l - 1] == '\r')
             l--;
-        for (i = 0; i < l && py_space((unsigned char)buf[pos + i]); i++)
+        for (i = 0; i < l && tokio__py_space((unsigned char)buf[pos + i]); i++)
             ;
         if (i < l)
             rc = parse_line(g, &ps, buf + pos, l);
@@ -758,7 +698,7 @@ parse_buffer(struct tokio_globuslogs **out, const char *buf, size_t len,
     int rc;
 
     *out = NULL;
-    while (i < len && py_space((unsigned char)buf[i]))
+    while (i < len && tokio__py_space((unsigned char)buf[i]))
         i++;
     /* the JSON form: log lines start with a key */
     if (i < len && buf[i] == '[') {

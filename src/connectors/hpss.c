@@ -34,8 +34,6 @@
  * NEEDSWORK: a daily report is parsed into jansson objects cell by cell,
  * ~10x the reference's speed, not the 30x asked of text connectors; it
  * is a 20 KB file a day, so a typed table did not seem worth it yet.
- * NEEDSWORK: local_epoch() and its cache are repeated in globuslogs.c;
- * a cached tokio_time_from_local() in src/core/time.c would serve both.
  */
 #include "tokio/connectors/hpss.h"
 
@@ -53,7 +51,9 @@
 #include "tokio/time.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/text.h"
 #include "core/json.h"
+#include "core/localtime.h"
 
 /* ---- format facts ------------------------------------------------------ */
 
@@ -190,31 +190,15 @@ struct span {
     size_t len;
 };
 
-/* Local time to epoch: every log line needs one, and a mktime(3)-like
- * conversion costs more than the rest of the line, so the UTC offset of
- * each local day without an offset change near it is kept, in a slot
- * chosen by the day (logs concatenated out of order still hit). */
-#define TCACHE_SLOTS 64
-struct tcache {
-    int64_t day[TCACHE_SLOTS];  /* naive day number + 1; 0: empty */
-    long off[TCACHE_SLOTS];
-};
 
 /* ---- small helpers ----------------------------------------------------- */
-
-/* Python's str.isspace() over ASCII. */
-static int
-py_space(unsigned char c)
-{
-    return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f);
-}
 
 static struct span
 strip(struct span s)
 {
-    while (s.len > 0 && py_space((unsigned char)*s.p))
+    while (s.len > 0 && tokio__py_space((unsigned char)*s.p))
         s.p++, s.len--;
-    while (s.len > 0 && py_space((unsigned char)s.p[s.len - 1]))
+    while (s.len > 0 && tokio__py_space((unsigned char)s.p[s.len - 1]))
         s.len--;
     return s;
 }
@@ -230,7 +214,7 @@ static int
 blank(const char *p, size_t len)
 {
     for (size_t i = 0; i < len; i++)
-        if (!py_space((unsigned char)p[i]))
+        if (!tokio__py_space((unsigned char)p[i]))
             return 0;
     return 1;
 }
@@ -405,18 +389,6 @@ resolution(struct span s, double *out)
     return 0;
 }
 
-/* Days from 1970-01-01 to a proleptic Gregorian date (H. Hinnant). */
-static int64_t
-days_from_civil(int64_t y, int m, int d)
-{
-    y -= m <= 2;
-    int64_t era = (y >= 0 ? y : y - 399) / 400;
-    int64_t yoe = y - era * 400;
-    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
-}
-
 static int
 days_in_month(int y, int m)
 {
@@ -424,52 +396,6 @@ days_in_month(int y, int m)
                                 31 };
     int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
     return m == 2 && leap ? 29 : dm[m - 1];
-}
-
-/* UTC offset at instant t, or 0 with *ok cleared. */
-static long
-utc_offset(int64_t t, int *ok)
-{
-    time_t tt = (time_t)t;
-    struct tm tm;
-
-    if (localtime_r(&tt, &tm) == NULL) {
-        *ok = 0;
-        return 0;
-    }
-    return tm.tm_gmtoff;
-}
-
-/*
- * Epoch of a local wall-clock time, as the reference's time.mktime() of
- * it.  On a cache miss the core conversion answers, and its offset serves
- * the whole local day when the offsets two days either side agree with
- * it (zones change offset at most once in two days).
- */
-static int
-local_epoch(struct tcache *tc, int y, int mo, int d, int h, int mi, int s,
-            int64_t *out)
-{
-    int64_t day = days_from_civil(y, mo, d);
-    int64_t naive = day * 86400 + h * 3600 + mi * 60 + s;
-    size_t slot = (size_t)(day & (TCACHE_SLOTS - 1));
-    int64_t e;
-    int ok = 1;
-
-    if (tc->day[slot] == day + 1) {
-        *out = naive - tc->off[slot];
-        return 0;
-    }
-    if (tokio_time_from_local(y, mo, d, h, mi, s, &e) < 0)
-        return -1;
-    *out = e;
-    long off = (long)(naive - e);
-    if (utc_offset(e - 2 * 86400, &ok) == off &&
-        utc_offset(e + 2 * 86400, &ok) == off && ok) {
-        tc->day[slot] = day + 1;
-        tc->off[slot] = off;
-    }
-    return 0;
 }
 
 /* A day or month name, abbreviated or full, any case (strptime %a/%b). */
@@ -514,7 +440,7 @@ small_num(const char *p, size_t len, int lo, int hi, int *out)
  * strptime "%a %b %d %H:%M:%S %Y") as local time, to epoch seconds.
  */
 static int
-parse_ctime(struct tcache *tc, const struct span *f, double *out)
+parse_ctime(struct tokio__local_days *tc, const struct span *f, double *out)
 {
     static const char *const wdays[] = { "monday", "tuesday", "wednesday",
         "thursday", "friday", "saturday", "sunday" };
@@ -545,7 +471,7 @@ parse_ctime(struct tcache *tc, const struct span *f, double *out)
     }
     if (y < 1 || day > days_in_month(y, mon))
         return -1;
-    if (local_epoch(tc, y, mon, day, h, mi, s, &e) < 0)
+    if (tokio__local_epoch(tc, y, mon, day, h, mi, s, &e) < 0)
         return -1;
     *out = (double)e;
     return 0;
@@ -628,7 +554,7 @@ set_str(struct tokio_hpss *h, struct rec *r, int i, struct span s)
 struct where {
     const char *name;
     size_t lineno;
-    struct tcache tc;
+    struct tokio__local_days tc;
 };
 
 static int
@@ -824,12 +750,12 @@ parse_ftp_line(struct tokio_hpss *h, struct where *w, const char *line,
     double t;
 
     for (size_t i = 0; i < len;) {
-        while (i < len && py_space((unsigned char)line[i]))
+        while (i < len && tokio__py_space((unsigned char)line[i]))
             i++;
         if (i == len)
             break;
         size_t start = i;
-        while (i < len && !py_space((unsigned char)line[i]))
+        while (i < len && !tokio__py_space((unsigned char)line[i]))
             i++;
         if (n < MAX_KEPT)
             f[n] = (struct span){ line + start, i - start };
@@ -1313,10 +1239,10 @@ parse_report(struct tokio_hpss *h, const struct lines *L, const char *name)
             memcmp(L->v[i].p, REPORT_MARK, strlen(REPORT_MARK)) == 0) {
             struct span line = L->v[i], word;
             size_t e = line.len;
-            while (e > 0 && py_space((unsigned char)line.p[e - 1]))
+            while (e > 0 && tokio__py_space((unsigned char)line.p[e - 1]))
                 e--;
             size_t b = e;
-            while (b > 0 && !py_space((unsigned char)line.p[b - 1]))
+            while (b > 0 && !tokio__py_space((unsigned char)line.p[b - 1]))
                 b--;
             word = (struct span){ line.p + b, e - b };
             if (report_date(word, h->date) < 0)
@@ -1404,10 +1330,10 @@ sniff_line(struct span line)
         return TOKIO_HPSS_HSI;
     n = 0;
     for (size_t i = 0; i < line.len && n < 16;) {
-        while (i < line.len && py_space((unsigned char)line.p[i]))
+        while (i < line.len && tokio__py_space((unsigned char)line.p[i]))
             i++;
         size_t b = i;
-        while (i < line.len && !py_space((unsigned char)line.p[i]))
+        while (i < line.len && !tokio__py_space((unsigned char)line.p[i]))
             i++;
         if (i > b)
             f[n++] = (struct span){ line.p + b, i - b };
@@ -1719,7 +1645,7 @@ read_input(struct tokio_hpss **out, struct tokio_input *in,
     if (line == NULL && kind == TOKIO_HPSS_AUTO)
         return tokio__error(TOKIO_EFORMAT, "'%s' holds no HPSS records: "
                             "give its kind", name);
-    for (i = 0; line != NULL && i < len && py_space((unsigned char)line[i]);
+    for (i = 0; line != NULL && i < len && tokio__py_space((unsigned char)line[i]);
          i++)
         ;
     if (line != NULL && line[i] == '{') {

@@ -70,6 +70,7 @@
 #include "core/alloc.h"
 #include "core/collection.h"
 #include "core/error.h"
+#include "core/text.h"
 #include "core/json.h"
 
 /* The three header kinds the reference's REX_SERIAL_NO knows; the first
@@ -155,19 +156,12 @@ struct parse {
 
 /* ---- small helpers ---------------------------------------------------- */
 
-/* Python's str.isspace() over ASCII, which is what str.strip() removes. */
-static int
-py_space(unsigned char c)
-{
-    return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f);
-}
-
 static void
 strip(const char **b, const char **e)
 {
-    while (*b < *e && py_space((unsigned char)**b))
+    while (*b < *e && tokio__py_space((unsigned char)**b))
         (*b)++;
-    while (*e > *b && py_space((unsigned char)(*e)[-1]))
+    while (*e > *b && tokio__py_space((unsigned char)(*e)[-1]))
         (*e)--;
 }
 
@@ -986,12 +980,12 @@ parse_lines(struct parse *p, const char *member, const unsigned char *buf,
         } else if (mode == 1 && b[0] == '-' && e[-1] == '-') {
             /* "- AB -": a new register, named by the second word */
             const char *t = b;
-            while (t < e && !py_space((unsigned char)*t))
+            while (t < e && !tokio__py_space((unsigned char)*t))
                 t++;
-            while (t < e && py_space((unsigned char)*t))
+            while (t < e && tokio__py_space((unsigned char)*t))
                 t++;
             const char *te = t;
-            while (te < e && !py_space((unsigned char)*te))
+            while (te < e && !tokio__py_space((unsigned char)*te))
                 te++;
             if (t == te) {
                 rc = line_error(p, member, lineno,
@@ -1131,9 +1125,9 @@ recast_units(json_t *counters)
             continue;
         const char *s = json_string_value(val);
         const char *b = s, *e = s + json_string_length(val), *t = b;
-        while (t < e && !py_space((unsigned char)*t))
+        while (t < e && !tokio__py_space((unsigned char)*t))
             t++;
-        while (t < e && py_space((unsigned char)*t))
+        while (t < e && tokio__py_space((unsigned char)*t))
             t++;
         if (t < e) {
             unit = t;
@@ -1390,7 +1384,7 @@ open_bytes(struct tokio_nersc_isdct **out, const unsigned char *buf,
 {
     size_t i = 0;
 
-    while (i < len && py_space(buf[i]))
+    while (i < len && tokio__py_space(buf[i]))
         i++;
     /* a tar header has "ustar" at 257; JSON starts with "{" */
     int is_tar = len >= 262 && memcmp(buf + 257, "ustar", 5) == 0;

@@ -29,6 +29,7 @@
 #include <time.h>
 
 #include "core/error.h"
+#include "core/localtime.h"
 
 /*
  * Years outside this range are refused before any arithmetic, so that
@@ -142,6 +143,36 @@ tokio_time_from_local(int year, int mon, int mday, int hour, int min,
         return tokio__error(TOKIO_EINVAL,
                             "%04d-%02d-%02d %02d:%02d:%02d: out of range",
                             year, mon, mday, hour, min, sec);
+    return TOKIO_OK;
+}
+
+int
+tokio__local_epoch(struct tokio__local_days *cache, int year, int mon,
+                   int mday, int hour, int min, int sec, int64_t *epoch_out)
+{
+    int64_t naive, day, epoch;
+    long off, before, after;
+    size_t slot;
+
+    if (naive_seconds(year, mon, mday, hour, min, sec, &naive) < 0)
+        return tokio__error(TOKIO_EINVAL,
+                            "%04d-%02d-%02d %02d:%02d:%02d: out of range",
+                            year, mon, mday, hour, min, sec);
+    day = naive >= 0 ? naive / 86400 : -((86399 - naive) / 86400);
+    slot = (size_t)day & (TOKIO_LOCAL_DAYS - 1);
+    if (cache->day[slot] == day + 1) {
+        *epoch_out = naive - cache->off[slot];
+        return TOKIO_OK;
+    }
+    if (tokio_time_from_local(year, mon, mday, hour, min, sec, &epoch) < 0)
+        return TOKIO_EINVAL;
+    *epoch_out = epoch;
+    off = (long)(naive - epoch);
+    if (local_offset(epoch - 2 * 86400, &before) == 0 && before == off &&
+        local_offset(epoch + 2 * 86400, &after) == 0 && after == off) {
+        cache->day[slot] = day + 1;
+        cache->off[slot] = off;
+    }
     return TOKIO_OK;
 }
 

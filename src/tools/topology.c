@@ -35,6 +35,7 @@
 #include "tokio/connectors/craysdb.h"
 #include "tokio/connectors/slurm.h"
 #include "core/error.h"
+#include "core/text.h"
 
 /* Cray compute node names: "nid" and the processor_id (nid05398). */
 #define NID_PREFIX "nid"
@@ -42,13 +43,6 @@
 /* The reference's starting values for the running minimum and maximum. */
 #define MIN_RADIUS_START 10000.0
 #define MAX_RADIUS_START 0.0
-
-/* Python's str.isspace() over ASCII, which int() ignores around digits. */
-static int
-py_space(unsigned char c)
-{
-    return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f);
-}
 
 /*
  * The processor id of a Cray node name as the reference's
@@ -64,9 +58,9 @@ nid_number(const char *name, int64_t *id_out)
     uint64_t v = 0, limit;
     int neg = 0;
 
-    while (i < len && py_space((unsigned char)s[i]))
+    while (i < len && tokio__py_space((unsigned char)s[i]))
         i++;
-    while (len > i && py_space((unsigned char)s[len - 1]))
+    while (len > i && tokio__py_space((unsigned char)s[len - 1]))
         len--;
     if (i < len && (s[i] == '+' || s[i] == '-'))
         neg = s[i++] == '-';

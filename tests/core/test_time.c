@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/localtime.h"
 #include "tokio/time.h"
 
 /* The zone every expected value below assumes. */
@@ -280,6 +281,49 @@ test_time_parse_rejects_malformed(void **state)
     assert_int_equal(tokio_time_parse("2017-03-20", NULL), TOKIO_EINVAL);
 }
 
+/*
+ * The cached conversion gives what the plain one gives for every quarter
+ * hour of 2017-2018 in Los Angeles (two spring-forward gaps, two
+ * fall-back overlaps), visited forwards and then in a scrambled order
+ * so cached days are hit from every side.
+ */
+static void
+test_time_local_epoch_cache_agrees_with_from_local(void **state)
+{
+    (void)state;
+    struct tokio__local_days cache;
+    const int64_t n = 2 * 365 * 96;
+    int64_t hits = 0;
+
+    memset(&cache, 0, sizeof(cache));
+    for (int pass = 0; pass < 2; pass++) {
+        for (int64_t k = 0; k < n; k++) {
+            int64_t i = pass == 0 ? k : (k * 7919) % n;
+            int day = (int)(i / 96), q = (int)(i % 96);
+            int64_t want, got;
+
+            /* mday past the month's end is normalized, as mktime does */
+            assert_int_equal(tokio_time_from_local(2017, 1, 1 + day, q / 4,
+                                                   (q % 4) * 15, 7, &want),
+                             TOKIO_OK);
+            assert_int_equal(tokio__local_epoch(&cache, 2017, 1, 1 + day,
+                                                q / 4, (q % 4) * 15, 7, &got),
+                             TOKIO_OK);
+            if (got != want)
+                fail_msg("day %d quarter %d: %lld, want %lld", day, q,
+                         (long long)got, (long long)want);
+            hits += cache.day[0] != 0;
+        }
+    }
+    assert_true(hits > 0);
+    /* 2017-03-12 02:30 does not exist: the pre-gap offset, as mktime */
+    assert_int_equal(tokio__local_epoch(&cache, 2017, 3, 12, 2, 30, 0,
+                                        &hits), TOKIO_OK);
+    assert_int_equal(hits, 1489314600);
+    assert_int_equal(tokio__local_epoch(&cache, 2000000, 1, 1, 0, 0, 0,
+                                        &hits), TOKIO_EINVAL);
+}
+
 int
 main(void)
 {
@@ -294,6 +338,8 @@ main(void)
         cmocka_unit_test_setup(test_time_format_and_iso, setup_tz),
         cmocka_unit_test_setup(test_time_iso_round_trips, setup_tz),
         cmocka_unit_test_setup(test_time_parse_rejects_malformed, setup_tz),
+        cmocka_unit_test_setup(test_time_local_epoch_cache_agrees_with_from_local,
+                               setup_tz),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
