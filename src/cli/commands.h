@@ -12,6 +12,7 @@ int cmd_cache_globuslogs(int argc, char **argv);
 int cmd_cache_hpss(int argc, char **argv);
 int cmd_cache_isdct(int argc, char **argv);
 int cmd_cache_lfsstatus(int argc, char **argv);
+int cmd_cache_mmperfmon(int argc, char **argv);
 int cmd_cache_nersc_globuslogs(int argc, char **argv);
 int cmd_cache_slurm(int argc, char **argv);
 int cmd_cache_topology(int argc, char **argv);

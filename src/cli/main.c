@@ -32,6 +32,7 @@ static const struct command commands[] = {
     { "cache-hpss", cmd_cache_hpss, "an HPSS daily report, HSI/HTAR log or FTP/PFTP log as JSON or CSV" },
     { "cache-isdct", cmd_cache_isdct, "a NERSC ISDCT dump of SSD counters (tarball, folder or JSON) as JSON or CSV" },
     { "cache-lfsstatus", cmd_cache_lfsstatus, "a Lustre file system's OST fullness or failed-over OSTs at a time, as JSON" },
+    { "cache-mmperfmon", cmd_cache_mmperfmon, "GPFS mmperfmon query outputs as JSON, or one host or metric over time as CSV" },
     { "cache-nersc-globuslogs", cmd_cache_nersc_globuslogs, "Globus transfers from a cache of NERSC's Elasticsearch pages as JSON or CSV" },
     { "cache-slurm", cmd_cache_slurm, "a Slurm job's tasks, times and nodes (sacct) as native text, JSON or CSV" },
     { "cache-topology", cmd_cache_topology, "a job's radius in a Cray network from its nodes and the xtdb2proc node map" },

@@ -1,0 +1,93 @@
+/*
+ * src/cli/cache-mmperfmon.c - `tokio cache-mmperfmon`: GPFS mmperfmon
+ * query outputs (files, tarballs, directories, or JSON made by this
+ * command) as the reference's JSON dict, or as CSV of one host's metrics
+ * or one metric's hosts (the reference's tokio.cli.cache_mmperfmon).
+ *
+ * All inputs are merged in order.  JSON goes out on one line without a
+ * newline, exactly as the reference's save_cache(); CSV on stdout ends
+ * with the extra newline of Python's print(), with -o it is to_csv()'s
+ * text alone.  Differs from pytokio: no "Caching to" line on stdout.
+ */
+#include <stdio.h>
+
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "tokio/connectors/mmperfmon.h"
+#include "tokio/output.h"
+
+static const char *const usage[] = {
+    "tokio cache-mmperfmon [--json] [-o <file>] <input>...",
+    "tokio cache-mmperfmon --csv (--host <host> | --metric <metric>) "
+    "[-o <file>] <input>...",
+    NULL
+};
+
+static const char description[] =
+    "Read `mmperfmon query` outputs (plain or compressed files, tarballs\n"
+    "or directories of them, or JSON written by this command) and print\n"
+    "their counters as JSON, timestamp -> host -> counter -> value (values\n"
+    "in MB or kB become bytes, counters then end in _bytes), or with --csv\n"
+    "a table over time of one host's counters or one counter's hosts.";
+
+int
+cmd_cache_mmperfmon(int argc, char **argv)
+{
+    const char *cmd = argv[0];
+    const char *output = NULL, *host = NULL, *metric = NULL;
+    int json = 0, csv = 0;
+    const struct cli_option opts[] = {
+        OPT_FLAG('j', "json", &json, "JSON, the reference's dict [default]"),
+        OPT_FLAG('c', "csv", &csv, "CSV of --host or --metric over time"),
+        OPT_STRING(0, "host", &host, "<host>",
+                   "CSV: the counters of this host"),
+        OPT_STRING(0, "metric", &metric, "<metric>",
+                   "CSV: this counter of every host"),
+        OPT_OUTPUT(&output),
+        OPT_END
+    };
+    struct tokio_mmperfmon *m = NULL;
+    struct tokio_output *o = NULL;
+    FILE *fp;
+    int npos, rc;
+
+    (void)json;     /* the default either way; --csv wins */
+    npos = cli_parse(argc, argv, opts, usage, description);
+    if (npos < 0)
+        return cli_parse_exit(npos);
+    if (npos < 1)
+        return cli_usage_error(cmd, "at least one input is required");
+    if (csv && (host == NULL) == (metric == NULL))
+        return cli_usage_error(cmd, "Must specify one --host or --metric "
+                               "with --csv");
+    if (tokio_mmperfmon_new(&m) < 0)
+        return cli_fail(cmd, NULL);
+    for (int i = 1; i <= npos; i++) {
+        if (tokio_mmperfmon_load(m, argv[i]) < 0) {
+            tokio_mmperfmon_free(m);
+            return cli_fail(cmd, NULL);
+        }
+    }
+    if (tokio_output_open(&o, output) < 0) {
+        tokio_mmperfmon_free(m);
+        return cli_fail(cmd, NULL);
+    }
+    fp = tokio_output_fp(o);
+    if (csv) {
+        rc = tokio_mmperfmon_write_csv(m, fp, host, metric);
+        if (rc >= 0 && output == NULL)
+            fputc('\n', fp);
+    } else {
+        rc = tokio_mmperfmon_write_json(m, fp);
+    }
+    if (rc < 0) {
+        tokio_output_abort(o);
+        rc = cli_fail(cmd, NULL);
+    } else if (tokio_output_commit(o) < 0) {
+        rc = cli_fail(cmd, NULL);
+    } else {
+        rc = CLI_EXIT_OK;
+    }
+    tokio_mmperfmon_free(m);
+    return rc;
+}
