@@ -7,8 +7,8 @@
  *
  * Options are the reference's: the job comes from --jobinfo-cache (a
  * Slurm cache, whose every task counts) or from a job id asked of sacct,
- * not both; --nodemap-cache is saved `xtdb2proc -f -` output, required
- * here because running xtdb2proc is not supported.  Differs from pytokio:
+ * not both; --nodemap-cache is saved `xtdb2proc -f -` output, else
+ * xtdb2proc is run, as the reference ran it.  Differs from pytokio:
  * -o writes the same JSON on one line (sorted keys) and prints no
  * "Caching to" line.
  */
@@ -20,7 +20,7 @@
 #include "tokio/tools/topology.h"
 
 static const char *const usage[] = {
-    "tokio cache-topology --nodemap-cache <file> "
+    "tokio cache-topology [--nodemap-cache <file>] "
     "(--jobinfo-cache <file> | <jobid>) [-o <file>]",
     NULL
 };
@@ -62,9 +62,6 @@ cmd_cache_topology(int argc, char **argv)
     if (jobid == NULL && jobinfo == NULL)
         return cli_usage_error(cmd, "--jobinfo-cache or a job id is "
                                "required");
-    if (nodemap == NULL)
-        return cli_usage_error(cmd, "--nodemap-cache is required (running "
-                               "xtdb2proc is not supported)");
 
     if (tokio_topology_get_job_diameter(&d, jobid, nodemap, jobinfo) < 0 ||
         tokio_topology_diameter_to_json(&d, &json) < 0)

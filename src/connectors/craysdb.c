@@ -34,8 +34,11 @@
 #include <jansson.h>
 
 #include "tokio/input.h"
+#include "tokio/output.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/json.h"
+#include "core/run.h"
 #include "core/text.h"
 
 /* The key that names a record; the reference keys its dict by it. */
@@ -286,17 +289,68 @@ load(struct tokio_craysdb **out, struct tokio_input *in)
     return TOKIO_OK;
 }
 
+/* A table saved as JSON (what tokio_craysdb_to_json() gives) starts with
+ * '{'; xtdb2proc text never does. */
+static int
+looks_like_json(const unsigned char *buf, size_t len)
+{
+    size_t i = 0;
+
+    while (i < len && tokio__py_space(buf[i]))
+        i++;
+    return i < len && buf[i] == '{';
+}
+
+static int
+load_json(struct tokio_craysdb **out, const char *text, size_t len,
+          const char *name)
+{
+    json_error_t err;
+    int oom = 0, rc;
+    json_t *json = tokio__json_parse(text, len, JSON_REJECT_DUPLICATES, &err,
+                                     &oom);
+
+    if (json == NULL && oom)
+        return tokio__error(TOKIO_ENOMEM, "'%s': out of memory", name);
+    if (json == NULL)
+        return tokio__error(TOKIO_EFORMAT, "'%s' line %d column %d: %s",
+                            name, err.line, err.column, err.text);
+    rc = tokio_craysdb_from_json(out, json);
+    json_decref(json);
+    if (rc < 0)
+        return tokio__error_prefix("'%s'", name);
+    return rc;
+}
+
 int
 tokio_craysdb_open(struct tokio_craysdb **out, const char *path)
 {
-    struct tokio_input *in = NULL;
+    unsigned char *buf = NULL;
+    size_t len = 0;
     int rc;
 
     *out = NULL;
-    if ((rc = tokio_input_open(&in, path)) < 0)
+    if ((rc = tokio_read_file(path, 0, &buf, &len)) < 0)
         return rc;
-    rc = load(out, in);
-    tokio_input_close(in);
+    rc = tokio_craysdb_open_mem(out, buf, len, path);
+    free(buf);
+    return rc;
+}
+
+int
+tokio_craysdb_query(struct tokio_craysdb **out)
+{
+    static const char *const argv[] = { "xtdb2proc", "-f", "-", NULL };
+    char *text = NULL;
+    size_t len = 0;
+    int rc;
+
+    *out = NULL;
+    if ((rc = tokio__run_capture(argv, "the Cray SDB's 'xtdb2proc'", 0, &text,
+                                 &len)) < 0)
+        return rc;
+    rc = tokio_craysdb_open_mem(out, text, len, "xtdb2proc output");
+    free(text);
     return rc;
 }
 
@@ -308,6 +362,8 @@ tokio_craysdb_open_mem(struct tokio_craysdb **out, const void *buf,
     int rc;
 
     *out = NULL;
+    if (looks_like_json(buf, len))
+        return load_json(out, buf, len, name ? name : "<memory>");
     if ((rc = tokio_input_open_mem(&in, buf, len,
                                    name ? name : "<memory>")) < 0)
         return rc;
@@ -450,6 +506,63 @@ tokio_craysdb_write(const struct tokio_craysdb *db, FILE *fp)
     if (ferror(fp))
         return tokio__error(TOKIO_EIO, "cannot write the Cray SDB table");
     return TOKIO_OK;
+}
+
+int
+tokio_craysdb_write_csv(const struct tokio_craysdb *db, FILE *fp)
+{
+    json_t *table = NULL, *cols = NULL, *rec, *v;
+    const char *id, *key;
+    size_t i;
+    int rc;
+
+    if ((rc = tokio_craysdb_to_json(db, &table)) < 0)
+        return rc;
+    if ((cols = json_array()) == NULL)
+        goto nomem;
+    json_object_foreach(table, id, rec) {
+        json_object_foreach(rec, key, v) {
+            json_t *c;
+            int seen = 0;
+            json_array_foreach(cols, i, c)
+                if (strcmp(json_string_value(c), key) == 0) {
+                    seen = 1;
+                    break;
+                }
+            if (!seen && json_array_append_new(cols, json_string(key)) < 0)
+                goto nomem;
+        }
+    }
+    for (i = 0; i < json_array_size(cols); i++) {
+        const char *name = json_string_value(json_array_get(cols, i));
+        if (i)
+            fputc(',', fp);
+        tokio_csv_write_field(fp, name, strlen(name));
+    }
+    fputc('\n', fp);
+    json_object_foreach(table, id, rec) {
+        for (i = 0; i < json_array_size(cols); i++) {
+            v = json_object_get(rec, json_string_value(json_array_get(cols,
+                                                                      i)));
+            if (i)
+                fputc(',', fp);
+            if (json_is_integer(v))
+                fprintf(fp, "%lld", (long long)json_integer_value(v));
+            else if (json_is_string(v))
+                tokio_csv_write_field(fp, json_string_value(v),
+                                      json_string_length(v));
+        }
+        fputc('\n', fp);
+    }
+    json_decref(cols);
+    json_decref(table);
+    if (ferror(fp))
+        return tokio__error(TOKIO_EIO, "cannot write CSV");
+    return TOKIO_OK;
+nomem:
+    json_decref(cols);
+    json_decref(table);
+    return tokio__error(TOKIO_ENOMEM, "out of memory writing CSV");
 }
 
 void

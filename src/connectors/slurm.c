@@ -40,20 +40,15 @@
 #include "tokio/connectors/slurm.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/json.h"
+#include "core/run.h"
 #include "tokio/input.h"
 #include "tokio/output.h"
 #include "tokio/time.h"
@@ -71,9 +66,6 @@
 
 /* Node numbers beyond 18 digits would overflow uint64 arithmetic. */
 #define MAX_NUMBER_DIGITS 18
-
-/* sacct's stderr quoted in a message: enough to read, not a flood. */
-#define MAX_STDERR_KEPT 1024
 
 struct task {
     const char *id;         /* key in s->json, borrowed */
@@ -892,175 +884,21 @@ tokio_slurm_open_mem(struct tokio_slurm **out, const void *buf, size_t len,
 
 /* ---- running sacct --------------------------------------------------- */
 
-static void
-describe_command(char *buf, size_t size, const char *const *argv)
-{
-    size_t n = 0;
-
-    buf[0] = '\0';
-    for (size_t i = 0; argv[i] != NULL && n + 1 < size; i++)
-        n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? " " : "",
-                              argv[i]);
-}
-
-/* Drop a trailing newline and keep the last line of sacct's complaint. */
-static const char *
-last_line(char *s, size_t len)
-{
-    while (len > 0 && (s[len - 1] == '\n' || s[len - 1] == '\r'))
-        s[--len] = '\0';
-    char *nl = strrchr(s, '\n');
-    return nl ? nl + 1 : s;
-}
-
-/*
- * Run `argv` (argv[0] looked up on PATH) with no shell, stdin from
- * /dev/null, and collect its stdout; its stderr is quoted on failure.
- */
-static int
-run_command(const char *const *argv, unsigned char **out, size_t *len_out)
-{
-    int po[2] = { -1, -1 }, pe[2] = { -1, -1 }, px[2] = { -1, -1 };
-    struct sbuf ob = { NULL, 0, 0 };
-    char errbuf[MAX_STDERR_KEPT + 1], cmd[512];
-    size_t errlen = 0;
-    int rc = TOKIO_OK, status, child_errno = 0;
-    pid_t pid;
-
-    *out = NULL;
-    *len_out = 0;
-    describe_command(cmd, sizeof(cmd), argv);
-    if (pipe(po) < 0 || pipe(pe) < 0 || pipe(px) < 0 ||
-        fcntl(px[1], F_SETFD, FD_CLOEXEC) < 0) {
-        rc = tokio__error(TOKIO_EIO, "cannot run '%s': pipe: %s", cmd,
-                          strerror(errno));
-        goto close_all;
-    }
-    if ((pid = fork()) < 0) {
-        rc = tokio__error(TOKIO_EIO, "cannot run '%s': fork: %s", cmd,
-                          strerror(errno));
-        goto close_all;
-    }
-    if (pid == 0) {
-        int e, devnull = open("/dev/null", O_RDONLY);
-        if (devnull >= 0)
-            dup2(devnull, 0);
-        dup2(po[1], 1);
-        dup2(pe[1], 2);
-        close(po[0]);
-        close(pe[0]);
-        close(px[0]);
-        execvp(argv[0], (char *const *)argv);
-        /* only reached when exec failed: tell the parent why */
-        e = errno;
-        if (write(px[1], &e, sizeof(e)) < 0)
-            _exit(126);
-        _exit(127);
-    }
-    close(po[1]);
-    close(pe[1]);
-    close(px[1]);
-    po[1] = pe[1] = px[1] = -1;
-    /* the exec-status pipe closes on a successful exec (FD_CLOEXEC) */
-    ssize_t r;
-    while ((r = read(px[0], &child_errno, sizeof(child_errno))) < 0 &&
-           errno == EINTR)
-        ;
-    if (r == (ssize_t)sizeof(child_errno)) {
-        waitpid(pid, &status, 0);
-        if (child_errno == ENOENT)
-            rc = tokio__error(TOKIO_ENOTFOUND, "Slurm's '%s' command is not "
-                              "on PATH (is Slurm installed here?); give a "
-                              "saved sacct or JSON file instead", argv[0]);
-        else
-            rc = tokio__error(TOKIO_EIO, "cannot run '%s': %s", cmd,
-                              strerror(child_errno));
-        goto close_all;
-    }
-
-    struct pollfd fds[2] = { { po[0], POLLIN, 0 }, { pe[0], POLLIN, 0 } };
-    int open_fds = 2, oom = 0;
-    while (open_fds > 0) {
-        if (poll(fds, 2, -1) < 0) {
-            if (errno == EINTR)
-                continue;
-            break;
-        }
-        for (int i = 0; i < 2; i++) {
-            char chunk[65536];
-            if (fds[i].fd < 0 || fds[i].revents == 0)
-                continue;
-            ssize_t n = read(fds[i].fd, chunk, sizeof(chunk));
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n <= 0) {
-                fds[i].fd = -1;
-                open_fds--;
-                continue;
-            }
-            if (i == 0 && !oom) {
-                /* a runaway sacct must not take all memory */
-                if (ob.len + (size_t)n > TOKIO_INPUT_DEFAULT_MAX ||
-                    sbuf_add(&ob, chunk, (size_t)n) < 0)
-                    oom = 1;
-            } else if (i == 1 && errlen < MAX_STDERR_KEPT) {
-                size_t k = (size_t)n < MAX_STDERR_KEPT - errlen
-                               ? (size_t)n : MAX_STDERR_KEPT - errlen;
-                memcpy(errbuf + errlen, chunk, k);
-                errlen += k;
-            }
-        }
-    }
-    errbuf[errlen] = '\0';
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    if (oom) {
-        rc = tokio__error(TOKIO_ENOMEM, "out of memory reading the output "
-                          "of '%s'", cmd);
-    } else if (WIFSIGNALED(status)) {
-        rc = tokio__error(TOKIO_EIO, "'%s' was killed by signal %d%s%s",
-                          cmd, WTERMSIG(status), errlen ? ": " : "",
-                          last_line(errbuf, errlen));
-    } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        rc = tokio__error(TOKIO_EIO, "'%s' failed with exit status %d%s%s",
-                          cmd, WEXITSTATUS(status), errlen ? ": " : "",
-                          last_line(errbuf, errlen));
-    } else if (ob.s == NULL && sbuf_add(&ob, "", 0) < 0) {
-        rc = tokio__error(TOKIO_ENOMEM, "out of memory reading the output "
-                          "of '%s'", cmd);
-    }
-close_all:
-    for (int i = 0; i < 2; i++) {
-        if (po[i] >= 0)
-            close(po[i]);
-        if (pe[i] >= 0)
-            close(pe[i]);
-        if (px[i] >= 0)
-            close(px[i]);
-    }
-    if (rc < 0) {
-        free(ob.s);
-        return rc;
-    }
-    *out = (unsigned char *)ob.s;
-    *len_out = ob.len;
-    return TOKIO_OK;
-}
-
 static int
 query(struct tokio_slurm **out, const char *const *argv)
 {
-    unsigned char *buf = NULL;
+    char *buf = NULL;
     size_t len = 0;
     int rc;
 
     *out = NULL;
-    if ((rc = run_command(argv, &buf, &len)) < 0)
+    if ((rc = tokio__run_capture(argv, "Slurm's 'sacct'", 0, &buf,
+                                 &len)) < 0)
         return rc;
     if (len == 0)
         rc = new_table(out, "sacct") < 0 ? TOKIO_ENOMEM : TOKIO_OK;
     else
-        rc = parse_buffer(out, (char *)buf, len, "sacct output");
+        rc = parse_buffer(out, buf, len, "sacct output");
     free(buf);
     return rc;
 }

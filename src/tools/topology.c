@@ -20,7 +20,6 @@
  * while our tools/jobinfo needs one and keeps only that job's tasks, and
  * `cache-topology --jobinfo-cache` has no job id.  Asking sacct (no
  * cache) should go through tools/jobinfo and the site configuration.
- * Running xtdb2proc when no node map file is given is not done either.
  */
 #include "tokio/tools/topology.h"
 
@@ -165,9 +164,6 @@ tokio_topology_get_job_diameter(struct tokio_job_diameter *out,
     int rc;
 
     no_result(out, NULL);
-    if (nodemap_path == NULL)
-        return tokio__error(TOKIO_EINVAL, "no Cray node map given (running "
-                            "xtdb2proc is not supported)");
     if (jobinfo_path == NULL && jobid == NULL)
         return tokio__error(TOKIO_EINVAL, "neither a job id nor a job "
                             "information cache given");
@@ -177,7 +173,8 @@ tokio_topology_get_job_diameter(struct tokio_job_diameter *out,
     else
         rc = tokio_slurm_query(&job, jobid);
     if (rc >= 0 && (rc = tokio_slurm_get_job_nodes(job, &nodes, &n)) >= 0 &&
-        (rc = tokio_craysdb_open(&map, nodemap_path)) >= 0)
+        (rc = nodemap_path ? tokio_craysdb_open(&map, nodemap_path)
+                           : tokio_craysdb_query(&map)) >= 0)
         rc = tokio_topology_job_diameter(out, map, nodes, n);
     free(nodes);
     tokio_craysdb_free(map);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define GOLDEN "golden/pytokio/craysdb/"
 
@@ -101,6 +102,42 @@ test_cache_craysdb_csv_json_and_output(void **state)
     free(dir);
 }
 
+/*
+ * Without a file the command runs `xtdb2proc -f -`: a stand-in script on
+ * PATH prints a table and checks the arguments it was given; with no
+ * xtdb2proc on PATH the failure names it.
+ */
+static void
+test_cache_craysdb_runs_xtdb2proc(void **state)
+{
+    (void)state;
+    char *dir = tokio_test_mkdtemp(), tool[4096], path_env[4200];
+    const char *argv[] = { "cache-craysdb", "--native", NULL };
+
+    snprintf(tool, sizeof(tool), "%s/xtdb2proc", dir);
+    tokio_test_write_file(tool,
+        "#!/bin/sh\n"
+        "[ \"$*\" = \"-f -\" ] || { echo \"bad args: $*\" >&2; exit 2; }\n"
+        "echo '# comment'\n"
+        "echo \"processor_id=7,x_coord=1,status='up'\"\n", SIZE_MAX);
+    assert_int_equal(chmod(tool, 0755), 0);
+    snprintf(path_env, sizeof(path_env), "PATH=%s:/usr/bin:/bin", dir);
+    const char *env[] = { path_env, NULL };
+    struct tokio_run r = tokio_test_run(NULL, env, argv);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "processor_id=7,x_coord=1,status='up'\n");
+    tokio_run_free(&r);
+
+    const char *no_tool[] = { "PATH=/nonexistent", NULL };
+    r = tokio_test_run(NULL, no_tool, argv);
+    assert_int_equal(r.status, 1);
+    assert_contains(r.err, "'xtdb2proc' command is not on PATH");
+    assert_string_equal(r.out, "");
+    tokio_run_free(&r);
+    tokio_test_rmtree(dir);
+    free(dir);
+}
+
 static void
 test_cache_craysdb_failures(void **state)
 {
@@ -115,7 +152,6 @@ test_cache_craysdb_failures(void **state)
         const char *argv[5];
         const char *msg;
     } cases[] = {
-        { 2, { "cache-craysdb", NULL }, "an input file is required" },
         { 2, { "cache-craysdb", "a", "b", NULL }, "only one input file" },
         { 2, { "cache-craysdb", "-c", "-n", "a", NULL }, "only one of" },
         { 1, { "cache-craysdb", "/nonexistent/x", NULL }, "/nonexistent/x" },
@@ -150,6 +186,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cache_craysdb_matches_goldens),
         cmocka_unit_test(test_cache_craysdb_csv_json_and_output),
+        cmocka_unit_test(test_cache_craysdb_runs_xtdb2proc),
         cmocka_unit_test(test_cache_craysdb_failures),
     };
 

@@ -12,6 +12,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
 #include <jansson.h>
 
 #define SLURM "pytokio-inputs/sample.slurm"
@@ -145,6 +147,47 @@ test_cache_topology_garbled_map_exits_1_naming_line(void **state)
     free(dir);
 }
 
+/*
+ * Without --nodemap-cache the map comes from running `xtdb2proc -f -`:
+ * a stand-in on PATH prints the sample map, and the result is the
+ * golden's; with no xtdb2proc on PATH the failure names it.
+ */
+static void
+test_cache_topology_runs_xtdb2proc_without_nodemap(void **state)
+{
+    (void)state;
+    char slurm[4096], tool[4096], path_env[4200], script[8300];
+    TOKIO_TEST_NEED_DATA(s, SLURM);
+    snprintf(slurm, sizeof(slurm), "%s", s);
+    TOKIO_TEST_NEED_DATA(m, NODEMAP);
+    TOKIO_TEST_NEED_DATA(golden, GOLDEN);
+    char *dir = tokio_test_mkdtemp();
+    const char *argv[] = { "cache-topology", "--jobinfo-cache", slurm, NULL };
+
+    snprintf(tool, sizeof(tool), "%s/xtdb2proc", dir);
+    snprintf(script, sizeof(script),
+             "#!/bin/sh\n[ \"$*\" = \"-f -\" ] || exit 2\n"
+             "exec gzip -dc '%s'\n", m);
+    tokio_test_write_file(tool, script, SIZE_MAX);
+    assert_int_equal(chmod(tool, 0755), 0);
+    snprintf(path_env, sizeof(path_env), "PATH=%s:/usr/bin:/bin", dir);
+    const char *env[] = { path_env, NULL };
+    struct tokio_run r = tokio_test_run(NULL, env, argv);
+    if (r.status != 0)
+        fail_msg("exit %d: %s", r.status, r.err);
+    assert_matches_golden(r.out, golden);
+    tokio_run_free(&r);
+
+    const char *no_tool[] = { "PATH=/nonexistent", NULL };
+    r = tokio_test_run(NULL, no_tool, argv);
+    assert_int_equal(r.status, 1);
+    assert_contains(r.err, "'xtdb2proc' command is not on PATH");
+    assert_string_equal(r.out, "");
+    tokio_run_free(&r);
+    tokio_test_rmtree(dir);
+    free(dir);
+}
+
 static void
 test_cache_topology_bad_usage_exits_2(void **state)
 {
@@ -152,7 +195,6 @@ test_cache_topology_bad_usage_exits_2(void **state)
     static const char *const cases[][6] = {
         { "cache-topology", NULL },
         { "cache-topology", "--nodemap-cache", "m", NULL },
-        { "cache-topology", "--jobinfo-cache", "j", NULL },
         { "cache-topology", "--nodemap-cache", "m", "--jobinfo-cache", "j" },
         { "cache-topology", "--nodemap-cache", "m", "1", "2", NULL },
         { "cache-topology", "--bogus", NULL },
@@ -161,7 +203,7 @@ test_cache_topology_bad_usage_exits_2(void **state)
         const char *argv[8] = { 0 };
         for (int k = 0; k < 6 && cases[i][k]; k++)
             argv[k] = cases[i][k];
-        if (i == 3)
+        if (i == 2)
             argv[5] = "1";      /* both a cache and a job id */
         struct tokio_run r = tokio_test_run(NULL, NULL, argv);
 
@@ -193,6 +235,7 @@ main(void)
         cmocka_unit_test(
             test_cache_topology_non_cray_nodes_print_braces_and_warn),
         cmocka_unit_test(test_cache_topology_garbled_map_exits_1_naming_line),
+        cmocka_unit_test(test_cache_topology_runs_xtdb2proc_without_nodemap),
         cmocka_unit_test(test_cache_topology_bad_usage_exits_2),
         cmocka_unit_test(test_cache_topology_help_exits_0),
     };

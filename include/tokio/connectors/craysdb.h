@@ -22,22 +22,32 @@
 struct tokio_craysdb;
 
 /**
- * Read saved `xtdb2proc -f -` output from `path` (plain or compressed;
- * "-" is standard input).
+ * Read a saved table from `path` (plain or compressed; "-" is standard
+ * input): `xtdb2proc -f -` output, or the JSON of tokio_craysdb_to_json()
+ * (text whose first non-blank character is '{').
  * @param[out] out  the table; free with tokio_craysdb_free().  NULL on
  *                  failure.
  * @return TOKIO_OK, TOKIO_EIO, TOKIO_EFORMAT (a garbled line: the message
- *         names the file and line; a duplicate processor_id), TOKIO_ENOMEM.
+ *         names the file and line; a duplicate processor_id; JSON that
+ *         does not parse or is not such a table), TOKIO_ENOMEM.
  */
 TOKIO_API int tokio_craysdb_open(struct tokio_craysdb **out, const char *path);
 
 /**
- * As tokio_craysdb_open() over `len` bytes at `buf` (not kept; may be
- * gzip), named `name` (may be NULL) in messages.
+ * As tokio_craysdb_open() over `len` bytes at `buf` (not kept; text may
+ * be gzip), named `name` (may be NULL) in messages.
  */
 TOKIO_API int tokio_craysdb_open_mem(struct tokio_craysdb **out,
                                      const void *buf, size_t len,
                                      const char *name);
+
+/**
+ * Run `xtdb2proc -f -` (found on PATH; an argument vector, no shell) and
+ * read its output, as the reference's CraySdbProc() without a cache file.
+ * @return as tokio_craysdb_open(); TOKIO_ENOTFOUND when xtdb2proc is not
+ *         installed here; TOKIO_EIO when it fails (its complaint quoted).
+ */
+TOKIO_API int tokio_craysdb_query(struct tokio_craysdb **out);
 
 /** Number of processors in the table. */
 TOKIO_API size_t tokio_craysdb_count(const struct tokio_craysdb *db);
@@ -83,6 +93,16 @@ TOKIO_API int tokio_craysdb_from_json(struct tokio_craysdb **out,
  *         record's keys: the reference failed too), TOKIO_EIO.
  */
 TOKIO_API int tokio_craysdb_write(const struct tokio_craysdb *db, FILE *fp);
+
+/**
+ * Write the table as CSV, one row per processor in table order; the
+ * columns are the keys in order of first appearance (the first record's,
+ * then any new ones of later records); null and missing values are empty
+ * cells.
+ * @return TOKIO_OK, TOKIO_ENOMEM, TOKIO_EIO.
+ */
+TOKIO_API int tokio_craysdb_write_csv(const struct tokio_craysdb *db,
+                                      FILE *fp);
 
 /** Release the table; NULL is fine. */
 TOKIO_API void tokio_craysdb_free(struct tokio_craysdb *db);

@@ -46,11 +46,11 @@ TOKIO_API int tokio_topology_job_diameter(struct tokio_job_diameter *out,
  * As the reference's get_job_diameter(): the node list of every task in
  * the Slurm cache `jobinfo_path` (the reference ignores `jobid` then), or
  * asked of sacct for `jobid` when `jobinfo_path` is NULL; the node map
- * read from `nodemap_path` (saved `xtdb2proc -f -` output).
+ * read from `nodemap_path` (saved `xtdb2proc -f -` output or its JSON),
+ * or from running xtdb2proc when `nodemap_path` is NULL.
  * @return as tokio_topology_job_diameter(), plus the statuses of
- *         tokio_slurm_open()/_query() and tokio_craysdb_open();
- *         TOKIO_EINVAL when `nodemap_path` is NULL (running xtdb2proc
- *         is not supported) or neither `jobid` nor `jobinfo_path` is given.
+ *         tokio_slurm_open()/_query() and tokio_craysdb_open()/_query();
+ *         TOKIO_EINVAL when neither `jobid` nor `jobinfo_path` is given.
  */
 TOKIO_API int tokio_topology_get_job_diameter(struct tokio_job_diameter *out,
                                               const char *jobid,
