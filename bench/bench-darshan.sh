@@ -5,7 +5,12 @@
 # Prints milliseconds per call (median of N runs, the commands run
 # round-robin so a busy machine slows all of them alike), MB/s of log
 # read, peak RSS, ratios and the distance from the inflate floor.
-# Never pass/fail.
+# Never pass/fail.  On a shared machine wall times are noisy: for
+# deterministic figures count instructions instead, e.g.
+#   valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+#       BUILD/tokio cache-darshan --total LOG >/dev/null
+# ("I refs"), against the same for `BUILD/bench/bench_darshan floor LOG`
+# and `BUILD/tokio --help` (start-up alone).
 #
 # The inflate floor is `bench_darshan floor LOG` (bench/bench_darshan.c):
 # a process that reads the log, takes the region map from its header and
@@ -143,6 +148,14 @@ done
 echo "(floor_ms: the inflate floor process; tok/floor: tokio over the floor,"
 echo " the target for --total on sample-badost is <= 1.20; MB/s: log bytes read)"
 
+# what a process costs before it reads anything: tokio's is the dynamic
+# linking of every library the binary needs (HDF5 with curl, gnutls,
+# kerberos..., MariaDB, libarchive), which the floor process does not pay
+set -- $(timeit "$n" -- "$tokio" --help -- "$drv" floor /dev/null)
+echo "start-up alone: tokio --help $1/$2 ms (RSS $3 KiB); a process that"
+echo " only links zlib and exits: $5/$6 ms.  tokio's time minus its start-up"
+echo " is what the reader costs; the in-process lines below exclude start-up."
+
 big=$logs/sample-badost.darshan
 if [ -f "$big" ]; then
     echo
@@ -153,6 +166,9 @@ if [ -f "$big" ]; then
     echo "  tokio_darshan_open: $("$drv" open "$big" 50)"
     echo "  cache-darshan --total steps: $("$drv" phases "$big" 20 total)"
     echo "  cache-darshan --base steps:  $("$drv" phases "$big" 3 base)"
+    echo "(--total and --perf alone read only the modules they derive figures"
+    echo " for (POSIX, MPI-IO, STDIO, DFS, DAOS) and no name table; --base"
+    echo " streams its JSON, holding one record's counters at a time)"
 fi
 
 if [ -n "$pysrc" ]; then

@@ -11,9 +11,11 @@
  *   bench_darshan open LOG N       tokio_darshan_open()+free N times,
  *       microseconds per call.
  *   bench_darshan phases LOG N base|total
- *       microseconds per call of each step cache-darshan takes: open,
- *       tokio_darshan_to_json(), and writing the JSON to /dev/null (4-space
- *       indent, sorted keys, as on stdout).
+ *       microseconds per call of each step cache-darshan takes: open (of
+ *       the modules the view needs), tokio_darshan_write_json() to
+ *       /dev/null (4-space indent, sorted keys, as on stdout), free; and
+ *       for comparison the tree it used to build (tokio_darshan_to_json()
+ *       + tokio_json_write()).
  *   bench_darshan time N -- CMD ARGS... [-- CMD ARGS...]...
  *       runs the commands round-robin N times each (so a busy machine
  *       slows all of them alike), stdout and stderr to /dev/null, and
@@ -250,12 +252,29 @@ cmd_open(const char *path, long iters)
     return 0;
 }
 
+/* What cache-darshan opens for `o` (darshan_json.h's views). */
+static int
+open_for(struct tokio_darshan **log, const char *path,
+         const struct tokio_darshan_json_opts *o)
+{
+    if (o->base)
+        return tokio_darshan_open(log, path);
+    return tokio_darshan_open_select(
+        log, path, TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_POSIX) |
+                       TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_MPIIO) |
+                       TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_STDIO) |
+                       TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DFS) |
+                       TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DAOS),
+        TOKIO_DARSHAN_SKIP_NAMES);
+}
+
 static int
 cmd_phases(const char *path, long iters, const char *mode)
 {
     struct tokio_darshan_json_opts o = { 0 };
-    double t_open = 0, t_json = 0, t_write = 0, t_free = 0;
+    double t_open = 0, t_stream = 0, t_free = 0, t_tree = 0, t_twrite = 0;
     FILE *null = fopen("/dev/null", "w");
+    const unsigned flags = TOKIO_JSON_SORT_KEYS | TOKIO_JSON_INDENT(4);
 
     if (null == NULL)
         return 1;
@@ -269,32 +288,46 @@ cmd_phases(const char *path, long iters, const char *mode)
         struct tokio_darshan *log;
         json_t *json;
         double t0 = now_us();
-        if (tokio_darshan_open(&log, path) < 0) {
+        if (open_for(&log, path, &o) < 0) {
             fprintf(stderr, "bench_darshan: %s\n", tokio_errmsg());
             return 1;
         }
         double t1 = now_us();
+        if (tokio_darshan_write_json(log, &o, null, flags) < 0) {
+            fprintf(stderr, "bench_darshan: %s\n", tokio_errmsg());
+            return 1;
+        }
+        fflush(null);
+        double t2 = now_us();
+        tokio_darshan_free(log);
+        double t3 = now_us();
+        /* the tree the command built before it streamed, for comparison
+         * (on a log of its own, so that releasing the tree's memory does
+         * not land in the timed free above) */
+        if (open_for(&log, path, &o) < 0)
+            return 1;
+        double t4 = now_us();
         if (tokio_darshan_to_json(log, &o, &json) < 0) {
             fprintf(stderr, "bench_darshan: %s\n", tokio_errmsg());
             return 1;
         }
-        double t2 = now_us();
-        tokio_json_write(null, json,
-                         TOKIO_JSON_SORT_KEYS | TOKIO_JSON_INDENT(4));
+        double t5 = now_us();
+        tokio_json_write(null, json, flags);
         fflush(null);
-        double t3 = now_us();
         json_decref(json);
+        double t6 = now_us();
         tokio_darshan_free(log);
-        double t4 = now_us();
         t_open += t1 - t0;
-        t_json += t2 - t1;
-        t_write += t3 - t2;
-        t_free += t4 - t3;
+        t_stream += t2 - t1;
+        t_free += t3 - t2;
+        t_tree += t5 - t4;
+        t_twrite += t6 - t5;
     }
     fclose(null);
-    printf("open %.1f us, to_json %.1f us, write %.1f us, free %.1f us "
-           "(per call, %s)\n", t_open / iters, t_json / iters,
-           t_write / iters, t_free / iters, mode);
+    printf("open %.1f us, write_json %.1f us, free %.1f us (per call, %s; "
+           "the old tree: to_json %.1f us + write and free %.1f us)\n",
+           t_open / iters, t_stream / iters, t_free / iters, mode,
+           t_tree / iters, t_twrite / iters);
     return 0;
 }
 

@@ -9,7 +9,11 @@
  * darshan-parser could not read at all; we do that for a 0-byte log (the
  * placeholders of a log repository), with a warning naming it, and fail
  * on any other unreadable log.  Differs from pytokio: -o writes the same
- * JSON on one line (sorted keys) and prints no "Caching to" line.
+ * JSON on one line (sorted keys) and prints no "Caching to" line; and
+ * --total/--perf without --base read only the modules they derive
+ * figures for, so damage in another module's region goes unnoticed
+ * (darshan-parser failed on it).  The JSON is written as it is produced,
+ * never held as a tree (tokio_darshan_write_json()).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +68,46 @@ split_list(char *arg, const char ***items, size_t *n)
     return 0;
 }
 
+/* Open the log, reading only what the views need: --total and --perf
+ * alone use the modules they derive figures for and no record names. */
+static int
+open_log(struct tokio_darshan **log, const char *path,
+         const struct tokio_darshan_json_opts *o)
+{
+    if (o->base || (!o->total && !o->perf))
+        return tokio_darshan_open(log, path);
+    return tokio_darshan_open_select(
+        log, path, TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_POSIX) |
+                       TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_MPIIO) |
+                       TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_STDIO) |
+                       TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DFS) |
+                       TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DAOS),
+        TOKIO_DARSHAN_SKIP_NAMES);
+}
+
+/* The log's JSON to `output` (NULL: stdout), atomically for a file. */
+static int
+write_json(const char *cmd, const char *output,
+           const struct tokio_darshan *log,
+           const struct tokio_darshan_json_opts *o)
+{
+    struct tokio_output *out;
+
+    if (tokio_output_open(&out, output) < 0)
+        return cli_fail(cmd, NULL);
+    if (tokio_darshan_write_json(log, o, tokio_output_fp(out),
+                                 output ? TOKIO_JSON_SORT_KEYS
+                                        : TOKIO_JSON_SORT_KEYS |
+                                              TOKIO_JSON_INDENT(4)) < 0) {
+        tokio_output_abort(out);
+        return cli_fail(cmd, NULL);
+    }
+    fputc('\n', tokio_output_fp(out));
+    if (tokio_output_commit(out) < 0)
+        return cli_fail(cmd, NULL);
+    return CLI_EXIT_OK;
+}
+
 int
 cmd_cache_darshan(int argc, char **argv)
 {
@@ -84,7 +128,7 @@ cmd_cache_darshan(int argc, char **argv)
     struct tokio_darshan *log = NULL;
     char *mod_arg = NULL, *ctr_arg = NULL;
     const char **mods = NULL, **ctrs = NULL;
-    json_t *json = NULL;
+    json_t *json;
     struct stat st;
     int npos, rc;
 
@@ -115,16 +159,15 @@ cmd_cache_darshan(int argc, char **argv)
         split_list(mod_arg, &mods, &o.n_modules) < 0 ||
         split_list(ctr_arg, &ctrs, &o.n_counters) < 0) {
         rc = cli_fail(cmd, "out of memory");
-    } else if ((o.modules = mods, o.counters = ctrs,
-                tokio_darshan_open(&log, path) < 0) ||
-               tokio_darshan_to_json(log, &o, &json) < 0) {
+    } else if (o.modules = mods, o.counters = ctrs,
+               open_log(&log, path, &o) < 0) {
         rc = cli_fail(cmd, NULL);
     } else {
-        /* the reference: indented and sorted on stdout, one line to -o */
-        rc = cli_write_json(cmd, output, json, output ? TOKIO_JSON_SORT_KEYS
-                            : TOKIO_JSON_SORT_KEYS | TOKIO_JSON_INDENT(4));
+        /* the reference: indented and sorted on stdout, one line to -o;
+         * written as it is produced (no tree: a big log's would be ten
+         * times the log's decoded size) */
+        rc = write_json(cmd, output, log, &o);
     }
-    json_decref(json);
     tokio_darshan_free(log);
     free(mods);
     free(ctrs);

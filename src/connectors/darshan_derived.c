@@ -136,24 +136,33 @@ add64(int64_t a, int64_t b)
 
 /* ---- --total (§11) --------------------------------------------------- */
 
+/* Fold counters lo..hi of a record (`v`) into the aggregate's (`a`) by
+ * `rule`; one loop per rule, as this runs for every counter of every
+ * record. */
 static void
-apply_int(int rule, int64_t *a, int64_t v)
+apply_ints(int rule, int64_t *a, const int64_t *v, int lo, int hi)
 {
+    int c;
+
     switch (rule) {
     case SUM:
-        *a = add64(*a, v);
+        for (c = lo; c <= hi; c++)
+            a[c] = add64(a[c], v[c]);
         break;
     case SUM_CLAMP:
-        *a = add64(*a, v);
-        if (*a < 0)
-            *a = -1;
+        for (c = lo; c <= hi; c++) {
+            int64_t x = add64(a[c], v[c]);
+            a[c] = x < 0 ? -1 : x;
+        }
         break;
     case LAST:
-        *a = v;
+        for (c = lo; c <= hi; c++)
+            a[c] = v[c];
         break;
     case MAX:
-        if (v > *a)
-            *a = v;
+        for (c = lo; c <= hi; c++)
+            if (v[c] > a[c])
+                a[c] = v[c];
         break;
     default:
         break;
@@ -161,23 +170,29 @@ apply_int(int rule, int64_t *a, int64_t v)
 }
 
 static void
-apply_dbl(int rule, double *a, double v)
+apply_dbls(int rule, double *a, const double *v, int lo, int hi)
 {
+    int c;
+
     switch (rule) {
     case SUM:
-        *a += v;
+        for (c = lo; c <= hi; c++)
+            a[c] += v[c];
         break;
     case MIN_POS:
         /* -1 ("not recorded") never beats an unset 0 */
-        if (v > 0 && (*a == 0 || v < *a))
-            *a = v;
+        for (c = lo; c <= hi; c++)
+            if (v[c] > 0 && (a[c] == 0 || v[c] < a[c]))
+                a[c] = v[c];
         break;
     case MAX:
-        if (v > *a)
-            *a = v;
+        for (c = lo; c <= hi; c++)
+            if (v[c] > a[c])
+                a[c] = v[c];
         break;
     case ZERO:
-        *a = 0.0;
+        for (c = lo; c <= hi; c++)
+            a[c] = 0.0;
         break;
     default:
         break;
@@ -286,12 +301,11 @@ agg_record(const struct spec *s, struct tokio_darshan_total *t,
            const struct tokio_darshan_record *r)
 {
     for (size_t i = 0; i < s->n_irules; i++)
-        for (int c = s->irules[i].lo; c <= s->irules[i].hi; c++)
-            apply_int(s->irules[i].rule, &t->counters[c], r->counters[c]);
+        apply_ints(s->irules[i].rule, t->counters, r->counters,
+                   s->irules[i].lo, s->irules[i].hi);
     for (size_t i = 0; i < s->n_frules; i++)
-        for (int c = s->frules[i].lo; c <= s->frules[i].hi; c++)
-            apply_dbl(s->frules[i].rule, &t->fcounters[c],
-                      r->fcounters[c]);
+        apply_dbls(s->frules[i].rule, t->fcounters, r->fcounters,
+                   s->frules[i].lo, s->frules[i].hi);
     /* the slowest operation's size travels with its time */
     if (s->max_read_time != NONE) {
         if (r->fcounters[s->max_read_time] >

@@ -10,6 +10,9 @@
  * becomes one counter, typed as the reference typed its text.  Nothing
  * is printed and re-read; a double is rounded through "%f" only because
  * that rounding is the value the reference stored.
+ * tokio_darshan_write_json() writes the same text without the tree (the
+ * streaming section at the end): what cache-darshan uses, since the tree
+ * of a big log is ten times the log's decoded size.
  *
  * Differs from pytokio:
  * - PNETCDF_FILE/PNETCDF_VAR records go under "pnetcdf_file" and
@@ -44,6 +47,7 @@
 #include "connectors/darshan_private.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/json.h"
 
 /* darshan-util's compression names, by enum tokio_darshan_compression. */
 static const char *const comp_names[] = { "ZLIB", "BZIP2", "NONE" };
@@ -78,10 +82,22 @@ nomem(void)
 /*
  * A value the way the reference read it from text: with a '.' a float,
  * else an int, and (as its goldens show) the string itself when it is
- * neither ("N/A", "raid0", "init,prefwr").
+ * neither ("N/A", "raid0", "init,prefwr").  The tree and the stream both
+ * type values here; a JV_STR points at `text`.
  */
-static json_t *
-typed_text(const char *text)
+enum jkind { JV_INT, JV_UINT, JV_REAL, JV_STR };
+
+struct jval {
+    enum jkind kind;
+    int64_t i;
+    uint64_t u;
+    double d;
+    const char *s;
+    size_t len;
+};
+
+static void
+type_text(const char *text, struct jval *out)
 {
     char *end;
 
@@ -89,14 +105,35 @@ typed_text(const char *text)
         errno = 0;
         double d = strtod(text, &end);
         if (end != text && *end == '\0' && isfinite(d) &&
-            strpbrk(text, "xX") == NULL)
-            return json_real(d);
+            strpbrk(text, "xX") == NULL) {
+            out->kind = JV_REAL;
+            out->d = d;
+            return;
+        }
     } else if (*text != '\0') {
         errno = 0;
         long long v = strtoll(text, &end, 10);
-        if (*end == '\0' && errno == 0 && !isspace((unsigned char)*text))
-            return json_integer(v);
+        if (*end == '\0' && errno == 0 && !isspace((unsigned char)*text)) {
+            out->kind = JV_INT;
+            out->i = v;
+            return;
+        }
     }
+    out->kind = JV_STR;
+    out->s = text;
+    out->len = strlen(text);
+}
+
+static json_t *
+typed_text(const char *text)
+{
+    struct jval v;
+
+    type_text(text, &v);
+    if (v.kind == JV_REAL)
+        return json_real(v.d);
+    if (v.kind == JV_INT)
+        return json_integer(v.i);
     return json_string_nocheck(text);
 }
 
@@ -652,4 +689,679 @@ tokio_darshan_to_json(const struct tokio_darshan *log,
     }
     *out = root;
     return TOKIO_OK;
+}
+
+/* ---- streaming: the same JSON without the tree ------------------------ */
+
+/*
+ * tokio_darshan_write_json() writes what tokio_json_write() would write
+ * for tokio_darshan_to_json()'s tree, member by member in sorted order,
+ * holding only an index of the records (one small entry each) and one
+ * record group's counters at a time.  The records are sorted by module
+ * key, name and rank (the strings the tree's keys would be); each
+ * group's counter lines are collected, sorted and written.  Everything
+ * that can fail on the log's contents (a counter given twice for one
+ * record name and rank, --perf's rank check) is checked before the first
+ * byte goes out.
+ */
+
+/* One base record that passes the filters. */
+struct sentry {
+    const struct tokio_darshan_record *r;
+    const char *name;           /* the tree's key; may be `own` */
+    char *own;                  /* a generated name (DAOS object ids) */
+    size_t idx;                 /* file order, the last tie-breaker */
+    int mod;
+    int mkord;                  /* the module key's place in sorted order */
+    char rank[24];
+};
+
+/* One counter line: offsets into the stream's arenas until sorting. */
+struct sline {
+    size_t key, klen;           /* offset in the key arena, length */
+    const char *kp;             /* the key, once the arena is complete */
+    struct jval v;              /* a JV_STR's text: strs + soff */
+    size_t soff;
+    size_t idx;                 /* collection order */
+};
+
+struct stream {
+    const struct tokio_darshan *log;
+    const struct tokio_darshan_json_opts *opts;
+    struct tokio__jstream *js;
+    int by_key[TOKIO_DARSHAN_KNOWN_MODULES];    /* modules in key order */
+    int mkord[TOKIO_DARSHAN_KNOWN_MODULES];     /* a module's place there */
+    char mkeys[TOKIO_DARSHAN_KNOWN_MODULES][32];
+    char prefixes[TOKIO_DARSHAN_KNOWN_MODULES][32];
+    struct sentry *ents;
+    size_t n_ents, cap_ents;
+    /* the group being collected */
+    int mod;
+    size_t plen;
+    struct sline *lines;
+    size_t n_lines, cap_lines;
+    char *keys, *strs;
+    size_t n_keys, cap_keys, n_strs, cap_strs;
+    size_t *perm;               /* sorted position -> line */
+    size_t cap_perm;
+    /* the last single-record group's keys and order, reused while the
+     * next has the same key list (every record of a module, mostly) */
+    char *ckeys;
+    size_t n_ckeys, cap_ckeys, c_lines;
+    int c_mod;
+    size_t *corder;
+    size_t cap_corder;
+    /* derived figures, computed before writing */
+    struct tokio_darshan_total *totals[TOKIO_DARSHAN_KNOWN_MODULES];
+    struct tokio_darshan_perf perf[TOKIO_DARSHAN_KNOWN_MODULES];
+    int has_derived[TOKIO_DARSHAN_KNOWN_MODULES];
+};
+
+/* Grow `*p` (of `*cap` items of `size`) to hold `need`. */
+static int
+grow_to(void **p, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return TOKIO_OK;
+    size_t c = *cap ? *cap : 64;
+    while (c < need) {
+        if (c > SIZE_MAX / 2 / size)
+            return nomem();
+        c *= 2;
+    }
+    void *q = tokio__realloc(*p, c * size);
+    if (q == NULL)
+        return nomem();
+    *p = q;
+    *cap = c;
+    return TOKIO_OK;
+}
+
+static int
+arena_add(char **a, size_t *n, size_t *cap, const char *s, size_t len,
+          size_t *off)
+{
+    int rc = grow_to((void **)a, cap, *n + len + 1, 1);
+
+    if (rc < 0)
+        return rc;
+    memcpy(*a + *n, s, len);
+    (*a)[*n + len] = '\0';
+    *off = *n;
+    *n += len + 1;
+    return TOKIO_OK;
+}
+
+static int
+counter_wanted(const struct stream *st, const char *counter)
+{
+    const struct tokio_darshan_json_opts *o = st->opts;
+
+    return o->n_counters == 0 || listed(counter, o->counters, o->n_counters);
+}
+
+/* A line's value from the visitor's, typed as put_line() types it. */
+static void
+line_value(const struct tokio__darshan_value *v, struct jval *out,
+           char *buf, size_t size)
+{
+    switch (v->kind) {
+    case TOKIO__DARSHAN_INT:
+        out->kind = JV_INT;
+        out->i = v->v.i;
+        return;
+    case TOKIO__DARSHAN_UINT:
+        out->kind = JV_UINT;
+        out->u = v->v.u;
+        return;
+    case TOKIO__DARSHAN_DOUBLE:
+        if (tokio__darshan_fixed6(v->v.d, &out->d)) {
+            out->kind = JV_REAL;
+            return;
+        }
+        snprintf(buf, size, "%f", v->v.d);
+        type_text(buf, out);
+        return;
+    case TOKIO__DARSHAN_STRING:
+        type_text(v->v.s, out);
+        return;
+    }
+    out->kind = JV_STR;         /* not reached */
+    out->s = "";
+    out->len = 0;
+}
+
+/* Visitor callback: append one line of the group. */
+static int
+collect_line(void *payload, const char *counter,
+             const struct tokio__darshan_value *v)
+{
+    struct stream *st = payload;
+    char buf[FIXED_MAX];
+    int rc;
+
+    if (strncmp(counter, st->prefixes[st->mod], st->plen) == 0)
+        counter += st->plen;
+    if (!counter_wanted(st, counter))
+        return TOKIO_OK;
+    if ((rc = grow_to((void **)&st->lines, &st->cap_lines, st->n_lines + 1,
+                      sizeof(*st->lines))) < 0)
+        return rc;
+    struct sline *l = &st->lines[st->n_lines];
+    l->klen = strlen(counter);
+    if ((rc = arena_add(&st->keys, &st->n_keys, &st->cap_keys, counter,
+                        l->klen, &l->key)) < 0)
+        return rc;
+    line_value(v, &l->v, buf, sizeof(buf));
+    if (l->v.kind == JV_STR &&
+        (rc = arena_add(&st->strs, &st->n_strs, &st->cap_strs, l->v.s,
+                        l->v.len, &l->soff)) < 0)
+        return rc;
+    l->idx = st->n_lines++;
+    return TOKIO_OK;
+}
+
+static int
+cmp_line(const void *a, const void *b)
+{
+    const struct sline *x = a, *y = b;
+    int c = strcmp(x->kp, y->kp);
+
+    if (c != 0)
+        return c;
+    return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/*
+ * Collect the lines of entries [a, b) (one module, name and rank) into
+ * st->lines in key order, st->perm giving the order.  Fails with
+ * TOKIO_EFORMAT when two lines have the same key, as the reference did.
+ */
+static int
+collect_group(struct stream *st, size_t a, size_t b)
+{
+    const struct sentry *e = &st->ents[a];
+    int rc;
+
+    st->mod = e->mod;
+    st->plen = strlen(st->prefixes[e->mod]);
+    st->n_lines = st->n_keys = st->n_strs = 0;
+    for (size_t i = a; i < b; i++)
+        if ((rc = tokio__darshan_visit_record(e->mod, st->ents[i].r,
+                                              collect_line, st)) < 0)
+            return rc;
+    size_t n = st->n_lines;
+    for (size_t i = 0; i < n; i++) {
+        struct sline *l = &st->lines[i];
+        l->kp = st->keys + l->key;
+        if (l->v.kind == JV_STR)
+            l->v.s = st->strs + l->soff;
+    }
+    if ((rc = grow_to((void **)&st->perm, &st->cap_perm, n + 1,
+                      sizeof(*st->perm))) < 0)
+        return rc;
+    if (b - a == 1 && n > 0 && st->c_mod == e->mod && st->c_lines == n &&
+        st->n_ckeys == st->n_keys &&
+        memcmp(st->ckeys, st->keys, st->n_keys) == 0) {
+        memcpy(st->perm, st->corder, n * sizeof(*st->perm));
+        return TOKIO_OK;
+    }
+    if (n > 1)
+        qsort(st->lines, n, sizeof(*st->lines), cmp_line);
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && strcmp(st->lines[i - 1].kp, st->lines[i].kp) == 0)
+            /* the reference raised "Duplicate counter" here too */
+            return tokio__error(TOKIO_EFORMAT, "'%s': %s record '%s' rank "
+                                "%s has counter %s twice",
+                                tokio_darshan_logname(st->log),
+                                st->mkeys[e->mod], e->name, e->rank,
+                                st->lines[i].kp);
+        st->perm[i] = i;        /* the lines themselves are sorted now */
+    }
+    /* the next group with these keys gets its lines in insertion order:
+     * keep which insertion index each sorted position holds.  The cache
+     * is optional (a failure only loses the shortcut), so it bypasses
+     * the tokio__ allocators and their failure injection, as json.c's */
+    if (b - a != 1 || n == 0)
+        return TOKIO_OK;
+    st->c_mod = -1;
+    if (st->cap_corder < n) {
+        size_t *o = realloc(st->corder, n * sizeof(*o));
+        if (o == NULL)
+            return TOKIO_OK;
+        st->corder = o;
+        st->cap_corder = n;
+    }
+    if (st->cap_ckeys < st->n_keys) {
+        char *k = realloc(st->ckeys, st->n_keys);
+        if (k == NULL)
+            return TOKIO_OK;
+        st->ckeys = k;
+        st->cap_ckeys = st->n_keys;
+    }
+    for (size_t i = 0; i < n; i++)
+        st->corder[i] = st->lines[i].idx;
+    memcpy(st->ckeys, st->keys, st->n_keys);
+    st->n_ckeys = st->n_keys;
+    st->c_lines = n;
+    st->c_mod = e->mod;
+    return TOKIO_OK;
+}
+
+/* Visitor callback of has_line(): stop at the first wanted counter. */
+#define FOUND_LINE (-100)
+
+static int
+find_line(void *payload, const char *counter,
+          const struct tokio__darshan_value *v)
+{
+    struct stream *st = payload;
+
+    (void)v;
+    if (strncmp(counter, st->prefixes[st->mod], st->plen) == 0)
+        counter += st->plen;
+    return counter_wanted(st, counter) ? FOUND_LINE : TOKIO_OK;
+}
+
+/* Whether record `r` of module `mod` gives a counter the filters keep
+ * (the tree makes a record's objects with its first such counter). */
+static int
+has_line(struct stream *st, int mod, const struct tokio_darshan_record *r)
+{
+    st->mod = mod;
+    st->plen = strlen(st->prefixes[mod]);
+    return tokio__darshan_visit_record(mod, r, find_line, st) == FOUND_LINE;
+}
+
+static int
+same_group(const struct sentry *x, const struct sentry *y)
+{
+    return x->mod == y->mod && strcmp(x->name, y->name) == 0 &&
+           strcmp(x->rank, y->rank) == 0;
+}
+
+static int
+cmp_entry(const void *a, const void *b)
+{
+    const struct sentry *x = a, *y = b;
+    int c;
+
+    if (x->mkord != y->mkord)
+        return x->mkord - y->mkord;
+    if ((c = strcmp(x->name, y->name)) != 0 ||
+        (c = strcmp(x->rank, y->rank)) != 0)
+        return c;
+    return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* Index the base records the options keep, sorted as the keys go out;
+ * groups of several records under one name and rank are checked for
+ * repeated counters now, before anything is written. */
+static int
+index_records(struct stream *st)
+{
+    const struct tokio_darshan_json_opts *o = st->opts;
+    int rc;
+
+    for (int mod = 0; o->base && mod < TOKIO_DARSHAN_KNOWN_MODULES; mod++) {
+        if (!module_printed(st->log, mod) ||
+            (o->n_modules > 0 && !listed(st->mkeys[mod], o->modules,
+                                         o->n_modules)))
+            continue;
+        size_t n = tokio_darshan_record_count(st->log, mod);
+        for (size_t i = 0; i < n; i++) {
+            const struct tokio_darshan_record *r =
+                tokio_darshan_record(st->log, mod, i);
+            if (!has_line(st, mod, r))
+                continue;
+            if ((rc = grow_to((void **)&st->ents, &st->cap_ents,
+                              st->n_ents + 1, sizeof(*st->ents))) < 0)
+                return rc;
+            struct sentry *e = &st->ents[st->n_ents];
+            struct tokio__darshan_columns cols;
+            tokio__darshan_record_columns(st->log, mod, r, &cols);
+            e->own = NULL;
+            e->name = cols.name;
+            if (cols.name == cols.name_buf) {
+                if ((e->own = tokio__strdup(cols.name_buf)) == NULL)
+                    return nomem();
+                e->name = e->own;
+            }
+            e->r = r;
+            e->idx = st->n_ents++;
+            e->mod = mod;
+            e->mkord = st->mkord[mod];
+            snprintf(e->rank, sizeof(e->rank), "%" PRId64, r->rank);
+        }
+    }
+    if (st->n_ents > 1)
+        qsort(st->ents, st->n_ents, sizeof(*st->ents), cmp_entry);
+    for (size_t a = 0, b; a < st->n_ents; a = b) {
+        for (b = a + 1; b < st->n_ents && same_group(&st->ents[a],
+                                                     &st->ents[b]); b++)
+            ;
+        if (b - a > 1 && (rc = collect_group(st, a, b)) < 0)
+            return rc;
+    }
+    return TOKIO_OK;
+}
+
+/* --total and --perf of every module that prints them, before writing. */
+static int
+derive_all(struct stream *st)
+{
+    const struct tokio_darshan_json_opts *o = st->opts;
+    int rc;
+
+    if (!o->total && !o->perf)
+        return TOKIO_OK;
+    for (int mod = 0; mod < TOKIO_DARSHAN_KNOWN_MODULES; mod++) {
+        /* a partial module without data prints only its banner */
+        if (!derived_printed(st->log, mod) ||
+            tokio_darshan_module_len(st->log, mod) == 0)
+            continue;
+        st->has_derived[mod] = 1;
+        if (o->total &&
+            (rc = tokio_darshan_totals(st->log, mod, &st->totals[mod])) < 0)
+            return rc;
+        if (o->perf &&
+            (rc = tokio_darshan_perf(st->log, mod, &st->perf[mod])) < 0)
+            return rc;
+    }
+    return TOKIO_OK;
+}
+
+static void
+put_value(struct tokio__jstream *js, const struct jval *v)
+{
+    switch (v->kind) {
+    case JV_INT:
+        tokio__jstream_int(js, v->i);
+        break;
+    case JV_UINT:
+        tokio__jstream_uint(js, v->u);
+        break;
+    case JV_REAL:
+        tokio__jstream_real(js, v->d);
+        break;
+    case JV_STR:
+        tokio__jstream_string(js, v->s, v->len);
+        break;
+    }
+}
+
+/* Write the collected lines in st->perm's order. */
+static void
+put_lines(struct stream *st)
+{
+    for (size_t k = 0; k < st->n_lines; k++) {
+        const struct sline *l = &st->lines[st->perm[k]];
+        tokio__jstream_key(st->js, l->kp, l->klen);
+        put_value(st->js, &l->v);
+    }
+}
+
+/* Add a pseudo-record line (key and string value copied). */
+static int
+add_line(struct stream *st, const char *key, const struct jval *v)
+{
+    int rc = grow_to((void **)&st->lines, &st->cap_lines, st->n_lines + 1,
+                     sizeof(*st->lines));
+
+    if (rc < 0)
+        return rc;
+    struct sline *l = &st->lines[st->n_lines];
+    l->klen = strlen(key);
+    if ((rc = arena_add(&st->keys, &st->n_keys, &st->cap_keys, key, l->klen,
+                        &l->key)) < 0)
+        return rc;
+    l->v = *v;
+    if (v->kind == JV_STR &&
+        (rc = arena_add(&st->strs, &st->n_strs, &st->cap_strs, v->s, v->len,
+                        &l->soff)) < 0)
+        return rc;
+    l->idx = st->n_lines++;
+    return TOKIO_OK;
+}
+
+static void
+real_value(double d, struct jval *v, char *buf, size_t size)
+{
+    struct tokio__darshan_value dv = { .kind = TOKIO__DARSHAN_DOUBLE };
+
+    dv.v.d = d;
+    line_value(&dv, v, buf, size);
+}
+
+/*
+ * Write "_total" or "_perf" of module `mod`: the members put_total() and
+ * put_perf() set (a key set twice keeps its last value, as there).
+ */
+static int
+put_pseudo_stream(struct stream *st, int mod, int perf)
+{
+    static const char *const perf_keys[] = {
+        "total_bytes", "slowest_rank_io_time_unique_files",
+        "slowest_rank_meta_only_time_unique_files",
+        "slowest_rank_rw_only_time_unique_files",
+        "slowest_rank_unique_files", "time_by_slowest_shared_files",
+        "agg_perf_by_slowest",
+    };
+    size_t plen = strlen(st->prefixes[mod]);
+    char buf[FIXED_MAX];
+    struct jval v = { 0 };
+    int rc = TOKIO_OK;
+
+    st->n_lines = st->n_keys = st->n_strs = 0;
+    if (perf) {
+        const struct tokio_darshan_perf *p = &st->perf[mod];
+        const double reals[] = {
+            0, p->slowest_rank_io_time, p->slowest_rank_meta_only_time,
+            p->slowest_rank_rw_only_time, 0, p->shared_time_by_slowest,
+            p->agg_perf_by_slowest,
+        };
+        for (size_t i = 0; rc >= 0 && i < 7; i++) {
+            if (i == 0 || i == 4) {
+                v.kind = JV_INT;
+                /* slowest_rank is printed with %d */
+                v.i = i == 0 ? p->total_bytes : (int)p->slowest_rank;
+            } else {
+                real_value(reals[i], &v, buf, sizeof(buf));
+            }
+            rc = add_line(st, perf_keys[i], &v);
+        }
+    } else {
+        const struct tokio_darshan_total *t = st->totals[mod];
+        for (size_t i = 0; rc >= 0 && i < t->n_counters; i++) {
+            const char *cn = tokio_darshan_counter_name(mod, i);
+            if (cn == NULL)
+                continue;
+            v.kind = JV_INT;
+            v.i = t->counters[i];
+            rc = add_line(st, strncmp(cn, st->prefixes[mod], plen) == 0
+                                  ? cn + plen : cn, &v);
+        }
+        for (size_t i = 0; rc >= 0 && i < t->n_fcounters; i++) {
+            const char *cn = tokio_darshan_fcounter_name(mod, i);
+            if (cn == NULL)
+                continue;
+            real_value(t->fcounters[i], &v, buf, sizeof(buf));
+            rc = add_line(st, strncmp(cn, st->prefixes[mod], plen) == 0
+                                  ? cn + plen : cn, &v);
+        }
+    }
+    if (rc < 0)
+        return rc;
+    size_t n = st->n_lines;
+    for (size_t i = 0; i < n; i++) {
+        struct sline *l = &st->lines[i];
+        l->kp = st->keys + l->key;
+        if (l->v.kind == JV_STR)
+            l->v.s = st->strs + l->soff;
+    }
+    if (n > 1)
+        qsort(st->lines, n, sizeof(*st->lines), cmp_line);
+    for (size_t i = 0; i < n; i++)
+        if (i + 1 == n || strcmp(st->lines[i].kp, st->lines[i + 1].kp) != 0) {
+            tokio__jstream_key(st->js, st->lines[i].kp, st->lines[i].klen);
+            put_value(st->js, &st->lines[i].v);
+        }
+    return TOKIO_OK;
+}
+
+/* Write module `mod`'s members: its records' names (entries [a, b)) and
+ * "_perf" / "_total", merged in key order. */
+static int
+put_module_stream(struct stream *st, int mod, size_t a, size_t b)
+{
+    const char *pseudo[2];
+    size_t np = 0, j = 0;
+    int rc;
+
+    if (st->has_derived[mod] && st->opts->perf)
+        pseudo[np++] = "_perf";
+    if (st->has_derived[mod] && st->opts->total)
+        pseudo[np++] = "_total";
+    while (a < b || j < np) {
+        const char *name = a < b ? st->ents[a].name : NULL;
+        if (name == NULL || (j < np && strcmp(pseudo[j], name) < 0))
+            name = pseudo[j];
+        tokio__jstream_key(st->js, name, strlen(name));
+        tokio__jstream_begin(st->js);
+        /* ranks ("-1", "0", ...) sort before the pseudo-records' keys,
+         * which are letters: a record named "_total" merges first */
+        while (a < b && strcmp(st->ents[a].name, name) == 0) {
+            size_t e = a + 1;
+            while (e < b && same_group(&st->ents[a], &st->ents[e]))
+                e++;
+            if ((rc = collect_group(st, a, e)) < 0)
+                return rc;
+            tokio__jstream_key(st->js, st->ents[a].rank,
+                               strlen(st->ents[a].rank));
+            tokio__jstream_begin(st->js);
+            put_lines(st);
+            tokio__jstream_end(st->js);
+            a = e;
+        }
+        if (j < np && strcmp(pseudo[j], name) == 0 &&
+            (rc = put_pseudo_stream(st, mod, pseudo[j++][1] == 'p')) < 0)
+            return rc;
+        tokio__jstream_end(st->js);
+    }
+    return TOKIO_OK;
+}
+
+static void
+stream_free(struct stream *st)
+{
+    for (size_t i = 0; i < st->n_ents; i++)
+        free(st->ents[i].own);
+    free(st->ents);
+    free(st->lines);
+    free(st->keys);
+    free(st->strs);
+    free(st->perm);
+    free(st->ckeys);
+    free(st->corder);
+    for (int mod = 0; mod < TOKIO_DARSHAN_KNOWN_MODULES; mod++)
+        tokio_darshan_total_free(st->totals[mod]);
+}
+
+/* Whether the tree has "counters" (tokio_darshan_to_json()'s rule). */
+static int
+has_counters(const struct tokio_darshan *log,
+             const struct tokio_darshan_json_opts *opts)
+{
+    for (int mod = 0; mod < TOKIO_DARSHAN_MAX_MODULES; mod++)
+        if ((opts->base && module_printed(log, mod)) ||
+            ((opts->total || opts->perf) && derived_printed(log, mod)))
+            return 1;
+    return 0;
+}
+
+static int
+write_stream(struct stream *st, FILE *fp, unsigned flags, json_t *header,
+             json_t *mounts)
+{
+    int rc = TOKIO_OK;
+
+    if ((st->js = tokio__jstream_open(fp, flags)) == NULL)
+        return TOKIO_ENOMEM;
+    tokio__jstream_begin(st->js);
+    if (has_counters(st->log, st->opts)) {
+        tokio__jstream_key(st->js, "counters", 8);
+        tokio__jstream_begin(st->js);
+        size_t a = 0;
+        for (int k = 0; rc >= 0 && k < TOKIO_DARSHAN_KNOWN_MODULES; k++) {
+            int mod = st->by_key[k];
+            size_t b = a;
+            while (b < st->n_ents && st->ents[b].mod == mod)
+                b++;
+            if (rc >= 0 && (b > a || st->has_derived[mod])) {
+                tokio__jstream_key(st->js, st->mkeys[mod],
+                                   strlen(st->mkeys[mod]));
+                tokio__jstream_begin(st->js);
+                rc = put_module_stream(st, mod, a, b);
+                tokio__jstream_end(st->js);
+            }
+            a = b;
+        }
+        tokio__jstream_end(st->js);
+    }
+    if (rc < 0) {
+        tokio__jstream_close(st->js);
+        st->js = NULL;
+        return rc;
+    }
+    tokio__jstream_key(st->js, "header", 6);
+    tokio__jstream_value(st->js, header);
+    tokio__jstream_key(st->js, "mounts", 6);
+    tokio__jstream_value(st->js, mounts);
+    tokio__jstream_end(st->js);
+    int crc = tokio__jstream_close(st->js);
+    st->js = NULL;
+    return rc < 0 ? rc : crc;
+}
+
+int
+tokio_darshan_write_json(const struct tokio_darshan *log,
+                         const struct tokio_darshan_json_opts *opts,
+                         FILE *fp, unsigned flags)
+{
+    static const struct tokio_darshan_json_opts base_only = { .base = 1 };
+    struct stream st = { 0 };
+    json_t *header = NULL, *mounts = NULL;
+    int rc;
+
+    if (log == NULL || fp == NULL)
+        return tokio__error(TOKIO_EINVAL, "no Darshan log or no file given");
+    if (opts == NULL || (!opts->base && !opts->total && !opts->perf))
+        opts = &base_only;  /* with the filters, if any */
+    st.log = log;
+    st.opts = opts;
+    st.c_mod = -1;
+    /* module keys, and their sorted order (insertion sort of 18) */
+    for (int mod = 0; mod < TOKIO_DARSHAN_KNOWN_MODULES; mod++) {
+        module_key(mod, st.mkeys[mod], st.prefixes[mod],
+                   sizeof(st.mkeys[mod]));
+        int k = mod;
+        while (k > 0 && strcmp(st.mkeys[st.by_key[k - 1]],
+                               st.mkeys[mod]) > 0) {
+            st.by_key[k] = st.by_key[k - 1];
+            k--;
+        }
+        st.by_key[k] = mod;
+    }
+    for (int k = 0; k < TOKIO_DARSHAN_KNOWN_MODULES; k++)
+        st.mkord[st.by_key[k]] = k;
+    if ((header = build_header(log)) == NULL ||
+        (mounts = build_mounts(log)) == NULL)
+        rc = nomem();
+    else if ((rc = derive_all(&st)) >= 0 && (rc = index_records(&st)) >= 0)
+        rc = write_stream(&st, fp, flags | TOKIO_JSON_SORT_KEYS, header,
+                          mounts);
+    json_decref(header);
+    json_decref(mounts);
+    stream_free(&st);
+    return rc;
 }

@@ -491,7 +491,7 @@ push_raw_ints(struct dmodule *m, const unsigned char *p, size_t n, int swap)
 {
     int rc = pool_room(&m->ints, n, sizeof(int64_t));
 
-    if (rc < 0)
+    if (rc < 0 || n == 0)       /* an empty pool may have no data yet */
         return rc;
     int64_t *dst = (int64_t *)m->ints.data + m->ints.n;
     for (size_t i = 0; i < n; i++)

@@ -48,7 +48,7 @@ struct dmodule {
 
 struct dname {
     uint64_t id;
-    char *name;
+    char *name;                 /* in the log's name arena */
 };
 
 struct tokio_darshan {
@@ -70,6 +70,8 @@ struct tokio_darshan {
     size_t n_names;
     size_t *name_slots;         /* open addressing, index + 1, 0 = empty */
     size_t name_nslots;
+    char *name_arena;           /* every name, NUL-terminated */
+    size_t name_used;
 };
 
 /* Byte readers in the log's order (swap: the log is foreign-endian). */
@@ -100,6 +102,11 @@ darshan_f64(const unsigned char *p, int swap)
     memcpy(&d, &u, sizeof(d));
     return d;
 }
+
+/* Adler-32 of `n` bytes at `p` continuing `adler` (1 to start), as
+ * zlib's adler32() computes it (darshan.c). */
+uint32_t tokio__darshan_adler32(uint32_t adler, const unsigned char *p,
+                                size_t n);
 
 /* Decode module `mod` of `log` from mods[mod].raw (darshan_modules.c).
  * Returns TOKIO_OK (module possibly left undecoded) or TOKIO_ENOMEM. */

@@ -725,3 +725,137 @@ tokio__json_parse(const char *text, size_t len, size_t flags,
     json_decref(probe);
     return NULL;
 }
+
+/* ---- streaming: an object written member by member ------------------- */
+
+#define JSTREAM_DEPTH 64
+
+struct tokio__jstream {
+    struct out o;               /* buffer and sort caches */
+    unsigned flags;
+    unsigned depth;             /* objects open */
+    int rc;                     /* first error */
+    unsigned char first[JSTREAM_DEPTH + 1];   /* no member yet, per depth */
+};
+
+struct tokio__jstream *
+tokio__jstream_open(FILE *fp, unsigned flags)
+{
+    struct tokio__jstream *js = tokio__calloc(1, sizeof(*js));
+
+    if (js == NULL) {
+        tokio__error(TOKIO_ENOMEM, "out of memory writing JSON");
+        return NULL;
+    }
+    js->o.fp = fp;
+    js->flags = flags;
+    return js;
+}
+
+void
+tokio__jstream_begin(struct tokio__jstream *js)
+{
+    if (js->depth == JSTREAM_DEPTH) {
+        if (js->rc == TOKIO_OK)
+            js->rc = tokio__error(TOKIO_EINVAL, "JSON stream nested deeper "
+                                  "than %d objects", JSTREAM_DEPTH);
+        return;
+    }
+    /* "{" waits for the first member: an empty object is "{}" */
+    js->first[++js->depth] = 1;
+}
+
+void
+tokio__jstream_end(struct tokio__jstream *js)
+{
+    if (js->depth == 0)
+        return;
+    if (js->first[js->depth]) {
+        put_lit(&js->o, "{}");
+    } else {
+        if (js->flags & 0xffu)
+            newline_indent(&js->o, js->flags & 0xffu, js->depth - 1);
+        put_char(&js->o, '}');
+    }
+    js->depth--;
+}
+
+void
+tokio__jstream_key(struct tokio__jstream *js, const char *key, size_t len)
+{
+    const unsigned indent = js->flags & 0xffu;
+
+    if (js->first[js->depth]) {
+        put_char(&js->o, '{');
+        js->first[js->depth] = 0;
+    } else if (indent) {
+        put_char(&js->o, ',');
+    } else {
+        put_lit(&js->o, ", ");
+    }
+    if (indent)
+        newline_indent(&js->o, indent, js->depth);
+    write_string(&js->o, key, len);
+    put_lit(&js->o, ": ");
+}
+
+void
+tokio__jstream_int(struct tokio__jstream *js, int64_t v)
+{
+    put_int(&js->o, (json_int_t)v);
+}
+
+void
+tokio__jstream_uint(struct tokio__jstream *js, uint64_t v)
+{
+    char tmp[24];
+    size_t i = sizeof(tmp);
+
+    do {
+        tmp[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v > 0);
+    put_bytes(&js->o, tmp + i, sizeof(tmp) - i);
+}
+
+void
+tokio__jstream_real(struct tokio__jstream *js, double v)
+{
+    char num[40];
+
+    tokio_format_double(num, sizeof(num), v);
+    put_bytes(&js->o, num, strlen(num));
+}
+
+void
+tokio__jstream_string(struct tokio__jstream *js, const char *s, size_t len)
+{
+    write_string(&js->o, s, len);
+}
+
+void
+tokio__jstream_value(struct tokio__jstream *js, const json_t *v)
+{
+    int rc = v != NULL ? write_value(&js->o, v, js->flags, js->depth)
+                       : tokio__error(TOKIO_EINVAL, "no JSON value to "
+                                      "write");
+
+    if (rc < 0 && js->rc == TOKIO_OK)
+        js->rc = rc;
+}
+
+int
+tokio__jstream_close(struct tokio__jstream *js)
+{
+    if (js == NULL)
+        return TOKIO_OK;
+    flush_out(&js->o);
+    int rc = js->rc;
+    /* flushed, so that a full disk is seen here and not at fclose() */
+    if (rc == TOKIO_OK && (fflush(js->o.fp) != 0 || ferror(js->o.fp)))
+        rc = tokio__error(TOKIO_EIO, "writing JSON failed: %s",
+                          strerror(errno));
+    free_cache(&js->o);
+    free(js);
+    return rc;
+}

@@ -7,6 +7,8 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 /* repr() of `d` by its definition (shortest "%.*e" that reads back, via
  * snprintf and strtod per precision): the reference that
@@ -21,5 +23,38 @@ int tokio__format_double_exact(char *buf, size_t size, double d);
  */
 json_t *tokio__json_parse(const char *text, size_t len, size_t flags,
                           json_error_t *err, int *oom_out);
+
+/*
+ * A JSON object written as it is produced, in the layout of
+ * tokio_json_write() (same flags), without building a tree: for outputs
+ * too large to hold twice.  The caller emits members in the order they
+ * must appear (sorted, for TOKIO_JSON_SORT_KEYS output); a value given as
+ * a json_t is written with tokio_json_write()'s rules at its depth.
+ * Usage: open, then begin/key/values/end in JSON order, then close.
+ * Writing functions never fail by themselves; errors (write failures,
+ * out of memory, nesting deeper than 64 objects) are kept and returned
+ * by tokio__jstream_close(), which also releases the stream.
+ */
+struct tokio__jstream;
+
+/* NULL when out of memory (tokio__error() set). */
+struct tokio__jstream *tokio__jstream_open(FILE *fp, unsigned flags);
+/* Start an object where a value goes (top level, or after a key). */
+void tokio__jstream_begin(struct tokio__jstream *js);
+/* End the innermost object ("{}" if it got no member). */
+void tokio__jstream_end(struct tokio__jstream *js);
+/* The next member's key (`len` bytes, escaped as the writer does). */
+void tokio__jstream_key(struct tokio__jstream *js, const char *key,
+                        size_t len);
+/* Values, each after a key (or alone at the top level). */
+void tokio__jstream_int(struct tokio__jstream *js, int64_t v);
+void tokio__jstream_uint(struct tokio__jstream *js, uint64_t v);
+void tokio__jstream_real(struct tokio__jstream *js, double v);
+void tokio__jstream_string(struct tokio__jstream *js, const char *s,
+                           size_t len);
+void tokio__jstream_value(struct tokio__jstream *js, const json_t *v);
+/* Flush (the FILE too) and release; TOKIO_OK or the first error
+ * (TOKIO_EIO when the FILE reports one). */
+int tokio__jstream_close(struct tokio__jstream *js);
 
 #endif

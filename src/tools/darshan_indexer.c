@@ -39,6 +39,9 @@
  *     darshan-util 3.5 failure: the same rows, file counts left NULL,
  *     large logs parsed one at a time to bound memory.
  *   - Directory input is listed in name order (os.listdir() order).
+ *   - Only the POSIX and STDIO regions (and the name table) are inflated
+ *     (tokio_darshan_open_select()): damage elsewhere in a log does not
+ *     keep it out of the index, where darshan-parser failed on it.
  */
 #include "tokio/tools/darshan_indexer.h"
 
@@ -58,6 +61,7 @@
 #include <pcre2.h>
 #include <sqlite3.h>
 
+#include "connectors/darshan_private.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "tokio/config.h"
@@ -302,9 +306,12 @@ static double
 as_printed(double v)
 {
     char buf[400];
+    double d;
 
     if (!isfinite(v))
         return v;
+    if (tokio__darshan_fixed6(v, &d))   /* the same value, no text */
+        return d;
     snprintf(buf, sizeof(buf), "%f", v);
     return strtod(buf, NULL);
 }
@@ -410,7 +417,12 @@ summarize_log(struct log_sum **out, const char **why, const char *path,
     *why = NULL;
     pthread_once(&index_once, init_indexes);
     /* TOKIO_PARTIAL stays in rc: the caller says so */
-    if ((rc = tokio_darshan_open(&log, path)) < 0)
+    /* only POSIX and STDIO records count: the other regions are not
+     * even inflated */
+    if ((rc = tokio_darshan_open_select(
+             &log, path, TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_POSIX) |
+                             TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_STDIO),
+             0)) < 0)
         return rc;
     size_t n_posix = tokio_darshan_record_count(log, TOKIO_DARSHAN_POSIX);
     size_t n_stdio = tokio_darshan_record_count(log, TOKIO_DARSHAN_STDIO);
@@ -1417,7 +1429,9 @@ tokio_darshan_bytes_per_fs(json_t **out, const char *path)
     if (path == NULL)
         return tokio__error(TOKIO_EINVAL, "no log to summarize");
     pthread_once(&index_once, init_indexes);
-    if ((rc = tokio_darshan_open(&log, path)) < 0)
+    if ((rc = tokio_darshan_open_select(
+             &log, path, TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_POSIX),
+             0)) < 0)
         return rc;
     size_t n_rec = tokio_darshan_record_count(log, TOKIO_DARSHAN_POSIX);
     size_t n = tokio_darshan_mount_count(log);

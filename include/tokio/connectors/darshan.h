@@ -133,6 +133,30 @@ TOKIO_API int tokio_darshan_open_mem(struct tokio_darshan **out,
                                      const void *buf, size_t len,
                                      const char *name);
 
+/** Flags of tokio_darshan_open_select(). */
+enum tokio_darshan_open_flags {
+    TOKIO_DARSHAN_SKIP_NAMES = 1        /* no name table: names are NULL */
+};
+
+/** The bit of module `mod` in tokio_darshan_open_select()'s mask. */
+#define TOKIO_DARSHAN_MODULE_BIT(mod) (UINT64_C(1) << (mod))
+
+/**
+ * As tokio_darshan_open(), reading only what the caller will use: the
+ * header, job record and mount table always; the module regions whose
+ * TOKIO_DARSHAN_MODULE_BIT() is set in `modules` (UINT64_MAX: all); and
+ * the name table unless `flags` has TOKIO_DARSHAN_SKIP_NAMES.  A module
+ * left out keeps its header facts (tokio_darshan_module_len(), _version(),
+ * _partial()) but is neither inflated nor decoded: no records and no raw
+ * region, and corruption inside it goes unnoticed (a region reaching past
+ * the end of the file is still TOKIO_EFORMAT).  For readers that need a
+ * few modules of big logs (index-darshanlogs: POSIX and STDIO).
+ * Bits are current module ids (older logs are remapped first).
+ */
+TOKIO_API int tokio_darshan_open_select(struct tokio_darshan **out,
+                                        const char *path, uint64_t modules,
+                                        unsigned flags);
+
 /** Release a log (NULL is fine). */
 TOKIO_API void tokio_darshan_free(struct tokio_darshan *log);
 

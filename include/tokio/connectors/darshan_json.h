@@ -24,6 +24,7 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "tokio/common.h"
 #include "tokio/connectors/darshan.h"
@@ -55,5 +56,19 @@ struct tokio_darshan_json_opts {
 TOKIO_API int tokio_darshan_to_json(const struct tokio_darshan *log,
                                     const struct tokio_darshan_json_opts *opts,
                                     json_t **out);
+
+/**
+ * Write to `fp` what tokio_json_write(fp, tree, flags) writes for the
+ * tree tokio_darshan_to_json() builds with `opts`, with its keys sorted
+ * whatever `flags` says (TOKIO_JSON_INDENT(n) is honoured), without
+ * building the tree: memory stays one small entry per record plus one
+ * record's counters, whatever the log's size.  Returns TOKIO_OK, or the
+ * same failures as tokio_darshan_to_json() (checked before anything is
+ * written, except running out of memory) and TOKIO_EIO when writing
+ * fails; output may then be incomplete.  Thread-safe on a shared log.
+ */
+TOKIO_API int tokio_darshan_write_json(
+    const struct tokio_darshan *log,
+    const struct tokio_darshan_json_opts *opts, FILE *fp, unsigned flags);
 
 #endif

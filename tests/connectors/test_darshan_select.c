@@ -1,0 +1,381 @@
+/*
+ * tests/connectors/test_darshan_select.c - reading less of a log:
+ * tokio_darshan_open_select() (only some module regions inflated, the
+ * name table optional) and the reader's own zlib framing (raw inflate
+ * between a checked header and a checked Adler-32 trailer, with
+ * tokio__darshan_adler32() equal to zlib's adler32()).  Logs are made
+ * here with the writer; the pack's logs, when present, are compared
+ * between full and selective reads.
+ */
+#include "testutil.h"
+
+#include <dirent.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "connectors/darshan_private.h"
+#include "core/alloc.h"
+#include "tokio/connectors/darshan.h"
+#include "tokio/connectors/darshan_writer.h"
+
+#define POSIX_BIT TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_POSIX)
+#define STDIO_BIT TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_STDIO)
+
+/* 3.41 header: the module map starts at byte 48, 16 bytes a module. */
+#define MOD_MAP_OFF 48
+
+/* ---- adler32 ----------------------------------------------------------- */
+
+static void
+test_adler32_equals_zlib(void **state)
+{
+    enum { MAX = 70000 };
+    unsigned char *buf = malloc(MAX + 16);
+    uint64_t x = 12345;
+
+    (void)state;
+    assert_non_null(buf);
+    for (size_t i = 0; i < MAX + 16; i++) {
+        x = x * UINT64_C(6364136223846793005) + 1442695040888963407u;
+        /* runs of 0xff stress the sums' bounds */
+        buf[i] = i % 7000 < 6000 ? 0xff : (unsigned char)(x >> 56);
+    }
+    static const size_t lens[] = {
+        0, 1, 15, 16, 17, 31, 32, 100, 5551, 5552, 5553, 5552 * 3 + 7,
+        65536, MAX,
+    };
+    for (size_t k = 0; k < sizeof(lens) / sizeof(lens[0]); k++)
+        for (size_t off = 0; off < 4; off++) {
+            uLong want = adler32(1, buf + off, (uInt)lens[k]);
+            assert_int_equal(tokio__darshan_adler32(1, buf + off, lens[k]),
+                             want);
+            /* continued from a previous value, as zlib allows */
+            uLong half = adler32(1, buf + off, (uInt)(lens[k] / 2));
+            assert_int_equal(
+                tokio__darshan_adler32((uint32_t)half,
+                                       buf + off + lens[k] / 2,
+                                       lens[k] - lens[k] / 2), want);
+        }
+    free(buf);
+}
+
+/* ---- logs made here ----------------------------------------------------- */
+
+static const struct tokio_darshan_mount test_mounts[] = {
+    { "/scratch", "lustre" },
+};
+
+/* POSIX and STDIO records (STDIO's region is the file's last bytes). */
+static unsigned char *
+make_log(size_t *len)
+{
+    struct tokio_darshan_job_info job = {
+        .uid = 7, .jobid = 8, .start_time = 1500000000,
+        .end_time = 1500000010, .nprocs = 2, .exe = "/bin/x",
+        .n_mounts = 1, .mounts = test_mounts,
+    };
+    struct tokio_darshan_writer *w = NULL;
+    unsigned char *buf = NULL;
+
+    assert_int_equal(tokio_darshan_writer_new(&w, &job), TOKIO_OK);
+    assert_int_equal(tokio_darshan_writer_add_name(w, 1, "/scratch/f"), 0);
+    assert_int_equal(tokio_darshan_writer_add_name(w, 2, "<STDOUT>"), 0);
+    for (int mod = TOKIO_DARSHAN_POSIX; mod <= TOKIO_DARSHAN_STDIO;
+         mod += TOKIO_DARSHAN_STDIO - TOKIO_DARSHAN_POSIX) {
+        size_t n = tokio_darshan_counter_count(mod);
+        size_t nf = tokio_darshan_fcounter_count(mod);
+        int64_t *c = calloc(n, sizeof(*c));
+        double *f = calloc(nf, sizeof(*f));
+        assert_non_null(c);
+        assert_non_null(f);
+        for (size_t i = 0; i < n; i++)
+            c[i] = (int64_t)(i * 3 + (size_t)mod);
+        for (int64_t rank = 0; rank < 2; rank++)
+            assert_int_equal(tokio_darshan_writer_add_record(
+                                 w, mod, mod == TOKIO_DARSHAN_POSIX ? 1 : 2,
+                                 rank, c, n, f, nf), TOKIO_OK);
+        free(c);
+        free(f);
+    }
+    assert_int_equal(tokio_darshan_writer_write_mem(w, &buf, len), TOKIO_OK);
+    tokio_darshan_writer_free(w);
+    return buf;
+}
+
+struct tmp {
+    char *dir;
+    char path[4096];
+};
+
+static void
+put_file(struct tmp *t, const unsigned char *buf, size_t len)
+{
+    if (t->dir == NULL) {
+        t->dir = tokio_test_mkdtemp();
+        snprintf(t->path, sizeof(t->path), "%s/made.darshan", t->dir);
+    }
+    tokio_test_write_file(t->path, buf, len);
+}
+
+static void
+tmp_free(struct tmp *t)
+{
+    if (t->dir != NULL)
+        tokio_test_rmtree(t->dir);
+    free(t->dir);
+}
+
+static uint64_t
+u64_at(const unsigned char *p)
+{
+    uint64_t v;
+
+    memcpy(&v, p, 8);
+    return v;
+}
+
+static void
+test_select_reads_only_the_chosen_modules(void **state)
+{
+    struct tmp t = { 0 };
+    size_t len;
+    unsigned char *buf = make_log(&len);
+    struct tokio_darshan *all = NULL, *some = NULL;
+
+    (void)state;
+    put_file(&t, buf, len);
+    assert_int_equal(tokio_darshan_open(&all, t.path), TOKIO_OK);
+    assert_int_equal(tokio_darshan_open_select(&some, t.path, POSIX_BIT, 0),
+                     TOKIO_OK);
+    /* POSIX as in the full read */
+    assert_int_equal(tokio_darshan_record_count(some, TOKIO_DARSHAN_POSIX),
+                     2);
+    for (size_t i = 0; i < 2; i++) {
+        const struct tokio_darshan_record *a =
+            tokio_darshan_record(all, TOKIO_DARSHAN_POSIX, i);
+        const struct tokio_darshan_record *b =
+            tokio_darshan_record(some, TOKIO_DARSHAN_POSIX, i);
+        assert_int_equal(a->n_counters, b->n_counters);
+        assert_memory_equal(a->counters, b->counters,
+                            a->n_counters * sizeof(int64_t));
+        assert_int_equal(a->rank, b->rank);
+    }
+    assert_string_equal(tokio_darshan_name(some, 1), "/scratch/f");
+    /* STDIO: known from the header, not read */
+    assert_int_equal(tokio_darshan_record_count(all, TOKIO_DARSHAN_STDIO), 2);
+    assert_int_equal(tokio_darshan_record_count(some, TOKIO_DARSHAN_STDIO), 0);
+    assert_int_equal(tokio_darshan_module_decoded(some, TOKIO_DARSHAN_STDIO),
+                     0);
+    size_t raw_len = 1;
+    assert_null(tokio_darshan_module_raw(some, TOKIO_DARSHAN_STDIO,
+                                         &raw_len));
+    assert_int_equal(raw_len, 0);
+    assert_int_equal(tokio_darshan_module_len(some, TOKIO_DARSHAN_STDIO),
+                     tokio_darshan_module_len(all, TOKIO_DARSHAN_STDIO));
+    assert_int_equal(tokio_darshan_job(some)->jobid, 8);
+    assert_int_equal(tokio_darshan_mount_count(some), 1);
+    tokio_darshan_free(some);
+
+    /* without the name table */
+    assert_int_equal(tokio_darshan_open_select(&some, t.path, UINT64_MAX,
+                                               TOKIO_DARSHAN_SKIP_NAMES),
+                     TOKIO_OK);
+    assert_null(tokio_darshan_name(some, 1));
+    assert_int_equal(tokio_darshan_name_count(some), 0);
+    assert_int_equal(tokio_darshan_record_count(some, TOKIO_DARSHAN_STDIO), 2);
+    tokio_darshan_free(some);
+    tokio_darshan_free(all);
+    free(buf);
+    tmp_free(&t);
+}
+
+static void
+test_zlib_framing_is_checked(void **state)
+{
+    struct tmp t = { 0 };
+    size_t len;
+    unsigned char *buf = make_log(&len);
+    struct tokio_darshan *log = NULL;
+    uint64_t off = u64_at(buf + MOD_MAP_OFF + 16 * TOKIO_DARSHAN_STDIO);
+    uint64_t rlen = u64_at(buf + MOD_MAP_OFF + 16 * TOKIO_DARSHAN_STDIO + 8);
+
+    (void)state;
+    assert_true(off + rlen == len);     /* STDIO is the last region */
+
+    /* a wrong Adler-32 trailer */
+    buf[len - 1] ^= 0x5a;
+    put_file(&t, buf, len);
+    assert_int_equal(tokio_darshan_open(&log, t.path), TOKIO_EFORMAT);
+    assert_null(log);
+    assert_contains(tokio_errmsg(), "made.darshan");
+    assert_contains(tokio_errmsg(), "STDIO module region");
+    assert_contains(tokio_errmsg(), "incorrect data check");
+    /* ... unnoticed when STDIO is not read */
+    assert_int_equal(tokio_darshan_open_select(&log, t.path, POSIX_BIT, 0),
+                     TOKIO_OK);
+    tokio_darshan_free(log);
+    buf[len - 1] ^= 0x5a;
+
+    /* no zlib header */
+    buf[off] = 0x00;
+    put_file(&t, buf, len);
+    assert_int_equal(tokio_darshan_open(&log, t.path), TOKIO_EFORMAT);
+    assert_contains(tokio_errmsg(), "no zlib header");
+    buf[off] = 0x78;
+
+    /* the trailer cut off */
+    put_file(&t, buf, len - 2);
+    uint64_t short_len = rlen - 2;
+    memcpy(buf + MOD_MAP_OFF + 16 * TOKIO_DARSHAN_STDIO + 8, &short_len, 8);
+    put_file(&t, buf, len - 2);
+    assert_int_equal(tokio_darshan_open(&log, t.path), TOKIO_EFORMAT);
+    assert_contains(tokio_errmsg(), "truncated compressed stream");
+
+    /* a skipped region reaching past the end is still an error */
+    uint64_t long_len = rlen + 100;
+    memcpy(buf + MOD_MAP_OFF + 16 * TOKIO_DARSHAN_STDIO + 8, &long_len, 8);
+    put_file(&t, buf, len);
+    assert_int_equal(tokio_darshan_open_select(&log, t.path, POSIX_BIT, 0),
+                     TOKIO_EFORMAT);
+    assert_contains(tokio_errmsg(), "STDIO module region: truncated");
+    free(buf);
+    tmp_free(&t);
+}
+
+static void
+test_select_of_a_missing_file_names_it(void **state)
+{
+    struct tokio_darshan *log = (struct tokio_darshan *)1;
+
+    (void)state;
+    assert_int_equal(tokio_darshan_open_select(&log, "/nonexistent/x.darshan",
+                                               POSIX_BIT, 0), TOKIO_EIO);
+    assert_null(log);
+    assert_contains(tokio_errmsg(), "/nonexistent/x.darshan");
+}
+
+struct oom_ctx {
+    const char *path;
+};
+
+static int
+oom_trial(void *p)
+{
+    const struct oom_ctx *c = p;
+    struct tokio_darshan *log = NULL;
+    int rc = tokio_darshan_open_select(&log, c->path, POSIX_BIT | STDIO_BIT,
+                                       0);
+
+    tokio_darshan_free(log);
+    return rc;
+}
+
+static void
+test_select_survives_every_oom(void **state)
+{
+    struct tmp t = { 0 };
+    size_t len;
+    unsigned char *buf = make_log(&len);
+
+    (void)state;
+    put_file(&t, buf, len);
+    struct oom_ctx c = { t.path };
+    tokio_test_every_oom(oom_trial, &c, 1);
+    free(buf);
+    tmp_free(&t);
+}
+
+/* ---- the pack's logs: a selective read has the same POSIX/STDIO ------- */
+
+static void
+assert_same_module(const struct tokio_darshan *a, const struct tokio_darshan *b,
+                   int mod, const char *path)
+{
+    size_t n = tokio_darshan_record_count(a, mod);
+
+    if (tokio_darshan_record_count(b, mod) != n) {
+        print_message("%s: module %d: %zu records vs %zu\n", path, mod, n,
+                      tokio_darshan_record_count(b, mod));
+        fail();
+    }
+    for (size_t i = 0; i < n; i++) {
+        const struct tokio_darshan_record *x = tokio_darshan_record(a, mod, i);
+        const struct tokio_darshan_record *y = tokio_darshan_record(b, mod, i);
+        assert_int_equal(x->id, y->id);
+        assert_int_equal(x->rank, y->rank);
+        assert_int_equal(x->n_counters, y->n_counters);
+        assert_int_equal(x->n_fcounters, y->n_fcounters);
+        assert_memory_equal(x->counters, y->counters,
+                            x->n_counters * sizeof(int64_t));
+        assert_memory_equal(x->fcounters, y->fcounters,
+                            x->n_fcounters * sizeof(double));
+    }
+}
+
+static void
+test_select_agrees_with_full_read_on_pack_logs(void **state)
+{
+    static const char *const dirs[] = {
+        "darshan-logs", "darshan-logs-derived", "pytokio-inputs",
+    };
+    size_t seen = 0;
+
+    (void)state;
+    TOKIO_TEST_NEED_DATA(top, "darshan-logs");
+    (void)top;
+    for (size_t d = 0; d < 3; d++) {
+        const char *p = tokio_test_data(dirs[d]);
+        if (p == NULL)
+            continue;
+        char *dir = strdup(p);
+        DIR *dh = opendir(dir);
+        assert_non_null(dh);
+        struct dirent *de;
+        while ((de = readdir(dh)) != NULL) {
+            size_t n = strlen(de->d_name);
+            if (n < 8 || strcmp(de->d_name + n - 8, ".darshan") != 0)
+                continue;
+            char path[4096];
+            snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+            struct tokio_darshan *all = NULL, *some = NULL;
+            int rc = tokio_darshan_open(&all, path);
+            int rc2 = tokio_darshan_open_select(&some, path,
+                                                POSIX_BIT | STDIO_BIT, 0);
+            if (rc < 0) {
+                /* a selective read may pass where the full one failed,
+                 * never the other way round */
+                tokio_darshan_free(some);
+                continue;
+            }
+            assert_int_equal(rc2, rc);
+            assert_same_module(all, some, TOKIO_DARSHAN_POSIX, path);
+            assert_same_module(all, some, TOKIO_DARSHAN_STDIO, path);
+            assert_int_equal(tokio_darshan_name_count(all),
+                             tokio_darshan_name_count(some));
+            tokio_darshan_free(all);
+            tokio_darshan_free(some);
+            seen++;
+        }
+        closedir(dh);
+        free(dir);
+    }
+    assert_true(seen >= 10);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_adler32_equals_zlib),
+        cmocka_unit_test(test_select_reads_only_the_chosen_modules),
+        cmocka_unit_test(test_zlib_framing_is_checked),
+        cmocka_unit_test(test_select_of_a_missing_file_names_it),
+        cmocka_unit_test(test_select_survives_every_oom),
+        cmocka_unit_test(test_select_agrees_with_full_read_on_pack_logs),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
