@@ -21,3 +21,6 @@ step "$tokio" config darshan_log_dirs
 step "$tokio" find-darshanlogs --start 2019-02-14 --end 2019-02-15
 log=$("$tokio" find-darshanlogs --start 2019-02-14 --end 2019-02-14 --username glock | head -n 1)
 step "$tokio" cache-darshan --perf "$log"
+step "$tokio" summarize-tts examples/data/2019-02-14/exscr01.hdf5
+step "$tokio" summarize-h5lmt --summary --bins 24 examples/data/2019-02-14/exscr01.hdf5
+step "$tokio" export-tts --start 2019-02-14T23:59:40 --end 2019-02-15T00:00:20 scratch datatargets/readbytes

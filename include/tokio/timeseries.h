@@ -21,6 +21,7 @@
 #include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "tokio/common.h"
 
@@ -223,6 +224,17 @@ TOKIO_API int tokio_timeseries_rearrange_columns(struct tokio_timeseries *ts,
  */
 TOKIO_API int tokio_timeseries_sort_columns(struct tokio_timeseries *ts,
                                             int hex);
+
+/**
+ * Write the series as CSV the way pandas' to_csv() prints the reference's
+ * DataFrame of it: a header of "" and the column names ("" past the named
+ * ones); one row per timestamp labelled with its local time
+ * "YYYY-MM-DD HH:MM:SS" (the date alone when every timestamp is a local
+ * midnight); cells as Python's repr(float), missing (-0.0) cells empty.
+ * @return TOKIO_OK; TOKIO_EIO when writing fails.
+ */
+TOKIO_API int tokio_timeseries_write_csv(const struct tokio_timeseries *ts,
+                                         FILE *fp);
 
 /** 1 when `x` is the -0.0 that marks a cell never populated. */
 TOKIO_API int tokio_timeseries_is_missing(double x);

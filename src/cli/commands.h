@@ -6,20 +6,25 @@
 #ifndef TOKIO_CLI_COMMANDS_H
 #define TOKIO_CLI_COMMANDS_H
 
+int cmd_archive_lmtdb(int argc, char **argv);
+int cmd_archive_mmperfmon(int argc, char **argv);
 int cmd_cache_craysdb(int argc, char **argv);
 int cmd_cache_darshan(int argc, char **argv);
 int cmd_cache_globuslogs(int argc, char **argv);
 int cmd_cache_hpss(int argc, char **argv);
 int cmd_cache_isdct(int argc, char **argv);
 int cmd_cache_lfsstatus(int argc, char **argv);
+int cmd_cache_lmtdb(int argc, char **argv);
 int cmd_cache_mmperfmon(int argc, char **argv);
 int cmd_cache_nersc_globuslogs(int argc, char **argv);
+int cmd_cache_nersc_jobsdb(int argc, char **argv);
 int cmd_cache_slurm(int argc, char **argv);
 int cmd_cache_topology(int argc, char **argv);
 int cmd_compare_isdct(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_darshan_bad_ost(int argc, char **argv);
 int cmd_darshan_scoreboard(int argc, char **argv);
+int cmd_export_tts(int argc, char **argv);
 int cmd_find_darshanlogs(int argc, char **argv);
 int cmd_index_darshanlogs(int argc, char **argv);
 int cmd_summarize_darshanlogs(int argc, char **argv);

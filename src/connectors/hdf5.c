@@ -1,7 +1,7 @@
 /*
  * src/connectors/hdf5.c - TOKIO Time Series HDF5 files and legacy H5LMT
  * files through the HDF5 C library, mirroring tokio.connectors.hdf5 and
- * tokio.connectors._hdf5 (pytokio 0.13).  Read path only for now.
+ * tokio.connectors._hdf5 (pytokio 0.13).  Writing is in hdf5_writer.c.
  *
  * The TTS layout: root attributes start, end (int64 epochs) and version
  * (a string; "1" is the one schema); one group per component class with a
@@ -24,8 +24,12 @@
  * that do not match a TTS dataset's rows are TOKIO_EFORMAT.
  *
  * NEEDSWORK: the HDF5 library itself is not hardened against hostile
- * files; we check every shape and size it reports, but a corrupt file can
- * still trip bugs inside libhdf5.
+ * files; we check every shape and size it reports (and refuse datasets
+ * that claim far more than they store), but a corrupt file can still trip
+ * bugs inside libhdf5: fuzz/fuzz_hdf5.c finds over-reads (H5Aexists on a
+ * bad attribute message), a NULL dereference (H5F__accum_read), overlapping
+ * copies (H5HG_read) and huge allocations (H5C_protect) in Debian's
+ * 1.10.8.  Read untrusted files in a process that may crash.
  */
 #include "tokio/connectors/hdf5.h"
 
@@ -44,6 +48,8 @@
 #include "tokio/output.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/timeseries_private.h"
+#include "hdf5_private.h"
 
 /* Names from tokio/connectors/_hdf5.py and hdf5.py. */
 #define TIMESTAMP_KEY       "timestamps"
@@ -63,6 +69,14 @@
  */
 #define MAX_CELLS           (UINT64_C(1) << 33)
 #define MAX_ATTR_POINTS     (UINT64_C(1) << 24)
+
+/*
+ * A small file can also claim a huge dataset it holds no data for (HDF5
+ * then reads fill values).  Deflate expands at most ~1032:1, so above
+ * 64 MiB a dataset must store at least 1/1100 of what it claims.
+ */
+#define FREE_READ_BYTES     (UINT64_C(64) << 20)
+#define MAX_EXPANSION       1100
 
 /* The metadata operations MDSOpsDataSet holds and TTS names "<op>s". */
 static const char *const md_ops[] = {
@@ -143,14 +157,11 @@ first_error(unsigned n, const H5E_error2_t *err, void *data)
  * stack so the next failure starts clean.
  */
 static int
-h5_error(int status, const char *fmt, ...)
+h5_verror(int status, const char *fmt, va_list ap)
 {
     char msg[512], detail[200] = "";
-    va_list ap;
 
-    va_start(ap, fmt);
     vsnprintf(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
     H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, first_error, detail);
     H5Eclear2(H5E_DEFAULT);
     if (detail[0])
@@ -158,11 +169,34 @@ h5_error(int status, const char *fmt, ...)
     return tokio__error(status, "%s", msg);
 }
 
+int
+tokio__hdf5_error(int status, const char *fmt, ...)
+{
+    va_list ap;
+    int rc;
+
+    va_start(ap, fmt);
+    rc = h5_verror(status, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+#define h5_error tokio__hdf5_error
+
 static int
 oom(const struct tokio_hdf5 *h, const char *name)
 {
     return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s' from '%s'",
                         name, h->path);
+}
+
+/* 1 when reading `bytes` from `dset` is in proportion to what it stores. */
+static int
+plausible_read(hid_t dset, uint64_t bytes)
+{
+    if (bytes <= FREE_READ_BYTES)
+        return 1;
+    return bytes / MAX_EXPANSION <= (uint64_t)H5Dget_storage_size(dset);
 }
 
 /* ---- names and objects ------------------------------------------------ */
@@ -387,6 +421,8 @@ read_strings(const struct tokio_hdf5 *h, hid_t attr, const char *what,
         rc = h5_error(TOKIO_EFORMAT, "'%s': cannot read %s", h->path, what);
         goto done;
     }
+    if (npoints == 0 && H5Tget_class(ftype) != H5T_STRING)
+        goto done;          /* numpy.array([]) of no names: float64 */
     if (H5Tget_class(ftype) != H5T_STRING || (uint64_t)npoints
                                              > MAX_ATTR_POINTS) {
         rc = tokio__error(TOKIO_EFORMAT, "'%s': %s is not a list of strings",
@@ -500,6 +536,15 @@ attr_strings(const struct tokio_hdf5 *h, hid_t obj, const char *attr_name,
     rc = read_strings(h, attr, what, out, n_out);
     H5Aclose(attr);
     return rc;
+}
+
+int
+tokio__hdf5_read_names(hid_t obj, const char *attr_name, const char *path,
+                       const char *objname, char ***out, size_t *n_out)
+{
+    struct tokio_hdf5 h = { .file = -1, .path = (char *)path };
+
+    return attr_strings(&h, obj, attr_name, objname, out, n_out);
 }
 
 /*
@@ -750,6 +795,10 @@ read_timestamps(const struct tokio_hdf5 *h, const struct view *v,
                || dims[0] > MAX_CELLS) {
         rc = tokio__error(TOKIO_EFORMAT, "'%s': timestamps '%s' are not a "
                           "list", h->path, key);
+    } else if (!plausible_read(dset, (uint64_t)dims[0] * sizeof(int64_t))) {
+        rc = tokio__error(TOKIO_EFORMAT, "'%s': timestamps '%s' claim %"
+                          PRIu64 " values but hold almost no data", h->path,
+                          key, (uint64_t)dims[0]);
     } else if ((t = tokio__malloc((size_t)dims[0] * sizeof(int64_t) + 1))
                == NULL) {
         rc = oom(h, key);
@@ -842,6 +891,13 @@ load_view(const struct tokio_hdf5 *h, const struct view *v, const char *name,
         rc = tokio__error(TOKIO_EFORMAT, "'%s': dataset '%s' claims %" PRIu64
                           " x %" PRIu64 " cells", h->path, name,
                           (uint64_t)f->raw_dims[0], (uint64_t)f->raw_dims[1]);
+        goto done;
+    }
+    if (!plausible_read(v->dset, cells * sizeof(double))) {
+        rc = tokio__error(TOKIO_EFORMAT, "'%s': dataset '%s' claims %" PRIu64
+                          " x %" PRIu64 " cells but holds almost no data",
+                          h->path, name, (uint64_t)f->raw_dims[0],
+                          (uint64_t)f->raw_dims[1]);
         goto done;
     }
     if ((raw = tokio__malloc((size_t)cells * sizeof(double) + 1)) == NULL) {
@@ -1053,12 +1109,13 @@ columns_of(struct tokio_hdf5 *h, const char *name, char ***out,
 
 /* ---- public ----------------------------------------------------------- */
 
+static int read_root_version(struct tokio_hdf5 *h);
+
 int
 tokio_hdf5_open(struct tokio_hdf5 **out, const char *path, unsigned flags)
 {
     struct tokio_hdf5 *h;
     FILE *probe;
-    hid_t root;
     int rc;
 
     *out = NULL;
@@ -1082,13 +1139,7 @@ tokio_hdf5_open(struct tokio_hdf5 **out, const char *path, unsigned flags)
         rc = h5_error(TOKIO_EFORMAT, "cannot open '%s' as HDF5", path);
         goto fail;
     }
-    if ((root = H5Gopen2(h->file, "/", H5P_DEFAULT)) < 0) {
-        rc = h5_error(TOKIO_EFORMAT, "'%s': cannot open the root group", path);
-        goto fail;
-    }
-    rc = attr_version(h, root, "/", &h->version);
-    H5Gclose(root);
-    if (rc < 0)
+    if ((rc = read_root_version(h)) < 0)
         goto fail;
     if (h->version && strcmp(h->version, "1") != 0
         && !(flags & TOKIO_HDF5_IGNORE_VERSION)) {
@@ -1100,6 +1151,70 @@ tokio_hdf5_open(struct tokio_hdf5 **out, const char *path, unsigned flags)
     return TOKIO_OK;
 fail:
     tokio_hdf5_free(h);
+    return rc;
+}
+
+int
+tokio__hdf5_wrap(struct tokio_hdf5 **out, hid_t file, const char *path)
+{
+    struct tokio_hdf5 *h;
+    int rc;
+
+    *out = NULL;
+    if ((h = tokio__calloc(1, sizeof(*h))) == NULL
+        || (h->path = tokio__strdup(path)) == NULL) {
+        free(h);
+        return tokio__error(TOKIO_ENOMEM, "out of memory opening '%s'", path);
+    }
+    h->file = -1;
+    if (H5Iinc_ref(file) < 0) {
+        rc = h5_error(TOKIO_EIO, "'%s': cannot share the open file", path);
+        goto fail;
+    }
+    h->file = file;
+    if ((rc = read_root_version(h)) < 0)
+        goto fail;
+    *out = h;
+    return TOKIO_OK;
+fail:
+    tokio_hdf5_free(h);
+    return rc;
+}
+
+int
+tokio__hdf5_open_image(struct tokio_hdf5 **out, const void *data,
+                       size_t size, const char *name)
+{
+    hid_t fapl, file = -1;
+    int rc;
+
+    *out = NULL;
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    if ((fapl = H5Pcreate(H5P_FILE_ACCESS)) < 0
+        || H5Pset_fapl_core(fapl, 65536, 0) < 0
+        || H5Pset_file_image(fapl, (void *)data, size) < 0
+        || (file = H5Fopen(name, H5F_ACC_RDONLY, fapl)) < 0)
+        rc = h5_error(TOKIO_EFORMAT, "cannot open '%s' as HDF5", name);
+    else
+        rc = tokio__hdf5_wrap(out, file, name);
+    if (file >= 0)
+        H5Fclose(file);
+    if (fapl >= 0)
+        H5Pclose(fapl);
+    return rc;
+}
+
+static int
+read_root_version(struct tokio_hdf5 *h)
+{
+    hid_t root;
+    int rc;
+
+    if ((root = H5Gopen2(h->file, "/", H5P_DEFAULT)) < 0)
+        return h5_error(TOKIO_EFORMAT, "'%s': cannot open the root group",
+                        h->path);
+    rc = attr_version(h, root, "/", &h->version);
+    H5Gclose(root);
     return rc;
 }
 
@@ -1311,11 +1426,10 @@ tokio_hdf5_to_timeseries(struct tokio_hdf5 *h, const char *name,
                           n_stamps);
         goto done;
     }
-    if ((rc = tokio_timeseries_new_rows(&ts, name, stamps, f.rows, f.cols))
-        < 0)
+    if ((rc = tokio__timeseries_new_adopt(&ts, name, stamps, f.rows, f.cols,
+                                          f.data)) < 0)
         goto done;
-    memcpy(tokio_timeseries_data(ts), f.data,
-           f.rows * f.cols * sizeof(double));
+    f.data = NULL;      /* the series has it now */
     if ((rc = tokio_timeseries_set_columns(ts, (const char *const *)names,
                                            n_names)) < 0
         || (rc = tokio_timeseries_set_version(ts, version)) < 0

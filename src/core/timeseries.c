@@ -11,14 +11,18 @@
  */
 #include "tokio/timeseries.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "tokio/output.h"
 #include "tokio/util.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/timeseries_private.h"
 
 struct tokio_timeseries {
     char *dataset_name;
@@ -112,7 +116,7 @@ fill_missing(double *p, size_t n)
  */
 static int
 ts_alloc(struct tokio_timeseries **out, const char *dataset_name,
-         size_t rows, size_t cols)
+         size_t rows, size_t cols, double *adopt)
 {
     struct tokio_timeseries *ts;
     size_t n_slots = 16;
@@ -132,17 +136,21 @@ ts_alloc(struct tokio_timeseries **out, const char *dataset_name,
     ts->cols = cols;
     ts->n_slots = n_slots;
     /* +1: never a zero-byte malloc, whose NULL would look like OOM */
-    ts->data = tokio__malloc(rows * cols * sizeof(double) + 1);
+    if (adopt == NULL)
+        ts->data = tokio__malloc(rows * cols * sizeof(double) + 1);
     ts->timestamps = tokio__malloc(rows * sizeof(int64_t) + 1);
     ts->names = tokio__calloc(cols + 1, sizeof(char *));
     ts->slots = tokio__calloc(n_slots, sizeof(size_t));
     ts->dataset_name = tokio__strdup(dataset_name ? dataset_name : "");
     ts->dataset_metadata = json_object();
     ts->group_metadata = json_object();
-    if (!ts->data || !ts->timestamps || !ts->names || !ts->slots
+    if ((!adopt && !ts->data) || !ts->timestamps || !ts->names || !ts->slots
         || !ts->dataset_name || !ts->dataset_metadata || !ts->group_metadata)
         goto oom;
-    fill_missing(ts->data, rows * cols);
+    if (adopt != NULL)
+        ts->data = adopt;       /* only now: a failure leaves it the caller's */
+    else
+        fill_missing(ts->data, rows * cols);
     *out = ts;
     return TOKIO_OK;
 oom:
@@ -180,7 +188,7 @@ tokio_timeseries_new(struct tokio_timeseries **out, const char *dataset_name,
                                 "timesteps", dataset_name ? dataset_name : "");
         rows = (size_t)n;
     }
-    if ((rc = ts_alloc(&ts, dataset_name, rows, num_columns)) < 0)
+    if ((rc = ts_alloc(&ts, dataset_name, rows, num_columns, NULL)) < 0)
         return rc;
     ts->timestep = timestep;
     for (size_t i = 0; i < rows; i++)
@@ -202,7 +210,25 @@ tokio_timeseries_new_rows(struct tokio_timeseries **out,
     struct tokio_timeseries *ts = NULL;
     int rc;
 
-    if ((rc = ts_alloc(&ts, dataset_name, n_rows, num_columns)) < 0)
+    if ((rc = ts_alloc(&ts, dataset_name, n_rows, num_columns, NULL)) < 0)
+        return rc;
+    if (n_rows > 0)
+        memcpy(ts->timestamps, timestamps, n_rows * sizeof(int64_t));
+    ts->timestep = n_rows >= 2 ? timestamps[1] - timestamps[0] : 0;
+    *out = ts;
+    return TOKIO_OK;
+}
+
+int
+tokio__timeseries_new_adopt(struct tokio_timeseries **out,
+                            const char *dataset_name,
+                            const int64_t *timestamps, size_t n_rows,
+                            size_t num_columns, double *data)
+{
+    struct tokio_timeseries *ts = NULL;
+    int rc;
+
+    if ((rc = ts_alloc(&ts, dataset_name, n_rows, num_columns, data)) < 0)
         return rc;
     if (n_rows > 0)
         memcpy(ts->timestamps, timestamps, n_rows * sizeof(int64_t));
@@ -652,4 +678,56 @@ tokio_timeseries_sort_columns(struct tokio_timeseries *ts, int hex)
         rc = tokio_timeseries_rearrange_columns(ts, order, ts->n_names);
     free(order);
     return rc;
+}
+
+/* ---- CSV -------------------------------------------------------------- */
+
+static int
+local_midnight(int64_t t)
+{
+    time_t tt = (time_t)t;
+    struct tm tm;
+
+    return localtime_r(&tt, &tm) != NULL && !tm.tm_hour && !tm.tm_min
+           && !tm.tm_sec;
+}
+
+int
+tokio_timeseries_write_csv(const struct tokio_timeseries *ts, FILE *fp)
+{
+    int dates_only = ts->rows > 0;
+    char buf[64];
+
+    for (size_t r = 0; dates_only && r < ts->rows; r++)
+        dates_only = local_midnight(ts->timestamps[r]);
+    for (size_t c = 0; c < ts->cols; c++) {
+        const char *name = c < ts->n_names ? ts->names[c] : "";
+        fputc(',', fp);
+        tokio_csv_write_field(fp, name, strlen(name));
+    }
+    fputc('\n', fp);
+    for (size_t r = 0; r < ts->rows; r++) {
+        time_t tt = (time_t)ts->timestamps[r];
+        struct tm tm;
+        if (localtime_r(&tt, &tm) != NULL)
+            strftime(buf, sizeof(buf), dates_only ? "%Y-%m-%d"
+                                                  : "%Y-%m-%d %H:%M:%S", &tm);
+        else
+            snprintf(buf, sizeof(buf), "%lld", (long long)tt);
+        fputs(buf, fp);
+        for (size_t c = 0; c < ts->cols; c++) {
+            double x = ts->data[r * ts->cols + c];
+            fputc(',', fp);
+            if (tokio_timeseries_is_missing(x))
+                continue;
+            tokio_format_double(buf, sizeof(buf), x);
+            fputs(buf, fp);
+        }
+        fputc('\n', fp);
+    }
+    if (ferror(fp))
+        return tokio__error(TOKIO_EIO, "cannot write '%s' as CSV: %s",
+                            ts->dataset_name ? ts->dataset_name : "series",
+                            strerror(errno));
+    return TOKIO_OK;
 }

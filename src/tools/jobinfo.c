@@ -18,6 +18,7 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "tokio/config.h"
+#include "tokio/connectors/nersc_jobsdb.h"
 #include "tokio/connectors/slurm.h"
 #include "tokio/tools/common.h"
 
@@ -78,6 +79,64 @@ ask_slurm(enum question q, const char *jobid, const char *cache,
     return rc;
 }
 
+/* 1 when `path` starts as an SQLite database does. */
+static int
+is_sqlite_file(const char *path)
+{
+    static const char magic[16] = "SQLite format 3";
+    char head[16];
+    FILE *fp = fopen(path, "rb");
+    int yes = 0;
+
+    if (fp != NULL) {
+        yes = fread(head, 1, sizeof(head), fp) == sizeof(head) &&
+              memcmp(head, magic, sizeof(head)) == 0;
+        fclose(fp);
+    }
+    return yes;
+}
+
+/*
+ * The jobs database: the cache file when it is an SQLite one, else the
+ * server NERSC_JOBSDB_* name; the host from the site configuration's
+ * "nersc_host" or $NERSC_HOST, as in the reference.  Unconfigured is
+ * TOKIO_ENOTFOUND with the reason in `why`, so the next provider is asked.
+ */
+static int
+ask_jobsdb(const struct tokio_config *cfg, enum question q, const char *jobid,
+           const char *cache, struct answer *a, const char **why)
+{
+    const json_t *h = cfg ? tokio_config_get(cfg, "nersc_host") : NULL;
+    const char *host = json_string_value(h);
+    struct tokio_nersc_jobsdb *j = NULL;
+    int rc;
+
+    *why = NULL;
+    if (q != ASK_STARTEND) {
+        *why = "not available: it knows no job nodes";
+        return TOKIO_ENOTFOUND;
+    }
+    if (host == NULL)
+        host = getenv("NERSC_HOST");
+    if (host == NULL || *host == '\0') {
+        *why = "not available: NERSC_HOST is not set in the environment or "
+               "the site configuration (nersc_host)";
+        return TOKIO_ENOTFOUND;
+    }
+    if (cache != NULL && !is_sqlite_file(cache))
+        cache = NULL;
+    if (cache == NULL && getenv("NERSC_JOBSDB_HOST") == NULL) {
+        *why = "not available: no SQLite cache file and no "
+               "NERSC_JOBSDB_HOST";
+        return TOKIO_ENOTFOUND;
+    }
+    if ((rc = tokio_nersc_jobsdb_open(&j, cache, NULL)) >= 0)
+        rc = tokio_nersc_jobsdb_get_job_startend(j, jobid, host, &a->start,
+                                                 &a->end);
+    tokio_nersc_jobsdb_free(j);
+    return rc;
+}
+
 /* Append "; NAME: WHY" to the running explanation (cut when long). */
 static void
 note(char *why, size_t size, const char *provider, const char *reason)
@@ -124,9 +183,13 @@ ask(const struct tokio_config *cfg, enum question q, const char *jobid,
                 return rc;
             note(why, sizeof(why), name, tokio_errmsg());
         } else if (strcmp(name, "nersc_jobsdb") == 0) {
-            /* NEEDSWORK: lands with the MySQL jobs database connector */
-            rc = TOKIO_ENOTFOUND;
-            note(why, sizeof(why), name, "not available in this build");
+            const char *reason;
+
+            if ((rc = ask_jobsdb(cfg, q, jobid, cache, a, &reason)) >= 0)
+                return rc;
+            if (rc == TOKIO_ENOMEM)
+                return rc;
+            note(why, sizeof(why), name, reason ? reason : tokio_errmsg());
         } else {
             rc = TOKIO_ENOTFOUND;
             note(why, sizeof(why), name, "unknown provider");

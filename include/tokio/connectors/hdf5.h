@@ -1,8 +1,9 @@
 /*
  * tokio/connectors/hdf5.h - TOKIO Time Series (TTS) HDF5 files and legacy
  * H5LMT files, read through logical dataset names ("datatargets/readbytes",
- * "mdtargets/opens", ...) whatever the file's schema version.  Mirrors
- * tokio.connectors.hdf5 (pytokio 0.13).
+ * "mdtargets/opens", ...) whatever the file's schema version; TTS files
+ * written, all or nothing, in the reference's exact layout
+ * (tokio_hdf5_update_*).  Mirrors tokio.connectors.hdf5 (pytokio 0.13).
  *
  * A name resolves, in the reference's order, to a literal HDF5 object of
  * that name; else to a dataset the schema version derives it from: in a
@@ -127,5 +128,85 @@ TOKIO_API int tokio_hdf5_write_csv(struct tokio_hdf5 *h, const char *name,
 
 /** Close the file; NULL is fine. */
 TOKIO_API void tokio_hdf5_free(struct tokio_hdf5 *h);
+
+/* ---- writing (the reference's Hdf5 in mode "a") ------------------------ */
+
+/*
+ * An update of one TTS file.  All or nothing: the changes go to a private
+ * copy beside the file (".NAME.tokio-tmp-XXXXXX" in the same directory,
+ * which readers and enumerate never take for data) and replace it with one
+ * rename() in tokio_hdf5_update_finish(); a crash or abort leaves the old
+ * file untouched.
+ */
+struct tokio_hdf5_update;
+
+/**
+ * Begin an all-or-nothing update of the TTS file `path`, created if
+ * absent.  The work happens on a private copy in the same directory;
+ * nothing is visible at `path` until tokio_hdf5_update_finish().
+ * @param[out] out  finish with tokio_hdf5_update_finish() or
+ *                  tokio_hdf5_update_abort().
+ * @return TOKIO_OK; TOKIO_EIO (cannot read `path` or write its
+ *         directory); TOKIO_EFORMAT (`path` exists but is not HDF5);
+ *         TOKIO_ENOMEM.
+ */
+TOKIO_API int tokio_hdf5_update_begin(struct tokio_hdf5_update **out,
+                                      const char *path);
+
+/**
+ * Set the root `version` attribute (the schema, "1").
+ * @return TOKIO_OK; TOKIO_EIO; TOKIO_ENOMEM.
+ */
+TOKIO_API int tokio_hdf5_update_set_version(struct tokio_hdf5_update *u,
+                                            const char *version);
+
+/**
+ * The reference's init_hdf5_file() for one dataset: when `name` is absent,
+ * commit an empty (all -0.0) series over [init_start, init_end) every
+ * `timestep` seconds, `num_columns` wide; an existing dataset is left
+ * alone.
+ * @return TOKIO_OK; TOKIO_EINVAL (bad range or timestep, or the root
+ *         start/end disagree); TOKIO_EIO; TOKIO_ENOMEM.
+ */
+TOKIO_API int tokio_hdf5_update_init_dataset(struct tokio_hdf5_update *u,
+                                             const char *name,
+                                             int64_t init_start,
+                                             int64_t init_end,
+                                             int64_t timestep,
+                                             size_t num_columns);
+
+/**
+ * The reference's Hdf5.commit_timeseries(ts): create or update dataset
+ * tokio_timeseries_dataset_name(ts) with its timestamps, column names
+ * (sorted naturally when the dataset is created; an existing dataset's
+ * column order is kept by rearranging `ts`), version, and the dataset and
+ * group metadata; the root start/end are set, or checked against the
+ * series.  Rows of `ts` land where get_insert_indices() puts them.  May
+ * reorder the columns of `ts`.
+ * @return TOKIO_OK; TOKIO_EINVAL (root start/end mismatch, naming both
+ *         values; a different timestep; timestamps or columns that are
+ *         not a subset of the existing dataset's); TOKIO_EIO; TOKIO_ENOMEM.
+ */
+TOKIO_API int tokio_hdf5_update_commit(struct tokio_hdf5_update *u,
+                                       struct tokio_timeseries *ts);
+
+/**
+ * Read dataset `name` of the file being updated, with the changes so far,
+ * as tokio_hdf5_to_timeseries() does.
+ * @return as tokio_hdf5_to_timeseries().
+ */
+TOKIO_API int tokio_hdf5_update_to_timeseries(struct tokio_hdf5_update *u,
+                                              const char *name,
+                                              struct tokio_timeseries **out);
+
+/**
+ * Flush, fsync and atomically replace `path` (keeping an old file's
+ * permission bits); frees `u` whatever the result.
+ * @return TOKIO_OK; TOKIO_EIO (then `path` is unchanged).
+ */
+TOKIO_API int tokio_hdf5_update_finish(struct tokio_hdf5_update *u);
+
+/** Discard every change and free `u`; NULL is fine. */
+TOKIO_API void tokio_hdf5_update_abort(struct tokio_hdf5_update *u);
 
 #endif

@@ -6,8 +6,11 @@
  * "jobinfo_jobid_providers" for times and "jobinfo_jobnodes_providers"
  * for nodes (both ["slurm"] when absent).  Known providers: "slurm" (a
  * saved sacct/JSON file when one is given, else sacct itself) and
- * "nersc_jobsdb" (NERSC's jobs database; not available in this build, so
- * it is skipped with a reason).  The first provider that answers wins.
+ * "nersc_jobsdb" (NERSC's jobs database, times only: the cache file when
+ * it is an SQLite one, else the server NERSC_JOBSDB_* name, asked about
+ * the host in the configuration's "nersc_host" or $NERSC_HOST; skipped
+ * with a reason when none is configured).  The first provider that
+ * answers wins.
  */
 #ifndef TOKIO_TOOLS_JOBINFO_H
 #define TOKIO_TOOLS_JOBINFO_H

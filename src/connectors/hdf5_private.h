@@ -1,0 +1,46 @@
+/*
+ * src/connectors/hdf5_private.h - what hdf5.c (reading) and hdf5_writer.c
+ * (writing) share.  Not installed.
+ */
+#ifndef TOKIO_CONNECTORS_HDF5_PRIVATE_H
+#define TOKIO_CONNECTORS_HDF5_PRIVATE_H
+
+#include <hdf5.h>
+
+#include "tokio/connectors/hdf5.h"
+
+/*
+ * A reader over `file`, an HDF5 file already open (the update's private
+ * copy); `path` names it in messages.  The reader holds its own reference
+ * to `file`, so tokio_hdf5_free() leaves the caller's open.  Any root
+ * version is accepted.
+ */
+int tokio__hdf5_wrap(struct tokio_hdf5 **out, hid_t file, const char *path);
+
+/*
+ * A reader over an HDF5 file image in memory (the core driver; `data` is
+ * copied), named `name` in messages; any root version is accepted.  For
+ * the fuzz target.
+ */
+int tokio__hdf5_open_image(struct tokio_hdf5 **out, const void *data,
+                           size_t size, const char *name);
+
+/*
+ * The string list attribute `attr_name` of `obj` (absent: none; an empty
+ * non-string array: none), as tokio_hdf5_get_columns() returns names;
+ * `path` and `objname` name them in messages.
+ */
+int tokio__hdf5_read_names(hid_t obj, const char *attr_name, const char *path,
+                           const char *objname, char ***out, size_t *n_out);
+
+/*
+ * Fail with status and message plus HDF5's innermost error description,
+ * clearing HDF5's error stack.
+ */
+int tokio__hdf5_error(int status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+#endif
