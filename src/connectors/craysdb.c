@@ -90,45 +90,6 @@ py_int(const char *s, size_t len, int64_t *value_out)
 }
 
 /*
- * 1 if `s` is well-formed UTF-8 (shortest forms, no surrogates), which
- * jansson requires of keys and strings and Python required to decode.
- */
-static int
-valid_utf8(const unsigned char *s, size_t len)
-{
-    for (size_t i = 0; i < len;) {
-        unsigned c = s[i];
-        size_t n;
-        uint32_t cp;
-
-        if (c < 0x80) {
-            i++;
-            continue;
-        } else if (c >= 0xc2 && c <= 0xdf) {
-            n = 1, cp = c & 0x1f;
-        } else if (c >= 0xe0 && c <= 0xef) {
-            n = 2, cp = c & 0x0f;
-        } else if (c >= 0xf0 && c <= 0xf4) {
-            n = 3, cp = c & 0x07;
-        } else {
-            return 0;
-        }
-        if (len - i <= n)
-            return 0;
-        for (size_t k = 1; k <= n; k++) {
-            if ((s[i + k] & 0xc0) != 0x80)
-                return 0;
-            cp = (cp << 6) | (s[i + k] & 0x3f);
-        }
-        if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
-            (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-            return 0;
-        i += n + 1;
-    }
-    return 1;
-}
-
-/*
  * The value of one field as the reference's load_str(): surrounding
  * whitespace, then any surrounding quote characters removed (so 'null'
  * and '5' lose their quotes and their type too); null, an integer, or
@@ -182,7 +143,7 @@ parse_line(struct tokio_craysdb *db, const char *line, size_t len,
     if (memchr(line, '\0', len) != NULL)
         return tokio__error(TOKIO_EFORMAT, "'%s' line %zu: NUL byte", name,
                             lineno);
-    if (!valid_utf8((const unsigned char *)line, len))
+    if (!tokio__utf8_valid((const unsigned char *)line, len))
         return tokio__error(TOKIO_EFORMAT, "'%s' line %zu: invalid UTF-8",
                             name, lineno);
     if ((rec = json_object()) == NULL)

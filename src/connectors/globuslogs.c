@@ -111,55 +111,6 @@ oom(const char *name)
     return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'", name);
 }
 
-/* 1 if well-formed UTF-8 without NUL bytes. */
-static int
-valid_utf8(const unsigned char *s, size_t len)
-{
-    for (size_t i = 0; i < len;) {
-        unsigned c = s[i];
-        size_t n;
-        uint32_t cp;
-
-        /* logs are ASCII: 8 bytes at a time while no high bit and no
-         * zero byte */
-        if (len - i >= 8) {
-            uint64_t w;
-            memcpy(&w, s + i, 8);
-            if (((w | ((w - 0x0101010101010101ull) & ~w)) &
-                 0x8080808080808080ull) == 0) {
-                i += 8;
-                continue;
-            }
-        }
-        if (c == 0)
-            return 0;
-        if (c < 0x80) {
-            i++;
-            continue;
-        } else if (c >= 0xc2 && c <= 0xdf) {
-            n = 1, cp = c & 0x1f;
-        } else if (c >= 0xe0 && c <= 0xef) {
-            n = 2, cp = c & 0x0f;
-        } else if (c >= 0xf0 && c <= 0xf4) {
-            n = 3, cp = c & 0x07;
-        } else {
-            return 0;
-        }
-        if (len - i <= n)
-            return 0;
-        for (size_t k = 1; k <= n; k++) {
-            if ((s[i + k] & 0xc0) != 0x80)
-                return 0;
-            cp = (cp << 6) | (s[i + k] & 0x3f);
-        }
-        if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
-            (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-            return 0;
-        i += n + 1;
-    }
-    return 1;
-}
-
 static int
 in_list(const char *const *list, const char *k, size_t len)
 {
@@ -500,7 +451,7 @@ parse_line(struct tokio_globuslogs *g, struct parser *ps, const char *line,
 {
     int rc;
 
-    if (!valid_utf8((const unsigned char *)line, len))
+    if (!tokio__text_valid((const unsigned char *)line, len))
         return tokio__error(TOKIO_EFORMAT, "'%s' line %zu: %s", ps->name,
                             ps->lineno, memchr(line, '\0', len)
                             ? "NUL byte" : "invalid UTF-8");

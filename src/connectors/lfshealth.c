@@ -35,6 +35,7 @@
 #include "connectors/lfshealth_private.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/text.h"
 #include "tokio/input.h"
 
 /* A record keeps its strings as offsets into the snapshot's pool while the
@@ -138,58 +139,6 @@ parse_digits(const char *s, size_t n, int64_t *out)
     }
     *out = v;
     return big ? -1 : 1;
-}
-
-/* Strict UTF-8 without NUL: the reference decoded its input as UTF-8, and
- * JSON strings must be valid. */
-static int
-valid_utf8(const unsigned char *s, size_t n)
-{
-    const uint64_t high = 0x8080808080808080u, ones = 0x0101010101010101u;
-    size_t i = 0;
-
-    while (i < n) {
-        /* Lines are almost always ASCII: eight bytes at a time while no
-         * byte has its high bit set or is NUL. */
-        while (n - i >= 8) {
-            uint64_t w;
-            memcpy(&w, s + i, 8);
-            if (((w | ((w - ones) & ~w)) & high) != 0)
-                break;
-            i += 8;
-        }
-        if (i == n)
-            break;
-        unsigned c = s[i];
-        size_t k;
-        unsigned min;
-        if (c == 0)
-            return 0;
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        if (c >= 0xc2 && c <= 0xdf)
-            k = 1, min = 0x80;
-        else if (c >= 0xe0 && c <= 0xef)
-            k = 2, min = 0x800;
-        else if (c >= 0xf0 && c <= 0xf4)
-            k = 3, min = 0x10000;
-        else
-            return 0;
-        if (n - i <= k)
-            return 0;
-        unsigned cp = c & (0x3fu >> k);
-        for (size_t j = 1; j <= k; j++) {
-            if ((s[i + j] & 0xc0) != 0x80)
-                return 0;
-            cp = (cp << 6) | (s[i + j] & 0x3f);
-        }
-        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-            return 0;
-        i += k + 1;
-    }
-    return 1;
 }
 
 /* "snx" digits "-" and at least one more byte: the reference's
@@ -528,7 +477,7 @@ tokio__lfs_df_add_line(struct tokio_lfs_df *df, const char *line, size_t len,
     }
     if (bracket == 0)
         return 0;
-    if (!valid_utf8((const unsigned char *)line, len))
+    if (!tokio__text_valid((const unsigned char *)line, len))
         return tokio__error(TOKIO_EFORMAT, "'%s' line %zu: not UTF-8 text",
                             name, lineno);
 
@@ -596,7 +545,7 @@ tokio__lfs_dl_add_line(struct tokio_lfs_dl *dl, const char *line, size_t len,
         (fits[1] = parse_digits(t[5].p, t[5].n, &nums[1])) == 0 ||
         t[6].n < 3 || memchr(t[6].p + 1, '@', t[6].n - 2) == NULL)
         return 0;
-    if (!valid_utf8((const unsigned char *)line, len))
+    if (!tokio__text_valid((const unsigned char *)line, len))
         return tokio__error(TOKIO_EFORMAT, "'%s' line %zu: not UTF-8 text",
                             name, lineno);
 

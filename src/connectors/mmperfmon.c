@@ -140,42 +140,6 @@ strip(const char **s, size_t *len)
     *len = (size_t)(e - p);
 }
 
-/* 1 if `s` is well-formed UTF-8 (no overlong forms, no surrogates) */
-static int
-utf8_ok(const unsigned char *s, size_t len)
-{
-    size_t i = 0;
-
-    while (i < len) {
-        unsigned c = s[i], need;
-        uint32_t cp, min;
-
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        if (c >= 0xc2 && c <= 0xdf)
-            need = 1, cp = c & 0x1f, min = 0x80;
-        else if (c >= 0xe0 && c <= 0xef)
-            need = 2, cp = c & 0x0f, min = 0x800;
-        else if (c >= 0xf0 && c <= 0xf4)
-            need = 3, cp = c & 0x07, min = 0x10000;
-        else
-            return 0;
-        if (len - i - 1 < need)
-            return 0;
-        for (unsigned k = 1; k <= need; k++) {
-            if ((s[i + k] & 0xc0) != 0x80)
-                return 0;
-            cp = cp << 6 | (s[i + k] & 0x3f);
-        }
-        if (cp < min || (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-            return 0;
-        i += need + 1;
-    }
-    return 1;
-}
-
 static uint64_t
 mix(uint64_t h)
 {
@@ -971,7 +935,7 @@ parse_cell(struct doc *d, size_t line, const char *s, size_t len,
         } else if (ulen == 2 && memcmp(unit, "kB", 2) == 0) {
             c->kind = TOKIO_MMPM_REAL, c->v.d = v * 1024, c->bytes = 1;
         } else {
-            if (!utf8_ok((const unsigned char *)s, len))
+            if (!tokio__utf8_valid((const unsigned char *)s, len))
                 goto bad;
             c->kind = TOKIO_MMPM_STRING;
             if (str_id(d->m, s, len, 1, &c->v.s) < 0)
@@ -1022,8 +986,8 @@ add_legend(struct doc *d, size_t line, uint64_t n, const char *host,
 
     if (n > LEGEND_MAX)
         return doc_error(d, line, "legend number %" PRIu64 " too large", n);
-    if (!utf8_ok((const unsigned char *)host, hostlen) ||
-        !utf8_ok((const unsigned char *)rest, restlen) ||
+    if (!tokio__utf8_valid((const unsigned char *)host, hostlen) ||
+        !tokio__utf8_valid((const unsigned char *)rest, restlen) ||
         memchr(host, '\0', hostlen) || memchr(rest, '\0', restlen))
         return doc_error(d, line, "legend entry is not UTF-8 text");
     if (n >= d->nlegend) {

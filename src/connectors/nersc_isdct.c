@@ -177,51 +177,6 @@ is_digit(char c)
     return c >= '0' && c <= '9';
 }
 
-/* 1 if `s` is well-formed UTF-8 (what jansson accepts and Python
- * decodes): shortest forms, no surrogates, nothing past U+10FFFF. */
-static int
-valid_utf8(const unsigned char *s, size_t len)
-{
-    size_t i = 0;
-
-    /* ASCII, 8 bytes at a time, is nearly all of it */
-    for (uint64_t w; i + 8 <= len; i += 8) {
-        memcpy(&w, s + i, 8);
-        if (w & UINT64_C(0x8080808080808080))
-            break;
-    }
-    while (i < len) {
-        unsigned c = s[i];
-        size_t n;
-        uint32_t cp;
-
-        if (c < 0x80) {
-            i++;
-            continue;
-        } else if (c >= 0xc2 && c <= 0xdf) {
-            n = 1, cp = c & 0x1f;
-        } else if (c >= 0xe0 && c <= 0xef) {
-            n = 2, cp = c & 0x0f;
-        } else if (c >= 0xf0 && c <= 0xf4) {
-            n = 3, cp = c & 0x07;
-        } else {
-            return 0;
-        }
-        if (len - i <= n)
-            return 0;
-        for (size_t k = 1; k <= n; k++) {
-            if ((s[i + k] & 0xc0) != 0x80)
-                return 0;
-            cp = (cp << 6) | (s[i + k] & 0x3f);
-        }
-        if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
-            (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-            return 0;
-        i += n + 1;
-    }
-    return 1;
-}
-
 /* A JSON string of valid UTF-8 bytes (checked by the caller). */
 static json_t *
 string_n(const char *s, size_t len)
@@ -937,7 +892,7 @@ parse_lines(struct parse *p, const char *member, const unsigned char *buf,
             rc = line_error(p, member, lineno, "NUL byte");
             break;
         }
-        if (!valid_utf8((const unsigned char *)b, (size_t)(e - b))) {
+        if (!tokio__utf8_valid((const unsigned char *)b, (size_t)(e - b))) {
             rc = line_error(p, member, lineno, "not UTF-8 text");
             break;
         }
@@ -962,7 +917,7 @@ parse_lines(struct parse *p, const char *member, const unsigned char *buf,
             char *name = node_name(p, member);
             if (name == NULL) {
                 rc = TOKIO_ENOMEM;
-            } else if (!valid_utf8((const unsigned char *)name,
+            } else if (!tokio__utf8_valid((const unsigned char *)name,
                                    strlen(name))) {
                 rc = line_error(p, member, lineno,
                                 "the node's folder name is not UTF-8");

@@ -47,6 +47,7 @@
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/text.h"
 #include "core/json.h"
 #include "tokio/output.h"
 
@@ -74,52 +75,6 @@ struct tokio_config {
 
 /* ------------------------------------------------------------------ */
 /* Small helpers                                                        */
-
-/*
- * Whether s[0..n) is well-formed UTF-8 (no overlongs, surrogates or code
- * points past U+10FFFF): the same rule jansson applies, checked first so
- * that a NULL from json_stringn() can only mean out of memory.
- */
-static int
-utf8_valid(const char *str, size_t n)
-{
-    const unsigned char *s = (const unsigned char *)str;
-    size_t i = 0;
-
-    while (i < n) {
-        unsigned c = s[i];
-        size_t extra;
-        uint32_t cp;
-
-        if (c < 0x80) {
-            i++;
-            continue;
-        } else if (c >= 0xc2 && c <= 0xdf) {
-            extra = 1;
-            cp = c & 0x1f;
-        } else if (c >= 0xe0 && c <= 0xef) {
-            extra = 2;
-            cp = c & 0x0f;
-        } else if (c >= 0xf0 && c <= 0xf4) {
-            extra = 3;
-            cp = c & 0x07;
-        } else {
-            return 0;
-        }
-        if (n - i <= extra)
-            return 0;
-        for (size_t k = 1; k <= extra; k++) {
-            if ((s[i + k] & 0xc0) != 0x80)
-                return 0;
-            cp = (cp << 6) | (s[i + k] & 0x3f);
-        }
-        if ((extra == 2 && cp < 0x800) || (extra == 3 && cp < 0x10000) ||
-            cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-            return 0;
-        i += extra + 1;
-    }
-    return 1;
-}
 
 /* A growing byte string; `data` is NUL-ended whenever len > 0. */
 struct strbuf {
@@ -688,7 +643,7 @@ add_anchor(struct yaml_builder *b, const yaml_char_t *name, yaml_mark_t m,
     if (json_object_get(b->anchor_index, key) != NULL)
         return mark_error(b, TOKIO_EFORMAT, m, "found duplicate anchor '%s'",
                           key);
-    if (!utf8_valid(key, strlen(key)))
+    if (!tokio__utf8_valid(key, strlen(key)))
         return mark_error(b, TOKIO_EFORMAT, m, "anchor is not UTF-8");
     if (b->n_anchors == b->cap_anchors) {
         size_t cap = b->cap_anchors ? b->cap_anchors * 2 : 16;
@@ -837,7 +792,7 @@ new_string(struct yaml_builder *b, const char *s, size_t n, yaml_mark_t m,
            json_t **out)
 {
     /* only expanded variables can bring in bytes that are not UTF-8 */
-    if (!utf8_valid(s, n))
+    if (!tokio__utf8_valid(s, n))
         return mark_error(b, TOKIO_EFORMAT, m,
                           "value is not UTF-8 once variables are expanded");
     if ((*out = json_stringn(s, n)) == NULL)
@@ -1330,7 +1285,7 @@ apply_overrides(json_t *root)
             if (memory)
                 return tokio__error(TOKIO_ENOMEM,
                                     "out of memory reading $%s", var);
-            if (!utf8_valid(s, strlen(s)))
+            if (!tokio__utf8_valid(s, strlen(s)))
                 return tokio__error(TOKIO_EFORMAT, "$%s is not UTF-8", var);
             if ((v = json_string(s)) == NULL)
                 return tokio__error(TOKIO_ENOMEM,

@@ -36,6 +36,7 @@
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/text.h"
 #include "tokio/output.h"
 
 /*
@@ -326,49 +327,6 @@ bind_filters(sqlite3_stmt *st, const struct tokio_scoreboard_filters *f)
     return 0;
 }
 
-/* Is s[0..n) well-formed UTF-8 (as Python's decoder requires)? */
-static int
-utf8_valid(const unsigned char *s, size_t n)
-{
-    size_t i = 0;
-
-    while (i < n) {
-        unsigned char c = s[i];
-        size_t len;
-        uint32_t cp;
-
-        if (c < 0x80) {
-            i++;
-            continue;
-        } else if ((c & 0xe0) == 0xc0) {
-            len = 2;
-            cp = c & 0x1f;
-        } else if ((c & 0xf0) == 0xe0) {
-            len = 3;
-            cp = c & 0x0f;
-        } else if ((c & 0xf8) == 0xf0) {
-            len = 4;
-            cp = c & 0x07;
-        } else {
-            return 0;
-        }
-        if (n - i < len)
-            return 0;
-        for (size_t k = 1; k < len; k++) {
-            if ((s[i + k] & 0xc0) != 0x80)
-                return 0;
-            cp = (cp << 6) | (s[i + k] & 0x3f);
-        }
-        /* overlong forms, surrogates, beyond Unicode */
-        if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) ||
-            (len == 4 && cp < 0x10000) || (cp >= 0xd800 && cp <= 0xdfff) ||
-            cp > 0x10ffff)
-            return 0;
-        i += len;
-    }
-    return 1;
-}
-
 /*
  * Column `i` of the current row as the reference's sqlite3 module hands
  * it to json.dumps: integer, real, string or null.  Sets *rc_out and
@@ -403,7 +361,7 @@ column_json(sqlite3_stmt *st, int i, const char *path, const char *key,
                                    "out of memory reading '%s'", path);
             return NULL;
         }
-        if (!utf8_valid(s, n)) {
+        if (!tokio__utf8_valid(s, n)) {
             *rc_out = tokio__error(TOKIO_EFORMAT,
                                    "cannot read Darshan index '%s': %s "
                                    "name is not valid UTF-8", path, key);
