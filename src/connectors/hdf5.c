@@ -205,10 +205,10 @@ plausible_read(hid_t dset, uint64_t bytes)
  * Whether `path` names an object.  Walks each component because
  * H5Lexists() fails, rather than saying no, when a parent is missing.
  */
-static int
-path_exists(hid_t file, const char *path)
+int
+tokio__hdf5_path_exists(hid_t file, const char *path)
 {
-    char buf[256];
+    char buf[1024];
     size_t len = strlen(path);
 
     if (len >= sizeof(buf))
@@ -315,7 +315,7 @@ resolve(const struct tokio_hdf5 *h, const char *name, struct view *v)
         return tokio__error(TOKIO_ENOTFOUND, "'%s': no dataset '%s'",
                             h->path, name);
     key = path + 1;
-    if (path_exists(h->file, path)) {
+    if (tokio__hdf5_path_exists(h->file, path)) {
         if (!is_dataset(h->file, path))
             return tokio__error(TOKIO_ENOTFOUND, "'%s': '%s' is not a "
                                 "dataset", h->path, name);
@@ -382,7 +382,7 @@ resolve(const struct tokio_hdf5 *h, const char *name, struct view *v)
         if (!twin[0])
             return tokio__error(TOKIO_ENOTFOUND, "'%s': unknown key '%s'",
                                 h->path, name);
-        if (!path_exists(h->file, twin) || !is_dataset(h->file, twin))
+        if (!tokio__hdf5_path_exists(h->file, twin) || !is_dataset(h->file, twin))
             return tokio__error(TOKIO_ENOTFOUND, "'%s': no dataset '%s' "
                                 "(nor '%s' to derive it from)", h->path, name,
                                 twin);
@@ -392,7 +392,7 @@ resolve(const struct tokio_hdf5 *h, const char *name, struct view *v)
         return tokio__error(TOKIO_ENOTFOUND, "'%s': unknown key '%s'",
                             h->path, name);
     }
-    if (v->provider && !path_exists(h->file, v->src))
+    if (v->provider && !tokio__hdf5_path_exists(h->file, v->src))
         return tokio__error(TOKIO_ENOTFOUND, "'%s': could not find dataset "
                             "'%s' for '%s'", h->path, v->src, name);
     return open_dataset(h, v->src, &v->dset);
@@ -748,7 +748,7 @@ timestamps_key(const struct tokio_hdf5 *h, const struct view *v, char *out,
     size_t n;
     int rc;
 
-    if (h->version == NULL && path_exists(h->file, H5LMT_STEPS)) {
+    if (h->version == NULL && tokio__hdf5_path_exists(h->file, H5LMT_STEPS)) {
         snprintf(out, size, "%s", H5LMT_STEPS);
         return TOKIO_OK;
     }
@@ -766,7 +766,7 @@ timestamps_key(const struct tokio_hdf5 *h, const struct view *v, char *out,
         int len = (int)(slash - v->src);
         snprintf(out, size, "%.*s/%s", len, v->src, TIMESTAMP_KEY);
     }
-    if (!path_exists(h->file, out) || !is_dataset(h->file, out))
+    if (!tokio__hdf5_path_exists(h->file, out) || !is_dataset(h->file, out))
         return tokio__error(TOKIO_ENOTFOUND, "'%s': timestamp_key '%s' of "
                             "'%s' does not exist", h->path, out, v->src);
     return TOKIO_OK;
@@ -982,7 +982,7 @@ version_of(struct tokio_hdf5 *h, const char *name, char **out)
     if (!normalize(path, sizeof(path), name))
         return tokio__error(TOKIO_ENOTFOUND, "'%s': no dataset '%s'",
                             h->path, name);
-    if (path_exists(h->file, path)) {
+    if (tokio__hdf5_path_exists(h->file, path)) {
         hid_t obj = H5Oopen(h->file, path, H5P_DEFAULT);
         if (obj < 0)
             return h5_error(TOKIO_EFORMAT, "'%s': cannot open '%s'", h->path,
@@ -1328,7 +1328,7 @@ missing_of(struct tokio_hdf5 *h, const char *name, int inverse,
         int same = 0;
         for (size_t i = 0; i < f->rows * f->cols; i++)
             f->data[i] = 0;
-        if (f->raw_ndim == 2 && path_exists(h->file, H5LMT_MISSING)) {
+        if (f->raw_ndim == 2 && tokio__hdf5_path_exists(h->file, H5LMT_MISSING)) {
             memset(&m, 0, sizeof(m));
             snprintf(m.src, sizeof(m.src), "%s", H5LMT_MISSING);
             m.transpose = 1;

@@ -10,6 +10,13 @@
 #include "tokio/connectors/hdf5.h"
 
 /*
+ * Whether `path` names an object that resolves.  Walks each component
+ * because H5Lexists() fails, rather than saying no, when a parent is
+ * missing.
+ */
+int tokio__hdf5_path_exists(hid_t file, const char *path);
+
+/*
  * A reader over `file`, an HDF5 file already open (the update's private
  * copy); `path` names it in messages.  The reader holds its own reference
  * to `file`, so tokio_hdf5_free() leaves the caller's open.  Any root

@@ -506,32 +506,6 @@ guess_chunk(const hsize_t *shape, int ndims, size_t typesize, hsize_t *chunk)
         chunk[i] = (hsize_t)c[i];
 }
 
-static int
-link_exists(hid_t file, const char *path)
-{
-    char buf[1024];
-    size_t len = strlen(path);
-
-    /* H5Lexists() fails, rather than saying no, when a parent is absent */
-    if (len >= sizeof(buf))
-        return 0;
-    memcpy(buf, path, len + 1);
-    for (size_t i = 1; i <= len; i++) {
-        if (buf[i] == '/' || buf[i] == '\0') {
-            char save = buf[i];
-            htri_t ok;
-            buf[i] = '\0';
-            ok = H5Lexists(file, buf, H5P_DEFAULT);
-            buf[i] = save;
-            if (ok <= 0) {
-                H5Eclear2(H5E_DEFAULT);
-                return 0;
-            }
-        }
-    }
-    return 1;
-}
-
 /* "a/b" -> "/a/b" in `out`; 0 when too long or empty. */
 static int
 abs_name(char *out, size_t size, const char *name)
@@ -774,8 +748,8 @@ tokio_hdf5_update_commit(struct tokio_hdf5_update *u,
                             u->path, key);
 
     /* every check first, so that a refused commit changes nothing */
-    exists = link_exists(u->file, dname);
-    if (link_exists(u->file, tkey)) {
+    exists = tokio__hdf5_path_exists(u->file, dname);
+    if (tokio__hdf5_path_exists(u->file, tkey)) {
         int64_t old_step;
         if ((rc = read_i64s(u, tkey, &old, &n_old)) < 0)
             return rc;
@@ -945,7 +919,7 @@ tokio_hdf5_update_init_dataset(struct tokio_hdf5_update *u, const char *name,
     if (!abs_name(dname, sizeof(dname), name))
         return tokio__error(TOKIO_EINVAL, "'%s': bad dataset name '%s'",
                             u->path, name);
-    if (link_exists(u->file, dname))
+    if (tokio__hdf5_path_exists(u->file, dname))
         return TOKIO_OK;
     if (timestep <= 0 || init_end <= init_start)
         return tokio__error(TOKIO_EINVAL, "'%s': cannot initialize '%s' over "
