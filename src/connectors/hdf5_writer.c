@@ -14,10 +14,13 @@
  * when no column is named, as numpy.array([]) is), `updated` an int64.
  *
  * All or nothing: begin copies the file (if any) to
- * ".NAME.tokio-tmp-XXXXXX" beside it and every change goes there; finish
- * flushes, fsyncs, gives the copy the old file's mode and rename()s it
- * over NAME, then fsyncs the directory.  A crash leaves NAME as it was
- * plus a hidden temporary that no glob or template matches.
+ * ".NAME.tokio-tmp-HOST-PID-XXXXXX" beside it and every change goes
+ * there; finish flushes, fsyncs, gives the copy the old file's mode and
+ * rename()s it over NAME, then fsyncs the directory.  A crash leaves NAME
+ * as it was plus a hidden temporary that no glob or template matches;
+ * the next update of NAME removes those of its host whose writer is no
+ * longer alive (a temporary of another host, or of a live process, is
+ * left: on a shared file system that writer may still be at work).
  *
  * Differs from pytokio: every check commit_timeseries() makes (insert
  * indices, root start/end, shape) happens before anything is written, so
@@ -29,11 +32,13 @@
  */
 #include "tokio/connectors/hdf5.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <libgen.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +105,64 @@ update_free(struct tokio_hdf5_update *u)
     free(u);
 }
 
+/* This host's name for temporary names: at most HOST_MAX characters,
+ * '-' and '/' kept out so the PID after it parses back. */
+#define HOST_MAX 64
+static void
+host_name(char *out)
+{
+    if (gethostname(out, HOST_MAX) != 0)
+        strcpy(out, "localhost");
+    out[HOST_MAX] = '\0';
+    for (char *p = out; *p; p++)
+        if (*p == '/' || *p == '-')
+            *p = '_';
+}
+
+/*
+ * Remove ".NAME.tokio-tmp-HOST-PID-XXXXXX" copies beside `path` left by
+ * writers of this host that died (kill(PID, 0) says no such process).
+ * Best effort: a folder that cannot be read is left alone.
+ */
+static void
+remove_stale_copies(const char *path, size_t dlen, const char *host)
+{
+    char dirname[4096], prefix[512], victim[4096 + 512];
+    size_t plen;
+    DIR *d;
+    struct dirent *e;
+
+    if (dlen >= sizeof(dirname))
+        return;
+    if (dlen == 0)
+        strcpy(dirname, ".");
+    else
+        memcpy(dirname, path, dlen), dirname[dlen] = '\0';
+    if ((size_t)snprintf(prefix, sizeof(prefix), ".%s" TMP_TAG "%s-",
+                         path + dlen, host) >= sizeof(prefix))
+        return;
+    plen = strlen(prefix);
+    if ((d = opendir(dirname)) == NULL)
+        return;
+    while ((e = readdir(d)) != NULL) {
+        char *end;
+        long pid;
+
+        if (strncmp(e->d_name, prefix, plen) != 0)
+            continue;
+        errno = 0;
+        pid = strtol(e->d_name + plen, &end, 10);
+        if (errno != 0 || pid <= 0 || end == e->d_name + plen ||
+            *end != '-' || strlen(end + 1) != 6)
+            continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;
+        snprintf(victim, sizeof(victim), "%s/%s", dirname, e->d_name);
+        unlink(victim);
+    }
+    closedir(d);
+}
+
 int
 tokio_hdf5_update_begin(struct tokio_hdf5_update **out, const char *path)
 {
@@ -111,7 +174,9 @@ tokio_hdf5_update_begin(struct tokio_hdf5_update **out, const char *path)
 
     *out = NULL;
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    size = strlen(path) + sizeof(TMP_TAG) + 8;
+    char host[HOST_MAX + 1];
+    host_name(host);
+    size = strlen(path) + sizeof(TMP_TAG) + strlen(host) + 32;
     if ((u = tokio__calloc(1, sizeof(*u))) == NULL)
         return tokio__error(TOKIO_ENOMEM, "out of memory updating '%s'", path);
     u->file = -1;
@@ -120,8 +185,9 @@ tokio_hdf5_update_begin(struct tokio_hdf5_update **out, const char *path)
         update_free(u);
         return tokio__error(TOKIO_ENOMEM, "out of memory updating '%s'", path);
     }
-    snprintf(u->tmp, size, "%.*s.%s" TMP_TAG "XXXXXX", (int)dlen, path,
-             path + dlen);
+    remove_stale_copies(path, dlen, host);
+    snprintf(u->tmp, size, "%.*s.%s" TMP_TAG "%s-%ld-XXXXXX", (int)dlen, path,
+             path + dlen, host, (long)getpid());
     if ((fd = mkstemp(u->tmp)) < 0) {
         rc = tokio__error(TOKIO_EIO, "cannot create a file beside '%s': %s",
                           path, strerror(errno));

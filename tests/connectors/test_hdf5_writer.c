@@ -460,6 +460,22 @@ test_hdf5_writer_is_all_or_nothing_under_sigkill(void **state)
         assert_int_equal(hidden, 1);
     }
 
+    /* two copies the next update must leave: one of a live writer of
+     * this host (us), one of another host's writer */
+    char host[65], live[4300], other[4300];
+    if (gethostname(host, 64) != 0)
+        strcpy(host, "localhost");
+    host[64] = '\0';
+    for (char *p = host; *p; p++)
+        if (*p == '/' || *p == '-')
+            *p = '_';
+    snprintf(live, sizeof(live), "%s/.a.hdf5.tokio-tmp-%s-%ld-abcdef", dir,
+             host, (long)getpid());
+    snprintf(other, sizeof(other), "%s/.a.hdf5.tokio-tmp-%s_x-1-abcdef",
+             dir, host);
+    tokio_test_write_file(live, "", 0);
+    tokio_test_write_file(other, "", 0);
+
     /* the same update, finished: the whole new file */
     assert_int_equal(pipe(fds), 0);
     pid = fork();
@@ -478,6 +494,24 @@ test_hdf5_writer_is_all_or_nothing_under_sigkill(void **state)
     assert_int_equal(tokio_timeseries_rows(back), 6);
     assert_int_equal(tokio_timeseries_cols(back), 2000);
     tokio_timeseries_free(back);
+    /* and the killed writer's copy is gone; the live and foreign stay */
+    {
+        DIR *d = opendir(dir);
+        struct dirent *e;
+        int kept = 0;
+        assert_non_null(d);
+        while ((e = readdir(d)) != NULL) {
+            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0
+                || strcmp(e->d_name, "a.hdf5") == 0)
+                continue;
+            if (strcmp(e->d_name, strrchr(live, '/') + 1) != 0 &&
+                strcmp(e->d_name, strrchr(other, '/') + 1) != 0)
+                fail_msg("left beside the file: %s", e->d_name);
+            kept++;
+        }
+        closedir(d);
+        assert_int_equal(kept, 2);
+    }
     back = read_back(path, "datatargets/readrates");
     assert_memory_equal(tokio_timeseries_cdata(back),
                         tokio_timeseries_cdata(ts), 18 * sizeof(double));
