@@ -28,38 +28,6 @@ static const char *const lmt_datasets[] = {
 };
 #define N_LMT_DATASETS (sizeof(lmt_datasets) / sizeof(lmt_datasets[0]))
 
-/* `sqlite3 DB .dump` (as the goldens were made); NULL without sqlite3. */
-__attribute__((unused)) static char *
-lmt_dump(const char *db)
-{
-    char cmd[4300], *text;
-    size_t cap = 1 << 16, n = 0, got;
-    FILE *p;
-
-    if (system("sqlite3 -version >/dev/null 2>&1") != 0)
-        return NULL;
-    snprintf(cmd, sizeof(cmd), "sqlite3 '%s' .dump", db);
-    p = popen(cmd, "r");
-    assert_non_null(p);
-    text = malloc(cap);
-    while ((got = fread(text + n, 1, cap - n - 1, p)) > 0) {
-        n += got;
-        if (n + 1 == cap)
-            text = realloc(text, cap *= 2);
-    }
-    text[n] = '\0';
-    assert_int_equal(pclose(p), 0);
-    return text;
-}
-
-#define LMT_NEED_SQLITE3(text)                                              \
-    do {                                                                    \
-        if ((text) == NULL) {                                               \
-            print_message("skipped: no sqlite3 command to dump with\n");    \
-            skip();                                                         \
-        }                                                                   \
-    } while (0)
-
 __attribute__((unused)) static int
 lmt_cmp_lines(const void *a, const void *b)
 {

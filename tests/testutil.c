@@ -19,6 +19,7 @@
 #include <jansson.h>
 
 #include "core/alloc.h"
+#include "core/run.h"
 #include "tokio/common.h"
 #include "tokio/input.h"
 
@@ -475,4 +476,19 @@ tokio_test_every_oom(int (*trial)(void *ctx), void *ctx, size_t step)
                      n, rc, tokio_errmsg());
     }
     fail_msg("the trial never succeeded");
+}
+
+char *
+tokio_test_sqlite_dump(const char *db)
+{
+    const char *argv[] = { "sqlite3", db, ".dump", NULL };
+    char *text = NULL;
+    size_t len = 0;
+    int rc = tokio__run_capture(argv, "sqlite3", 0, &text, &len);
+
+    if (rc == TOKIO_ENOTFOUND)
+        return NULL;
+    if (rc != TOKIO_OK)
+        fail_msg("sqlite3 %s .dump: %s", db, tokio_errmsg());
+    return text;
 }

@@ -119,4 +119,19 @@ size_t tokio_test_csv_diff(const char *a, const char *b);
  */
 void tokio_test_every_oom(int (*trial)(void *ctx), void *ctx, size_t step);
 
+/*
+ * `sqlite3 DB .dump` (how the SQLite goldens were made), run from an
+ * argument vector; the text (free()), or NULL when there is no sqlite3
+ * command.  TOKIO_TEST_NEED_SQLITE3(text) skips the test then.
+ */
+char *tokio_test_sqlite_dump(const char *db);
+
+#define TOKIO_TEST_NEED_SQLITE3(text)                                       \
+    do {                                                                    \
+        if ((text) == NULL) {                                               \
+            print_message("skipped: no sqlite3 command to dump with\n");    \
+            skip();                                                         \
+        }                                                                   \
+    } while (0)
+
 #endif

@@ -39,8 +39,8 @@ check_golden(const char *limit, const char *golden)
 
     snprintf(out, sizeof(out), "%s/lmt.sqlite3", dir);
     run_ok(NULL, argv);
-    got = lmt_dump(out);
-    LMT_NEED_SQLITE3(got);
+    got = tokio_test_sqlite_dump(out);
+    TOKIO_TEST_NEED_SQLITE3(got);
     want = tokio_test_read_file(tokio_test_data(golden), NULL);
     assert_non_null(want);
     assert_string_equal(got, want);
@@ -82,9 +82,9 @@ test_cache_lmtdb_reads_its_own_cache(void **state)
     snprintf(b, sizeof(b), "%s/b.sqlite3", dir);
     run_ok(NULL, first);
     run_ok(NULL, second);
-    x = lmt_dump(a);
-    LMT_NEED_SQLITE3(x);
-    y = lmt_dump(b);
+    x = tokio_test_sqlite_dump(a);
+    TOKIO_TEST_NEED_SQLITE3(x);
+    y = tokio_test_sqlite_dump(b);
     assert_string_equal(x, y);
     free(x);
     free(y);

@@ -36,8 +36,8 @@ test_cache_nersc_jobsdb_matches_golden(void **state)
         fail_msg("exit %d: %s", r.status, r.err);
     assert_contains(r.out, "Caching to ");
     tokio_run_free(&r);
-    got = lmt_dump(out);
-    LMT_NEED_SQLITE3(got);
+    got = tokio_test_sqlite_dump(out);
+    TOKIO_TEST_NEED_SQLITE3(got);
     want = tokio_test_read_file(tokio_test_data(GOLDEN), NULL);
     assert_string_equal(got, want);
     free(got);

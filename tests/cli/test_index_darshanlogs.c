@@ -61,38 +61,6 @@ teardown(void **state)
     return 0;
 }
 
-/* `sqlite3 DB .dump`, as the goldens were made; NULL if no sqlite3. */
-static char *
-dump(const char *db)
-{
-    char cmd[4300], *text;
-    size_t cap = 1 << 16, n = 0, got;
-    FILE *p;
-
-    if (system("sqlite3 -version >/dev/null 2>&1") != 0)
-        return NULL;
-    snprintf(cmd, sizeof(cmd), "sqlite3 '%s' .dump", db);
-    p = popen(cmd, "r");
-    assert_non_null(p);
-    text = malloc(cap);
-    while ((got = fread(text + n, 1, cap - n - 1, p)) > 0) {
-        n += got;
-        if (n + 1 == cap)
-            text = realloc(text, cap *= 2);
-    }
-    text[n] = '\0';
-    assert_int_equal(pclose(p), 0);
-    return text;
-}
-
-#define NEED_SQLITE3(text)                                                  \
-    do {                                                                    \
-        if ((text) == NULL) {                                               \
-            print_message("skipped: no sqlite3 command to dump with\n");    \
-            skip();                                                         \
-        }                                                                   \
-    } while (0)
-
 /* Row counts and an integrity check, for when there is no sqlite3. */
 static long
 count_rows(const char *db, const char *table)
@@ -170,8 +138,8 @@ check_golden(void **state, const char *const *pre, const char *golden)
     assert_string_equal(r.err, "");
     assert_string_equal(r.out, "");
     assert_int_equal(r.status, 0);
-    got = dump(db);
-    NEED_SQLITE3(got);
+    got = tokio_test_sqlite_dump(db);
+    TOKIO_TEST_NEED_SQLITE3(got);
     assert_string_equal(got, want);
     free(got);
     free(want);
@@ -222,8 +190,9 @@ test_golden_darshan_logs(void **state)
     assert_int_equal(r.status, 0);
     assert_contains(r.err, "warning: skipping '");
     assert_contains(r.err, "dxt.darshan': no mount table found");
-    char *got = dump(db), *want = tokio_test_read_file(want_path, NULL);
-    NEED_SQLITE3(got);
+    char *got = tokio_test_sqlite_dump(db);
+    char *want = tokio_test_read_file(want_path, NULL);
+    TOKIO_TEST_NEED_SQLITE3(got);
     assert_string_equal(got, want);
     free(got);
     free(want);
@@ -422,8 +391,8 @@ test_threads_give_the_same_index(void **state)
     assert_int_equal(r.status, 0);
     tokio_run_free(&r);
     assert_int_equal(count_rows(d1, "headers"), N_MANY);
-    char *x = dump(d1), *y = dump(d4);
-    NEED_SQLITE3(x);
+    char *x = tokio_test_sqlite_dump(d1), *y = tokio_test_sqlite_dump(d4);
+    TOKIO_TEST_NEED_SQLITE3(x);
     assert_string_equal(x, y);
     free(x);
     free(y);
@@ -482,8 +451,8 @@ test_killed_run_resumes(void **state)
     assert_int_equal(r.status, 0);
     tokio_run_free(&r);
     assert_int_equal(count_rows(db, "headers"), N_MANY);
-    char *x = dump(db), *y = dump(ref);
-    NEED_SQLITE3(x);
+    char *x = tokio_test_sqlite_dump(db), *y = tokio_test_sqlite_dump(ref);
+    TOKIO_TEST_NEED_SQLITE3(x);
     assert_string_equal(x, y);
     free(x);
     free(y);

@@ -137,8 +137,8 @@ test_mariadb_cache_lmtdb_same_rows(void **state)
     r = run_lmt("lmt", argv2);
     assert_int_equal(r.status, 0);
     tokio_run_free(&r);
-    char *a = lmt_dump(out), *b = lmt_dump(local);
-    LMT_NEED_SQLITE3(a);
+    char *a = tokio_test_sqlite_dump(out), *b = tokio_test_sqlite_dump(local);
+    TOKIO_TEST_NEED_SQLITE3(a);
     assert_string_equal(lmt_sort_lines(a), lmt_sort_lines(b));
     free(a);
     free(b);
@@ -163,7 +163,7 @@ test_mariadb_cache_lmtdb_same_rows(void **state)
     r = run_lmt("lmt", argv4);
     assert_int_equal(r.status, 0);
     tokio_run_free(&r);
-    a = lmt_dump(lim);
+    a = tokio_test_sqlite_dump(lim);
     size_t inserts = 0;
     for (const char *p = a; (p = strstr(p, "INSERT INTO OST_DATA ")); p++)
         inserts++;
@@ -243,8 +243,8 @@ test_mariadb_cache_nersc_jobsdb(void **state)
     if (r.status != 0)
         fail_msg("exit %d: %s", r.status, r.err);
     tokio_run_free(&r);
-    char *got = lmt_dump(out);
-    LMT_NEED_SQLITE3(got);
+    char *got = tokio_test_sqlite_dump(out);
+    TOKIO_TEST_NEED_SQLITE3(got);
     char *want = tokio_test_read_file(tokio_test_data(GOLDEN
         "cache_nersc_jobsdb/sample_nersc_jobsdb.edison.sql"), NULL);
     assert_string_equal(lmt_sort_lines(got), lmt_sort_lines(want));
