@@ -8,16 +8,37 @@
  *      checks (exit 2), calls into libtokio, output through cli_write_json()
  *      or the output/CSV helpers (exit 0, or 1 with the library's message);
  *   2. declare it in src/cli/commands.h;
- *   3. add its line to `commands[]` below, in alphabetical order;
+ *   3. add its line to `commands[]` below, in alphabetical order; wrap
+ *      the function in IN_FULL() if the command reaches HDF5, libarchive
+ *      or MariaDB (the test cli/front_links_light fails otherwise);
  *   4. test it in tests/cli/test_NAME.c (found by CMake on its own);
  *   5. add its row to the command list in README.md.
  */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "tokio/common.h"
+
+/*
+ * Two executables are built from this file.  `tokio-full` has every
+ * command.  `tokio` (built with TOKIO_CLI_FRONT) links only the light
+ * libraries: loading HDF5 (which brings curl, GnuTLS and Kerberos),
+ * libarchive and MariaDB Connector/C costs about 20 M instructions, more
+ * than a whole `cache-darshan --total` of a 2,000-record log.  Its table
+ * lists the other commands with IN_FULL(), and runs them by exec'ing
+ * tokio-full in place (same process, same arguments).
+ */
+#ifdef TOKIO_CLI_FRONT
+#define IN_FULL(fn) NULL
+#else
+#define IN_FULL(fn) fn
+#endif
 
 struct command {
     const char *name;
@@ -26,30 +47,30 @@ struct command {
 };
 
 static const struct command commands[] = {
-    { "archive-lmtdb", cmd_archive_lmtdb, "an LMT database's OST, OSS, MDS and metadata-op counters into a TTS HDF5 file" },
-    { "archive-mmperfmon", cmd_archive_mmperfmon, "GPFS mmperfmon outputs into a TTS HDF5 file, LUNs and servers typed by the site config" },
+    { "archive-lmtdb", IN_FULL(cmd_archive_lmtdb), "an LMT database's OST, OSS, MDS and metadata-op counters into a TTS HDF5 file" },
+    { "archive-mmperfmon", IN_FULL(cmd_archive_mmperfmon), "GPFS mmperfmon outputs into a TTS HDF5 file, LUNs and servers typed by the site config" },
     { "cache-craysdb", cmd_cache_craysdb, "a Cray SDB processor table (xtdb2proc) as JSON, CSV or xtdb2proc text" },
     { "cache-darshan", cmd_cache_darshan, "a Darshan log as JSON: header, mounts, records, totals, performance" },
     { "cache-globuslogs", cmd_cache_globuslogs, "a Globus GridFTP server transfer log as JSON or CSV" },
     { "cache-hpss", cmd_cache_hpss, "an HPSS daily report, HSI/HTAR log or FTP/PFTP log as JSON or CSV" },
-    { "cache-isdct", cmd_cache_isdct, "a NERSC ISDCT dump of SSD counters (tarball, folder or JSON) as JSON or CSV" },
+    { "cache-isdct", IN_FULL(cmd_cache_isdct), "a NERSC ISDCT dump of SSD counters (tarball, folder or JSON) as JSON or CSV" },
     { "cache-lfsstatus", cmd_cache_lfsstatus, "a Lustre file system's OST fullness or failed-over OSTs at a time, as JSON" },
-    { "cache-lmtdb", cmd_cache_lmtdb, "copy a time range of an LMT database into an SQLite cache file" },
-    { "cache-mmperfmon", cmd_cache_mmperfmon, "GPFS mmperfmon query outputs as JSON, or one host or metric over time as CSV" },
+    { "cache-lmtdb", IN_FULL(cmd_cache_lmtdb), "copy a time range of an LMT database into an SQLite cache file" },
+    { "cache-mmperfmon", IN_FULL(cmd_cache_mmperfmon), "GPFS mmperfmon query outputs as JSON, or one host or metric over time as CSV" },
     { "cache-nersc-globuslogs", cmd_cache_nersc_globuslogs, "Globus transfers from a cache of NERSC's Elasticsearch pages as JSON or CSV" },
-    { "cache-nersc-jobsdb", cmd_cache_nersc_jobsdb, "cache the NERSC jobs database rows of jobs running in a window on a host" },
+    { "cache-nersc-jobsdb", IN_FULL(cmd_cache_nersc_jobsdb), "cache the NERSC jobs database rows of jobs running in a window on a host" },
     { "cache-slurm", cmd_cache_slurm, "a Slurm job's tasks, times and nodes (sacct) as native text, JSON or CSV" },
     { "cache-topology", cmd_cache_topology, "a job's radius in a Cray network from its nodes and the xtdb2proc node map" },
-    { "compare-isdct", cmd_compare_isdct, "changed SSD counters, added and removed drives between two ISDCT dumps" },
+    { "compare-isdct", IN_FULL(cmd_compare_isdct), "changed SSD counters, added and removed drives between two ISDCT dumps" },
     { "config", cmd_config, "print the effective site configuration, or one key" },
     { "darshan-bad-ost", cmd_darshan_bad_ost, "correlate file performance with Lustre OSTs to find slow OSTs" },
     { "darshan-scoreboard", cmd_darshan_scoreboard, "rank users, file systems and applications by I/O volume" },
-    { "export-tts", cmd_export_tts, "one dataset of a TTS or H5LMT file, or of a file system over a time range, as CSV" },
+    { "export-tts", IN_FULL(cmd_export_tts), "one dataset of a TTS or H5LMT file, or of a file system over a time range, as CSV" },
     { "find-darshanlogs", cmd_find_darshanlogs, "list the Darshan logs of some days, user or job in the log repository" },
     { "index-darshanlogs", cmd_index_darshanlogs, "add Darshan logs to an SQLite index of bytes and operations per file system" },
     { "summarize-darshanlogs", cmd_summarize_darshanlogs, "bytes read and written per Darshan log and mount point, as JSON" },
-    { "summarize-h5lmt", cmd_summarize_h5lmt, "binned bytes, CPU loads and missing data of an H5LMT or TTS file" },
-    { "summarize-tts", cmd_summarize_tts, "bytes read and written in a TTS file, per timestep or column" },
+    { "summarize-h5lmt", IN_FULL(cmd_summarize_h5lmt), "binned bytes, CPU loads and missing data of an H5LMT or TTS file" },
+    { "summarize-tts", IN_FULL(cmd_summarize_tts), "bytes read and written in a TTS file, per timestep or column" },
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -90,6 +111,54 @@ find_command(const char *name)
     return NULL;
 }
 
+#ifdef TOKIO_CLI_FRONT
+#define FULL_NAME "tokio-full"
+
+/* "DIR/tokio-full" into path; false when it does not fit */
+static int
+full_path_in(char *path, size_t size, const char *dir, size_t dir_len)
+{
+    if (dir_len + 1 + sizeof(FULL_NAME) > size)
+        return 0;
+    memcpy(path, dir, dir_len);
+    path[dir_len] = '/';
+    memcpy(path + dir_len + 1, FULL_NAME, sizeof(FULL_NAME));
+    return 1;
+}
+
+/*
+ * Exec tokio-full with our own argv.  It is looked for in
+ * $TOKIO_EXEC_PATH when set (and only there), else beside this
+ * executable (a build tree), else in the installed libexec folder.
+ * Returns only on failure.
+ */
+static int
+run_in_full(const char *name, char **argv)
+{
+    char path[PATH_MAX];
+    const char *dir = getenv("TOKIO_EXEC_PATH");
+
+    if (dir != NULL && dir[0] != '\0') {
+        if (full_path_in(path, sizeof(path), dir, strlen(dir)))
+            execv(path, argv);
+    } else {
+        char self[PATH_MAX];
+        ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+        self[n > 0 ? n : 0] = '\0';
+        char *slash = strrchr(self, '/');
+        if (slash != NULL &&
+            full_path_in(path, sizeof(path), self, (size_t)(slash - self)) &&
+            access(path, X_OK) == 0)
+            execv(path, argv);
+        snprintf(path, sizeof(path), "%s", TOKIO_FULL_PATH);
+        execv(path, argv);
+    }
+    fprintf(stderr, "tokio: %s is run by %s, which cannot be run: %s\n",
+            name, path, strerror(errno));
+    return CLI_EXIT_FAILURE;
+}
+#endif
+
 static int
 unknown_command(const char *name)
 {
@@ -120,6 +189,10 @@ main(int argc, char **argv)
         const struct command *c = find_command(argv[2]);
         if (c == NULL)
             return unknown_command(argv[2]);
+#ifdef TOKIO_CLI_FRONT
+        if (c->run == NULL)
+            return run_in_full(c->name, argv);
+#endif
         char *help_argv[] = { (char *)c->name, "--help", NULL };
         return c->run(2, help_argv);
     }
@@ -132,5 +205,9 @@ main(int argc, char **argv)
     if (c == NULL)
         return unknown_command(name);
     argv[1] = (char *)c->name;
+#ifdef TOKIO_CLI_FRONT
+    if (c->run == NULL)
+        return run_in_full(c->name, argv);
+#endif
     return c->run(argc - 1, argv + 1);
 }

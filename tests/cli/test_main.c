@@ -158,6 +158,94 @@ test_reference_spelling_with_underscores_is_accepted(void **state)
     tokio_run_free(&r2);
 }
 
+/* $TOKIO_BIN's folder (where the build puts tokio-full too); free it */
+static char *
+bin_dir(void)
+{
+    char *dir = strdup(getenv("TOKIO_BIN"));
+    assert_non_null(dir);
+    char *slash = strrchr(dir, '/');
+    assert_non_null(slash);
+    *slash = '\0';
+    return dir;
+}
+
+/*
+ * The front `tokio` runs the commands that need HDF5, libarchive or
+ * MariaDB through tokio-full: both must offer the same commands, with the
+ * same help.
+ */
+static void
+test_front_and_full_offer_the_same_commands(void **state)
+{
+    const char *help[] = { "help", NULL };
+    const char *h5help[] = { "help", "export-tts", NULL };
+    char *front = strdup(getenv("TOKIO_BIN"));
+    char *dir = bin_dir();
+    char full[4096];
+
+    (void)state;
+    snprintf(full, sizeof(full), "%s/tokio-full", dir);
+    struct tokio_run f1 = tokio_test_run(NULL, NULL, help);
+    struct tokio_run f2 = tokio_test_run(NULL, NULL, h5help);
+    setenv("TOKIO_BIN", full, 1);
+    struct tokio_run a1 = tokio_test_run(NULL, NULL, help);
+    struct tokio_run a2 = tokio_test_run(NULL, NULL, h5help);
+    setenv("TOKIO_BIN", front, 1);
+
+    assert_int_equal(f1.status, 0);
+    assert_int_equal(a1.status, 0);
+    assert_string_equal(f1.out, a1.out);
+    assert_contains(f1.out, "  export-tts ");
+    assert_contains(f1.out, "  cache-darshan ");
+    assert_int_equal(f2.status, 0);
+    assert_int_equal(a2.status, 0);
+    assert_contains(f2.out, "usage: tokio export-tts");
+    assert_string_equal(f2.out, a2.out);
+    tokio_run_free(&f1);
+    tokio_run_free(&f2);
+    tokio_run_free(&a1);
+    tokio_run_free(&a2);
+    free(front);
+    free(dir);
+}
+
+/* TOKIO_EXEC_PATH names the one folder tokio-full is taken from */
+static void
+test_exec_path_chooses_tokio_full(void **state)
+{
+    char *dir = bin_dir();
+    char env_ok[4096];
+    const char *env_bad[] = { "TOKIO_EXEC_PATH=/nonexistent-tokio-dir", NULL };
+    const char *h5help[] = { "summarize-tts", "--help", NULL };
+    const char *light[] = { "config", "--help", NULL };
+
+    (void)state;
+    snprintf(env_ok, sizeof(env_ok), "TOKIO_EXEC_PATH=%s", dir);
+    const char *env_good[] = { env_ok, NULL };
+
+    struct tokio_run r = tokio_test_run(NULL, env_good, h5help);
+    assert_int_equal(r.status, 0);
+    assert_contains(r.out, "usage: tokio summarize-tts");
+    tokio_run_free(&r);
+
+    /* missing: a clear error naming the command and the path, exit 1 */
+    r = tokio_test_run(NULL, env_bad, h5help);
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.out, "");
+    assert_contains(r.err, "summarize-tts is run by "
+                           "/nonexistent-tokio-dir/tokio-full");
+    assert_contains(r.err, "No such file or directory");
+    tokio_run_free(&r);
+
+    /* the front's own commands do not need it */
+    r = tokio_test_run(NULL, env_bad, light);
+    assert_int_equal(r.status, 0);
+    assert_contains(r.out, "usage: tokio config");
+    tokio_run_free(&r);
+    free(dir);
+}
+
 int
 main(void)
 {
@@ -171,6 +259,8 @@ main(void)
         cmocka_unit_test(test_help_command_equals_command_help),
         cmocka_unit_test(test_help_of_unknown_command_exits_2),
         cmocka_unit_test(test_reference_spelling_with_underscores_is_accepted),
+        cmocka_unit_test(test_front_and_full_offer_the_same_commands),
+        cmocka_unit_test(test_exec_path_chooses_tokio_full),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
