@@ -12,7 +12,8 @@
  *
  * Records are typed pairs in one array with strings in one pool (a JSON
  * object per line would cost several times the parse); keys repeated from
- * the previous line share its copy.
+ * the previous line share its copy.  A log is read line by line as it
+ * streams; only the JSON form is read whole.
  *
  * Test inputs: ../shared/testdata/pytokio-inputs/globuslogs.txt.gz;
  * golden ../shared/testdata/golden/pytokio/globuslogs/.
@@ -42,14 +43,12 @@
 #include "core/error.h"
 #include "core/text.h"
 #include "core/json.h"
+#include "core/localdays.h"
 #include "core/localtime.h"
 
-/* Keys the reference recast (its RECAST_KEYS). */
-static const char *const time_keys[] = { "DATE", "START", NULL };
-static const char *const int_keys[] = { "BUFFER", "BLOCK", "NBYTES",
-                                        "STREAMS", "STRIPES", NULL };
-#define LIST_KEY "DEST"
-
+/* Keys the reference recast (its RECAST_KEYS): DATE and START to times,
+ * BUFFER, BLOCK, NBYTES, STREAMS and STRIPES to integers, DEST to a
+ * list. */
 enum vtype { V_STR, V_INT, V_REAL, V_LIST };
 
 /* One KEY=VALUE of a record. */
@@ -94,7 +93,7 @@ struct parser {
     size_t *slots;          /* hash of raw[] by key: index + 1, 0 empty; */
     size_t nslots;          /* a line may hold a million distinct keys */
     size_t hashed;          /* raw[0..hashed) are in slots */
-    struct tokio__local_days tc;    /* local days seen, for parse_date() */
+    struct tokio__local_days *tc;   /* local days seen, for parse_date() */
 };
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -111,14 +110,44 @@ oom(const char *name)
     return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'", name);
 }
 
-static int
-in_list(const char *const *list, const char *k, size_t len)
+/* What the reference recast key k[0..len) to: V_REAL for times. */
+static enum vtype
+key_type(const char *k, size_t len)
 {
-    for (; *list; list++)
-        if ((*list)[0] == k[0] && strlen(*list) == len &&
-            memcmp(*list, k, len) == 0)
-            return 1;
-    return 0;
+    switch (len) {
+    case 4:
+        return memcmp(k, "DATE", 4) == 0 ? V_REAL
+               : memcmp(k, "DEST", 4) == 0 ? V_LIST : V_STR;
+    case 5:
+        return memcmp(k, "START", 5) == 0 ? V_REAL
+               : memcmp(k, "BLOCK", 5) == 0 ? V_INT : V_STR;
+    case 6:
+        return memcmp(k, "BUFFER", 6) == 0 || memcmp(k, "NBYTES", 6) == 0
+               ? V_INT : V_STR;
+    case 7:
+        return memcmp(k, "STREAMS", 7) == 0 || memcmp(k, "STRIPES", 7) == 0
+               ? V_INT : V_STR;
+    default:
+        return V_STR;
+    }
+}
+
+/* The first index from `p` on whose byte is at most ' ' (white space is:
+ * tokio__py_space()), else `len`: eight bytes at a time, by the classic
+ * "some byte less than n" word test, over long values such as paths;
+ * p <= len. */
+static size_t
+next_low(const char *s, size_t p, size_t len)
+{
+    for (; len - p >= 8; p += 8) {
+        uint64_t w;
+        memcpy(&w, s + p, 8);
+        if ((w - 0x2121212121212121u) & ~w & 0x8080808080808080u)
+            break;
+    }
+    while (p < len && (unsigned char)s[p] > ' ')
+        p++;
+    return p;
 }
 
 /* Python's int(): surrounding whitespace, a sign, decimal digits. */
@@ -138,9 +167,10 @@ py_int(const char *s, size_t len, int64_t *out)
     if (i >= len)
         return -1;
     limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
-    for (; i < len; i++) {
+    /* 18 digits cannot overflow: no division per digit then */
+    for (size_t fast = len - i <= 18; i < len; i++) {
         unsigned d = (unsigned)(unsigned char)s[i] - '0';
-        if (d > 9 || v > (limit - d) / 10)
+        if (d > 9 || (!fast && v > (limit - d) / 10))
             return -1;
         v = v * 10 + d;
     }
@@ -181,7 +211,7 @@ parse_date(struct parser *ps, const char *s, size_t len, double *out)
         v[2] > dm[v[1] - 1] + (v[1] == 2 && leap) || v[3] > 23 ||
         v[4] > 59 || v[5] > 59)
         return -1;
-    if (tokio__local_epoch(&ps->tc, v[0], v[1], v[2], v[3], v[4], v[5], &e) < 0)
+    if (tokio__local_epoch(ps->tc, v[0], v[1], v[2], v[3], v[4], v[5], &e) < 0)
         return -1;
     *out = (double)e + (double)us / 1e6;
     return 0;
@@ -327,7 +357,8 @@ peel(struct parser *ps, const char *line, size_t len)
             u++;
         if (u > pos && u < len && line[u] == '=') {
             /* the shortest value followed by \s+[A-Z]+= */
-            for (size_t p = u + 1; p < len; p++) {
+            for (size_t p = next_low(line, u + 1, len); p < len;
+                 p = next_low(line, p + 1, len)) {
                 if (!tokio__py_space((unsigned char)line[p]))
                     continue;
                 size_t q = p, w;
@@ -467,10 +498,8 @@ parse_line(struct tokio_globuslogs *g, struct parser *ps, const char *line,
         if (kv == NULL || set_key(g, r, kv, raw->k, raw->klen) < 0)
             return oom(ps->name);
         r->n++;
-        /* every recast key is 4 to 7 capital letters */
-        int maybe = raw->klen >= 4 && raw->klen <= 7 &&
-                    upper((unsigned char)raw->k[0]);
-        if (maybe && in_list(time_keys, raw->k, raw->klen)) {
+        enum vtype type = key_type(raw->k, raw->klen);
+        if (type == V_REAL) {
             kv->type = V_REAL;
             if (parse_date(ps, raw->v, raw->vlen, &kv->v.d) < 0)
                 return tokio__error(TOKIO_EFORMAT, "'%s' line %zu: %.*s is "
@@ -479,7 +508,7 @@ parse_line(struct tokio_globuslogs *g, struct parser *ps, const char *line,
                                     (int)raw->klen, raw->k,
                                     (int)(raw->vlen > 60 ? 60 : raw->vlen),
                                     raw->v);
-        } else if (maybe && in_list(int_keys, raw->k, raw->klen)) {
+        } else if (type == V_INT) {
             kv->type = V_INT;
             if (py_int(raw->v, raw->vlen, &kv->v.i) < 0)
                 return tokio__error(TOKIO_EFORMAT, "'%s' line %zu: %.*s is "
@@ -487,8 +516,7 @@ parse_line(struct tokio_globuslogs *g, struct parser *ps, const char *line,
                                     ps->lineno, (int)raw->klen, raw->k,
                                     (int)(raw->vlen > 60 ? 60 : raw->vlen),
                                     raw->v);
-        } else if (maybe && raw->klen == strlen(LIST_KEY) &&
-                   memcmp(raw->k, LIST_KEY, raw->klen) == 0) {
+        } else if (type == V_LIST) {
             if (set_list(g, kv, raw->v, raw->vlen) < 0)
                 return oom(ps->name);
         } else {
@@ -509,34 +537,6 @@ new_logs(struct tokio_globuslogs **out)
     if ((*out = tokio__calloc(1, sizeof(**out))) == NULL)
         return tokio__error(TOKIO_ENOMEM, "out of memory");
     return TOKIO_OK;
-}
-
-static int
-parse_text(struct tokio_globuslogs *g, const char *buf, size_t len,
-           const char *name)
-{
-    struct parser ps;
-    int rc = TOKIO_OK;
-
-    memset(&ps, 0, sizeof(ps));
-    ps.name = name;
-    for (size_t pos = 0; pos < len && rc == TOKIO_OK;) {
-        const char *nl = memchr(buf + pos, '\n', len - pos);
-        size_t end = nl ? (size_t)(nl - buf) : len, l = end - pos;
-        size_t i;
-
-        ps.lineno++;
-        if (l > 0 && buf[pos + l - 1] == '\r')
-            l--;
-        for (i = 0; i < l && tokio__py_space((unsigned char)buf[pos + i]); i++)
-            ;
-        if (i < l)
-            rc = parse_line(g, &ps, buf + pos, l);
-        pos = end + 1;
-    }
-    free(ps.raw);
-    free(ps.slots);
-    return rc;
 }
 
 /* ---- JSON --------------------------------------------------------------- */
@@ -640,55 +640,115 @@ tokio_globuslogs_from_json(struct tokio_globuslogs **out, const json_t *json)
 
 /* ---- reading ------------------------------------------------------------ */
 
+/* The JSON form, whole in `buf`. */
 static int
-parse_buffer(struct tokio_globuslogs **out, const char *buf, size_t len,
-             const char *name)
+parse_json_text(struct tokio_globuslogs **out, const char *buf, size_t len,
+                const char *name)
+{
+    json_error_t err;
+    int nomem = 0, rc;
+    json_t *json = tokio__json_parse(buf, len, 0, &err, &nomem);
+
+    if (json == NULL)
+        return nomem ? oom(name)
+                     : tokio__error(TOKIO_EFORMAT, "'%s' line %d column %d: "
+                                    "%s", name, err.line, err.column,
+                                    err.text);
+    rc = tokio_globuslogs_from_json(out, json);
+    json_decref(json);
+    if (rc < 0)
+        tokio__error_prefix("'%s'", name);
+    return rc;
+}
+
+/* The JSON form: `nblank` blank lines, the line `first` (the reader's)
+ * and the rest of `in`, as one text (so messages count lines right). */
+static int
+read_json(struct tokio_globuslogs **out, struct tokio_input *in,
+          size_t nblank, const char *first, size_t first_len)
+{
+    const char *name = tokio_input_name(in);
+    unsigned char *rest = NULL;
+    size_t rest_len = 0, head = nblank + first_len + 1;
+    char *buf = tokio__malloc(head), *all;
+    int rc;
+
+    if (buf == NULL)
+        return oom(name);
+    memset(buf, '\n', nblank);
+    memcpy(buf + nblank, first, first_len);   /* before reading on */
+    buf[head - 1] = '\n';
+    if ((rc = tokio_input_read_all(in, 0, &rest, &rest_len)) < 0) {
+        free(buf);
+        return rc;
+    }
+    if ((all = tokio__realloc(buf, head + rest_len + 1)) == NULL) {
+        free(buf);
+        free(rest);
+        return oom(name);
+    }
+    memcpy(all + head, rest, rest_len);
+    all[head + rest_len] = '\0';
+    free(rest);
+    rc = parse_json_text(out, all, head + rest_len, name);
+    free(all);
+    return rc;
+}
+
+static int
+blank(const char *p, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (!tokio__py_space((unsigned char)p[i]))
+            return 0;
+    return 1;
+}
+
+/*
+ * Read `in`: a log line by line as it streams (a log can be large; blank
+ * lines skipped), the JSON form (its first non-blank byte a '[': log
+ * lines start with a key) whole.
+ */
+static int
+read_input(struct tokio_globuslogs **out, struct tokio_input *in)
 {
     struct tokio_globuslogs *g = NULL;
-    size_t i = 0;
+    struct parser ps;
+    const char *line;
+    size_t len, nblank = 0, i = 0;
     int rc;
 
     *out = NULL;
-    while (i < len && tokio__py_space((unsigned char)buf[i]))
-        i++;
-    /* the JSON form: log lines start with a key */
-    if (i < len && buf[i] == '[') {
-        json_error_t err;
-        int nomem = 0;
-        json_t *json = tokio__json_parse(buf, len, 0, &err, &nomem);
-        if (json == NULL)
-            return nomem ? oom(name)
-                         : tokio__error(TOKIO_EFORMAT, "'%s' line %d column "
-                                        "%d: %s", name, err.line, err.column,
-                                        err.text);
-        rc = tokio_globuslogs_from_json(out, json);
-        json_decref(json);
-        if (rc < 0)
-            tokio__error_prefix("'%s'", name);
+    while ((rc = tokio_input_getline(in, &line, &len)) == TOKIO_OK &&
+           line != NULL && blank(line, len))
+        nblank++;
+    if (rc < 0)
         return rc;
-    }
+    while (line != NULL && i < len && tokio__py_space((unsigned char)line[i]))
+        i++;
+    if (line != NULL && line[i] == '[')
+        return read_json(out, in, nblank, line, len);
     if ((rc = new_logs(&g)) < 0)
         return rc;
-    if ((rc = parse_text(g, buf, len, name)) < 0) {
+    memset(&ps, 0, sizeof(ps));
+    ps.name = tokio_input_name(in);
+    ps.tc = tokio__local_days_cached();
+    while (rc == TOKIO_OK && line != NULL) {
+        if (!blank(line, len)) {
+            ps.lineno = tokio_input_lineno(in);
+            rc = parse_line(g, &ps, line, len);
+        }
+        if (rc == TOKIO_OK)
+            rc = tokio_input_getline(in, &line, &len);
+    }
+    free(ps.raw);
+    free(ps.slots);
+    if (rc < 0) {
         tokio_globuslogs_free(g);   /* no half-built result */
         return rc;
     }
     *out = g;
     return TOKIO_OK;
-}
-
-static int
-read_input(struct tokio_globuslogs **out, struct tokio_input *in)
-{
-    unsigned char *buf = NULL;
-    size_t len = 0;
-    int rc;
-
-    if ((rc = tokio_input_read_all(in, 0, &buf, &len)) < 0)
-        return rc;
-    rc = parse_buffer(out, (const char *)buf, len, tokio_input_name(in));
-    free(buf);
-    return rc;
 }
 
 int

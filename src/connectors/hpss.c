@@ -9,8 +9,8 @@
  * Log records are typed (one table of field names and types per
  * application, values in a small array per record, strings in one pool),
  * because logs are large and a JSON object per record costs several times
- * the parse; a daily report is small and irregular, so it is kept as the
- * JSON tree itself.
+ * the parse; so are a daily report's tables (a typed cell per row and
+ * key, keys and strings in the pool), the JSON tree built on output.
  *
  * Test inputs: ../shared/testdata/pytokio-inputs/{hpss_daily.txt,
  * hsilog.txt.gz, hpssftplog.txt.gz}; goldens in
@@ -30,10 +30,8 @@
  *    and lower-cased in ASCII only; a title line within two lines of the
  *    end is no table (the reference raised IndexError); overlapping
  *    tables that would take quadratic time are refused (EXTRA_WORK).
- *
- * NEEDSWORK: a daily report is parsed into jansson objects cell by cell,
- * ~10x the reference's speed, not the 30x asked of text connectors; it
- * is a 20 KB file a day, so a typed table did not seem worth it yet.
+ *  - a daily report cell or heading cut inside a UTF-8 character (the
+ *    reference cut characters, not bytes) is TOKIO_EFORMAT.
  */
 #include "tokio/connectors/hpss.h"
 
@@ -53,6 +51,7 @@
 #include "core/error.h"
 #include "core/text.h"
 #include "core/json.h"
+#include "core/localdays.h"
 #include "core/localtime.h"
 
 /* ---- format facts ------------------------------------------------------ */
@@ -174,13 +173,35 @@ struct rec {
     union val v[MAX_FIELDS];
 };
 
+/* A daily report cell: T_INT, T_REAL or T_STR. */
+struct rcell {
+    uint8_t type;
+    union val v;
+};
+
+/* A daily report table: rows of one cell per key. */
+struct table {
+    uint64_t system, title;     /* pool offsets */
+    uint64_t *keys;             /* the rows' keys, pool offsets, in order */
+    size_t nkeys;
+    size_t keyslot;             /* re-keyed tables: the key keying rows
+                                   (not a key of the row then), else
+                                   SIZE_MAX */
+    struct rcell *cells;        /* nrows * nkeys */
+    size_t nrows;
+};
+
 struct tokio_hpss {
     enum tokio_hpss_kind kind;
     struct rec *recs;           /* logs: in input order */
     size_t n, cap;
     char *pool;
     size_t pool_len, pool_cap;
-    json_t *report;             /* daily report: system -> title -> rows */
+    struct table *tables;       /* daily report text: in order stored */
+    size_t ntables, tcap;
+    json_t *tindex;             /* system -> title -> index in tables */
+    json_t *report;             /* daily report from JSON: system ->
+                                   title -> rows */
     char date[24];              /* daily report: "YYYY-MM-DD" or "" */
 };
 
@@ -193,12 +214,22 @@ struct span {
 
 /* ---- small helpers ----------------------------------------------------- */
 
+/* tokio__py_space(), quick to say no (white space is at most ' ') */
+static int
+space(unsigned char c)
+{
+    return c <= ' ' && tokio__py_space(c);
+}
+
 static struct span
 strip(struct span s)
 {
-    while (s.len > 0 && tokio__py_space((unsigned char)*s.p))
+    /* report cells are padded with runs of spaces */
+    while (s.len >= 8 && memcmp(s.p, "        ", 8) == 0)
+        s.p += 8, s.len -= 8;
+    while (s.len > 0 && space((unsigned char)*s.p))
         s.p++, s.len--;
-    while (s.len > 0 && tokio__py_space((unsigned char)s.p[s.len - 1]))
+    while (s.len > 0 && space((unsigned char)s.p[s.len - 1]))
         s.len--;
     return s;
 }
@@ -214,7 +245,7 @@ static int
 blank(const char *p, size_t len)
 {
     for (size_t i = 0; i < len; i++)
-        if (!tokio__py_space((unsigned char)p[i]))
+        if (!space((unsigned char)p[i]))
             return 0;
     return 1;
 }
@@ -233,9 +264,10 @@ py_int(struct span s, int64_t *out)
     if (i >= s.len)
         return -1;
     limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
-    for (; i < s.len; i++) {
+    /* 18 digits cannot overflow: no division per digit then */
+    for (size_t fast = s.len - i <= 18; i < s.len; i++) {
         unsigned d = (unsigned)(unsigned char)s.p[i] - '0';
-        if (d > 9 || v > (limit - d) / 10)
+        if (d > 9 || (!fast && v > (limit - d) / 10))
             return -1;
         v = v * 10 + d;
     }
@@ -250,6 +282,7 @@ py_float(struct span s, double *out)
 {
     char buf[64], *end;
     size_t i = 0, digits = 0;
+    int exp = 0;
 
     s = strip(s);
     if (i < s.len && (s.p[i] == '+' || s.p[i] == '-'))
@@ -263,6 +296,7 @@ py_float(struct span s, double *out)
         return -1;
     if (i < s.len && (s.p[i] == 'e' || s.p[i] == 'E')) {
         size_t e = ++i;
+        exp = 1;
         if (i < s.len && (s.p[i] == '+' || s.p[i] == '-'))
             e = ++i;
         while (i < s.len && s.p[i] >= '0' && s.p[i] <= '9')
@@ -275,8 +309,7 @@ py_float(struct span s, double *out)
     /* Clinger's fast path: up to 15 digits and no exponent make an exact
      * integer over an exact power of ten, whose quotient is correctly
      * rounded, so equal to strtod()'s and Python's float() */
-    if (digits <= 15 && memchr(s.p, 'e', s.len) == NULL &&
-        memchr(s.p, 'E', s.len) == NULL) {
+    if (digits <= 15 && !exp) {
         static const double p10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6,
             1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15 };
         uint64_t m = 0;
@@ -385,12 +418,22 @@ small_num(const char *p, size_t len, int lo, int hi, int *out)
     return 0;
 }
 
+/* The date part of the last ctime-style date parsed: a log's lines share
+ * it, and its names cost more than the rest. */
+struct date_memo {
+    char text[24];      /* weekday, month and day as they were, year */
+    size_t len;         /* 0: none */
+    int y, mon, day;
+};
+
 /*
  * The five fields of a ctime-style date ("Mon Dec 31 00:06:46 2018",
  * strptime "%a %b %d %H:%M:%S %Y") as local time, to epoch seconds.
+ * Fields 0-2 are parts of one line.
  */
 static int
-parse_ctime(struct tokio__local_days *tc, const struct span *f, double *out)
+parse_ctime(struct tokio__local_days *tc, struct date_memo *m,
+            const struct span *f, double *out)
 {
     static const char *const wdays[] = { "monday", "tuesday", "wednesday",
         "thursday", "friday", "saturday", "sunday" };
@@ -400,26 +443,42 @@ parse_ctime(struct tokio__local_days *tc, const struct span *f, double *out)
     int mon, day, h, mi, s, y = 0;
     int64_t e;
     const char *t = f[3].p, *c1, *c2;
+    size_t dlen = (size_t)(f[2].p + f[2].len - f[0].p);
 
-    if (name_index(f[0], wdays, 7) < 0 ||
-        (mon = name_index(f[1], months, 12)) < 0 ||
-        small_num(f[2].p, f[2].len, 1, 31, &day) < 0)
-        return -1;
-    mon++;
+    if (m->len > 0 && m->len == dlen + f[4].len &&
+        memcmp(m->text, f[0].p, dlen) == 0 &&
+        memcmp(m->text + dlen, f[4].p, f[4].len) == 0) {
+        y = m->y;
+        mon = m->mon;
+        day = m->day;
+    } else {
+        if (name_index(f[0], wdays, 7) < 0 ||
+            (mon = name_index(f[1], months, 12)) < 0 ||
+            small_num(f[2].p, f[2].len, 1, 31, &day) < 0 || f[4].len != 4)
+            return -1;
+        mon++;
+        for (int i = 0; i < 4; i++) {
+            if (f[4].p[i] < '0' || f[4].p[i] > '9')
+                return -1;
+            y = y * 10 + (f[4].p[i] - '0');
+        }
+        if (y < 1 || day > days_in_month(y, mon))
+            return -1;
+        m->len = 0;
+        if (dlen + f[4].len <= sizeof(m->text)) {
+            memcpy(m->text, f[0].p, dlen);
+            memcpy(m->text + dlen, f[4].p, f[4].len);
+            m->len = dlen + f[4].len;
+            m->y = y;
+            m->mon = mon;
+            m->day = day;
+        }
+    }
     c1 = memchr(t, ':', f[3].len);
     c2 = c1 ? memchr(c1 + 1, ':', (size_t)(t + f[3].len - c1 - 1)) : NULL;
     if (c2 == NULL || small_num(t, (size_t)(c1 - t), 0, 23, &h) < 0 ||
         small_num(c1 + 1, (size_t)(c2 - c1 - 1), 0, 59, &mi) < 0 ||
         small_num(c2 + 1, (size_t)(t + f[3].len - c2 - 1), 0, 59, &s) < 0)
-        return -1;
-    if (f[4].len != 4)
-        return -1;
-    for (int i = 0; i < 4; i++) {
-        if (f[4].p[i] < '0' || f[4].p[i] > '9')
-            return -1;
-        y = y * 10 + (f[4].p[i] - '0');
-    }
-    if (y < 1 || day > days_in_month(y, mon))
         return -1;
     if (tokio__local_epoch(tc, y, mon, day, h, mi, s, &e) < 0)
         return -1;
@@ -504,7 +563,8 @@ set_str(struct tokio_hpss *h, struct rec *r, int i, struct span s)
 struct where {
     const char *name;
     size_t lineno;
-    struct tokio__local_days tc;
+    struct tokio__local_days *tc;   /* local days seen */
+    struct date_memo memo;
 };
 
 static int
@@ -563,20 +623,17 @@ parse_hsi_line(struct tokio_hpss *h, struct where *w, const char *line,
     size_t n = 0, pos = 0;
 
     /* re.split(' +', line, maxsplit=8) */
-    size_t start = 0;
     while (n < HSI_PREFIX && pos < len) {
-        if (line[pos] != ' ') {
-            pos++;
-            continue;
-        }
-        f[n].p = line + start;
-        f[n].len = pos - start;
+        const char *sp = memchr(line + pos, ' ', len - pos);
+        if (sp == NULL)
+            break;
+        f[n].p = line + pos;
+        f[n].len = (size_t)(sp - line) - pos;
         n++;
+        pos = (size_t)(sp - line);
         while (pos < len && line[pos] == ' ')
             pos++;
-        start = pos;
     }
-    pos = start;
     f[n].p = line + pos;
     f[n].len = len - pos;
     n++;
@@ -597,9 +654,9 @@ parse_hsi_line(struct tokio_hpss *h, struct where *w, const char *line,
      * fields and the last three */
     struct span rest = f[n - 1];
     n--;
-    for (size_t a = 0, b = 0;; b++) {
-        if (b < rest.len && rest.p[b] != '\t')
-            continue;
+    for (size_t a = 0;;) {
+        const char *tab = memchr(rest.p + a, '\t', rest.len - a);
+        size_t b = tab ? (size_t)(tab - rest.p) : rest.len;
         struct span sp = { rest.p + a, b - a };
         if (n < MAX_KEPT)
             f[n] = sp;
@@ -670,7 +727,7 @@ parse_hsi_line(struct tokio_hpss *h, struct where *w, const char *line,
             return oom(w->name);
     }
     double t;
-    if (parse_ctime(&w->tc, f, &t) < 0) {
+    if (parse_ctime(w->tc, &w->memo, f, &t) < 0) {
         struct span d = { f[0].p, (size_t)(f[4].p + f[4].len - f[0].p) };
         return bad(w, "bad date", d);
     }
@@ -700,19 +757,19 @@ parse_ftp_line(struct tokio_hpss *h, struct where *w, const char *line,
     double t;
 
     for (size_t i = 0; i < len;) {
-        while (i < len && tokio__py_space((unsigned char)line[i]))
+        while (i < len && space((unsigned char)line[i]))
             i++;
         if (i == len)
             break;
         size_t start = i;
-        while (i < len && !tokio__py_space((unsigned char)line[i]))
+        while (i < len && !space((unsigned char)line[i]))
             i++;
         if (n < MAX_KEPT)
             f[n] = (struct span){ line + start, i - start };
         n++;
     }
     /* the reference converted the date before looking at anything else */
-    if (n < 5 || parse_ctime(&w->tc, f, &t) < 0)
+    if (n < 5 || parse_ctime(w->tc, &w->memo, f, &t) < 0)
         return bad(w, "bad date in FTP line", (struct span){ line, len });
     if (n < 12)
         return tokio__error(TOKIO_EFORMAT, "'%s' line %zu: FTP line has %zu "
@@ -766,19 +823,33 @@ parse_ftp_line(struct tokio_hpss *h, struct where *w, const char *line,
 
 struct lines {
     struct span *v;
-    size_t n;
+    size_t n, cap;
 };
 
-/* Cut a buffer into lines at "\n" (a "\r" before it dropped), checking
- * each for NUL bytes and UTF-8. */
 static int
-split_lines(struct lines *out, const char *buf, size_t len, const char *name)
+add_line(struct lines *L, const char *p, size_t len)
 {
-    size_t n = 0, cap = 0;
-    struct span *v = NULL;
+    if (L->n == L->cap) {
+        size_t cap = L->cap ? L->cap * 2 : 256;
+        struct span *nv = tokio__reallocarray(L->v, cap, sizeof(*nv));
+        if (nv == NULL)
+            return -1;
+        L->v = nv;
+        L->cap = cap;
+    }
+    L->v[L->n++] = (struct span){ p, len };
+    return 0;
+}
 
-    out->v = NULL;
-    out->n = 0;
+/* Add the lines of a buffer to `L`, cut at "\n" (a "\r" before it
+ * dropped), checking them for NUL bytes and UTF-8. */
+static int
+split_lines(struct lines *L, const char *buf, size_t len, const char *name)
+{
+    /* one check of the whole (valid exactly when every line is); line by
+     * line only to name the bad one */
+    int valid = tokio__text_valid((const unsigned char *)buf, len);
+
     for (size_t pos = 0; pos < len;) {
         const char *nl = memchr(buf + pos, '\n', len - pos);
         size_t end = nl ? (size_t)(nl - buf) : len;
@@ -786,26 +857,14 @@ split_lines(struct lines *out, const char *buf, size_t len, const char *name)
 
         if (l > 0 && buf[pos + l - 1] == '\r')
             l--;
-        if (!tokio__text_valid((const unsigned char *)buf + pos, l)) {
-            free(v);
+        if (!valid && !tokio__text_valid((const unsigned char *)buf + pos, l))
             return tokio__error(TOKIO_EFORMAT, "'%s' line %zu: %s", name,
-                                n + 1, memchr(buf + pos, '\0', l)
+                                L->n + 1, memchr(buf + pos, '\0', l)
                                 ? "NUL byte" : "invalid UTF-8");
-        }
-        if (n == cap) {
-            cap = cap ? cap * 2 : 256;
-            struct span *nv = tokio__reallocarray(v, cap, sizeof(*nv));
-            if (nv == NULL) {
-                free(v);
-                return oom(name);
-            }
-            v = nv;
-        }
-        v[n++] = (struct span){ buf + pos, l };
+        if (add_line(L, buf + pos, l) < 0)
+            return oom(name);
         pos = end + 1;
     }
-    out->v = v;
-    out->n = n;
     return TOKIO_OK;
 }
 
@@ -815,7 +874,7 @@ static int
 in_list(const char *const *list, const char *s)
 {
     for (; *list; list++)
-        if (strcmp(*list, s) == 0)
+        if ((*list)[0] == s[0] && strcmp(*list, s) == 0)
             return 1;
     return 0;
 }
@@ -858,7 +917,9 @@ find_columns(struct span line, size_t **out)
     for (size_t i = 0; i < line.len; i++)
         if (line.p[i] != '=' && line.p[i] != ' ')
             return 0;
-    if ((cols = tokio__calloc(line.len + 1, 2 * sizeof(size_t))) == NULL)
+    /* a column takes at least "= " but the last */
+    if ((cols = tokio__malloc((line.len / 2 + 1) * 2 * sizeof(size_t))) ==
+        NULL)
         return SIZE_MAX;
     for (size_t i = 1; i < line.len; i++)
         if (line.p[i] == ' ' && line.p[i - 1] == '=') {
@@ -898,6 +959,7 @@ cell(struct span line, size_t a, size_t n)
 }
 
 struct report_ctx {
+    struct tokio_hpss *h;
     const struct lines *L;
     const char *name;
     size_t work, max_work;
@@ -910,135 +972,191 @@ struct column {
     char *name;         /* lower-cased heading */
     char *secs;         /* C_DELTIM: name + "secs", else NULL */
     enum coltype type;
+    size_t slot;        /* its key's place in a row (a name repeated by */
+    size_t secs_slot;   /* a later column shares it, as dict keys do) */
 };
 
-/* line[a:a+n] as Python slices it (clipped), lower-cased and stripped,
- * into `buf` when it fits (else a new string, in *heap_out too). */
-static char *
-cell_in(struct span line, size_t a, size_t n, char *buf, size_t size,
-        char **heap_out)
+/* 1 when line[a:a+n], clipped, starts or ends inside a UTF-8 character
+ * (a line is valid UTF-8; cells are cut at byte offsets). */
+static int
+cuts_char(struct span line, size_t a, size_t n)
 {
-    struct span s = { line.p + (a < line.len ? a : line.len), 0 };
     size_t end = a + n < line.len ? a + n : line.len;
-    char *c = buf;
 
-    *heap_out = NULL;
-    s.len = a < end ? end - a : 0;
-    s = strip(s);
-    if (s.len >= size && (c = *heap_out = tokio__malloc(s.len + 1)) == NULL)
-        return NULL;
-    for (size_t i = 0; i < s.len; i++)
-        c[i] = s.p[i] >= 'A' && s.p[i] <= 'Z' ? (char)(s.p[i] - 'A' + 'a')
-                                              : s.p[i];
-    c[s.len] = '\0';
-    return c;
+    return (a < end && ((unsigned char)line.p[a] & 0xc0) == 0x80) ||
+           (end < line.len && a < end &&
+            ((unsigned char)line.p[end] & 0xc0) == 0x80);
 }
 
-/* One row of a table into a new object. */
+/* line[a:a+n] as Python slices it (clipped), stripped. */
+static struct span
+slice(struct span line, size_t a, size_t n)
+{
+    size_t end = a + n < line.len ? a + n : line.len;
+    struct span s = { line.p + (a < line.len ? a : line.len),
+                      a < end ? end - a : 0 };
+
+    return strip(s);
+}
+
+/* Copy `s` lower-cased into the pool; its offset in *off_out. */
+static int
+pool_add_lower(struct tokio_hpss *h, struct span s, uint64_t *off_out)
+{
+    if (pool_add(h, s.p, s.len, off_out) < 0)
+        return -1;
+    for (char *c = h->pool + *off_out; *c; c++)
+        if (*c >= 'A' && *c <= 'Z')
+            *c = (char)(*c - 'A' + 'a');
+    return 0;
+}
+
+/* A bad number in a row: the message shows the cell as the reference
+ * saw it (lower-cased). */
+static int
+bad_cell(struct report_ctx *c, size_t lineno, const char *col,
+         struct span v, const char *what)
+{
+    char *low = tokio__strndup(v.p, v.len);
+
+    for (char *p = low; p && *p; p++)
+        if (*p >= 'A' && *p <= 'Z')
+            *p = (char)(*p - 'A' + 'a');
+    tokio__error(TOKIO_EFORMAT, "'%s' line %zu: column '%s' is not %s: "
+                 "'%s'", c->name, lineno, col, what, low ? low : "?");
+    free(low);
+    return TOKIO_EFORMAT;
+}
+
+/* One row of a table into `row` (a cell per key of the table). */
 static int
 parse_row(struct report_ctx *c, struct span line, size_t lineno,
           const size_t *cols, size_t ncols, const struct column *heads,
-          json_t **out)
+          struct rcell *row)
 {
-    json_t *row = json_object();
-    char buf[256], *heap;
+    struct tokio_hpss *h = c->h;
 
-    *out = NULL;
-    if (row == NULL)
-        return oom(c->name);
     for (size_t k = 0; k < ncols; k++) {
         const char *col = heads[k].name;
-        char *v = cell_in(line, cols[2 * k], cols[2 * k + 1], buf,
-                          sizeof(buf), &heap);
-        json_t *j = NULL;
-        int rc = TOKIO_OK;
+        struct rcell *dst = &row[heads[k].slot];
+        struct span v = slice(line, cols[2 * k], cols[2 * k + 1]);
+        int fr;
 
-        if (v == NULL) {
-            json_decref(row);
-            return oom(c->name);
-        }
-        struct span vs = { v, strlen(v) };
         switch (heads[k].type) {
-        case C_FLOAT: {
-            double d;
-            int fr = py_float(vs, &d);
-            if (fr == -2)
-                rc = oom(c->name);
-            else if (fr < 0)
-                rc = tokio__error(TOKIO_EFORMAT, "'%s' line %zu: column "
-                                  "'%s' is not a number: '%s'", c->name,
-                                  lineno, col, v);
-            else if ((j = json_real(d)) == NULL)
-                rc = oom(c->name);
+        case C_FLOAT:
+            dst->type = T_REAL;
+            if ((fr = py_float(v, &dst->v.d)) == -2)
+                return oom(c->name);
+            if (fr < 0)
+                return bad_cell(c, lineno, col, v, "a number");
             break;
-        }
-        case C_INT: {
-            int64_t i;
-            if (py_int(vs, &i) < 0)
-                rc = tokio__error(TOKIO_EFORMAT, "'%s' line %zu: column "
-                                  "'%s' is not an integer: '%s'", c->name,
-                                  lineno, col, v);
-            else if ((j = json_integer(i)) == NULL)
-                rc = oom(c->name);
-            break;
-        }
-        case C_DELTIM:
-            /* the text, and its seconds under COLsecs */
-            if (json_object_set_new(row, col, json_string(v)) < 0 ||
-                json_object_set_new(row, heads[k].secs,
-                                    json_integer(timedelta_secs(v))) < 0)
-                rc = oom(c->name);
+        case C_INT:
+            dst->type = T_INT;
+            if (py_int(v, &dst->v.i) < 0)
+                return bad_cell(c, lineno, col, v, "an integer");
             break;
         default:
-            if ((j = json_string(v)) == NULL)
-                rc = oom(c->name);
-        }
-        if (rc == TOKIO_OK && j != NULL && json_object_set_new(row, col, j) < 0)
-            rc = oom(c->name);
-        free(heap);
-        if (rc < 0) {
-            json_decref(row);
-            return rc;
+            dst->type = T_STR;
+            if (cuts_char(line, cols[2 * k], cols[2 * k + 1]))
+                return tokio__error(TOKIO_EFORMAT, "'%s' line %zu: column "
+                                    "'%s' cuts a UTF-8 character", c->name,
+                                    lineno, col);
+            if (pool_add_lower(h, v, &dst->v.off) < 0)
+                return oom(c->name);
+            /* a time span: the text, and its seconds under COLsecs */
+            if (heads[k].type == C_DELTIM) {
+                row[heads[k].secs_slot].type = T_INT;
+                row[heads[k].secs_slot].v.i =
+                    timedelta_secs(h->pool + dst->v.off);
+            }
         }
     }
-    *out = row;
     return TOKIO_OK;
 }
 
-/* Replace a list of rows by an object keyed by column `key`
- * (_rekey_table()). */
-static int
-rekey_rows(struct report_ctx *c, json_t **rows, const char *key,
-           const char *system, const char *title)
-{
-    json_t *obj = json_object();
-    size_t i;
-    json_t *row;
+struct name_ref {
+    const char *s;
+    size_t pos;
+};
 
-    if (obj == NULL)
-        return oom(c->name);
-    json_array_foreach(*rows, i, row) {
-        json_t *k = json_object_get(row, key);
-        const char *ks = json_string_value(k);
-        if (ks == NULL || json_object_get(obj, ks) != NULL) {
-            json_decref(obj);
-            return tokio__error(TOKIO_EFORMAT, "'%s': table '%s : %s' %s "
-                                "column '%s'%s%s", c->name, system, title,
-                                ks ? "repeats" : "lacks", key,
-                                ks ? " value " : "", ks ? ks : "");
+static int
+cmp_name_ref(const void *a, const void *b)
+{
+    const struct name_ref *x = a, *y = b;
+    int c = strcmp(x->s, y->s);
+
+    return c ? c : (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+/*
+ * The keys of a table's rows: each column's name (and a time span's
+ * name + "secs" after it) in that order, a repeated name keeping its
+ * first place, as a dict's keys do.  Sets each column's slot(s) and
+ * t->keys, t->nkeys.
+ */
+static int
+assign_slots(struct tokio_hpss *h, struct table *t, struct column *heads,
+             size_t ncols)
+{
+    size_t n = 0, *slot = NULL, *rep = NULL;
+    struct name_ref *seq = NULL;
+    int rc = -1;
+
+    if ((seq = tokio__calloc(2 * ncols, sizeof(*seq))) == NULL ||
+        (slot = tokio__calloc(2 * ncols, sizeof(*slot))) == NULL ||
+        (rep = tokio__calloc(2 * ncols, sizeof(*rep))) == NULL ||
+        (t->keys = tokio__calloc(2 * ncols, sizeof(*t->keys))) == NULL)
+        goto out;
+    for (size_t k = 0; k < ncols; k++) {
+        seq[n] = (struct name_ref){ heads[k].name, n };
+        n++;
+        if (heads[k].secs != NULL) {
+            seq[n] = (struct name_ref){ heads[k].secs, n };
+            n++;
         }
-        json_incref(k);
-        if (json_object_del(row, key) < 0 ||
-            json_object_set(obj, json_string_value(k), row) < 0) {
-            json_decref(k);
-            json_decref(obj);
-            return oom(c->name);
-        }
-        json_decref(k);
     }
-    json_decref(*rows);
-    *rows = obj;
-    return TOKIO_OK;
+    /* rep[i]: the first place of name i; a few names are compared each
+     * with each, many sorted (equal names together, first place first) */
+    if (n <= 32) {
+        for (size_t i = 0; i < n; i++) {
+            rep[i] = i;
+            for (size_t j = 0; j < i; j++)
+                if (strcmp(seq[i].s, seq[j].s) == 0) {
+                    rep[i] = rep[j];
+                    break;
+                }
+        }
+    } else {
+        qsort(seq, n, sizeof(*seq), cmp_name_ref);
+        for (size_t i = 0; i < n; i++)
+            rep[seq[i].pos] = i > 0 && strcmp(seq[i].s, seq[i - 1].s) == 0
+                              ? rep[seq[i - 1].pos] : seq[i].pos;
+    }
+    t->nkeys = 0;
+    for (size_t i = 0; i < n; i++)
+        slot[i] = rep[i] == i ? t->nkeys++ : slot[rep[i]];
+    for (size_t k = 0, i = 0; k < ncols; k++) {
+        heads[k].slot = slot[i];
+        if (rep[i] == i &&
+            pool_add(h, heads[k].name, strlen(heads[k].name),
+                     &t->keys[slot[i]]) < 0)
+            goto out;
+        i++;
+        if (heads[k].secs != NULL) {
+            heads[k].secs_slot = slot[i];
+            if (rep[i] == i &&
+                pool_add(h, heads[k].secs, strlen(heads[k].secs),
+                         &t->keys[slot[i]]) < 0)
+                goto out;
+            i++;
+        }
+    }
+    rc = 0;
+out:
+    free(seq);
+    free(slot);
+    free(rep);
+    return rc;
 }
 
 static void
@@ -1053,26 +1171,37 @@ free_headings(struct column *heads, size_t n)
     free(heads);
 }
 
+static void
+free_table(struct table *t)
+{
+    free(t->keys);
+    free(t->cells);
+    memset(t, 0, sizeof(*t));
+}
+
 /*
  * _parse_section() at line `s` (blank lines already skipped): a title
  * "System : Title", a heading line, a '=' separator line, rows until a
- * blank or short line.  *table_out is a new list of rows (NULL when no
- * table with rows starts here); *system_out and *title_out new strings.
- * *finish_out is what the reference returned as the table's end: the
- * index, counted from the first row, of the row that ended it, plus one.
+ * blank or short line.  *got_out is 1 when a table with rows starts
+ * here, then in `t` (its strings in the handle's pool, else the pool is
+ * as it was).  *finish_out is what the reference returned as the
+ * table's end: the index, counted from the first row, of the row that
+ * ended it, plus one.
  */
 static int
 parse_section(struct report_ctx *c, size_t s, size_t *finish_out,
-              char **system_out, char **title_out, json_t **table_out)
+              struct table *t, int *got_out)
 {
     const struct lines *L = c->L;
-    size_t *cols = NULL, ncols;
+    struct tokio_hpss *h = c->h;
+    size_t *cols = NULL, ncols, pool_len = h->pool_len, cap = 0;
     struct column *headings = NULL;
-    json_t *rows = NULL;
-    int rc = TOKIO_OK;
+    char *system = NULL, *title = NULL;
+    int rc = TOKIO_OK, cut = 0;
 
-    *system_out = *title_out = NULL;
-    *table_out = NULL;
+    memset(t, 0, sizeof(*t));
+    t->keyslot = SIZE_MAX;
+    *got_out = 0;
     *finish_out = 1;
     if (s >= L->n)
         return TOKIO_OK;
@@ -1086,36 +1215,41 @@ parse_section(struct report_ctx *c, size_t s, size_t *finish_out,
 
     struct span line = L->v[s];
     size_t syslen = (size_t)(colon - line.p);
-    if ((*system_out = cell(line, 0, syslen)) == NULL ||
-        (*title_out = cell(line, syslen + 1, line.len)) == NULL ||
-        (headings = tokio__calloc(ncols, sizeof(*headings))) == NULL ||
-        (rows = json_array()) == NULL) {
+    if ((system = cell(line, 0, syslen)) == NULL ||
+        (title = cell(line, syslen + 1, line.len)) == NULL ||
+        pool_add(h, system, strlen(system), &t->system) < 0 ||
+        pool_add(h, title, strlen(title), &t->title) < 0 ||
+        (headings = tokio__calloc(ncols, sizeof(*headings))) == NULL) {
         rc = oom(c->name);
         goto out;
     }
     for (size_t k = 0; k < ncols; k++) {
-        struct column *h = &headings[k];
-        if ((h->name = cell(L->v[s + 1], cols[2 * k], cols[2 * k + 1])) ==
+        struct column *hd = &headings[k];
+        cut |= cuts_char(L->v[s + 1], cols[2 * k], cols[2 * k + 1]);
+        if ((hd->name = cell(L->v[s + 1], cols[2 * k], cols[2 * k + 1])) ==
             NULL) {
             rc = oom(c->name);
             goto out;
         }
-        h->type = in_list(float_cols, h->name) ? C_FLOAT
-                  : in_list(int_cols, h->name) ? C_INT
-                  : in_list(deltim_cols, h->name) ? C_DELTIM : C_STR;
-        if (h->type == C_DELTIM) {
-            size_t n = strlen(h->name) + 5;
-            if ((h->secs = tokio__malloc(n)) == NULL) {
+        hd->type = in_list(float_cols, hd->name) ? C_FLOAT
+                   : in_list(int_cols, hd->name) ? C_INT
+                   : in_list(deltim_cols, hd->name) ? C_DELTIM : C_STR;
+        if (hd->type == C_DELTIM) {
+            size_t n = strlen(hd->name) + 5;
+            if ((hd->secs = tokio__malloc(n)) == NULL) {
                 rc = oom(c->name);
                 goto out;
             }
-            snprintf(h->secs, n, "%ssecs", h->name);
+            snprintf(hd->secs, n, "%ssecs", hd->name);
         }
+    }
+    if (assign_slots(h, t, headings, ncols) < 0) {
+        rc = oom(c->name);
+        goto out;
     }
     size_t min_len = cols[2 * (ncols - 1)] + cols[2 * (ncols - 1) + 1];
     for (size_t r = s + 3; r < L->n; r++) {
         struct span row = L->v[r];
-        json_t *obj;
 
         *finish_out = r - (s + 3) + 1;
         if (blank(row.p, row.len) || row.len + 1 < min_len)
@@ -1126,27 +1260,110 @@ parse_section(struct report_ctx *c, size_t s, size_t *finish_out,
                               "overlapping tables", c->name, s + 1);
             goto out;
         }
-        if ((rc = parse_row(c, row, r + 1, cols, ncols, headings, &obj)) < 0)
-            goto out;
-        if (json_array_append_new(rows, obj) < 0) {
-            rc = oom(c->name);
+        if (cut) {
+            rc = tokio__error(TOKIO_EFORMAT, "'%s' line %zu: a column "
+                              "heading cuts a UTF-8 character", c->name,
+                              s + 2);
             goto out;
         }
+        if (t->nrows == cap) {
+            size_t ncap = cap ? 2 * cap : 16;
+            struct rcell *nc = ncap <= SIZE_MAX / t->nkeys
+                ? tokio__reallocarray(t->cells, ncap * t->nkeys,
+                                      sizeof(*nc)) : NULL;
+            if (nc == NULL) {
+                rc = oom(c->name);
+                goto out;
+            }
+            t->cells = nc;
+            cap = ncap;
+        }
+        if ((rc = parse_row(c, row, r + 1, cols, ncols, headings,
+                            &t->cells[t->nrows * t->nkeys])) < 0)
+            goto out;
+        t->nrows++;
     }
-    if (json_array_size(rows) > 0) {
-        *table_out = rows;
-        rows = NULL;
-    }
+    *got_out = t->nrows > 0;
 out:
-    json_decref(rows);
     free_headings(headings, ncols);
     free(cols);
-    if (rc < 0 || *table_out == NULL) {
-        free(*system_out);
-        free(*title_out);
-        *system_out = *title_out = NULL;
+    free(system);
+    free(title);
+    if (rc < 0 || !*got_out) {
+        free_table(t);
+        t->keyslot = SIZE_MAX;
+        h->pool_len = pool_len;
+        *got_out = 0;
     }
     return rc;
+}
+
+/* Key a table's rows by column `key` (_rekey_table()): every row must
+ * hold a distinct string there. */
+static int
+rekey_table(struct report_ctx *c, struct table *t, const char *key)
+{
+    struct tokio_hpss *h = c->h;
+    const char *system = h->pool + t->system, *title = h->pool + t->title;
+    json_t *seen = json_object();
+    size_t slot;
+    int rc = TOKIO_OK;
+
+    if (seen == NULL)
+        return oom(c->name);
+    for (slot = 0; slot < t->nkeys; slot++)
+        if (strcmp(h->pool + t->keys[slot], key) == 0)
+            break;
+    for (size_t r = 0; r < t->nrows && rc == TOKIO_OK; r++) {
+        const struct rcell *kc = slot < t->nkeys
+                                 ? &t->cells[r * t->nkeys + slot] : NULL;
+        const char *ks = kc && kc->type == T_STR ? h->pool + kc->v.off
+                                                 : NULL;
+        if (ks == NULL || json_object_get(seen, ks) != NULL)
+            rc = tokio__error(TOKIO_EFORMAT, "'%s': table '%s : %s' %s "
+                              "column '%s'%s%s", c->name, system, title,
+                              ks ? "repeats" : "lacks", key,
+                              ks ? " value " : "", ks ? ks : "");
+        else if (json_object_set_new(seen, ks, json_null()) < 0)
+            rc = oom(c->name);
+    }
+    json_decref(seen);
+    if (rc == TOKIO_OK)
+        t->keyslot = slot;
+    return rc;
+}
+
+/* Keep table `t` (taken over) under its system and title, replacing a
+ * table stored there before in its place, as dict assignment does. */
+static int
+store_table(struct report_ctx *c, struct table *t)
+{
+    struct tokio_hpss *h = c->h;
+    const char *system = h->pool + t->system, *title = h->pool + t->title;
+    json_t *titles = json_object_get(h->tindex, system), *idx;
+
+    if (titles == NULL &&
+        json_object_set_new(h->tindex, system, titles = json_object()) < 0)
+        return oom(c->name);
+    if ((idx = json_object_get(titles, title)) != NULL) {
+        struct table *old = &h->tables[json_integer_value(idx)];
+        free_table(old);
+        *old = *t;
+        return TOKIO_OK;
+    }
+    if (h->ntables == h->tcap) {
+        size_t cap = h->tcap ? 2 * h->tcap : 32;
+        struct table *nt = tokio__reallocarray(h->tables, cap, sizeof(*nt));
+        if (nt == NULL)
+            return oom(c->name);
+        h->tables = nt;
+        h->tcap = cap;
+    }
+    if (json_object_set_new(titles, title,
+                            json_integer((json_int_t)h->ntables)) < 0)
+        return oom(c->name);
+    h->tables[h->ntables++] = *t;
+    return TOKIO_OK;
 }
 
 /* "YYYY-MM-DD" (strptime %Y-%m-%d) into `date`, or -1. */
@@ -1177,7 +1394,7 @@ report_date(struct span s, char date[24])
 static int
 parse_report(struct tokio_hpss *h, const struct lines *L, const char *name)
 {
-    struct report_ctx c = { L, name, 0, 0 };
+    struct report_ctx c = { h, L, name, 0, 0 };
     size_t start = L->n, last_first = SIZE_MAX, next = 0;
     int rc = TOKIO_OK;
 
@@ -1196,7 +1413,7 @@ parse_report(struct tokio_hpss *h, const struct lines *L, const char *name)
                 b--;
             word = (struct span){ line.p + b, e - b };
             if (report_date(word, h->date) < 0)
-                return bad(&(struct where){ name, i + 1, { { 0 }, { 0 } } },
+                return bad(&(struct where){ .name = name, .lineno = i + 1 },
                            "bad report date", word);
             start = i;
             break;
@@ -1205,7 +1422,7 @@ parse_report(struct tokio_hpss *h, const struct lines *L, const char *name)
     if (start == L->n)
         return tokio__error(TOKIO_EFORMAT, "'%s': no '%s' line: not an HPSS "
                             "daily report", name, REPORT_MARK);
-    if ((h->report = json_object()) == NULL)
+    if ((h->tindex = json_object()) == NULL)
         return oom(name);
 
     /*
@@ -1216,9 +1433,9 @@ parse_report(struct tokio_hpss *h, const struct lines *L, const char *name)
      */
     next = start;       /* the report's first line: not blank */
     for (size_t i = start; i < L->n && rc == TOKIO_OK; i++) {
-        char *system = NULL, *title = NULL;
-        json_t *rows = NULL, *sys;
-        size_t first, finish;
+        struct table t;
+        size_t first, finish, pool_len = h->pool_len;
+        int got;
 
         /* the next non-blank line, found once for a run of blank ones */
         if (i > next) {
@@ -1229,28 +1446,26 @@ parse_report(struct tokio_hpss *h, const struct lines *L, const char *name)
         first = next;
         if (first == last_first)
             continue;
-        if ((rc = parse_section(&c, first, &finish, &system, &title,
-                                &rows)) < 0)
+        if ((rc = parse_section(&c, first, &finish, &t, &got)) < 0)
             break;
-        if (rows != NULL && finish != i) {
-            for (size_t k = 0; k < sizeof(rekey) / sizeof(rekey[0]); k++)
-                if (strcmp(title, rekey[k][0]) == 0) {
-                    rc = rekey_rows(&c, &rows, rekey[k][1], system, title);
-                    break;
-                }
-            if (rc == TOKIO_OK) {
-                if ((sys = json_object_get(h->report, system)) == NULL &&
-                    json_object_set_new(h->report, system,
-                                        sys = json_object()) < 0)
-                    rc = oom(name);
-                else if (json_object_set(sys, title, rows) < 0)
-                    rc = oom(name);
-            }
-            last_first = first;
+        if (!got)
+            continue;
+        if (finish == i) {
+            free_table(&t);
+            h->pool_len = pool_len;
+            continue;
         }
-        json_decref(rows);
-        free(system);
-        free(title);
+        const char *title = h->pool + t.title;
+        for (size_t k = 0; k < sizeof(rekey) / sizeof(rekey[0]); k++)
+            if (strcmp(title, rekey[k][0]) == 0) {
+                rc = rekey_table(&c, &t, rekey[k][1]);
+                break;
+            }
+        if (rc == TOKIO_OK)
+            rc = store_table(&c, &t);
+        if (rc < 0)
+            free_table(&t);
+        last_first = first;
     }
     return rc;
 }
@@ -1496,7 +1711,8 @@ parse_json_text(struct tokio_hpss **out, const char *buf, size_t len,
 /*
  * The rest of `in` as one buffer after `nblank` empty lines and `first`
  * (the lines read so far: blank ones are blank either way), for the
- * forms read whole (JSON, daily report).  `*buf_out` is the caller's.
+ * JSON form (a daily report's lines are kept in place instead, see
+ * read_report()).  `*buf_out` is the caller's.
  */
 static int
 read_whole(struct tokio_input *in, size_t nblank, const char *first,
@@ -1533,26 +1749,47 @@ read_whole(struct tokio_input *in, size_t nblank, const char *first,
     return TOKIO_OK;
 }
 
-/* A daily report from its whole text; `guessed` when no kind was given
- * and the first line `first` (1-based) looked like no log either. */
+/*
+ * A daily report: `nblank` blank lines, the line `first` (the reader's:
+ * copied), then the rest of `in`.  `guessed` when no kind was given and
+ * `first` looked like no log either.
+ */
 static int
-parse_report_text(struct tokio_hpss *h, const char *buf, size_t len,
-                  const char *name, int guessed, size_t first)
+read_report(struct tokio_hpss *h, struct tokio_input *in, size_t nblank,
+            const char *first, size_t first_len, int guessed)
 {
-    struct lines L = { NULL, 0 };
-    int rc, marked = 0;
+    const char *name = tokio_input_name(in);
+    struct lines L = { NULL, 0, 0 };
+    unsigned char *rest = NULL;
+    size_t rest_len = 0;
+    char *head = tokio__malloc(first_len + 1);
+    int rc = TOKIO_OK, marked = 0;
 
-    if ((rc = split_lines(&L, buf, len, name)) < 0)
-        return rc;
-    for (size_t i = 0; guessed && i < L.n && !marked; i++)
+    if (head == NULL)
+        return oom(name);
+    memcpy(head, first, first_len);
+    for (size_t i = 0; i < nblank && rc == TOKIO_OK; i++)
+        if (add_line(&L, "", 0) < 0)
+            rc = oom(name);
+    if (rc == TOKIO_OK && first_len == 0 && add_line(&L, "", 0) < 0)
+        rc = oom(name);
+    if (rc == TOKIO_OK && first_len > 0)
+        rc = split_lines(&L, head, first_len, name);
+    if (rc == TOKIO_OK &&
+        (rc = tokio_input_read_all(in, 0, &rest, &rest_len)) == TOKIO_OK)
+        rc = split_lines(&L, (const char *)rest, rest_len, name);
+    for (size_t i = 0; rc == TOKIO_OK && guessed && i < L.n && !marked; i++)
         marked = L.v[i].len >= strlen(REPORT_MARK) &&
                  memcmp(L.v[i].p, REPORT_MARK, strlen(REPORT_MARK)) == 0;
-    if (guessed && !marked)
+    if (rc == TOKIO_OK && guessed && !marked)
         rc = tokio__error(TOKIO_EFORMAT, "'%s' line %zu: not an HPSS daily "
-                          "report, HSI/HTAR log or FTP log", name, first);
-    else
+                          "report, HSI/HTAR log or FTP log", name,
+                          nblank + 1);
+    else if (rc == TOKIO_OK)
         rc = parse_report(h, &L, name);
     free(L.v);
+    free(rest);
+    free(head);
     return rc;
 }
 
@@ -1581,7 +1818,7 @@ read_input(struct tokio_hpss **out, struct tokio_input *in,
 {
     const char *name = tokio_input_name(in), *line;
     struct tokio_hpss *h = NULL;
-    struct where w = { name, 0, { { 0 }, { 0 } } };
+    struct where w = { .name = name };
     size_t len, nblank = 0, i;
     char *buf = NULL;
     int rc;
@@ -1614,11 +1851,10 @@ read_input(struct tokio_hpss **out, struct tokio_input *in,
     if ((rc = new_handle(&h, kind)) < 0)
         return rc;
     if (kind == TOKIO_HPSS_DAILY) {
-        if ((rc = read_whole(in, nblank, line ? line : "",
-                             line ? len : 0, &buf, &len)) == TOKIO_OK)
-            rc = parse_report_text(h, buf, len, name, guessed, nblank + 1);
-        free(buf);
+        rc = read_report(h, in, nblank, line ? line : "", line ? len : 0,
+                         guessed);
     } else if (line != NULL) {
+        w.tc = tokio__local_days_cached();
         w.lineno = tokio_input_lineno(in);
         rc = parse_log_line(h, &w, line, len);
         while (rc == TOKIO_OK &&
@@ -1716,6 +1952,67 @@ rec_to_json(const struct tokio_hpss *h, const struct rec *r)
     return obj;
 }
 
+/* One cell as a new JSON value; NULL when out of memory. */
+static json_t *
+cell_to_json(const struct tokio_hpss *h, const struct rcell *c)
+{
+    return c->type == T_INT ? json_integer(c->v.i)
+           : c->type == T_REAL ? json_real(c->v.d)
+           : json_string(h->pool + c->v.off);
+}
+
+/* A table's rows: a list of objects, or an object of them by key. */
+static json_t *
+table_to_json(const struct tokio_hpss *h, const struct table *t)
+{
+    json_t *rows = t->keyslot == SIZE_MAX ? json_array() : json_object();
+
+    for (size_t r = 0; rows != NULL && r < t->nrows; r++) {
+        const struct rcell *c = &t->cells[r * t->nkeys];
+        json_t *row = json_object();
+        int rc = row == NULL ? -1 : 0;
+
+        for (size_t k = 0; rc == 0 && k < t->nkeys; k++)
+            if (k != t->keyslot)
+                rc = json_object_set_new(row, h->pool + t->keys[k],
+                                         cell_to_json(h, &c[k]));
+        if (rc == 0)
+            rc = t->keyslot == SIZE_MAX
+                 ? json_array_append_new(rows, row)
+                 : json_object_set_new(rows, h->pool + c[t->keyslot].v.off,
+                                       row);
+        else
+            json_decref(row);
+        if (rc < 0) {
+            json_decref(rows);
+            rows = NULL;
+        }
+    }
+    return rows;
+}
+
+/* A daily report read as text: system -> title -> rows. */
+static json_t *
+report_to_json(const struct tokio_hpss *h)
+{
+    json_t *root = json_object();
+
+    for (size_t i = 0; root != NULL && i < h->ntables; i++) {
+        const struct table *t = &h->tables[i];
+        const char *system = h->pool + t->system;
+        json_t *sys = json_object_get(root, system);
+
+        if ((sys == NULL &&
+             json_object_set_new(root, system, sys = json_object()) < 0) ||
+            json_object_set_new(sys, h->pool + t->title,
+                                table_to_json(h, t)) < 0) {
+            json_decref(root);
+            root = NULL;
+        }
+    }
+    return root;
+}
+
 int
 tokio_hpss_to_json(const struct tokio_hpss *h, json_t **out)
 {
@@ -1723,7 +2020,7 @@ tokio_hpss_to_json(const struct tokio_hpss *h, json_t **out)
 
     *out = NULL;
     if (h->kind == TOKIO_HPSS_DAILY)
-        root = json_deep_copy(h->report ? h->report : json_object());
+        root = h->report ? json_deep_copy(h->report) : report_to_json(h);
     else
         root = json_object();
     if (root == NULL)
@@ -1793,14 +2090,14 @@ write_report_row(FILE *fp, const char *system, const char *title,
     }
 }
 
-static int
-write_report_csv(const struct tokio_hpss *h, FILE *fp)
+static void
+write_report_csv(const json_t *report, FILE *fp)
 {
     const char *system, *title;
     const json_t *tables, *rows;
 
     fputs("system,table,row,column,value\n", fp);
-    json_object_foreach(h->report, system, tables) {
+    json_object_foreach((json_t *)report, system, tables) {
         json_object_foreach((json_t *)tables, title, rows) {
             if (json_is_array(rows)) {
                 for (size_t i = 0; i < json_array_size(rows); i++) {
@@ -1817,7 +2114,6 @@ write_report_csv(const struct tokio_hpss *h, FILE *fp)
             }
         }
     }
-    return TOKIO_OK;
 }
 
 int
@@ -1828,10 +2124,11 @@ tokio_hpss_write_csv(const struct tokio_hpss *h, FILE *fp)
     size_t ncols = 0;
 
     if (h->kind == TOKIO_HPSS_DAILY) {
-        if (h->report != NULL)
-            write_report_csv(h, fp);
-        else
-            fputs("system,table,row,column,value\n", fp);
+        json_t *built = NULL;
+        if (h->report == NULL && (built = report_to_json(h)) == NULL)
+            return tokio__error(TOKIO_ENOMEM, "out of memory");
+        write_report_csv(h->report ? h->report : built, fp);
+        json_decref(built);
         goto done;
     }
     /* the union of the kind's field names, sorted */
@@ -1896,6 +2193,10 @@ tokio_hpss_free(struct tokio_hpss *h)
         return;
     free(h->recs);
     free(h->pool);
+    for (size_t i = 0; i < h->ntables; i++)
+        free_table(&h->tables[i]);
+    free(h->tables);
+    json_decref(h->tindex);
     json_decref(h->report);
     free(h);
 }

@@ -10,6 +10,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <jansson.h>
 
 #include "tokio/connectors/hpss.h"
@@ -153,6 +154,55 @@ static const char daily_want[] =
     "ecs\": -1, \"storage class\": \"total\"}, \"4\": {\"migfiles\": 52681"
     ", \"migtime\": \"0-05:20:07\", \"migtimesecs\": 19207, \"storage cl"
     "ass\": \"small disk\"}}}}";
+
+/*
+ * A report whose tables repeat a column name (the later cell wins, the
+ * key keeps its first place, as in a dict; a time span's "secs" key too),
+ * store a title twice (the later table replaces the first in its place)
+ * and are wide (60 keys before merging); expected JSON computed by the
+ * reference as above.
+ */
+static const char dup_text[] =
+    "HPSS Report for Date 2018-08-09\n\nHpss : Largest Users\nUser  I"
+    "O_GB\n====  =====\nu1      1.5\n\nArchive : Replaced\nName   Ops"
+    "\n=====  ===\nfirst    1\n\nArchive : Dup Columns\nName   Ops  N"
+    "ame   MigTime     MigTimeSecs\n=====  ===  =====  ==========  =="
+    "=========\na        1  B      0-00:00:10            x\nc        "
+    "2  d      0-00:01:00            y\n\nArchive : Replaced\nName   "
+    "Ops\n=====  ===\nz        9\n\nHpss : Wide\nMigTime     X    Pur"
+    "geTime   MigTime     X    PurgeTime   MigTime     X    PurgeTime"
+    "   MigTime     X    PurgeTime   MigTime     X    PurgeTime   Mig"
+    "Time     X    PurgeTime   MigTime     X    PurgeTime   MigTime  "
+    "   X    PurgeTime   MigTime     X    PurgeTime   MigTime     X  "
+    "  PurgeTime   MigTime     X    PurgeTime   MigTime     X    Purg"
+    "eTime\n==========  ===  ==========  ==========  ===  ========== "
+    " ==========  ===  ==========  ==========  ===  ==========  ====="
+    "=====  ===  ==========  ==========  ===  ==========  ========== "
+    " ===  ==========  ==========  ===  ==========  ==========  ===  "
+    "==========  ==========  ===  ==========  ==========  ===  ======"
+    "====  ==========  ===  ==========\n0-00:00:00  x0   1-00:00:00  "
+    "0-00:00:01  x1   1-00:00:01  0-00:00:02  x2   1-00:00:02  0-00:0"
+    "0:03  x3   1-00:00:03  0-00:00:04  x4   1-00:00:04  0-00:00:05  "
+    "x5   1-00:00:05  0-00:00:06  x6   1-00:00:06  0-00:00:07  x7   1"
+    "-00:00:07  0-00:00:08  x8   1-00:00:08  0-00:00:09  x9   1-00:00"
+    ":09  0-00:00:10  x10  1-00:00:10  0-00:00:11  x11  1-00:00:11\n0"
+    "-00:01:00  y0   bogus       0-00:01:01  y1   bogus       0-00:01"
+    ":02  y2   bogus       0-00:01:03  y3   bogus       0-00:01:04  y"
+    "4   bogus       0-00:01:05  y5   bogus       0-00:01:06  y6   bo"
+    "gus       0-00:01:07  y7   bogus       0-00:01:08  y8   bogus   "
+    "    0-00:01:09  y9   bogus       0-00:01:10  y10  bogus       0-"
+    "00:01:11  y11  bogus     \n\nend\nend\nend\n";
+
+static const char dup_want[] =
+    "{\"archive\": {\"dup columns\": [{\"migtime\": \"0-00:00:10\", \""
+    "migtimesecs\": \"x\", \"name\": \"b\", \"ops\": 1}, {\"migtime\""
+    ": \"0-00:01:00\", \"migtimesecs\": \"y\", \"name\": \"d\", \"ops"
+    "\": 2}], \"replaced\": [{\"name\": \"z\", \"ops\": 9}]}, \"hpss\""
+    ": {\"largest users\": [{\"io_gb\": 1.5, \"user\": \"u1\"}], \"wi"
+    "de\": [{\"migtime\": \"0-00:00:11\", \"migtimesecs\": 11, \"purg"
+    "etime\": \"1-00:00:11\", \"purgetimesecs\": 86411, \"x\": \"x11\""
+    "}, {\"migtime\": \"0-00:01:11\", \"migtimesecs\": 71, \"purgetim"
+    "e\": \"bogus\", \"purgetimesecs\": -1, \"x\": \"y11\"}]}}";
 
 static struct tokio_hpss *
 open_text(const char *text, enum tokio_hpss_kind kind)
@@ -306,6 +356,97 @@ test_hpss_daily_fixture_matches_reference(void **state)
     assert_string_equal(tokio_hpss_report_date(h), "2018-08-09");
     assert_json(h, daily_want);
     tokio_hpss_free(h);
+}
+
+static void
+test_hpss_daily_repeated_columns_and_titles(void **state)
+{
+    (void)state;
+    struct tokio_hpss *h = open_text(dup_text, TOKIO_HPSS_DAILY);
+    json_t *json = NULL, *row;
+    const char *key;
+    const json_t *v;
+    static const char *const order[] = { "name", "ops", "migtime",
+                                         "migtimesecs" };
+    size_t i = 0;
+
+    assert_json(h, dup_want);
+    /* keys in first-insertion order, as the reference's dicts */
+    assert_int_equal(tokio_hpss_to_json(h, &json), TOKIO_OK);
+    row = json_array_get(json_object_get(json_object_get(json, "archive"),
+                                         "dup columns"), 0);
+    assert_non_null(row);
+    json_object_foreach(row, key, v) {
+        assert_true(i < 4);
+        assert_string_equal(key, order[i++]);
+    }
+    assert_int_equal(i, 4);
+    json_object_foreach(json_object_get(json, "archive"), key, v) {
+        assert_string_equal(key, "replaced");
+        break;
+    }
+    json_decref(json);
+    tokio_hpss_free(h);
+}
+
+/* A cell cut inside a UTF-8 character (columns are byte offsets here,
+ * characters in the reference) is refused, naming the line. */
+static void
+test_hpss_daily_cell_cutting_a_character(void **state)
+{
+    (void)state;
+    static const char cell[] = "HPSS Report for Date 2018-08-09\n\n"
+        "A: T\nNm  Ops\n==  ===\na\xc3\xa9   5\n\nend\nend\nend\n";
+    static const char head[] = "HPSS Report for Date 2018-08-09\n\n"
+        "A: T\nN\xc3\xa9  Ops\n==  ===\nab    5\n\nend\nend\nend\n";
+    struct tokio_hpss *h = NULL;
+
+    assert_int_equal(tokio_hpss_open_mem(&h, cell, strlen(cell), "u",
+                                         TOKIO_HPSS_DAILY), TOKIO_EFORMAT);
+    assert_null(h);
+    assert_contains(tokio_errmsg(), "'u' line 6: column 'nm' cuts a UTF-8 "
+                    "character");
+    assert_int_equal(tokio_hpss_open_mem(&h, head, strlen(head), "u",
+                                         TOKIO_HPSS_DAILY), TOKIO_EFORMAT);
+    assert_null(h);
+    assert_contains(tokio_errmsg(), "'u' line 4: a column heading cuts a "
+                    "UTF-8 character");
+}
+
+/* Dates are local times of $TZ: a change of TZ between two reads is seen
+ * (the days cache outlives a read). */
+static void
+test_hpss_follows_tz_changes(void **state)
+{
+    (void)state;
+    static const char line[] = "Sat Aug 10 00:05:26 2019 h hsi 1 2\tLH\t0"
+        "\t0.02\t5\t1.0\t4\t/a\t/b\t1\n";
+    const char *old = getenv("TZ");
+    char *saved = old ? strdup(old) : NULL;
+    json_t *a = NULL, *b = NULL;
+    struct tokio_hpss *h;
+
+    h = open_text(line, TOKIO_HPSS_HSI);
+    assert_int_equal(tokio_hpss_to_json(h, &a), TOKIO_OK);
+    tokio_hpss_free(h);
+    setenv("TZ", "UTC", 1);
+    tzset();
+    h = open_text(line, TOKIO_HPSS_HSI);
+    assert_int_equal(tokio_hpss_to_json(h, &b), TOKIO_OK);
+    tokio_hpss_free(h);
+    if (saved)
+        setenv("TZ", saved, 1);
+    else
+        unsetenv("TZ");
+    tzset();
+    free(saved);
+    /* 2019-08-10 00:05:26 in Los Angeles (UTC-7), then in UTC */
+    assert_true(json_real_value(json_object_get(json_array_get(
+        json_object_get(a, "hsi"), 0), "end_timestamp")) == 1565420726.0);
+    assert_true(json_real_value(json_object_get(json_array_get(
+        json_object_get(b, "hsi"), 0), "end_timestamp")) == 1565395526.0);
+    json_decref(a);
+    json_decref(b);
 }
 
 /* Blank lines, gzip input, CRLF line ends do not change the records. */
@@ -538,6 +679,10 @@ test_hpss_malformed_lines_report_file_and_line(void **state)
           "RETR_Cmd r ftp u\n", "'t' line 1: invalid UTF-8" },
         { TOKIO_HPSS_DAILY, "no date here\n",
           "'t': no 'HPSS Report for Date' line" },
+        { TOKIO_HPSS_DAILY, "\nHPSS Report\xff for Date 2018-08-09\n",
+          "'t' line 2: invalid UTF-8" },
+        { TOKIO_HPSS_DAILY, "HPSS Report for Date 2018-08-09\n\nA\xc3: T\n",
+          "'t' line 3: invalid UTF-8" },
         { TOKIO_HPSS_DAILY, "\nHPSS Report for Date 2018-02-30\n",
           "'t' line 2: bad report date '2018-02-30'" },
         { TOKIO_HPSS_DAILY, "HPSS Report for Date 2018-08-09\n\nA: T\n"
@@ -672,6 +817,7 @@ test_hpss_open_survives_every_oom(void **state)
     tokio_test_every_oom(open_trial, (void *)hsi_text, 1);
     tokio_test_every_oom(open_trial, (void *)ftp_text, 1);
     tokio_test_every_oom(open_trial, (void *)daily_text, 1);
+    tokio_test_every_oom(open_trial, (void *)dup_text, 1);
     /* JSON text is not swept: jansson's lexer ignores a failed append
      * and can read a key with a byte missing; json_trial() covers
      * building from JSON */
@@ -704,6 +850,9 @@ test_hpss_json_survives_every_oom(void **state)
     h = open_text(daily_text, TOKIO_HPSS_AUTO);
     tokio_test_every_oom(json_trial, h, 1);
     tokio_hpss_free(h);
+    h = open_text(dup_text, TOKIO_HPSS_AUTO);
+    tokio_test_every_oom(json_trial, h, 1);
+    tokio_hpss_free(h);
 }
 
 int
@@ -717,6 +866,9 @@ main(void)
         cmocka_unit_test(test_hpss_hsi_fixture_matches_reference),
         cmocka_unit_test(test_hpss_ftp_fixture_matches_reference),
         cmocka_unit_test(test_hpss_daily_fixture_matches_reference),
+        cmocka_unit_test(test_hpss_daily_repeated_columns_and_titles),
+        cmocka_unit_test(test_hpss_daily_cell_cutting_a_character),
+        cmocka_unit_test(test_hpss_follows_tz_changes),
         cmocka_unit_test(test_hpss_blank_lines_and_crlf_are_ignored),
         cmocka_unit_test(test_hpss_json_round_trips),
         cmocka_unit_test(test_hpss_from_json_rejects_bad_shapes),

@@ -114,7 +114,7 @@ TOKIO_API int tokio_hpss_from_json(struct tokio_hpss **out,
  * every field name of the log's kind sorted, empty where a record lacks
  * the field.  A report: one row per cell, columns system, table, row (the
  * key of a re-keyed table, else the 0-based row number), column, value.
- * @return TOKIO_OK, TOKIO_EIO.
+ * @return TOKIO_OK, TOKIO_EIO, TOKIO_ENOMEM (a report's rows).
  */
 TOKIO_API int tokio_hpss_write_csv(const struct tokio_hpss *h, FILE *fp);
 
