@@ -1,12 +1,14 @@
 /*
  * fuzz/fuzz_craysdb.c - the Cray SDB processor table reader
  * (src/connectors/craysdb.c) on arbitrary bytes: parse, then every way
- * out (JSON, back to a table, xtdb2proc text, a coordinate lookup).
+ * out (JSON, back to a table and to the same JSON again, xtdb2proc text,
+ * CSV, one record alone, a coordinate lookup).
  * Seeds: fuzz/corpus/craysdb/.
  */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <jansson.h>
 
@@ -30,7 +32,24 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FILE *fp = fopen("/dev/null", "w");
         if (fp != NULL) {
             (void)tokio_craysdb_write(again, fp);
+            (void)tokio_craysdb_write_csv(again, fp);
             fclose(fp);
+        }
+        /* and the typed table read back must give the same JSON */
+        json_t *back = NULL;
+        if (tokio_craysdb_to_json(again, &back) == TOKIO_OK &&
+            !json_equal(json, back))
+            abort();
+        json_decref(back);
+        /* each record alone is the table's record */
+        const char *id;
+        json_t *rec;
+        json_object_foreach(json, id, rec) {
+            json_t *one = tokio_craysdb_proc_json(db, strtoll(id, NULL, 10));
+            if (one != NULL && !json_equal(one, rec))
+                abort();
+            json_decref(one);
+            break;
         }
     }
     (void)tokio_craysdb_coords(db, 5000, xyz);

@@ -1,7 +1,9 @@
 /*
  * fuzz/fuzz_slurm.c - the Slurm connector on arbitrary bytes: sacct text
  * or JSON (told apart by the first byte, as the connector does) through
- * open_mem, every serializer and the JSON round trip; and the same bytes
+ * open_mem, every serializer and the JSON round trip, a JSON cache also
+ * through jansson and tokio_slurm_from_json() (the fast reader must
+ * agree with it); and the same bytes
  * as a node list, expanded and compacted again.  Seeds: fuzz/corpus/slurm/.
  */
 #include <stddef.h>
@@ -46,8 +48,31 @@ exercise_table(const uint8_t *data, size_t size)
             abort();
         json_decref(k);
     }
-    if (tokio_slurm_count(s) > 0)
+    /* a JSON cache read without a tree must be what jansson reads */
+    size_t i = 0;
+    while (i < size && (data[i] == ' ' || data[i] == '\t' ||
+                        data[i] == '\n' || data[i] == '\r'))
+        i++;
+    if (j != NULL && i < size && data[i] == '{') {
+        json_t *tree = json_loadb((const char *)data, size, 0, NULL);
+        struct tokio_slurm *u = NULL;
+        json_t *k = NULL;
+        if (tree == NULL)
+            abort();
+        int rc = tokio_slurm_from_json(&u, tree);
+        if (rc < 0 && rc != TOKIO_ENOMEM)
+            abort();
+        if (rc >= 0 && tokio_slurm_to_json(u, &k) >= 0 && !json_equal(j, k))
+            abort();
+        json_decref(k);
+        json_decref(tree);
+        tokio_slurm_free(u);
+    }
+    if (tokio_slurm_count(s) > 0) {
+        json_t *task = tokio_slurm_task_json(s, 0);
+        json_decref(task);
         tokio_slurm_select_job(s, tokio_slurm_task_id(s, 0));
+    }
     json_decref(j);
     tokio_slurm_free(t);
     tokio_slurm_free(s);

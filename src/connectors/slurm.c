@@ -11,25 +11,27 @@
  * Node lists are expanded and compacted natively: the reference ran
  * `scontrol show hostname|hostlist`, which exists only on Slurm hosts.
  *
- * The table is kept as the JSON form (jansson keeps insertion order, as
- * Python's dict does, so the native text comes out in the reference's
- * order), with the typed fields recast in place: "nodelist" becomes a list
- * of names, and "start"/"end" are checked as zone-less local times; their
- * epochs are cached beside.
- *
- * NEEDSWORK: the JSON form as storage bounds the speed (bench-slurm.sh):
- * every node name of every task is a jansson string, two allocations,
- * and reading a JSON cache runs jansson's parser, no faster than the
- * reference's; reading is ~1x (JSON) to ~3x (sacct text) the reference,
- * not 30x.  Would a typed table (tasks, a pool of names, JSON built on
- * demand) be worth the change to the json_t-based accessors?
+ * The table is typed, not a jansson tree: an array of tasks in input
+ * order (a repeated task id replaces the earlier task's fields in its
+ * place, as a Python dict does), each a run of fields in one array, all
+ * text in one pool of NUL-terminated strings addressed by offset.  A
+ * field is text, a node list (its names one after another in the pool),
+ * or, only from a JSON cache, some other JSON value kept as it is.
+ * "start" and "end" are checked as zone-less local times and their
+ * epochs kept beside; "nodelist" text is expanded straight into the pool.
+ * The JSON form is built only when asked for.  A JSON cache of the usual
+ * shape (tasks of strings and lists of strings, no escapes) is read by
+ * core/json_scan.h without a tree; anything else it falls back to jansson
+ * for, which reads every valid JSON and words the errors.
  *
  * Differs from pytokio:
- *  - a line whose field count differs from the header's is an error
- *    naming file and line (the reference silently misaligned or crashed);
+ *  - a line whose field count differs from the header's, or that is not
+ *    UTF-8, is an error naming file and line (the reference silently
+ *    misaligned or crashed);
  *  - "Unknown" and "None" times (running or pending jobs) are kept as text
  *    and passed over by get_job_startend (the reference raised);
  *  - "None assigned" node lists (pending jobs) are empty lists;
+ *  - node names holding a NUL character (JSON "\u0000") are refused;
  *  - the native form's node lists are comma-joined, not compacted: that
  *    is what the reference wrote wherever scontrol was absent (the goldens
  *    show it), and it reads back as the same list in the same order.
@@ -48,7 +50,10 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/json.h"
+#include "core/json_scan.h"
+#include "core/localtime.h"
 #include "core/run.h"
+#include "core/text.h"
 #include "tokio/input.h"
 #include "tokio/output.h"
 #include "tokio/time.h"
@@ -67,18 +72,88 @@
 /* Node numbers beyond 18 digits would overflow uint64 arithmetic. */
 #define MAX_NUMBER_DIGITS 18
 
+/* A JSON cache task with more fields than this is left to jansson (the
+ * fast reader looks repeated keys up one by one). */
+#define MAX_SCAN_FIELDS 64
+
+/* NUL-terminated strings one after another, addressed by offset (the
+ * pool moves as it grows). */
+struct pool {
+    char *s;
+    size_t len, cap;
+};
+
+enum kind { V_TEXT, V_LIST, V_JSON };
+
+/* The fields the reference recast, told once when a field is made. */
+enum role { R_OTHER, R_START, R_END, R_NODELIST };
+
+struct field {
+    size_t key;             /* pool offset of the name */
+    enum role role;
+    size_t val;             /* V_TEXT: the text; V_LIST: the first name */
+    size_t n;               /* V_TEXT: bytes; V_LIST: names */
+    json_t *json;           /* V_JSON: the value, owned */
+    enum kind kind;
+};
+
 struct task {
-    const char *id;         /* key in s->json, borrowed */
-    json_t *fields;         /* borrowed from s->json */
+    size_t id;              /* pool offset */
+    size_t first, n_fields; /* in s->fields */
     int64_t start, end;
     int has_start, has_end;
 };
 
 struct tokio_slurm {
-    json_t *json;           /* task id -> object of fields */
-    struct task *tasks;     /* index over json, in its order */
-    size_t n_tasks;
+    struct pool pool;
+    struct field *fields;   /* every field ever added, replaced or not */
+    size_t n_fields, cap_fields;
+    struct task *tasks;
+    size_t n_tasks, cap_tasks;
+    size_t *slots;          /* while building: task index + 1 by id hash */
+    size_t n_slots;
+    struct tokio__local_days days;
 };
+
+/* ---- the string pool ------------------------------------------------- */
+
+/* Grow to room for `n` more bytes; -1 when out of memory. */
+static int
+pool_grow(struct pool *p, size_t n)
+{
+    if (n > SIZE_MAX / 2 - p->len)
+        return -1;
+    size_t cap = p->cap ? p->cap : 256;
+    while (cap - p->len < n)
+        cap *= 2;
+    char *s = tokio__realloc(p->s, cap);
+    if (s == NULL)
+        return -1;
+    p->s = s;
+    p->cap = cap;
+    return 0;
+}
+
+/* Room for `n` more bytes; -1 when out of memory.  Inline: it is asked
+ * once a node name. */
+static inline int
+pool_reserve(struct pool *p, size_t n)
+{
+    return n <= p->cap - p->len ? 0 : pool_grow(p, n);
+}
+
+/* Append `n` bytes and a NUL; their offset in *off.  -1: out of memory. */
+static inline int
+pool_add(struct pool *p, const char *s, size_t n, size_t *off)
+{
+    if (pool_reserve(p, n + 1) < 0)
+        return -1;
+    *off = p->len;
+    memcpy(p->s + p->len, s, n);
+    p->s[p->len + n] = '\0';
+    p->len += n + 1;
+    return 0;
+}
 
 /* ---- node lists ------------------------------------------------------ */
 
@@ -115,29 +190,25 @@ parse_number(const char **p, const char *end, uint64_t *value, int *width)
     return 0;
 }
 
+/* An expansion in progress: names appended to `pool`, NUL-terminated. */
 struct expansion {
-    char **names;
-    size_t n, cap;
+    struct pool *pool;
+    size_t n;               /* names so far */
+    uint64_t bytes;         /* most bytes they can take */
     const char *text;       /* the whole list, for messages */
 };
 
+/* Decimal digits of `v`. */
 static int
-push_name(struct expansion *x, const char *name, size_t len)
+digits_of(uint64_t v)
 {
-    if (x->n == x->cap) {
-        size_t cap = x->cap ? x->cap * 2 : 16;
-        char **names = tokio__reallocarray(x->names, cap, sizeof(*names));
-        if (names == NULL)
-            return tokio__error(TOKIO_ENOMEM, "out of memory expanding "
-                                "node list '%.200s'", x->text);
-        x->names = names;
-        x->cap = cap;
+    int n = 1;
+
+    while (v >= 10) {
+        v /= 10;
+        n++;
     }
-    if ((x->names[x->n] = tokio__strndup(name, len)) == NULL)
-        return tokio__error(TOKIO_ENOMEM, "out of memory expanding node "
-                            "list '%.200s'", x->text);
-    x->n++;
-    return TOKIO_OK;
+    return n;
 }
 
 /* `v` in decimal, zero-padded to `width` (both at most
@@ -161,9 +232,36 @@ put_number(char *buf, uint64_t v, int width)
 }
 
 /*
- * Expand one host token (no top-level commas) of `len` bytes: literal
- * text and bracket groups, the last group varying fastest (Slurm's
- * order).
+ * The name after `src` (`n` bytes) whose last number, `dlen` digits at
+ * `dpos`, is one more, into `dst`: 1, or 0 when the number needs another
+ * digit (the caller writes it afresh).  Most names of a range are made
+ * so, without formatting a number.
+ */
+static int
+bump(char *dst, const char *src, size_t n, size_t dpos, size_t dlen)
+{
+    memcpy(dst, src, n);
+    for (size_t k = dpos + dlen; k-- > dpos;) {
+        if (dst[k] != '9') {
+            dst[k]++;
+            return 1;
+        }
+        dst[k] = '0';
+    }
+    return 0;
+}
+
+static int
+expand_oom(const struct expansion *x)
+{
+    return tokio__error(TOKIO_ENOMEM, "out of memory expanding node list "
+                        "'%.200s'", x->text);
+}
+
+/*
+ * Expand one host token (no top-level commas) of `len` bytes into the
+ * pool: literal text and bracket groups, the last group varying fastest
+ * (Slurm's order).
  */
 static int
 expand_token(struct expansion *x, const char *tok, size_t len)
@@ -173,9 +271,8 @@ expand_token(struct expansion *x, const char *tok, size_t len)
     size_t n_groups = 0, n_ranges = 0, cap_ranges = 0, lit_start = 0;
     const char *end = tok + len;
     uint64_t total = 1;
-    char *buf = NULL;
-    size_t *idx = NULL;
-    uint64_t *val = NULL;
+    size_t idx[16];         /* range per group */
+    uint64_t val[16];       /* value per group */
     int rc = TOKIO_OK;
 
     if (len == 0)
@@ -200,6 +297,7 @@ expand_token(struct expansion *x, const char *tok, size_t len)
         g->lit_before = lit_start;
         g->lit_len = (size_t)(p - tok) - lit_start;
         g->first_range = n_ranges;
+        g->n_ranges = 0;
         g->count = 0;
         p++;
         for (;;) {
@@ -235,9 +333,7 @@ expand_token(struct expansion *x, const char *tok, size_t len)
                 struct range *nr = tokio__reallocarray(ranges, cap,
                                                        sizeof(*nr));
                 if (nr == NULL) {
-                    rc = tokio__error(TOKIO_ENOMEM, "out of memory "
-                                      "expanding node list '%.200s'",
-                                      x->text);
+                    rc = expand_oom(x);
                     goto done;
                 }
                 ranges = nr;
@@ -263,7 +359,6 @@ expand_token(struct expansion *x, const char *tok, size_t len)
                               (size_t)(p - x->text));
             goto done;
         }
-        g->n_ranges = n_ranges - g->first_range;
         if (g->count > TOKIO_SLURM_MAX_NODES ||
             (total *= g->count) > TOKIO_SLURM_MAX_NODES) {
             rc = tokio__error(TOKIO_EFORMAT, "node list '%.200s' expands to "
@@ -279,41 +374,79 @@ expand_token(struct expansion *x, const char *tok, size_t len)
                           TOKIO_SLURM_MAX_NODES);
         goto done;
     }
+    /* and to a bounded number of bytes: long names times many numbers */
+    uint64_t name_max = (uint64_t)len + 1;
+    for (size_t i = 0; i < n_groups; i++) {
+        int widest = 0;
+        for (size_t k = 0; k < groups[i].n_ranges; k++) {
+            const struct range *r = &ranges[groups[i].first_range + k];
+            int w = digits_of(r->hi) > r->width ? digits_of(r->hi)
+                                                : r->width;
+            widest = w > widest ? w : widest;
+        }
+        name_max += (uint64_t)widest;
+    }
+    x->bytes += total * name_max;
+    if (x->bytes > TOKIO_SLURM_MAX_NODE_BYTES) {
+        rc = tokio__error(TOKIO_EFORMAT, "node list '%.200s' expands to "
+                          "more than %zu bytes of names", x->text,
+                          TOKIO_SLURM_MAX_NODE_BYTES);
+        goto done;
+    }
     if (n_groups == 0) {
-        rc = push_name(x, tok, len);
+        size_t off;
+        if (pool_add(x->pool, tok, len, &off) < 0)
+            rc = expand_oom(x);
+        else
+            x->n++;
         goto done;
     }
 
-    /* the name is at most the token's literals plus 18 digits a group */
-    size_t bufsize = len + (size_t)n_groups * (MAX_NUMBER_DIGITS + 1) + 1;
-    buf = tokio__malloc(bufsize);
-    idx = tokio__calloc(n_groups, sizeof(*idx));    /* range per group */
-    val = tokio__calloc(n_groups, sizeof(*val));    /* value per group */
-    if (buf == NULL || idx == NULL || val == NULL) {
-        rc = tokio__error(TOKIO_ENOMEM, "out of memory expanding node list "
-                          "'%.200s'", x->text);
-        goto done;
-    }
-    for (size_t i = 0; i < n_groups; i++)
+    /* a name is at most the token's literals plus 18 digits a group */
+    size_t most = len + (size_t)n_groups * (MAX_NUMBER_DIGITS + 1) + 1;
+    size_t prev = 0, prev_n = 0, dpos = 0, dlen = 0;
+    int next_in_range = 0;  /* only the last group's number went up */
+    for (size_t i = 0; i < n_groups; i++) {
+        idx[i] = 0;
         val[i] = ranges[groups[i].first_range].lo;
+    }
     for (;;) {
-        size_t n = 0;
-        for (size_t i = 0; i < n_groups; i++) {
-            const struct range *r = &ranges[groups[i].first_range + idx[i]];
-            memcpy(buf + n, tok + groups[i].lit_before, groups[i].lit_len);
-            n += groups[i].lit_len;
-            n += put_number(buf + n, val[i], r->width);
-        }
-        memcpy(buf + n, tok + lit_start, len - lit_start);
-        n += len - lit_start;
-        if ((rc = push_name(x, buf, n)) < 0)
+        if (pool_reserve(x->pool, most) < 0) {
+            rc = expand_oom(x);
             goto done;
+        }
+        char *buf = x->pool->s + x->pool->len;
+        size_t n = 0;
+        if (!next_in_range ||
+            !bump(buf, x->pool->s + prev, prev_n, dpos, dlen)) {
+            for (size_t i = 0; i < n_groups; i++) {
+                const struct range *r =
+                    &ranges[groups[i].first_range + idx[i]];
+                memcpy(buf + n, tok + groups[i].lit_before,
+                       groups[i].lit_len);
+                n += groups[i].lit_len;
+                dpos = n;
+                n += put_number(buf + n, val[i], r->width);
+                dlen = n - dpos;
+            }
+            memcpy(buf + n, tok + lit_start, len - lit_start);
+            n += len - lit_start;
+        } else {
+            n = prev_n;
+        }
+        buf[n] = '\0';
+        prev = x->pool->len;
+        prev_n = n;
+        x->pool->len += n + 1;
+        x->n++;
         /* odometer: advance the last group, carrying leftwards */
         size_t i = n_groups;
+        next_in_range = 0;
         while (i-- > 0) {
             const struct range *r = &ranges[groups[i].first_range + idx[i]];
             if (val[i] < r->hi) {
                 val[i]++;
+                next_in_range = i == n_groups - 1;
                 break;
             }
             if (idx[i] + 1 < groups[i].n_ranges) {
@@ -328,21 +461,21 @@ expand_token(struct expansion *x, const char *tok, size_t len)
             break;
     }
 done:
-    free(buf);
-    free(idx);
-    free(val);
     free(ranges);
     return rc;
 }
 
-int
-tokio_slurm_nodelist_expand(const char *text, char ***names_out,
-                            size_t *n_out)
+/*
+ * Expand the node list `text` into `pool`, each name NUL-terminated, one
+ * after another; their number in *n_out.  On failure the pool may hold
+ * part of the names.
+ */
+static int
+expand_into(struct pool *pool, const char *text, size_t *n_out)
 {
-    struct expansion x = { NULL, 0, 0, text };
+    struct expansion x = { pool, 0, 0, text };
     int rc = TOKIO_OK;
 
-    *names_out = NULL;
     *n_out = 0;
     /* what sacct prints for a job that never got nodes */
     if (*text == '\0' || strcmp(text, "None assigned") == 0)
@@ -352,29 +485,59 @@ tokio_slurm_nodelist_expand(const char *text, char ***names_out,
     for (const char *p = text;; p++) {
         if (*p == '[') {
             if (depth++ > 0)
-                rc = tokio__error(TOKIO_EFORMAT, "node list '%.200s': "
-                                  "nested '['", text);
+                return tokio__error(TOKIO_EFORMAT, "node list '%.200s': "
+                                    "nested '['", text);
         } else if (*p == ']') {
             depth--;
         } else if ((*p == ',' && depth == 0) || *p == '\0') {
             if (*p == '\0' && depth > 0)
-                rc = tokio__error(TOKIO_EFORMAT, "node list '%.200s': '[' "
-                                  "without ']'", text);
-            if (rc == TOKIO_OK)
-                rc = expand_token(&x, tok, (size_t)(p - tok));
-            if (rc < 0 || *p == '\0')
+                return tokio__error(TOKIO_EFORMAT, "node list '%.200s': '[' "
+                                    "without ']'", text);
+            if ((rc = expand_token(&x, tok, (size_t)(p - tok))) < 0)
+                return rc;
+            if (*p == '\0')
                 break;
             tok = p + 1;
         }
-        if (rc < 0)
-            break;
     }
-    if (rc < 0) {
-        tokio_slurm_free_names(x.names, x.n);
+    *n_out = x.n;
+    return TOKIO_OK;
+}
+
+int
+tokio_slurm_nodelist_expand(const char *text, char ***names_out,
+                            size_t *n_out)
+{
+    struct pool pool = { NULL, 0, 0 };
+    char **names = NULL;
+    size_t n = 0;
+    int rc;
+
+    *names_out = NULL;
+    *n_out = 0;
+    if ((rc = expand_into(&pool, text, &n)) < 0) {
+        free(pool.s);
         return rc;
     }
-    *names_out = x.names;
-    *n_out = x.n;
+    if (n > 0 && (names = tokio__calloc(n, sizeof(*names))) == NULL) {
+        free(pool.s);
+        return tokio__error(TOKIO_ENOMEM, "out of memory expanding node "
+                            "list '%.200s'", text);
+    }
+    const char *p = pool.s;
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strlen(p);
+        if ((names[i] = tokio__strndup(p, len)) == NULL) {
+            tokio_slurm_free_names(names, i);
+            free(pool.s);
+            return tokio__error(TOKIO_ENOMEM, "out of memory expanding node "
+                                "list '%.200s'", text);
+        }
+        p += len + 1;
+    }
+    free(pool.s);
+    *names_out = names;
+    *n_out = n;
     return TOKIO_OK;
 }
 
@@ -523,7 +686,188 @@ oom:
                         "names", n);
 }
 
-/* ---- recasting and the task index ----------------------------------- */
+
+/* ---- building the table ---------------------------------------------- */
+
+static int
+new_table(struct tokio_slurm **out, const char *name)
+{
+    struct tokio_slurm *s = tokio__calloc(1, sizeof(*s));
+
+    *out = s;
+    if (s == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
+                            name);
+    return TOKIO_OK;
+}
+
+static const char *
+str_at(const struct tokio_slurm *s, size_t off)
+{
+    return s->pool.s + off;
+}
+
+/* FNV-1a of a task id. */
+static size_t
+hash_id(const char *id, size_t len)
+{
+    uint64_t h = 14695981039346656037u;
+
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)id[i]) * 1099511628211u;
+    return (size_t)h;
+}
+
+/* The slot of task id `id` (`len` bytes): empty, or holding that task. */
+static size_t *
+find_slot(const struct tokio_slurm *s, const char *id, size_t len)
+{
+    size_t mask = s->n_slots - 1;
+
+    for (size_t i = hash_id(id, len) & mask;; i = (i + 1) & mask) {
+        size_t t = s->slots[i];
+        if (t == 0)
+            return &s->slots[i];
+        const char *other = str_at(s, s->tasks[t - 1].id);
+        if (strncmp(other, id, len) == 0 && other[len] == '\0')
+            return &s->slots[i];
+    }
+}
+
+/* Keep the id index at most half full. */
+static int
+grow_slots(struct tokio_slurm *s)
+{
+    if (2 * (s->n_tasks + 1) <= s->n_slots)
+        return 0;
+    size_t n = s->n_slots ? s->n_slots * 2 : 64;
+    size_t *slots = tokio__calloc(n, sizeof(*slots));
+    if (slots == NULL)
+        return -1;
+    free(s->slots);
+    s->slots = slots;
+    s->n_slots = n;
+    for (size_t t = 0; t < s->n_tasks; t++) {
+        const char *id = str_at(s, s->tasks[t].id);
+        *find_slot(s, id, strlen(id)) = t + 1;
+    }
+    return 0;
+}
+
+/*
+ * Start task `id` (`len` bytes): a new one at the end, or, for an id
+ * seen before, the earlier one emptied in its place.  Fields added next
+ * are its own.  Its index in *t_out.  -1 when out of memory.
+ */
+static int
+task_begin(struct tokio_slurm *s, const char *id, size_t len, size_t *t_out)
+{
+    /* the JSON reader copies ids to the pool's end, not yet added */
+    int at_tail = id == s->pool.s + s->pool.len;
+
+    if (grow_slots(s) < 0)
+        return -1;
+    size_t *slot = find_slot(s, id, len);
+    size_t t = *slot;
+    if (t == 0) {
+        if (s->n_tasks == s->cap_tasks) {
+            size_t cap = s->cap_tasks ? s->cap_tasks * 2 : 16;
+            struct task *nt = tokio__reallocarray(s->tasks, cap,
+                                                  sizeof(*nt));
+            if (nt == NULL)
+                return -1;
+            s->tasks = nt;
+            s->cap_tasks = cap;
+        }
+        t = ++s->n_tasks;
+        if (at_tail) {
+            s->tasks[t - 1].id = s->pool.len;
+            s->pool.len += len + 1;
+        } else if (pool_add(&s->pool, id, len, &s->tasks[t - 1].id) < 0) {
+            s->n_tasks--;
+            return -1;
+        }
+        *slot = t;
+    }
+    struct task *task = &s->tasks[t - 1];
+    task->first = s->n_fields;
+    task->n_fields = 0;
+    task->has_start = task->has_end = 0;
+    *t_out = t - 1;
+    return 0;
+}
+
+/* A new field of the task being built, its value for the caller to set;
+ * NULL when out of memory. */
+static struct field *
+field_add(struct tokio_slurm *s, size_t t, size_t key)
+{
+    if (s->n_fields == s->cap_fields) {
+        size_t cap = s->cap_fields ? s->cap_fields * 2 : 64;
+        struct field *nf = tokio__reallocarray(s->fields, cap, sizeof(*nf));
+        if (nf == NULL)
+            return NULL;
+        s->fields = nf;
+        s->cap_fields = cap;
+    }
+    struct field *f = &s->fields[s->n_fields++];
+    const char *name = str_at(s, key);
+    memset(f, 0, sizeof(*f));
+    f->key = key;
+    f->role = strcmp(name, KEY_START) == 0      ? R_START
+              : strcmp(name, KEY_END) == 0      ? R_END
+              : strcmp(name, KEY_NODELIST) == 0 ? R_NODELIST
+                                                : R_OTHER;
+    s->tasks[t].n_fields++;
+    return f;
+}
+
+/* The field of task `t` in role `role` (not R_OTHER), or NULL. */
+static const struct field *
+task_role(const struct tokio_slurm *s, size_t t, enum role role)
+{
+    const struct task *task = &s->tasks[t];
+
+    for (size_t i = 0; i < task->n_fields; i++)
+        if (s->fields[task->first + i].role == role)
+            return &s->fields[task->first + i];
+    return NULL;
+}
+
+/* The field `key` of task `t`, or NULL. */
+static const struct field *
+task_field(const struct tokio_slurm *s, size_t t, const char *key)
+{
+    const struct task *task = &s->tasks[t];
+
+    for (size_t i = 0; i < task->n_fields; i++) {
+        const struct field *f = &s->fields[task->first + i];
+        if (strcmp(str_at(s, f->key), key) == 0)
+            return f;
+    }
+    return NULL;
+}
+
+/* Where a task came from, for messages: a line of sacct text, or a task
+ * of JSON. */
+struct origin {
+    const char *name;
+    size_t lineno;          /* 0: JSON */
+};
+
+static int
+task_error(const struct tokio_slurm *s, size_t t, const struct origin *o,
+           const char *fmt, const char *arg, const char *arg2)
+{
+    char what[256];
+
+    snprintf(what, sizeof(what), fmt, arg, arg2);
+    if (o->lineno > 0)
+        return tokio__error(TOKIO_EFORMAT, "'%s' line %zu: %s", o->name,
+                            o->lineno, what);
+    return tokio__error(TOKIO_EFORMAT, "'%s' task '%.100s': %s", o->name,
+                        str_at(s, s->tasks[t].id), what);
+}
 
 /* A time that sacct prints for "not yet" or "never". */
 static int
@@ -533,103 +877,165 @@ is_unset_time(const char *s)
            strcmp(s, "None") == 0;
 }
 
+static int
+two(const char *p)
+{
+    return (p[0] - '0') * 10 + (p[1] - '0');
+}
+
 /*
- * Check a start/end field; `*has` says whether it holds a time.  `where`
- * names the file and line or the task, for messages.
+ * A zone-less local time "YYYY-MM-DDTHH:MM:SS" as epoch seconds: the
+ * usual form directly (through the day cache), anything else through
+ * tokio_time_parse_format(), which also decides what is not a time.
  */
 static int
-parse_time_field(const json_t *v, const char *key, const char *where,
-                 int64_t *epoch, int *has)
+parse_time(struct tokio__local_days *days, const char *s, int64_t *epoch)
 {
+    static const char shape[] = "dddd-dd-ddTdd:dd:dd";
+    static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30,
+                                 31 };
+    int ok = 1;
+
+    for (size_t i = 0; i < sizeof(shape) - 1 && ok; i++)
+        ok = shape[i] == 'd' ? s[i] >= '0' && s[i] <= '9' : s[i] == shape[i];
+    if (ok && s[sizeof(shape) - 1] == '\0') {
+        int year = two(s) * 100 + two(s + 2), mon = two(s + 5);
+        int mday = two(s + 8), hour = two(s + 11), min = two(s + 14);
+        int sec = two(s + 17);
+        int leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+        if (mon >= 1 && mon <= 12 && mday >= 1 && mday <= mdays[mon - 1] &&
+            (mon != 2 || mday <= 28 + leap) && hour <= 23 && min <= 59 &&
+            sec <= 59 && year >= 1 &&
+            tokio__local_epoch(days, year, mon, mday, hour, min, sec,
+                               epoch) == TOKIO_OK)
+            return 0;
+    }
+    return tokio_time_parse_format(s, TIME_FORMAT, epoch) < 0 ? -1 : 0;
+}
+
+/* Check a start/end field of task `t`; `*has` says whether it holds a
+ * time. */
+static int
+time_field(struct tokio_slurm *s, size_t t, const struct origin *o,
+           const char *key, int64_t *epoch, int *has)
+{
+    const struct field *f = task_role(s, t, strcmp(key, KEY_START) == 0
+                                                ? R_START : R_END);
+
     *has = 0;
-    if (v == NULL || json_is_null(v))
+    if (f == NULL || (f->kind == V_JSON && json_is_null(f->json)))
         return TOKIO_OK;
-    if (!json_is_string(v))
-        return tokio__error(TOKIO_EFORMAT, "%s: '%s' is not a string",
-                            where, key);
-    const char *s = json_string_value(v);
-    if (is_unset_time(s))
+    if (f->kind != V_TEXT)
+        return task_error(s, t, o, "'%s' is not a string", key, "");
+    const char *text = str_at(s, f->val);
+    if (is_unset_time(text))
         return TOKIO_OK;
-    if (tokio_time_parse_format(s, TIME_FORMAT, epoch) < 0)
-        return tokio__error(TOKIO_EFORMAT, "%s: %s time '%.100s' is not "
-                            "YYYY-MM-DDTHH:MM:SS", where, key, s);
+    if (parse_time(&s->days, text, epoch) < 0)
+        return task_error(s, t, o, "%s time '%.100s' is not "
+                          "YYYY-MM-DDTHH:MM:SS", key, text);
     *has = 1;
     return TOKIO_OK;
 }
 
-/* Turn a task's nodelist string into a list and check its times. */
+/* Turn a text value into a node list, expanded into the pool. */
 static int
-recast_task(json_t *fields, const char *where)
+expand_field(struct tokio_slurm *s, struct field *f, const char *text,
+             const struct origin *o, size_t t)
 {
-    json_t *nl = json_object_get(fields, KEY_NODELIST);
-    int64_t t;
-    int has, rc;
+    size_t start = s->pool.len, n;
+    int rc = expand_into(&s->pool, text, &n);
 
-    if ((rc = parse_time_field(json_object_get(fields, KEY_START), KEY_START,
-                               where, &t, &has)) < 0 ||
-        (rc = parse_time_field(json_object_get(fields, KEY_END), KEY_END,
-                               where, &t, &has)) < 0)
+    if (rc < 0) {
+        if (rc == TOKIO_ENOMEM)
+            return rc;
+        if (o->lineno > 0)
+            return tokio__error_prefix("'%s' line %zu", o->name, o->lineno);
+        return tokio__error_prefix("'%s' task '%.100s'", o->name,
+                                   str_at(s, s->tasks[t].id));
+    }
+    f->kind = V_LIST;
+    f->val = start;
+    f->n = n;
+    return TOKIO_OK;
+}
+
+/* A node list given as a JSON array (a JSON cache): its names into the
+ * pool. */
+static int
+list_field(struct tokio_slurm *s, struct field *f, const struct origin *o,
+           size_t t)
+{
+    size_t start = s->pool.len, off, i;
+    json_t *name;
+
+    json_array_foreach(f->json, i, name) {
+        if (!json_is_string(name))
+            return tokio__error(TOKIO_EFORMAT, "'%s' task '%.100s': nodelist "
+                                "item %zu is not a string", o->name,
+                                str_at(s, s->tasks[t].id), i);
+        const char *text = json_string_value(name);
+        size_t len = json_string_length(name);
+        if (memchr(text, '\0', len) != NULL)
+            return tokio__error(TOKIO_EFORMAT, "'%s' task '%.100s': nodelist "
+                                "item %zu holds a NUL character", o->name,
+                                str_at(s, s->tasks[t].id), i);
+        if (pool_add(&s->pool, text, len, &off) < 0)
+            return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
+                                o->name);
+    }
+    f->n = json_array_size(f->json);
+    json_decref(f->json);
+    f->json = NULL;
+    f->kind = V_LIST;
+    f->val = start;
+    return TOKIO_OK;
+}
+
+/* The task's fields are in: recast them as the reference did. */
+static int
+task_end(struct tokio_slurm *s, size_t t, const struct origin *o)
+{
+    struct task *task = &s->tasks[t];
+    int rc;
+
+    if ((rc = time_field(s, t, o, KEY_START, &task->start,
+                         &task->has_start)) < 0 ||
+        (rc = time_field(s, t, o, KEY_END, &task->end, &task->has_end)) < 0)
         return rc;
-    if (json_is_array(nl)) {
-        size_t i;
-        json_t *name;
-        json_array_foreach(nl, i, name) {
-            if (!json_is_string(name))
-                return tokio__error(TOKIO_EFORMAT, "%s: nodelist item %zu "
-                                    "is not a string", where, i);
+    for (size_t i = 0; i < task->n_fields; i++) {
+        struct field *f = &s->fields[task->first + i];
+        if (f->kind == V_TEXT &&
+            f->role == R_NODELIST) {
+            /* the text moves if the pool grows: expand a copy */
+            char *text = tokio__strndup(str_at(s, f->val), f->n);
+            if (text == NULL)
+                return tokio__error(TOKIO_ENOMEM, "out of memory reading "
+                                    "'%s'", o->name);
+            rc = expand_field(s, f, text, o, t);
+            free(text);
+            if (rc < 0)
+                return rc;
+        } else if (f->kind == V_JSON &&
+                   f->role == R_NODELIST) {
+            if (json_is_array(f->json)) {
+                if ((rc = list_field(s, f, o, t)) < 0)
+                    return rc;
+            } else if (!json_is_null(f->json)) {
+                return task_error(s, t, o, "nodelist is neither a list nor "
+                                  "a string", "", "");
+            }
         }
-    } else if (json_is_string(nl)) {
-        char **names = NULL;
-        size_t n = 0;
-        json_t *arr = json_array();
-        if (arr == NULL)
-            return tokio__error(TOKIO_ENOMEM, "%s: out of memory", where);
-        if ((rc = tokio_slurm_nodelist_expand(json_string_value(nl), &names,
-                                              &n)) < 0) {
-            json_decref(arr);
-            return tokio__error_prefix("%s", where);
-        }
-        for (size_t i = 0; i < n && rc == 0; i++)
-            if (json_array_append_new(arr, json_string(names[i])) < 0)
-                rc = tokio__error(TOKIO_ENOMEM, "%s: out of memory", where);
-        tokio_slurm_free_names(names, n);
-        if (rc == 0 && json_object_set_new(fields, KEY_NODELIST, arr) < 0)
-            return tokio__error(TOKIO_ENOMEM, "%s: out of memory", where);
-        if (rc < 0)
-            json_decref(arr);
-        return rc;
-    } else if (nl != NULL && !json_is_null(nl)) {
-        return tokio__error(TOKIO_EFORMAT, "%s: nodelist is neither a list "
-                            "nor a string", where);
     }
     return TOKIO_OK;
 }
 
-/* (Re)build s->tasks over s->json; times were checked by recast_task. */
-static int
-index_tasks(struct tokio_slurm *s)
+/* The id index is for building only. */
+static void
+built(struct tokio_slurm *s)
 {
-    size_t n = json_object_size(s->json), i = 0;
-    struct task *t = NULL;
-    const char *key;
-    json_t *v;
-
-    if (n > 0 && (t = tokio__calloc(n, sizeof(*t))) == NULL)
-        return tokio__error(TOKIO_ENOMEM, "out of memory indexing %zu Slurm "
-                            "tasks", n);
-    json_object_foreach(s->json, key, v) {
-        t[i].id = key;
-        t[i].fields = v;
-        parse_time_field(json_object_get(v, KEY_START), KEY_START, key,
-                         &t[i].start, &t[i].has_start);
-        parse_time_field(json_object_get(v, KEY_END), KEY_END, key,
-                         &t[i].end, &t[i].has_end);
-        i++;
-    }
-    free(s->tasks);
-    s->tasks = t;
-    s->n_tasks = n;
-    return TOKIO_OK;
+    free(s->slots);
+    s->slots = NULL;
+    s->n_slots = 0;
 }
 
 /* ---- sacct text ------------------------------------------------------ */
@@ -658,139 +1064,355 @@ split_pipes(char *line, char ***fields, size_t *cap, size_t *n)
     return 0;
 }
 
+/* The header's columns: each distinct name once (a repeated name keeps
+ * its first place and takes the last value, as a dict does); unnamed
+ * ones, as the trailing '|' of --parsable makes, are dropped. */
+struct columns {
+    size_t *key;            /* pool offsets of the distinct names */
+    size_t *of;             /* per header field: distinct index, or -1 */
+    size_t n, n_header;
+};
+
 static int
-parse_sacct(json_t *tasks, char *text, size_t len, const char *name)
+read_header(struct tokio_slurm *s, struct columns *c, char **fields,
+            size_t n)
 {
-    char **cols = NULL, **fields = NULL;
-    size_t n_cols = 0, cap_cols = 0, n_fields = 0, cap_fields = 0;
-    size_t lineno = 0;
-    char where[512];
+    c->n_header = n;
+    c->n = 0;
+    if ((c->key = tokio__calloc(n, sizeof(*c->key))) == NULL ||
+        (c->of = tokio__calloc(n, sizeof(*c->of))) == NULL)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        /* sacct capitalizes (JobIDRaw); the reference lower-cased */
+        for (char *p = fields[i]; *p; p++)
+            if (*p >= 'A' && *p <= 'Z')
+                *p = (char)(*p - 'A' + 'a');
+        c->of[i] = (size_t)-1;
+        if (fields[i][0] == '\0')
+            continue;
+        for (size_t k = 0; k < c->n && c->of[i] == (size_t)-1; k++)
+            if (strcmp(str_at(s, c->key[k]), fields[i]) == 0)
+                c->of[i] = k;
+        if (c->of[i] == (size_t)-1) {
+            if (pool_add(&s->pool, fields[i], strlen(fields[i]),
+                         &c->key[c->n]) < 0)
+                return -1;
+            c->of[i] = c->n++;
+        }
+    }
+    return 0;
+}
+
+/* One task line, split into the header's number of fields. */
+static int
+read_task(struct tokio_slurm *s, const struct columns *c, char **fields,
+          const char **vals, const struct origin *o)
+{
+    size_t t;
+
+    for (size_t i = 0; i < c->n_header; i++)
+        if (c->of[i] != (size_t)-1)
+            vals[c->of[i]] = fields[i];
+    /* a repeated task id replaces the earlier line, as there */
+    if (task_begin(s, fields[0], strlen(fields[0]), &t) < 0)
+        return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s' line "
+                            "%zu", o->name, o->lineno);
+    for (size_t k = 0; k < c->n; k++) {
+        struct field *f = field_add(s, t, c->key[k]);
+        if (f == NULL ||
+            pool_add(&s->pool, vals[k], strlen(vals[k]), &f->val) < 0)
+            return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s' "
+                                "line %zu", o->name, o->lineno);
+        f->kind = V_TEXT;
+        f->n = strlen(vals[k]);
+    }
+    return task_end(s, t, o);
+}
+
+static int
+parse_sacct(struct tokio_slurm *s, char *text, size_t len, const char *name)
+{
+    char **fields = NULL;
+    const char **vals = NULL;
+    struct columns cols = { NULL, NULL, 0, 0 };
+    size_t n_fields = 0, cap_fields = 0;
+    struct origin o = { name, 0 };
     int rc = TOKIO_OK;
 
     for (char *line = text; line < text + len && rc == TOKIO_OK;) {
         char *nl = memchr(line, '\n', (size_t)(text + len - line));
         char *next = nl ? nl + 1 : text + len;
         size_t ll = (size_t)((nl ? nl : text + len) - line);
-        lineno++;
+        o.lineno++;
         if (ll > 0 && line[ll - 1] == '\r')
             ll--;
         line[ll] = '\0';
         if (memchr(line, '\0', ll) != NULL) {
             rc = tokio__error(TOKIO_EFORMAT, "'%s' line %zu: NUL byte in "
-                              "sacct text", name, lineno);
+                              "sacct text", name, o.lineno);
             break;
         }
-        if (lineno == 1) {
+        if (!tokio__utf8_valid(line, ll)) {
+            rc = tokio__error(TOKIO_EFORMAT, "'%s' line %zu: invalid UTF-8 "
+                              "in sacct text", name, o.lineno);
+            break;
+        }
+        if (o.lineno == 1) {
             if (ll == 0) {
                 rc = tokio__error(TOKIO_EFORMAT, "'%s' line 1: empty, "
                                   "expected the sacct header", name);
                 break;
             }
-            if (split_pipes(line, &cols, &cap_cols, &n_cols) < 0)
+            if (split_pipes(line, &fields, &cap_fields, &n_fields) < 0 ||
+                read_header(s, &cols, fields, n_fields) < 0 ||
+                (cols.n > 0 &&
+                 (vals = tokio__calloc(cols.n, sizeof(*vals))) == NULL))
                 goto oom;
-            /* sacct capitalizes (JobIDRaw); the reference lower-cased */
-            for (size_t i = 0; i < n_cols; i++)
-                for (char *p = cols[i]; *p; p++)
-                    if (*p >= 'A' && *p <= 'Z')
-                        *p = (char)(*p - 'A' + 'a');
         } else if (ll > 0) {
             if (split_pipes(line, &fields, &cap_fields, &n_fields) < 0)
                 goto oom;
-            if (n_fields != n_cols) {
+            if (n_fields != cols.n_header) {
                 rc = tokio__error(TOKIO_EFORMAT, "'%s' line %zu: %zu fields "
-                                  "where the header has %zu", name, lineno,
-                                  n_fields, n_cols);
+                                  "where the header has %zu", name, o.lineno,
+                                  n_fields, cols.n_header);
                 break;
             }
-            json_t *rec = json_object();
-            if (rec == NULL)
-                goto oom;
-            for (size_t i = 0; i < n_cols; i++) {
-                /* the trailing '|' of --parsable makes an unnamed column */
-                if (cols[i][0] == '\0')
-                    continue;
-                if (json_object_set_new(rec, cols[i],
-                                        json_string(fields[i])) < 0) {
-                    json_decref(rec);
-                    goto oom;
-                }
-            }
-            snprintf(where, sizeof(where), "'%s' line %zu", name, lineno);
-            if ((rc = recast_task(rec, where)) < 0) {
-                json_decref(rec);
-                break;
-            }
-            /* a repeated task id replaces the earlier line, as there */
-            if (json_object_set_new(tasks, fields[0], rec) < 0)
-                goto oom;
+            rc = read_task(s, &cols, fields, vals, &o);
         }
         line = next;
     }
-    if (lineno == 0)
+    if (o.lineno == 0)
         rc = tokio__error(TOKIO_EFORMAT, "'%s': empty, expected sacct text "
                           "or JSON", name);
-    free(cols);
+    free(cols.key);
+    free(cols.of);
     free(fields);
+    free(vals);
     return rc;
 oom:
-    free(cols);
+    free(cols.key);
+    free(cols.of);
     free(fields);
+    free(vals);
     return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s' line %zu",
-                        name, lineno);
+                        name, o.lineno);
 }
 
 /* ---- JSON ------------------------------------------------------------ */
 
 /*
- * Check and recast the tasks of `json` into `tasks`.  A caller's JSON is
- * borrowed, so each task is copied; JSON we parsed ourselves (`ours`) is
- * recast in place and its tasks shared, as copying them was most of the
- * time spent reading a cache file.
+ * The tasks of a JSON tree into `s`.  A caller's JSON is borrowed, so
+ * other values are copied; JSON we parsed ourselves (`ours`) is shared.
  */
 static int
-tasks_from_json(json_t *tasks, const json_t *json, int ours,
+tasks_from_json(struct tokio_slurm *s, const json_t *json, int ours,
                 const char *name)
 {
-    char where[512];
-    const char *key;
-    json_t *v;
+    struct origin o = { name, 0 };
+    const char *id, *key;
+    json_t *task, *v;
     int rc;
 
     if (!json_is_object(json))
         return tokio__error(TOKIO_EFORMAT, "'%s': Slurm JSON must be an "
                             "object of tasks", name);
-    json_object_foreach((json_t *)json, key, v) {
-        if (!json_is_object(v))
+    json_object_foreach((json_t *)json, id, task) {
+        size_t t;
+        if (!json_is_object(task))
             return tokio__error(TOKIO_EFORMAT, "'%s' task '%.100s': not an "
-                                "object", name, key);
-        json_t *copy = ours ? json_incref(v) : json_deep_copy(v);
-        if (copy == NULL)
-            return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
-                                name);
-        snprintf(where, sizeof(where), "'%s' task '%.100s'", name, key);
-        if ((rc = recast_task(copy, where)) < 0) {
-            json_decref(copy);
-            return rc;
+                                "object", name, id);
+        if (task_begin(s, id, strlen(id), &t) < 0)
+            goto oom;
+        json_object_foreach(task, key, v) {
+            size_t k;
+            struct field *f;
+            if (pool_add(&s->pool, key, strlen(key), &k) < 0 ||
+                (f = field_add(s, t, k)) == NULL)
+                goto oom;
+            if (json_is_string(v)) {
+                f->kind = V_TEXT;
+                f->n = json_string_length(v);
+                if (pool_add(&s->pool, json_string_value(v), f->n,
+                             &f->val) < 0)
+                    goto oom;
+            } else {
+                f->kind = V_JSON;
+                f->json = ours ? json_incref(v) : json_deep_copy(v);
+                if (f->json == NULL)
+                    goto oom;
+            }
         }
-        if (json_object_set_new(tasks, key, copy) < 0)
-            return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
-                                name);
+        if ((rc = task_end(s, t, &o)) < 0)
+            return rc;
     }
+    return TOKIO_OK;
+oom:
+    return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'", name);
+}
+
+/*
+ * The next string of the JSON text copied to the pool's end, not yet
+ * added (the caller adds it, or leaves it to be overwritten): its text
+ * in *str, length in *n.  0, TOKIO_EFORMAT, TOKIO_ENOMEM.
+ */
+static int
+scan_string(struct tokio_slurm *s, struct tokio__jscan *js, char **str,
+            size_t *n)
+{
+    /* the reader wants room for the rest of the text */
+    if (pool_reserve(&s->pool, (size_t)(js->end - js->p) +
+                                   TOKIO__JSCAN_SLACK) < 0)
+        return TOKIO_ENOMEM;
+    *str = s->pool.s + s->pool.len;
+    return tokio__jscan_string(js, *str, n);
+}
+
+/* The field named by the string at the pool's end (`len` bytes) of task
+ * `t`: the task's own when it has one so named (a repeated key), else a
+ * new one.  NULL when out of memory or when the task has too many fields
+ * (*many set). */
+static struct field *
+scan_field(struct tokio_slurm *s, size_t t, const char *key, size_t len,
+           int *many)
+{
+    const struct task *task = &s->tasks[t];
+
+    for (size_t i = 0; i < task->n_fields; i++) {
+        struct field *f = &s->fields[task->first + i];
+        if (strcmp(str_at(s, f->key), key) == 0)
+            return f;
+    }
+    if (task->n_fields >= MAX_SCAN_FIELDS) {
+        *many = 1;
+        return NULL;
+    }
+    struct field *f = field_add(s, t, s->pool.len);
+    if (f != NULL)
+        s->pool.len += len + 1;
+    return f;
+}
+
+/* One value of a task (the key read): a string or a list of strings. */
+static int
+scan_value(struct tokio_slurm *s, struct tokio__jscan *js, struct field *f)
+{
+    char *str;
+    size_t n, used;
+    int rc;
+
+    if (tokio__jscan_peek(js) != '[') {
+        if ((rc = scan_string(s, js, &str, &n)) < 0)
+            return rc;
+        f->kind = V_TEXT;
+        f->n = n;
+        f->val = s->pool.len;
+        s->pool.len += n + 1;
+        return TOKIO_OK;
+    }
+    if (pool_reserve(&s->pool, (size_t)(js->end - js->p) +
+                                   TOKIO__JSCAN_SLACK) < 0)
+        return TOKIO_ENOMEM;
+    if ((rc = tokio__jscan_strings(js, s->pool.s + s->pool.len, &n,
+                                   &used)) < 0)
+        return rc;
+    f->kind = V_LIST;
+    f->val = s->pool.len;
+    f->n = n;
+    s->pool.len += used;
     return TOKIO_OK;
 }
 
+/*
+ * A JSON cache of the usual shape, without a tree: an object of task
+ * objects whose values are strings or lists of strings.  TOKIO_EFORMAT
+ * for anything else (the caller then asks jansson), TOKIO_ENOMEM.
+ */
 static int
-new_table(struct tokio_slurm **out, const char *name)
+scan_cache(struct tokio_slurm *s, const char *text, size_t len,
+           const char *name)
 {
-    struct tokio_slurm *s = tokio__calloc(1, sizeof(*s));
+    struct tokio__jscan js;
+    struct origin o = { name, 0 };
+    char *str;
+    size_t n;
+    int rc, more, many = 0;
 
-    if (s == NULL || (s->json = json_object()) == NULL) {
-        free(s);
-        return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
-                            name);
+    tokio__jscan_init(&js, text, len, name);
+    if ((rc = tokio__jscan_eat(&js, '{')) < 0)
+        return rc;
+    if (tokio__jscan_peek(&js) == '}') {
+        js.p++;
+        return tokio__jscan_end(&js);
     }
-    *out = s;
-    return TOKIO_OK;
+    do {
+        size_t t;
+        if ((rc = scan_string(s, &js, &str, &n)) < 0)
+            return rc;
+        if (task_begin(s, str, n, &t) < 0)
+            return TOKIO_ENOMEM;
+        if ((rc = tokio__jscan_eat(&js, ':')) < 0 ||
+            (rc = tokio__jscan_eat(&js, '{')) < 0)
+            return rc;
+        if (tokio__jscan_peek(&js) == '}') {
+            js.p++;
+        } else {
+            do {
+                struct field *f;
+                if ((rc = scan_string(s, &js, &str, &n)) < 0 ||
+                    (rc = tokio__jscan_eat(&js, ':')) < 0)
+                    return rc;
+                if ((f = scan_field(s, t, str, n, &many)) == NULL)
+                    return many ? TOKIO_EFORMAT : TOKIO_ENOMEM;
+                if ((rc = scan_value(s, &js, f)) < 0)
+                    return rc;
+            } while ((more = tokio__jscan_next(&js, '}')) == 1);
+            if (more < 0)
+                return more;
+        }
+        if ((rc = task_end(s, t, &o)) < 0)
+            return rc;
+    } while ((more = tokio__jscan_next(&js, '}')) == 1);
+    return more < 0 ? more : tokio__jscan_end(&js);
+}
+
+static void
+clear_table(struct tokio_slurm *s)
+{
+    for (size_t i = 0; i < s->n_fields; i++)
+        json_decref(s->fields[i].json);
+    free(s->pool.s);
+    free(s->fields);
+    free(s->tasks);
+    free(s->slots);
+    memset(s, 0, sizeof(*s));
+}
+
+/* A JSON cache: the fast reader, or jansson for what it does not read. */
+static int
+parse_json(struct tokio_slurm *s, const char *buf, size_t len,
+           const char *name)
+{
+    json_error_t err;
+    int oom = 0, rc;
+
+    if ((rc = scan_cache(s, buf, len, name)) != TOKIO_EFORMAT) {
+        if (rc == TOKIO_ENOMEM)
+            return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
+                                name);
+        return rc;
+    }
+    clear_table(s);
+    json_t *json = tokio__json_parse(buf, len, 0, &err, &oom);
+    if (json == NULL) {
+        if (oom)
+            return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
+                                name);
+        return tokio__error(TOKIO_EFORMAT, "'%s' line %d column %d: %s",
+                            name, err.line, err.column, err.text);
+    }
+    rc = tasks_from_json(s, json, 1, name);
+    json_decref(json);
+    return rc;
 }
 
 /* Parse a whole buffer (modified: lines are cut in place). */
@@ -809,31 +1431,15 @@ parse_buffer(struct tokio_slurm **out, char *buf, size_t len,
                        buf[i] == '\r'))
         i++;
     /* the reference tried JSON first; sacct text never starts with '{' */
-    if (i < len && buf[i] == '{') {
-        json_error_t err;
-        int oom = 0;
-        json_t *json = tokio__json_parse(buf, len, 0, &err, &oom);
-        if (json == NULL) {
-            if (oom)
-                rc = tokio__error(TOKIO_ENOMEM, "out of memory reading "
-                                  "'%s'", name);
-            else
-                rc = tokio__error(TOKIO_EFORMAT, "'%s' line %d column %d: "
-                                  "%s", name, err.line, err.column,
-                                  err.text);
-        } else {
-            rc = tasks_from_json(s->json, json, 1, name);
-            json_decref(json);
-        }
-    } else {
-        rc = parse_sacct(s->json, buf, len, name);
-    }
-    if (rc >= 0)
-        rc = index_tasks(s);
+    if (i < len && buf[i] == '{')
+        rc = parse_json(s, buf, len, name);
+    else
+        rc = parse_sacct(s, buf, len, name);
     if (rc < 0) {
         tokio_slurm_free(s);
         return rc;
     }
+    built(s);
     *out = s;
     return TOKIO_OK;
 }
@@ -969,11 +1575,11 @@ tokio_slurm_from_json(struct tokio_slurm **out, const json_t *json)
     *out = NULL;
     if ((rc = new_table(&s, "JSON")) < 0)
         return rc;
-    if ((rc = tasks_from_json(s->json, json, 0, "JSON")) < 0 ||
-        (rc = index_tasks(s)) < 0) {
+    if ((rc = tasks_from_json(s, json, 0, "JSON")) < 0) {
         tokio_slurm_free(s);
         return rc;
     }
+    built(s);
     *out = s;
     return TOKIO_OK;
 }
@@ -989,13 +1595,53 @@ tokio_slurm_count(const struct tokio_slurm *s)
 const char *
 tokio_slurm_task_id(const struct tokio_slurm *s, size_t i)
 {
-    return i < s->n_tasks ? s->tasks[i].id : NULL;
+    return i < s->n_tasks ? str_at(s, s->tasks[i].id) : NULL;
 }
 
-const json_t *
-tokio_slurm_task(const struct tokio_slurm *s, size_t i)
+/* Task `t` as a new JSON object; NULL when out of memory. */
+static json_t *
+task_to_json(const struct tokio_slurm *s, size_t t)
 {
-    return i < s->n_tasks ? s->tasks[i].fields : NULL;
+    const struct task *task = &s->tasks[t];
+    json_t *obj = json_object(), *v = NULL;
+
+    for (size_t i = 0; i < task->n_fields && obj != NULL; i++) {
+        const struct field *f = &s->fields[task->first + i];
+        if (f->kind == V_TEXT) {
+            v = json_stringn_nocheck(str_at(s, f->val), f->n);
+        } else if (f->kind == V_JSON) {
+            v = json_deep_copy(f->json);
+        } else if ((v = json_array()) != NULL) {
+            const char *name = str_at(s, f->val);
+            for (size_t k = 0; k < f->n; k++) {
+                size_t len = strlen(name);
+                if (json_array_append_new(v, json_stringn_nocheck(name,
+                                                                  len)) < 0) {
+                    json_decref(v);
+                    v = NULL;
+                    break;
+                }
+                name += len + 1;
+            }
+        }
+        if (v == NULL || json_object_set_new(obj, str_at(s, f->key), v) < 0) {
+            json_decref(obj);
+            obj = NULL;
+        }
+    }
+    return obj;
+}
+
+json_t *
+tokio_slurm_task_json(const struct tokio_slurm *s, size_t i)
+{
+    if (i >= s->n_tasks)
+        return NULL;
+    json_t *obj = task_to_json(s, i);
+    if (obj == NULL)
+        tokio__error(TOKIO_ENOMEM, "out of memory serializing Slurm task "
+                     "'%.100s'", str_at(s, s->tasks[i].id));
+    return obj;
 }
 
 static int
@@ -1011,25 +1657,16 @@ tokio_slurm_select_job(struct tokio_slurm *s, const char *jobid)
     size_t keep = 0;
 
     for (size_t i = 0; i < s->n_tasks; i++)
-        keep += task_of_job(s->tasks[i].id, jobid);
+        keep += task_of_job(str_at(s, s->tasks[i].id), jobid);
     if (keep == 0)
         return tokio__error(TOKIO_ENOTFOUND, "no task of job '%s' among %zu "
                             "Slurm tasks", jobid, s->n_tasks);
-    /* deleting keys frees them: collect first, index afterwards */
-    const char *key;
-    void *tmp;
-    json_t *v;
-    json_object_foreach_safe(s->json, tmp, key, v) {
-        if (!task_of_job(key, jobid))
-            json_object_del(s->json, key);
-    }
-    if (index_tasks(s) < 0) {
-        /* the old index points at deleted keys: leave an empty table */
-        free(s->tasks);
-        s->tasks = NULL;
-        s->n_tasks = 0;
-        return TOKIO_ENOMEM;
-    }
+    /* the fields of dropped tasks stay in the arrays until the free */
+    keep = 0;
+    for (size_t i = 0; i < s->n_tasks; i++)
+        if (task_of_job(str_at(s, s->tasks[i].id), jobid))
+            s->tasks[keep++] = s->tasks[i];
+    s->n_tasks = keep;
     return TOKIO_OK;
 }
 
@@ -1046,8 +1683,8 @@ tokio_slurm_get_job_ids(const struct tokio_slurm *s, const char ***ids_out,
         (ids = tokio__calloc(s->n_tasks, sizeof(*ids))) == NULL)
         return tokio__error(TOKIO_ENOMEM, "out of memory listing job ids");
     for (size_t i = 0; i < s->n_tasks; i++)
-        if (strchr(s->tasks[i].id, '.') == NULL)
-            ids[n++] = s->tasks[i].id;
+        if (strchr(str_at(s, s->tasks[i].id), '.') == NULL)
+            ids[n++] = str_at(s, s->tasks[i].id);
     if (n == 0) {
         free(ids);
         ids = NULL;
@@ -1072,18 +1709,25 @@ tokio_slurm_get_job_nodes(const struct tokio_slurm *s,
 
     *nodes_out = NULL;
     *n_out = 0;
-    for (size_t i = 0; i < s->n_tasks; i++)
-        total += json_array_size(json_object_get(s->tasks[i].fields,
-                                                 KEY_NODELIST));
+    for (size_t i = 0; i < s->n_tasks; i++) {
+        const struct field *f = task_role(s, i, R_NODELIST);
+        if (f != NULL && f->kind == V_LIST)
+            total += f->n;
+    }
     if (total == 0)
         return TOKIO_OK;
     if ((nodes = tokio__calloc(total, sizeof(*nodes))) == NULL)
         return tokio__error(TOKIO_ENOMEM, "out of memory listing %zu "
                             "nodes", total);
     for (size_t i = 0; i < s->n_tasks; i++) {
-        const json_t *nl = json_object_get(s->tasks[i].fields, KEY_NODELIST);
-        for (size_t k = 0; k < json_array_size(nl); k++)
-            nodes[n++] = json_string_value(json_array_get(nl, k));
+        const struct field *f = task_role(s, i, R_NODELIST);
+        if (f == NULL || f->kind != V_LIST)
+            continue;
+        const char *name = str_at(s, f->val);
+        for (size_t k = 0; k < f->n; k++) {
+            nodes[n++] = name;
+            name += strlen(name) + 1;
+        }
     }
     qsort(nodes, n, sizeof(*nodes), strp_cmp);
     size_t u = 0;
@@ -1126,8 +1770,17 @@ tokio_slurm_get_job_startend(const struct tokio_slurm *s, int64_t *start_out,
 int
 tokio_slurm_to_json(const struct tokio_slurm *s, json_t **out)
 {
-    *out = json_deep_copy(s->json);
-    if (*out == NULL)
+    json_t *all = json_object();
+
+    for (size_t i = 0; i < s->n_tasks && all != NULL; i++) {
+        json_t *task = task_to_json(s, i);
+        if (task == NULL ||
+            json_object_set_new(all, str_at(s, s->tasks[i].id), task) < 0) {
+            json_decref(all);
+            all = NULL;
+        }
+    }
+    if ((*out = all) == NULL)
         return tokio__error(TOKIO_ENOMEM, "out of memory serializing %zu "
                             "Slurm tasks", s->n_tasks);
     return TOKIO_OK;
@@ -1138,22 +1791,21 @@ static int
 native_columns(const struct tokio_slurm *s, const char ***cols_out,
                size_t *n_out)
 {
-    const json_t *first = s->n_tasks ? s->tasks[0].fields : NULL;
     size_t n = 1;
     const char **cols;
-    const char *key;
-    json_t *v;
 
     *cols_out = NULL;
     *n_out = 0;
-    if (first == NULL)
+    if (s->n_tasks == 0)
         return TOKIO_OK;
-    cols = tokio__calloc(json_object_size(first) + 1, sizeof(*cols));
+    const struct task *first = &s->tasks[0];
+    cols = tokio__calloc(first->n_fields + 1, sizeof(*cols));
     if (cols == NULL)
         return tokio__error(TOKIO_ENOMEM, "out of memory writing Slurm "
                             "tasks");
     cols[0] = KEY_JOBIDRAW;
-    json_object_foreach((json_t *)first, key, v) {
+    for (size_t i = 0; i < first->n_fields; i++) {
+        const char *key = str_at(s, s->fields[first->first + i].key);
         if (strcmp(key, KEY_JOBIDRAW) != 0)
             cols[n++] = key;
     }
@@ -1168,7 +1820,7 @@ native_columns(const struct tokio_slurm *s, const char ***cols_out,
  * Python's str() would.
  */
 static int
-cell_text(struct sbuf *b, const json_t *v)
+cell_text(struct sbuf *b, const struct tokio_slurm *s, const struct field *f)
 {
     char num[40];
     int n;
@@ -1176,6 +1828,22 @@ cell_text(struct sbuf *b, const json_t *v)
     b->len = 0;
     if (sbuf_add(b, "", 0) < 0)
         return -1;
+    if (f->kind == V_TEXT) {
+        const char *text = str_at(s, f->val);
+        return sbuf_add(b, text, strlen(text));
+    }
+    if (f->kind == V_LIST) {
+        const char *name = str_at(s, f->val);
+        for (size_t i = 0; i < f->n; i++) {
+            size_t len = strlen(name);
+            if ((i > 0 && sbuf_add(b, ",", 1) < 0) ||
+                sbuf_add(b, name, len) < 0)
+                return -1;
+            name += len + 1;
+        }
+        return 0;
+    }
+    const json_t *v = f->json;
     switch (json_typeof(v)) {
     case JSON_STRING:
         return sbuf_add(b, json_string_value(v), json_string_length(v));
@@ -1224,12 +1892,12 @@ native_cells(const struct tokio_slurm *s, const char *const *cols,
                             "tasks");
     for (size_t i = 0; i < s->n_tasks && rc == 0; i++)
         for (size_t c = 0; c < n_cols && rc == 0; c++) {
-            const json_t *v = json_object_get(s->tasks[i].fields, cols[c]);
-            if (v == NULL)
+            const struct field *f = task_field(s, i, cols[c]);
+            if (f == NULL)
                 rc = tokio__error(TOKIO_EFORMAT, "Slurm task '%s' has no "
                                   "'%s' field, which the first task has",
-                                  s->tasks[i].id, cols[c]);
-            else if (cell_text(&b, v) < 0 ||
+                                  str_at(s, s->tasks[i].id), cols[c]);
+            else if (cell_text(&b, s, f) < 0 ||
                      (cells[i * n_cols + c] = tokio__strdup(b.s)) == NULL)
                 rc = tokio__error(TOKIO_ENOMEM, "out of memory writing "
                                   "Slurm tasks");
@@ -1271,6 +1939,7 @@ tokio_slurm_write_native(const struct tokio_slurm *s, FILE *fp)
                             strerror(errno));
     return TOKIO_OK;
 }
+
 
 /* pandas 1.5's default NA strings (read_csv na_values). */
 static int
@@ -1478,7 +2147,6 @@ tokio_slurm_free(struct tokio_slurm *s)
 {
     if (s == NULL)
         return;
-    json_decref(s->json);
-    free(s->tasks);
+    clear_table(s);
     free(s);
 }

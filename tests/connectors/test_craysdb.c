@@ -130,7 +130,9 @@ test_craysdb_sample_records_are_sane(void **state)
     json_object_foreach(all, key, rec) {
         int64_t id = json_integer_value(json_object_get(rec, "processor_id"));
         assert_int_equal(id, strtoll(key, NULL, 10));
-        assert_true(json_equal(tokio_craysdb_proc(db, id), rec));
+        json_t *one = tokio_craysdb_proc_json(db, id);
+        assert_true(json_equal(one, rec));
+        json_decref(one);
         assert_true(json_integer_value(json_object_get(rec,
                                        "process_slots_free")) >=
                     json_integer_value(json_object_get(rec,
@@ -165,10 +167,13 @@ test_craysdb_text_round_trip_keeps_table(void **state)
     assert_int_equal(tokio_craysdb_to_json(again, &b), TOKIO_OK);
     assert_true(json_equal(a, b));
     assert_int_equal(tokio_craysdb_count(again), 3);
-    assert_true(json_is_null(json_object_get(tokio_craysdb_proc(again, 5001),
-                                             "cabinet")));
+    json_t *p5001 = tokio_craysdb_proc_json(again, 5001);
+    assert_true(json_is_null(json_object_get(p5001, "cabinet")));
     assert_string_equal(json_string_value(json_object_get(
-        tokio_craysdb_proc(again, 5001), "processor_status")), "down");
+        p5001, "processor_status")), "down");
+    json_decref(p5001);
+    assert_null(tokio_craysdb_proc_json(again, 4));
+    assert_contains(tokio_errmsg(), "processor 4 is not in");
     json_decref(a);
     json_decref(b);
     free(text);
@@ -225,7 +230,7 @@ test_craysdb_values_recast_as_reference(void **state)
     struct tokio_craysdb *db = open_text(
         "a='null',b='5', c = 7 ,d=1_000,e=0x10,f=1.5,g=99999999999999999999,"
         "h='a b',i=\"q\",j=,k=-3,l=+4,m=1__0,n='' x '',processor_id='9'\n");
-    const json_t *r = tokio_craysdb_proc(db, 9);
+    json_t *r = tokio_craysdb_proc_json(db, 9);
 
     assert_non_null(r);
     assert_true(json_is_null(json_object_get(r, "a")));
@@ -245,6 +250,7 @@ test_craysdb_values_recast_as_reference(void **state)
     assert_int_equal(json_integer_value(json_object_get(r, "l")), 4);
     assert_string_equal(json_string_value(json_object_get(r, "m")), "1__0");
     assert_string_equal(json_string_value(json_object_get(r, "n")), " x ");
+    json_decref(r);
     tokio_craysdb_free(db);
 }
 

@@ -205,15 +205,20 @@ test_slurm_sacct_text_parses_and_recasts(void **state)
                      TOKIO_OK);
     assert_int_equal(tokio_slurm_count(s), 4);
     assert_string_equal(tokio_slurm_task_id(s, 1), "5.batch");
-    const json_t *t0 = tokio_slurm_task(s, 0);
+    json_t *t0 = tokio_slurm_task_json(s, 0);
+    assert_non_null(t0);
     assert_string_equal(json_string_value(json_object_get(t0, "state")),
                         "COMPLETED");
     assert_null(json_object_get(t0, ""));
     assert_int_equal(json_array_size(json_object_get(t0, "nodelist")), 4);
     assert_string_equal(json_string_value(json_array_get(
         json_object_get(t0, "nodelist"), 3)), "nid00007");
-    assert_int_equal(json_array_size(json_object_get(
-        tokio_slurm_task(s, 3), "nodelist")), 0);
+    json_decref(t0);
+    json_t *t3 = tokio_slurm_task_json(s, 3);
+    assert_true(json_is_array(json_object_get(t3, "nodelist")));
+    assert_int_equal(json_array_size(json_object_get(t3, "nodelist")), 0);
+    json_decref(t3);
+    assert_null(tokio_slurm_task_json(s, 4));
     assert_int_equal(tokio_slurm_get_job_ids(s, &ids, &n), TOKIO_OK);
     assert_int_equal(n, 2);
     assert_string_equal(ids[0], "5");
@@ -407,6 +412,154 @@ test_slurm_empty_input_is_eformat(void **state)
     free(dir);
 }
 
+/* ---- the JSON cache without a tree ------------------------------------ */
+
+/* The cache shape the fast reader takes, and the same table written so
+ * that it cannot (an escape, a number, a null): both must read alike,
+ * and as jansson's tree given to tokio_slurm_from_json(). */
+static const char fast_json[] =
+    "{\"9\": {\"jobidraw\": \"9\", \"start\": \"2019-02-14T10:00:00\", "
+    "\"end\": \"Unknown\", \"nodelist\": [\"nid00001\", \"nid00002\"]},"
+    " \"9.0\": {\"jobidraw\": \"9.0\", \"start\": \"2019-02-14T10:00:01\","
+    " \"end\": \"2019-02-14T11:00:00\", \"nodelist\": \"nid0000[3-4]\"},"
+    " \"8\": {\"jobidraw\": \"x\", \"nodelist\": []},"
+    " \"8\": {\"jobidraw\": \"8\", \"jobidraw\": \"8b\", \"start\": "
+    "\"None\", \"end\": \"\", \"nodelist\": []}}";
+static const char slow_json[] =
+    "{\"9\": {\"jobidraw\": \"\\u0039\", \"start\": \"2019-02-14T10:00:00\", "
+    "\"end\": \"Unknown\", \"nodelist\": [\"nid00001\", \"nid00002\"]},"
+    " \"9.0\": {\"jobidraw\": \"9.0\", \"start\": \"2019-02-14T10:00:01\","
+    " \"end\": \"2019-02-14T11:00:00\", \"nodelist\": \"nid0000[3-4]\"},"
+    " \"8\": {\"jobidraw\": \"8b\", \"start\": \"None\", \"end\": \"\","
+    " \"nodelist\": []}}";
+
+static void
+test_slurm_json_fast_and_jansson_paths_agree(void **state)
+{
+    struct tokio_slurm *a = NULL, *b = NULL, *c = NULL;
+    json_t *ja = NULL, *jb = NULL, *jc = NULL, *tree;
+    const char **nodes = NULL;
+    size_t n;
+    int64_t start, end, want;
+    (void)state;
+
+    assert_int_equal(tokio_slurm_open_mem(&a, fast_json,
+                                          sizeof(fast_json) - 1, "f"),
+                     TOKIO_OK);
+    assert_int_equal(tokio_slurm_open_mem(&b, slow_json,
+                                          sizeof(slow_json) - 1, "s"),
+                     TOKIO_OK);
+    tree = json_loads(fast_json, 0, NULL);
+    assert_non_null(tree);
+    assert_int_equal(tokio_slurm_from_json(&c, tree), TOKIO_OK);
+    assert_int_equal(tokio_slurm_to_json(a, &ja), TOKIO_OK);
+    assert_int_equal(tokio_slurm_to_json(b, &jb), TOKIO_OK);
+    assert_int_equal(tokio_slurm_to_json(c, &jc), TOKIO_OK);
+    assert_json_equal(ja, jb);
+    assert_json_equal(ja, jc);
+    /* a repeated task id keeps its first place and its last fields, a
+     * repeated key its first place and its last value */
+    assert_int_equal(tokio_slurm_count(a), 3);
+    assert_string_equal(tokio_slurm_task_id(a, 2), "8");
+    assert_string_equal(json_string_value(json_object_get(
+        json_object_get(ja, "8"), "jobidraw")), "8b");
+    assert_int_equal(json_object_size(json_object_get(ja, "8")), 4);
+    assert_int_equal(tokio_slurm_get_job_nodes(a, &nodes, &n), TOKIO_OK);
+    assert_int_equal(n, 4);
+    assert_string_equal(nodes[2], "nid00003");
+    assert_string_equal(nodes[3], "nid00004");
+    free(nodes);
+    assert_int_equal(tokio_slurm_get_job_startend(a, &start, &end),
+                     TOKIO_OK);
+    tokio_time_parse_format("2019-02-14T10:00:00", "%Y-%m-%dT%H:%M:%S",
+                            &want);
+    assert_int_equal(start, want);
+    assert_int_equal(end, want + 3600);
+    json_decref(ja);
+    json_decref(jb);
+    json_decref(jc);
+    json_decref(tree);
+    tokio_slurm_free(a);
+    tokio_slurm_free(b);
+    tokio_slurm_free(c);
+}
+
+/* Times through the fast path and through strptime agree, on either side
+ * of a daylight-saving change and for what only strptime takes. */
+static void
+test_slurm_times_match_strptime(void **state)
+{
+    static const char *const times[] = {
+        "2019-03-10T01:59:59", "2019-03-10T03:00:00", "2019-11-03T01:30:00",
+        "2019-11-03T00:59:59", "2020-02-29T12:00:00", "1970-01-01T00:00:00",
+        "2019-2-14T10:00:00"
+    };
+    (void)state;
+
+    for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
+        char text[256];
+        struct tokio_slurm *s = NULL;
+        int64_t start, end, want;
+        snprintf(text, sizeof(text), "JobIDRaw|Start|End\n1|%s|%s\n",
+                 times[i], times[i]);
+        assert_int_equal(tokio_slurm_open_mem(&s, text, strlen(text), "t"),
+                         TOKIO_OK);
+        assert_int_equal(tokio_slurm_get_job_startend(s, &start, &end),
+                         TOKIO_OK);
+        assert_int_equal(tokio_time_parse_format(times[i],
+                                                 "%Y-%m-%dT%H:%M:%S",
+                                                 &want), TOKIO_OK);
+        assert_int_equal(start, want);
+        assert_int_equal(end, want);
+        tokio_slurm_free(s);
+    }
+}
+
+static const struct {
+    const char *text, *fragment;
+} new_errors[] = {
+    { "JobIDRaw|NodeList\n1|a\xff\n", "'e' line 2: invalid UTF-8" },
+    { "{\"1\": {\"nodelist\": [\"a\\u0000b\"]}}",
+      "'e' line 1 column 30: \\u0000 is not allowed" },
+    { "{\"1\": {\"nodelist\": [\"a\", 5]}}",
+      "'e' task '1': nodelist item 1 is not a string" },
+    { "{\"1\": {\"nodelist\": 5}}",
+      "'e' task '1': nodelist is neither a list nor a string" },
+    { "{\"1\": {\"start\": \"2019-02-30T00:00:00\"}}",
+      "'e' task '1': start time '2019-02-30T00:00:00' is not" },
+    { "{\"1\": {\"end\": [\"x\"]}}", "'e' task '1': 'end' is not a string" },
+    { "{\"1\": {\"a\": \"b\"}} x", "'e' line 1 column" },
+    { "{\"1\": {\"nodelist\": \"n[1-3\"}}", "'e' task '1': node list" },
+    { "JobIDRaw|NodeList\n1|nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn[0-9999999]\n",
+      "bytes of names" },
+};
+
+static void
+test_slurm_bad_values_are_eformat(void **state)
+{
+    (void)state;
+
+    for (size_t i = 0; i < sizeof(new_errors) / sizeof(new_errors[0]); i++) {
+        struct tokio_slurm *s = NULL;
+        int rc = tokio_slurm_open_mem(&s, new_errors[i].text,
+                                      strlen(new_errors[i].text), "e");
+        print_message("%s -> %s\n", new_errors[i].text, tokio_errmsg());
+        assert_int_equal(rc, TOKIO_EFORMAT);
+        assert_null(s);
+        assert_contains(tokio_errmsg(), new_errors[i].fragment);
+    }
+    /* jansson reads no NUL from text, but a caller's tree may hold one */
+    struct tokio_slurm *s = NULL;
+    json_t *tree = json_pack("{s:{s:[s%]}}", "1", "nodelist", "a\0b",
+                             (size_t)3);
+    assert_non_null(tree);
+    assert_int_equal(tokio_slurm_from_json(&s, tree), TOKIO_EFORMAT);
+    assert_null(s);
+    assert_contains(tokio_errmsg(), "'JSON' task '1': nodelist item 0 "
+                    "holds a NUL character");
+    json_decref(tree);
+}
+
 /* ---- anomalies --------------------------------------------------------- */
 
 static int
@@ -430,6 +583,28 @@ test_slurm_open_survives_every_oom(void **state)
 {
     (void)state;
     tokio_test_every_oom(open_text_to_json, NULL, 1);
+}
+
+static int
+open_json(void *text)
+{
+    struct tokio_slurm *s = NULL;
+    json_t *j = NULL;
+    int rc = tokio_slurm_open_mem(&s, text, strlen(text), "j");
+
+    if (rc >= 0)
+        rc = tokio_slurm_to_json(s, &j);
+    json_decref(j);
+    tokio_slurm_free(s);
+    return rc;
+}
+
+static void
+test_slurm_json_survives_every_oom(void **state)
+{
+    (void)state;
+    tokio_test_every_oom(open_json, (void *)fast_json, 1);
+    tokio_test_every_oom(open_json, (void *)slow_json, 1);
 }
 
 static int
@@ -485,6 +660,10 @@ main(void)
         cmocka_unit_test(test_slurm_bad_inputs_report_where),
         cmocka_unit_test(test_slurm_empty_input_is_eformat),
         cmocka_unit_test(test_slurm_open_survives_every_oom),
+        cmocka_unit_test(test_slurm_json_fast_and_jansson_paths_agree),
+        cmocka_unit_test(test_slurm_times_match_strptime),
+        cmocka_unit_test(test_slurm_bad_values_are_eformat),
+        cmocka_unit_test(test_slurm_json_survives_every_oom),
         cmocka_unit_test(test_slurm_sample_survives_every_oom),
         cmocka_unit_test(test_slurm_query_without_sacct_is_enotfound),
     };

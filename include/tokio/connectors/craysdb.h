@@ -5,9 +5,11 @@
  * x/y/z coordinates in the network.  Mirrors
  * tokio.connectors.craysdb.CraySdbProc.
  *
- * The table is a JSON object keyed by processor_id (as a string), each
- * record an object of the line's keys in their order, values as the
- * reference keeps them: integers, strings (quotes removed) and null.
+ * Its JSON form (tokio_craysdb_to_json()) is an object keyed by
+ * processor_id (as a string), each record an object of the line's keys
+ * in their order, values as the reference keeps them: integers, strings
+ * (quotes removed) and null.  The table itself is kept typed, and JSON is
+ * built only when asked for.
  */
 #ifndef TOKIO_CONNECTORS_CRAYSDB_H
 #define TOKIO_CONNECTORS_CRAYSDB_H
@@ -53,11 +55,13 @@ TOKIO_API int tokio_craysdb_query(struct tokio_craysdb **out);
 TOKIO_API size_t tokio_craysdb_count(const struct tokio_craysdb *db);
 
 /**
- * The record of processor `processor_id`, borrowed until `db` is freed,
- * or NULL when the table has no such processor.
+ * The record of processor `processor_id` as a new JSON object (the table
+ * is not kept as JSON; it is built on each call): json_decref() it.
+ * NULL when the table has no such processor or out of memory
+ * (tokio_errmsg() says which).
  */
-TOKIO_API const json_t *tokio_craysdb_proc(const struct tokio_craysdb *db,
-                                           int64_t processor_id);
+TOKIO_API json_t *tokio_craysdb_proc_json(const struct tokio_craysdb *db,
+                                          int64_t processor_id);
 
 /**
  * The x, y and z coordinates of processor `processor_id` into `xyz_out`.

@@ -23,6 +23,9 @@ struct tokio_slurm;
 /* Node lists expanding to more names than this are refused: a ten-byte
  * "n[0-99999999999]" must not become a terabyte of names. */
 #define TOKIO_SLURM_MAX_NODES ((size_t)10000000)
+/* Nor may one list's names take more bytes than this (their NULs
+ * counted): "n[0-9999999]" is 90 MB. */
+#define TOKIO_SLURM_MAX_NODE_BYTES ((size_t)256 << 20)
 
 /**
  * Read a saved table: the reference's JSON cache (an object of tasks, as
@@ -78,9 +81,15 @@ TOKIO_API size_t tokio_slurm_count(const struct tokio_slurm *s);
 TOKIO_API const char *tokio_slurm_task_id(const struct tokio_slurm *s,
                                           size_t i);
 
-/** The i-th task's fields as JSON, in input order (borrowed). */
-TOKIO_API const json_t *tokio_slurm_task(const struct tokio_slurm *s,
-                                         size_t i);
+/**
+ * The i-th task's fields as JSON, in input order: a new object (the
+ * table is not kept as JSON; it is built on each call), node lists as
+ * arrays of names.  json_decref() it.
+ * @return the object; NULL when `i` is out of range or out of memory
+ *         (tokio_errmsg() says so).
+ */
+TOKIO_API json_t *tokio_slurm_task_json(const struct tokio_slurm *s,
+                                        size_t i);
 
 /**
  * Keep only the tasks of job `jobid`: "JOBID" itself and "JOBID.*".
@@ -153,7 +162,8 @@ TOKIO_API void tokio_slurm_free(struct tokio_slurm *s);
  * @param[out] names_out  `*n_out` new strings; tokio_slurm_free_names().
  * @return TOKIO_OK; TOKIO_EFORMAT (unbalanced or nested brackets, empty
  *         name or range, high below low, more than TOKIO_SLURM_MAX_NODES
- *         names: the message quotes the text); TOKIO_ENOMEM.
+ *         names or TOKIO_SLURM_MAX_NODE_BYTES bytes: the message quotes
+ *         the text); TOKIO_ENOMEM.
  */
 TOKIO_API int tokio_slurm_nodelist_expand(const char *text, char ***names_out,
                                           size_t *n_out);
