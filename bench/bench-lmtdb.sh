@@ -10,6 +10,12 @@
 #   REF_HOURS=6   hours the reference archives (it needs ~0.4 KiB per row;
 #                 tokio is timed on the same hours for the ratio)
 #   MARIADB=1     also load the data into MariaDB and archive from it
+#   DB=FILE       the generated SQLite data: reused when FILE exists (made
+#                 by an earlier run with the same HOURS), else made there
+#                 and kept (default: made in a temporary folder, removed)
+#
+# rows/s are per CPU second (user + sys, all threads: the machine may be
+# shared); the wall-clock rate follows in parentheses.
 set -u
 build=$1
 tokio=$build/tokio
@@ -28,9 +34,13 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
+db=${DB:-$work/lmt.sqlite3}
 
+if [ -e "$db" ]; then
+    echo "reusing $db"
+else
 echo "generating $hours h of LMT data (248 OSTs, 24 OSSes, 1 MDS) ..."
-$py - "$work/lmt.sqlite3" "$hours" <<'EOF'
+$py - "$db" "$hours" <<'EOF'
 import sqlite3, sys, datetime, random
 path, hours = sys.argv[1], int(sys.argv[2])
 db = sqlite3.connect(path)
@@ -75,6 +85,7 @@ CREATE INDEX ops_ts ON MDS_OPS_DATA(TS_ID);
 """)
 db.commit()
 EOF
+fi
 
 start=2019-03-01T00:00:00
 end_of() {  # start + $1 hours
@@ -99,16 +110,16 @@ measure() {
 }
 report() {  # label rows cpu_seconds rss wall_seconds
     awk -v l="$1" -v n="$2" -v s="$3" -v m="$4" -v w="$5" 'BEGIN {
-        printf "%-36s %8d rows %7.2f s CPU %9.0f rows/s (wall %6.2f s) %7.1f MiB peak\n",
-               l, n, s, (s > 0 ? n / s : 0), w, m / 1024 }'
+        printf "%-36s %8d rows %7.2f s CPU %9.0f rows/s (wall %6.2f s, %9.0f rows/s) %7.1f MiB peak\n",
+               l, n, s, (s > 0 ? n / s : 0), w, (w > 0 ? n / w : 0), m / 1024 }'
 }
 
 echo
-set -- $(measure "$tokio" archive-lmtdb -i "$work/lmt.sqlite3" -o "$work/t.hdf5" "$start" "$end")
+set -- $(measure "$tokio" archive-lmtdb -i "$db" -o "$work/t.hdf5" "$start" "$end")
 report "tokio from SQLite (${hours} h)" "$rows" "$1" "$2" "$3"
 rm -f "$work/t.hdf5"
 
-set -- $(measure "$tokio" archive-lmtdb -i "$work/lmt.sqlite3" -o "$work/t.hdf5" "$start" "$ref_end")
+set -- $(measure "$tokio" archive-lmtdb -i "$db" -o "$work/t.hdf5" "$start" "$ref_end")
 t_secs=$1
 report "tokio from SQLite (${ref_hours} h)" "$ref_rows" "$1" "$2" "$3"
 if [ -d /tmp/pytokio ]; then
@@ -125,7 +136,7 @@ h.Hdf5.__init__ = init
 import tokio.cli.archive_lmtdb
 tokio.cli.archive_lmtdb.main(sys.argv[1:])
 EOF
-    set -- $(measure env PYTHONPATH=/tmp/pytokio $py "$work/ref.py" -i "$work/lmt.sqlite3" -o "$work/r.hdf5" "$start" "$ref_end")
+    set -- $(measure env PYTHONPATH=/tmp/pytokio $py "$work/ref.py" -i "$db" -o "$work/r.hdf5" "$start" "$ref_end")
     report "reference from SQLite (${ref_hours} h)" "$ref_rows" "$1" "$2" "$3"
     awk -v a="$1" -v b="$t_secs" 'BEGIN { printf "tokio is %.1fx faster than the reference\n", (b > 0 ? a / b : 0) }'
     rm -f "$work/r.hdf5"
@@ -168,7 +179,7 @@ CREATE TABLE MDS_DATA (MDS_ID INT, TS_ID INT, PCT_CPU DOUBLE, KBYTES_FREE BIGINT
 CREATE TABLE MDS_OPS_DATA (MDS_ID INT, TS_ID INT, OPERATION_ID INT, SAMPLES BIGINT, SUM BIGINT, SUMSQUARES BIGINT, PRIMARY KEY(MDS_ID, TS_ID, OPERATION_ID), INDEX(TS_ID));
 EOF
     for t in FILESYSTEM_INFO OST_INFO OSS_INFO MDS_INFO OPERATION_INFO TIMESTAMP_INFO OST_DATA OSS_DATA MDS_DATA MDS_OPS_DATA; do
-        sqlite3 -csv "$work/lmt.sqlite3" "SELECT * FROM $t" > "$work/$t.csv"
+        sqlite3 -csv "$db" "SELECT * FROM $t" > "$work/$t.csv"
         sql lmt -e "LOAD DATA LOCAL INFILE '$work/$t.csv' INTO TABLE $t FIELDS TERMINATED BY ',' OPTIONALLY ENCLOSED BY '\"'"
         rm -f "$work/$t.csv"
     done

@@ -189,6 +189,33 @@ TOKIO_API int tokio_timeseries_insert_element(struct tokio_timeseries *ts,
 TOKIO_API int tokio_timeseries_convert_to_deltas(struct tokio_timeseries *ts,
                                                  enum tokio_ts_align align);
 
+/*
+ * convert_to_deltas() done block by block, for series too long to hold:
+ * the per-column state carried from one block to the next.
+ */
+struct tokio_ts_deltas;
+
+/**
+ * State for converting `cols` columns to deltas block by block.
+ * @param[out] out  free with tokio_timeseries_deltas_free().
+ * @return TOKIO_OK; TOKIO_EINVAL (absurd width); TOKIO_ENOMEM.
+ */
+TOKIO_API int tokio_timeseries_deltas_new(struct tokio_ts_deltas **out,
+                                          size_t cols);
+
+/**
+ * Convert one block of `rows` consecutive counter rows (row-major, as
+ * wide as given to _new()) in place: rows 0 .. rows-2 become the deltas
+ * convert_to_deltas() gives them and the last row keeps its counters.
+ * The next block must start with that last row (carried over), so a
+ * series cut into overlapping blocks converts exactly as a whole.
+ */
+TOKIO_API void tokio_timeseries_deltas_step(struct tokio_ts_deltas *d,
+                                            double *data, size_t rows);
+
+/** Release delta state; NULL is fine. */
+TOKIO_API void tokio_timeseries_deltas_free(struct tokio_ts_deltas *d);
+
 /**
  * Append `n` rows of -0.0 continuing the timestamps by the timestep.
  * @return TOKIO_OK; TOKIO_EINVAL on a series without rows or one that

@@ -7,11 +7,19 @@
  * by OPERATION_ID (no JOIN).  The query runs one timestep past the end so
  * counters can become per-timestep deltas (left-aligned, resets masked as
  * -0.0 by the TimeSeries layer); the other datasets lose that extra row.
- * Rows are streamed from the database straight into the series, whose
- * size is that of the output, not of the query.
+ *
+ * The range goes block by block, each a whole number of the datasets'
+ * HDF5 chunks of rows: each table is queried over the block's TS_IDs,
+ * its rows go straight into a block of every dataset, the counters become
+ * deltas (the last row of a block, kept as it is, starts the next one)
+ * and the block is written into place.  Memory is that of two blocks, not
+ * of the range or the query; each chunk is compressed once.  A second
+ * thread runs the queries of the next block while this one converts and
+ * writes (and HDF5 compresses) the last: this thread alone calls HDF5,
+ * the other alone the database.
  *
  * The HDF5 file is updated all or nothing: missing datasets are first
- * created empty over --init-start..--init-end, then each series is
+ * created empty over --init-start..--init-end, then the blocks are
  * committed into place.
  *
  * Differs from pytokio: the password comes from PYTOKIO_LMT_PASSWORD only;
@@ -19,10 +27,14 @@
  * (the reference raised KeyError for all but MDS operations); no
  * "Initialized"/"Writing out" chatter; --port is an addition.
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>     /* mallopt() */
+#endif
 
 #include "cli/cli.h"
 #include "cli/commands.h"
@@ -61,7 +73,14 @@ struct dataset {
     enum source src;
     int col;                /* value column in the row, or SUM_* */
     const char *opname;     /* SRC_MDS_OPS: OPERATION_NAME */
-    struct tokio_timeseries *ts;
+    struct tokio_timeseries *ts;    /* names and metadata; no cells */
+    struct tokio_hdf5_rows *w;      /* the dataset being written */
+    double *block[2];       /* rows r0 .. r0 + n of the range, two blocks
+                               (one being read while the other is written) */
+    double *carry;          /* the last row read, first of the next block */
+    size_t cols;
+    long *col_of;           /* database-order name index -> column */
+    struct tokio_ts_deltas *deltas;
 };
 
 /* Row layouts: LMTDB_TABLES' columns (see lmtdb.c); the id comes first. */
@@ -78,104 +97,113 @@ struct dataset {
 #define OPS_OPERATION_ID 2
 #define OPS_SAMPLES 3
 
+#define DS(n_, u_, d_, s_, c_, o_) \
+    { .name = n_, .units = u_, .delta = d_, .src = s_, .col = c_, \
+      .opname = o_ }
 static struct dataset datasets[] = {
-    { "datatargets/readbytes", "bytes", 1, SRC_OST, OST_READ_BYTES, NULL,
-      NULL },
-    { "datatargets/writebytes", "bytes", 1, SRC_OST, OST_WRITE_BYTES, NULL,
-      NULL },
-    { "fullness/bytes", "KiB", 0, SRC_OST, OST_KBYTES_USED, NULL, NULL },
-    { "fullness/bytestotal", "KiB", 0, SRC_OST, SUM_KBYTES, NULL, NULL },
-    { "fullness/inodes", "inodes", 0, SRC_OST, OST_INODES_USED, NULL, NULL },
-    { "fullness/inodestotal", "inodes", 0, SRC_OST, SUM_INODES, NULL, NULL },
-    { "dataservers/cpuload", "%", 0, SRC_OSS, OSS_PCT_CPU, NULL, NULL },
-    { "dataservers/memused", "%", 0, SRC_OSS, OSS_PCT_MEMORY, NULL, NULL },
-    { "mdservers/cpuload", "%", 0, SRC_MDS, MDS_PCT_CPU, NULL, NULL },
-    { "mdtargets/opens", "ops", 1, SRC_MDS_OPS, OPS_SAMPLES, "open", NULL },
-    { "mdtargets/closes", "ops", 1, SRC_MDS_OPS, OPS_SAMPLES, "close", NULL },
-    { "mdtargets/mknods", "ops", 1, SRC_MDS_OPS, OPS_SAMPLES, "mknod", NULL },
-    { "mdtargets/links", "ops", 1, SRC_MDS_OPS, OPS_SAMPLES, "link", NULL },
-    { "mdtargets/unlinks", "ops", 1, SRC_MDS_OPS, OPS_SAMPLES, "unlink",
-      NULL },
-    { "mdtargets/mkdirs", "ops", 1, SRC_MDS_OPS, OPS_SAMPLES, "mkdir", NULL },
-    { "mdtargets/rmdirs", "ops", 1, SRC_MDS_OPS, OPS_SAMPLES, "rmdir", NULL },
-    { "mdtargets/renames", "ops", 1, SRC_MDS_OPS, OPS_SAMPLES, "rename",
-      NULL },
-    { "mdtargets/getxattrs", "ops", 1, SRC_MDS_OPS, OPS_SAMPLES, "getxattr",
-      NULL },
-    { "mdtargets/statfss", "ops", 1, SRC_MDS_OPS, OPS_SAMPLES, "statfs",
-      NULL },
-    { "mdtargets/setattrs", "ops", 1, SRC_MDS_OPS, OPS_SAMPLES, "setattr",
-      NULL },
-    { "mdtargets/getattrs", "ops", 1, SRC_MDS_OPS, OPS_SAMPLES, "getattr",
-      NULL },
+    DS("datatargets/readbytes", "bytes", 1, SRC_OST, OST_READ_BYTES, NULL),
+    DS("datatargets/writebytes", "bytes", 1, SRC_OST, OST_WRITE_BYTES, NULL),
+    DS("fullness/bytes", "KiB", 0, SRC_OST, OST_KBYTES_USED, NULL),
+    DS("fullness/bytestotal", "KiB", 0, SRC_OST, SUM_KBYTES, NULL),
+    DS("fullness/inodes", "inodes", 0, SRC_OST, OST_INODES_USED, NULL),
+    DS("fullness/inodestotal", "inodes", 0, SRC_OST, SUM_INODES, NULL),
+    DS("dataservers/cpuload", "%", 0, SRC_OSS, OSS_PCT_CPU, NULL),
+    DS("dataservers/memused", "%", 0, SRC_OSS, OSS_PCT_MEMORY, NULL),
+    DS("mdservers/cpuload", "%", 0, SRC_MDS, MDS_PCT_CPU, NULL),
+    DS("mdtargets/opens", "ops", 1, SRC_MDS_OPS, OPS_SAMPLES, "open"),
+    DS("mdtargets/closes", "ops", 1, SRC_MDS_OPS, OPS_SAMPLES, "close"),
+    DS("mdtargets/mknods", "ops", 1, SRC_MDS_OPS, OPS_SAMPLES, "mknod"),
+    DS("mdtargets/links", "ops", 1, SRC_MDS_OPS, OPS_SAMPLES, "link"),
+    DS("mdtargets/unlinks", "ops", 1, SRC_MDS_OPS, OPS_SAMPLES, "unlink"),
+    DS("mdtargets/mkdirs", "ops", 1, SRC_MDS_OPS, OPS_SAMPLES, "mkdir"),
+    DS("mdtargets/rmdirs", "ops", 1, SRC_MDS_OPS, OPS_SAMPLES, "rmdir"),
+    DS("mdtargets/renames", "ops", 1, SRC_MDS_OPS, OPS_SAMPLES, "rename"),
+    DS("mdtargets/getxattrs", "ops", 1, SRC_MDS_OPS, OPS_SAMPLES, "getxattr"),
+    DS("mdtargets/statfss", "ops", 1, SRC_MDS_OPS, OPS_SAMPLES, "statfs"),
+    DS("mdtargets/setattrs", "ops", 1, SRC_MDS_OPS, OPS_SAMPLES, "setattr"),
+    DS("mdtargets/getattrs", "ops", 1, SRC_MDS_OPS, OPS_SAMPLES, "getattr"),
 };
 #define N_DATASETS (sizeof(datasets) / sizeof(datasets[0]))
 /* OPERATION_IDs looked up once; larger ones are looked up per row */
 #define MAX_OP_ID 1024
 
+/* Bytes of blocks (all datasets) to aim for: well inside 64 MiB. */
+#define BLOCK_BYTES (8u << 20)
+
 /*
- * id -> column of the series, cached as ids arrive: a direct table for
- * the small ids LMT hands out (0: not looked up yet, else column + 2, so
- * 1 means "no such column"), a list for any others.
+ * id -> index of its name in the database's order, cached as ids arrive:
+ * a direct table for the small ids LMT hands out (0: not looked up yet,
+ * else index + 2, so 1 means "no such name"), a list for any others.
  */
 #define DIRECT_IDS 65536
 struct colcache {
     int32_t *direct;
     int64_t *ids;
-    long *cols;
+    long *ks;
     size_t n;
 };
 
-/* What the row callbacks share while one table streams in. */
+#define N_KINDS 3   /* TOKIO_LMTDB_OST, _OSS, _MDS */
+
+/* What the row callbacks share while one block streams in. */
 struct archiver {
     struct tokio_lmtdb *lmt;
     enum source src;
-    int64_t start, end, timestep;
-    size_t rows;                    /* of every series */
+    int64_t start, timestep;
+    size_t r0, n;                   /* block: rows r0 .. r0 + n */
+    int slot;                       /* of datasets[].block[] */
     enum tokio_lmtdb_kind kind;     /* whose id is in column 1 */
-    struct colcache cache;
+    struct colcache cache[N_KINDS];
     struct dataset *by_op[MAX_OP_ID]; /* SRC_MDS_OPS: OPERATION_ID -> set */
+    struct dataset *of_src[SRC_MDS_OPS][N_DATASETS]; /* the others' sets */
+    size_t n_of_src[SRC_MDS_OPS];
     int oom;
 };
 
 static long
-lookup_column(struct archiver *a, int64_t id, struct tokio_timeseries *ts)
+lookup_name(struct archiver *a, int64_t id)
 {
     const char *name = tokio_lmtdb_name_of(a->lmt, a->kind, id);
+    const char *const *names;
+    size_t n;
 
-    return name ? tokio_timeseries_column_index(ts, name) : -1;
+    names = tokio_lmtdb_names(a->lmt, a->kind, &n);
+    for (size_t k = 0; name && k < n; k++)
+        if (names[k] == name)
+            return (long)k;
+    return -1;
 }
 
-/* Column of `id` in `ts` (-1: none), -3 when out of memory. */
+/* Name index of `id` (-1: none), -3 when out of memory. */
 static long
-column_of(struct archiver *a, int64_t id, struct tokio_timeseries *ts)
+name_of(struct archiver *a, int64_t id)
 {
-    struct colcache *c = &a->cache;
-    long col;
+    struct colcache *c = &a->cache[a->kind];
+    long k;
 
     if (id >= 0 && id < DIRECT_IDS) {
         if (c->direct == NULL &&
             (c->direct = calloc(DIRECT_IDS, sizeof(*c->direct))) == NULL)
             return -3;
         if (c->direct[id] == 0)
-            c->direct[id] = (int32_t)(lookup_column(a, id, ts) + 2);
+            c->direct[id] = (int32_t)(lookup_name(a, id) + 2);
         return c->direct[id] - 2;
     }
     for (size_t i = 0; i < c->n; i++)
         if (c->ids[i] == id)
-            return c->cols[i];
-    col = lookup_column(a, id, ts);
+            return c->ks[i];
+    k = lookup_name(a, id);
     int64_t *ids = realloc(c->ids, (c->n + 1) * sizeof(*ids));
     if (ids == NULL)
         return -3;
     c->ids = ids;
-    long *cols = realloc(c->cols, (c->n + 1) * sizeof(*cols));
-    if (cols == NULL)
+    long *ks = realloc(c->ks, (c->n + 1) * sizeof(*ks));
+    if (ks == NULL)
         return -3;
-    c->cols = cols;
+    c->ks = ks;
     c->ids[c->n] = id;
-    c->cols[c->n++] = col;
-    return col;
+    c->ks[c->n++] = k;
+    return k;
 }
 
 static void
@@ -183,7 +211,7 @@ colcache_clear(struct colcache *c)
 {
     free(c->direct);
     free(c->ids);
-    free(c->cols);
+    free(c->ks);
     memset(c, 0, sizeof(*c));
 }
 
@@ -200,11 +228,12 @@ as_double(const struct tokio_db_value *v, double *out)
 }
 
 static void
-store(struct dataset *d, size_t row, long col, double value)
+store(struct dataset *d, int a_slot, size_t row, long k, double value)
 {
-    size_t cols = tokio_timeseries_cols(d->ts);
+    long col = d->col_of[k];
 
-    tokio_timeseries_data(d->ts)[row * cols + (size_t)col] = value;
+    if (col >= 0)
+        d->block[a_slot][row * d->cols + (size_t)col] = value;
 }
 
 /* The dataset of MDS operation `op` (the reference's opname_to_dataset). */
@@ -224,16 +253,17 @@ take_row(void *payload, int64_t t, const struct tokio_db_value *v, size_t n)
 {
     struct archiver *a = payload;
     size_t row;
-    long col;
+    long k;
 
     if (n < 4 || v[ID_COL].type != TOKIO_DB_INT)
         return 0;
-    /* the reference's get_insert_pos(), align='l' */
+    /* the reference's get_insert_pos(), align='l', within the block */
     if (t < a->start)
         return 0;
     row = (size_t)((t - a->start) / a->timestep);
-    if (row >= a->rows)
+    if (row < a->r0 || row - a->r0 > a->n)
         return 0;
+    row -= a->r0;
 
     if (a->src == SRC_MDS_OPS) {
         struct dataset *d;
@@ -246,27 +276,24 @@ take_row(void *payload, int64_t t, const struct tokio_db_value *v, size_t n)
         if (d == NULL)
             return 0;
         double x;
-        if ((col = column_of(a, v[ID_COL].i, d->ts)) == -3) {
+        if ((k = name_of(a, v[ID_COL].i)) == -3) {
             a->oom = 1;
             return TOKIO_ENOMEM;
         }
-        if (col >= 0 && n > OPS_SAMPLES && as_double(&v[OPS_SAMPLES], &x) == 0)
-            store(d, row, col, x);
+        if (k >= 0 && n > OPS_SAMPLES && as_double(&v[OPS_SAMPLES], &x) == 0)
+            store(d, a->slot, row, k, x);
         return 0;
     }
-    col = -1;
-    for (size_t i = 0; i < N_DATASETS; i++) {
-        struct dataset *d = &datasets[i];
+    if ((k = name_of(a, v[ID_COL].i)) == -3) {
+        a->oom = 1;
+        return TOKIO_ENOMEM;
+    }
+    if (k < 0)
+        return 0;
+    for (size_t i = 0; i < a->n_of_src[a->src]; i++) {
+        struct dataset *d = a->of_src[a->src][i];
         double x, y;
 
-        if (d->src != a->src || d->ts == NULL)
-            continue;
-        if (col == -1 && (col = column_of(a, v[ID_COL].i, d->ts)) == -3) {
-            a->oom = 1;
-            return TOKIO_ENOMEM;
-        }
-        if (col < 0)
-            return 0;
         if (d->col == SUM_KBYTES || d->col == SUM_INODES) {
             int u = d->col == SUM_KBYTES ? OST_KBYTES_USED : OST_INODES_USED;
             int f = d->col == SUM_KBYTES ? OST_KBYTES_FREE : OST_INODES_FREE;
@@ -279,59 +306,41 @@ take_row(void *payload, int64_t t, const struct tokio_db_value *v, size_t n)
                 if (v[u].type == TOKIO_DB_INT && v[f].type == TOKIO_DB_INT &&
                     !__builtin_add_overflow(v[u].i, v[f].i, &sum))
                     x = (double)sum, y = 0;
-                store(d, row, col, x + y);
+                store(d, a->slot, row, k, x + y);
             }
         } else if ((size_t)d->col < n && as_double(&v[d->col], &x) == 0) {
-            store(d, row, col, x);
+            store(d, a->slot, row, k, x);
         }
     }
     return 0;
 }
 
-static int
-archive_table(struct archiver *a, enum source src, const char *table,
-              enum tokio_lmtdb_kind kind, int64_t start, int64_t end_pp)
+static enum tokio_lmtdb_kind
+kind_of(enum source src)
 {
-    colcache_clear(&a->cache);
-    a->src = src;
-    a->kind = kind;
-    return tokio_lmtdb_stream(a->lmt, table, start, end_pp, take_row, a);
+    return src == SRC_OST ? TOKIO_LMTDB_OST
+         : src == SRC_OSS ? TOKIO_LMTDB_OSS : TOKIO_LMTDB_MDS;
 }
 
+/* The template of each dataset: its names and metadata, one row. */
 static int
-make_series(struct tokio_lmtdb *lmt, int64_t start, int64_t end_pp,
-            int64_t timestep)
+make_templates(struct tokio_lmtdb *lmt, int64_t start, int64_t timestep,
+               int *oom)
 {
     for (size_t i = 0; i < N_DATASETS; i++) {
         struct dataset *d = &datasets[i];
-        enum tokio_lmtdb_kind kind = d->src == SRC_OST ? TOKIO_LMTDB_OST
-                                   : d->src == SRC_OSS ? TOKIO_LMTDB_OSS
-                                   : TOKIO_LMTDB_MDS;
         size_t n;
-        const char *const *names = tokio_lmtdb_names(lmt, kind, &n);
+        const char *const *names = tokio_lmtdb_names(lmt, kind_of(d->src),
+                                                     &n);
         char path[64];
+        json_t *meta;
         int rc;
 
         snprintf(path, sizeof(path), "/%s", d->name);
-        if ((rc = tokio_timeseries_new(&d->ts, path, start, end_pp, timestep,
-                                       n, names, n)) < 0)
+        if ((rc = tokio_timeseries_new(&d->ts, path, start, start + timestep,
+                                       timestep, n, names, n)) < 0)
             return rc;
-    }
-    return 0;
-}
-
-static int
-finalize(int *oom)
-{
-    for (size_t i = 0; i < N_DATASETS; i++) {
-        struct dataset *d = &datasets[i];
-        json_t *meta = tokio_timeseries_dataset_metadata(d->ts);
-        int rc = d->delta ? tokio_timeseries_convert_to_deltas(d->ts,
-                                                               TOKIO_TS_LEFT)
-                          : tokio_timeseries_trim_rows(d->ts, 1);
-
-        if (rc < 0)
-            return rc;
+        meta = tokio_timeseries_dataset_metadata(d->ts);
         if (json_object_set_new(meta, "version", json_string(SCHEMA_VERSION))
             || json_object_set_new(meta, "units", json_string(d->units)) ||
             json_object_set_new(tokio_timeseries_group_metadata(d->ts),
@@ -339,26 +348,304 @@ finalize(int *oom)
             *oom = 1;
             return TOKIO_ENOMEM;
         }
+        d->cols = n;
     }
     return 0;
 }
 
+/* Create what is missing, begin every commit and size the blocks. */
 static int
-write_file(const char *output, int64_t init_start, int64_t init_end,
-           int64_t timestep)
+begin_datasets(struct tokio_hdf5_update *u, struct tokio_lmtdb *lmt,
+               int64_t start, size_t rows, int64_t init_start,
+               int64_t init_end, int64_t timestep, size_t *block_out,
+               size_t *first_out, int *oom)
 {
-    struct tokio_hdf5_update *u = NULL;
+    size_t row_bytes = 0, chunk, block;
     int rc;
 
+    if ((rc = tokio_hdf5_update_set_version(u, SCHEMA_VERSION)) < 0)
+        return rc;
+    for (size_t i = 0; i < N_DATASETS; i++)
+        if ((rc = tokio_hdf5_update_init_dataset(
+                 u, tokio_timeseries_dataset_name(datasets[i].ts), init_start,
+                 init_end, timestep, datasets[i].cols)) < 0)
+            return rc;
+    for (size_t i = 0; i < N_DATASETS; i++) {
+        struct dataset *d = &datasets[i];
+        size_t n;
+        const char *const *names = tokio_lmtdb_names(lmt, kind_of(d->src),
+                                                     &n);
+
+        if ((rc = tokio_hdf5_update_commit_begin(u, d->ts, start, rows,
+                                                 &d->w)) < 0)
+            return rc;
+        /* commit may have put the columns in the file's order */
+        if ((d->col_of = calloc(n + 1, sizeof(long))) == NULL) {
+            *oom = 1;
+            return TOKIO_ENOMEM;
+        }
+        for (size_t k = 0; k < n; k++)
+            d->col_of[k] = tokio_timeseries_column_index(d->ts, names[k]);
+        row_bytes += d->cols * sizeof(double);
+    }
+    /* whole chunks of rows of the largest datasets (the OSTs') */
+    chunk = tokio_hdf5_rows_chunk(datasets[0].w, first_out);
+    block = chunk * (BLOCK_BYTES / (row_bytes + 1) / chunk);
+    if (block == 0)
+        block = chunk;
+    if (block * row_bytes > 2 * (size_t)BLOCK_BYTES) {
+        /* chunks too tall to hold: smaller blocks, each chunk compressed
+         * once all the same (it stays in HDF5's chunk cache) */
+        block = BLOCK_BYTES / (row_bytes + 1);
+        *first_out = 0;
+    }
+    *block_out = block ? block : 1;
+    for (size_t i = 0; i < N_DATASETS; i++) {
+        struct dataset *d = &datasets[i];
+        size_t cells = (*block_out + 1) * d->cols;
+
+        for (int b = 0; b < 2; b++) {
+            if ((d->block[b] = malloc(cells * sizeof(double) + 1)) == NULL) {
+                *oom = 1;
+                return TOKIO_ENOMEM;
+            }
+            for (size_t c = 0; c < cells; c++)
+                d->block[b][c] = -0.0;
+        }
+        if ((d->carry = malloc(d->cols * sizeof(double) + 1)) == NULL) {
+            *oom = 1;
+            return TOKIO_ENOMEM;
+        }
+        if (d->delta && (rc = tokio_timeseries_deltas_new(&d->deltas,
+                                                          d->cols)) < 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* Read rows r0 .. r0 + n of every dataset into block `slot` (row r0
+ * itself is carried over, unless r0 is 0) and keep row r0 + n to carry. */
+static int
+read_block(struct archiver *a, struct tokio_lmtdb_stamps *stamps, int slot,
+           size_t r0, size_t n, int64_t end_pp)
+{
+    static const struct { enum source src; const char *table; } tables[] = {
+        { SRC_OST, "OST_DATA" }, { SRC_OSS, "OSS_DATA" },
+        { SRC_MDS, "MDS_DATA" }, { SRC_MDS_OPS, "MDS_OPS_DATA" },
+    };
+    int64_t from = a->start + (int64_t)(r0 ? r0 + 1 : 0) * a->timestep;
+    int64_t to = a->start + (int64_t)(r0 + n + 1) * a->timestep;
+    int rc;
+
+    if (to > end_pp)
+        to = end_pp;
+    a->r0 = r0;
+    a->n = n;
+    a->slot = slot;
+    for (size_t i = 0; r0 > 0 && i < N_DATASETS; i++)
+        memcpy(datasets[i].block[slot], datasets[i].carry,
+               datasets[i].cols * sizeof(double));
+    for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
+        a->src = tables[i].src;
+        a->kind = kind_of(tables[i].src);
+        if ((rc = tokio_lmtdb_stream_stamps(a->lmt, stamps, tables[i].table,
+                                            from, to, take_row, a)) < 0)
+            return rc;
+    }
+    for (size_t i = 0; i < N_DATASETS; i++)
+        memcpy(datasets[i].carry, datasets[i].block[slot] + n * datasets[i].cols,
+               datasets[i].cols * sizeof(double));
+    return 0;
+}
+
+/* Write rows r0 .. r0 + n - 1 from block `slot`, then blank it. */
+static int
+write_block(int slot, size_t r0, size_t n)
+{
+    int rc;
+
+    for (size_t i = 0; i < N_DATASETS; i++) {
+        struct dataset *d = &datasets[i];
+        double *b = d->block[slot];
+
+        if (d->delta)
+            tokio_timeseries_deltas_step(d->deltas, b, n + 1);
+        if ((rc = tokio_hdf5_rows_write(d->w, r0, b, n)) < 0)
+            return rc;
+        for (size_t c = 0; c < (n + 1) * d->cols; c++)
+            b[c] = -0.0;
+    }
+    return 0;
+}
+
+/*
+ * Two threads share the work: a reader runs the queries and fills the
+ * blocks in turn; this thread turns them into deltas and hands them to
+ * HDF5 (which compresses), the only thread that calls it.  A block is
+ * the reader's until marked full, then the writer's until marked free.
+ */
+struct pipeline {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int full[2];            /* the block holds rows r0[] .. r0[] + n[] */
+    size_t r0[2], n[2];
+    int stop;               /* the writer gave up */
+    int rc;                 /* the reader's failure */
+    char msg[1024];         /* ... and its message */
+    struct archiver *a;
+    struct tokio_lmtdb_stamps *stamps;
+    size_t rows, block, first;
+    int64_t end_pp;
+};
+
+/* Rows of the block starting at r0. */
+static size_t
+block_rows(const struct pipeline *p, size_t r0)
+{
+    size_t n = r0 < p->first ? p->first - r0 : p->block;
+
+    return n > p->rows - r0 ? p->rows - r0 : n;
+}
+
+static void *
+reader(void *arg)
+{
+    struct pipeline *p = arg;
+    int k = 0, rc = 0;
+
+    for (size_t r0 = 0; r0 < p->rows; r0 += block_rows(p, r0), k ^= 1) {
+        pthread_mutex_lock(&p->mu);
+        while (p->full[k] && !p->stop)
+            pthread_cond_wait(&p->cv, &p->mu);
+        pthread_mutex_unlock(&p->mu);
+        if (p->stop)
+            break;
+        rc = read_block(p->a, p->stamps, k, r0, block_rows(p, r0),
+                        p->end_pp);
+        pthread_mutex_lock(&p->mu);
+        if (rc < 0) {
+            p->rc = rc;
+            snprintf(p->msg, sizeof(p->msg), "%s", tokio_errmsg());
+        } else {
+            p->r0[k] = r0;
+            p->n[k] = block_rows(p, r0);
+            p->full[k] = 1;
+        }
+        pthread_cond_broadcast(&p->cv);
+        pthread_mutex_unlock(&p->mu);
+        if (rc < 0)
+            break;
+    }
+    return NULL;
+}
+
+static int
+run_pipeline(struct pipeline *p, char *msg, size_t msg_size)
+{
+    pthread_t thread;
+    int k = 0, rc = 0;
+
+    if (pthread_mutex_init(&p->mu, NULL) != 0)
+        return TOKIO_ENOMEM;
+    if (pthread_cond_init(&p->cv, NULL) != 0) {
+        pthread_mutex_destroy(&p->mu);
+        return TOKIO_ENOMEM;
+    }
+    if (pthread_create(&thread, NULL, reader, p) != 0) {
+        /* no second thread: read each block before writing it */
+        for (size_t r0 = 0; rc >= 0 && r0 < p->rows; r0 += p->n[0]) {
+            p->n[0] = block_rows(p, r0);
+            if ((rc = read_block(p->a, p->stamps, 0, r0, p->n[0],
+                                 p->end_pp)) >= 0)
+                rc = write_block(0, r0, p->n[0]);
+        }
+    } else {
+        for (size_t r0 = 0; rc >= 0 && r0 < p->rows; k ^= 1) {
+            pthread_mutex_lock(&p->mu);
+            while (!p->full[k] && p->rc == 0)
+                pthread_cond_wait(&p->cv, &p->mu);
+            if (!p->full[k]) {      /* the reader failed */
+                rc = p->rc;
+                snprintf(msg, msg_size, "%s", p->msg);
+            }
+            pthread_mutex_unlock(&p->mu);
+            if (rc < 0)
+                break;
+            rc = write_block(k, p->r0[k], p->n[k]);
+            r0 = p->r0[k] + p->n[k];
+            pthread_mutex_lock(&p->mu);
+            p->full[k] = 0;
+            pthread_cond_broadcast(&p->cv);
+            pthread_mutex_unlock(&p->mu);
+        }
+        pthread_mutex_lock(&p->mu);
+        p->stop = 1;
+        pthread_cond_broadcast(&p->cv);
+        pthread_mutex_unlock(&p->mu);
+        pthread_join(thread, NULL);
+    }
+    pthread_cond_destroy(&p->cv);
+    pthread_mutex_destroy(&p->mu);
+    return rc;
+}
+
+static int
+archive(struct tokio_lmtdb *lmt, const char *output, int64_t start,
+        int64_t end_pp, int64_t init_start, int64_t init_end,
+        int64_t timestep, int *oom, char *msg, size_t msg_size)
+{
+    struct tokio_hdf5_update *u = NULL;
+    struct pipeline p;
+    struct archiver a;
+    int rc;
+
+#if defined(__GLIBC__) && defined(M_TRIM_THRESHOLD)
+    /* HDF5's deflate filter allocates and frees zlib's state (~270 KiB)
+     * for every chunk: keep freed memory for the next one instead of
+     * handing it back to the kernel and faulting it in again */
+    mallopt(M_TRIM_THRESHOLD, 32 << 20);
+#endif
+    memset(&a, 0, sizeof(a));
+    memset(&p, 0, sizeof(p));
+    a.lmt = lmt;
+    a.start = start;
+    a.timestep = timestep;
+    p.a = &a;
+    p.end_pp = end_pp;
+    /* MDS operations: OPERATION_ID -> dataset, from OPERATION_INFO */
+    for (int64_t id = 0; id < MAX_OP_ID; id++)
+        a.by_op[id] = op_dataset(lmt, id);
+    for (size_t i = 0; i < N_DATASETS; i++)
+        if (datasets[i].src != SRC_MDS_OPS)
+            a.of_src[datasets[i].src][a.n_of_src[datasets[i].src]++] =
+                &datasets[i];
+    /* the rows of the range, less the one past the end */
+    p.rows = (size_t)(((uint64_t)end_pp - (uint64_t)start) / (uint64_t)timestep
+                      + (((uint64_t)end_pp - (uint64_t)start)
+                         % (uint64_t)timestep != 0)) - 1;
+    if ((rc = make_templates(lmt, start, timestep, oom)) < 0)
+        return rc;
     if ((rc = tokio_hdf5_update_begin(&u, output)) < 0)
         return rc;
-    rc = tokio_hdf5_update_set_version(u, SCHEMA_VERSION);
-    for (size_t i = 0; rc >= 0 && i < N_DATASETS; i++)
-        rc = tokio_hdf5_update_init_dataset(
-            u, tokio_timeseries_dataset_name(datasets[i].ts), init_start,
-            init_end, timestep, tokio_timeseries_cols(datasets[i].ts));
-    for (size_t i = 0; rc >= 0 && i < N_DATASETS; i++)
-        rc = tokio_hdf5_update_commit(u, datasets[i].ts);
+    if ((rc = begin_datasets(u, lmt, start, p.rows, init_start, init_end,
+                             timestep, &p.block, &p.first, oom)) >= 0)
+        rc = tokio_lmtdb_stamps_read(lmt, start, end_pp, &p.stamps);
+    if (rc >= 0)
+        rc = run_pipeline(&p, msg, msg_size);
+    for (size_t i = 0; i < N_DATASETS; i++) {
+        int end_rc = tokio_hdf5_rows_end(datasets[i].w);
+
+        datasets[i].w = NULL;
+        if (end_rc < 0 && rc >= 0)
+            rc = end_rc;
+    }
+    tokio_lmtdb_stamps_free(p.stamps);
+    for (size_t k = 0; k < N_KINDS; k++)
+        colcache_clear(&a.cache[k]);
+    if (a.oom) {
+        *oom = 1;
+        msg[0] = '\0';
+    }
     if (rc < 0) {
         tokio_hdf5_update_abort(u);
         return rc;
@@ -407,9 +694,9 @@ cmd_archive_lmtdb(int argc, char **argv)
     };
     struct tokio_db_remote remote;
     struct tokio_lmtdb *lmt = NULL;
-    struct archiver a;
     int64_t start, end, init_start, init_end;
-    int npos, rc;
+    int npos, rc, oom = 0;
+    char msg[1024] = "";
 
     (void)debug;
     npos = cli_parse(argc, argv, opts, usage, description);
@@ -451,44 +738,29 @@ cmd_archive_lmtdb(int argc, char **argv)
 
     if (tokio_lmtdb_open(&lmt, input, &remote) < 0)
         return cli_fail(cmd, NULL);
-    int64_t end_pp = end + timestep;
-    memset(&a, 0, sizeof(a));
-    a.lmt = lmt;
-    a.start = start;
-    a.end = end_pp;
-    a.timestep = timestep;
-    rc = make_series(lmt, start, end_pp, timestep);
-    if (rc >= 0) {
-        a.rows = tokio_timeseries_rows(datasets[0].ts);
-        /* MDS operations: OPERATION_ID -> dataset, from OPERATION_INFO */
-        for (int64_t id = 0; id < MAX_OP_ID; id++)
-            a.by_op[id] = op_dataset(lmt, id);
-        rc = archive_table(&a, SRC_OST, "OST_DATA", TOKIO_LMTDB_OST, start,
-                           end_pp);
-    }
-    if (rc >= 0)
-        rc = archive_table(&a, SRC_OSS, "OSS_DATA", TOKIO_LMTDB_OSS, start,
-                           end_pp);
-    if (rc >= 0)
-        rc = archive_table(&a, SRC_MDS, "MDS_DATA", TOKIO_LMTDB_MDS, start,
-                           end_pp);
-    if (rc >= 0)
-        rc = archive_table(&a, SRC_MDS_OPS, "MDS_OPS_DATA", TOKIO_LMTDB_MDS,
-                           start, end_pp);
-    if (rc >= 0)
-        rc = finalize(&a.oom);
-    if (rc >= 0)
-        rc = write_file(output, init_start, init_end, timestep);
-    if (rc < 0 && a.oom)
+    rc = archive(lmt, output, start, end + timestep, init_start, init_end,
+                 timestep, &oom, msg, sizeof(msg));
+    if (rc < 0 && oom)
         rc = cli_fail(cmd, "out of memory archiving '%s'", output);
+    else if (rc < 0 && msg[0])
+        rc = cli_fail(cmd, "%s", msg);
     else if (rc < 0)
         rc = cli_fail(cmd, NULL);
     else
         rc = CLI_EXIT_OK;
-    colcache_clear(&a.cache);
     for (size_t i = 0; i < N_DATASETS; i++) {
-        tokio_timeseries_free(datasets[i].ts);
-        datasets[i].ts = NULL;
+        struct dataset *d = &datasets[i];
+
+        tokio_timeseries_free(d->ts);
+        tokio_timeseries_deltas_free(d->deltas);
+        free(d->block[0]);
+        free(d->block[1]);
+        free(d->carry);
+        free(d->col_of);
+        d->ts = NULL;
+        d->deltas = NULL;
+        d->block[0] = d->block[1] = d->carry = NULL;
+        d->col_of = NULL;
     }
     tokio_lmtdb_free(lmt);
     return rc;

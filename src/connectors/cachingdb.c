@@ -542,26 +542,33 @@ bind_sqlite(sqlite3_stmt *st, int i, const struct tokio_db_value *v)
     }
 }
 
+/*
+ * One column of the current row.  Through sqlite3_column_value(): one
+ * call into the statement per value instead of two (type, then value);
+ * the value is only read here, by the thread that owns the connection.
+ */
 static void
 column_value(sqlite3_stmt *st, int c, struct tokio_db_value *v)
 {
+    sqlite3_value *sv = sqlite3_column_value(st, c);
+
     memset(v, 0, sizeof(*v));
-    switch (sqlite3_column_type(st, c)) {
+    switch (sqlite3_value_type(sv)) {
     case SQLITE_INTEGER:
         v->type = TOKIO_DB_INT;
-        v->i = sqlite3_column_int64(st, c);
+        v->i = sqlite3_value_int64(sv);
         break;
     case SQLITE_FLOAT:
         v->type = TOKIO_DB_REAL;
-        v->d = sqlite3_column_double(st, c);
+        v->d = sqlite3_value_double(sv);
         break;
     case SQLITE_NULL:
         v->type = TOKIO_DB_NULL;
         break;
     default:    /* text, and blobs read as text */
         v->type = TOKIO_DB_TEXT;
-        v->s = (const char *)sqlite3_column_text(st, c);
-        v->len = (size_t)sqlite3_column_bytes(st, c);
+        v->s = (const char *)sqlite3_value_text(sv);
+        v->len = (size_t)sqlite3_value_bytes(sv);
         if (v->s == NULL) {
             v->s = "";
             v->len = 0;

@@ -47,6 +47,7 @@
 #include <unistd.h>
 
 #include <hdf5.h>
+#include <zlib.h>
 
 #include "core/alloc.h"
 #include "core/error.h"
@@ -599,29 +600,97 @@ lcpl_intermediate(void)
     return lcpl;
 }
 
-/* create_dataset(shape, dtype='f8', chunks=True, compression='gzip') */
+/* h5py's compression='gzip' */
+#define DEFLATE_LEVEL 4
+
+/*
+ * A dataset access list whose chunk cache holds a row of chunks and one
+ * more (at least HDF5's default 1 MiB, at most 16 MiB): rows written block by
+ * block then never see a chunk evicted half written, compressed, and
+ * read back to be finished by the next block.
+ */
 static hid_t
-create_data(hid_t file, const char *name, size_t rows, size_t cols)
+chunk_cache(const hsize_t chunk[2], size_t cols)
 {
-    hsize_t dims[2] = { rows, cols }, chunk[2];
-    hid_t space, dcpl, lcpl, dset = -1;
+    hid_t dapl = H5Pcreate(H5P_DATASET_ACCESS);
+    double per_row = chunk[1] ? ceil((double)cols / (double)chunk[1]) : 1;
+    double bytes = (per_row + 1) * (double)chunk[0] * (double)chunk[1]
+                   * sizeof(double);
+
+    if (bytes < 1024.0 * 1024)
+        bytes = 1024.0 * 1024;
+    if (bytes > 16.0 * 1024 * 1024)
+        bytes = 16.0 * 1024 * 1024;
+    if (dapl >= 0 && H5Pset_chunk_cache(dapl, 12421, (size_t)bytes, 0.75)
+                     < 0) {
+        H5Pclose(dapl);
+        return -1;
+    }
+    return dapl;
+}
+
+/* create_dataset(shape, dtype='f8', chunks=True, compression='gzip'),
+ * its chunk shape in `chunk` */
+static hid_t
+create_data(hid_t file, const char *name, size_t rows, size_t cols,
+            hsize_t chunk[2])
+{
+    hsize_t dims[2] = { rows, cols };
+    hid_t space, dcpl, lcpl, dapl, dset = -1;
 
     guess_chunk(dims, 2, sizeof(double), chunk);
     space = H5Screate_simple(2, dims, NULL);
     dcpl = H5Pcreate(H5P_DATASET_CREATE);
     lcpl = lcpl_intermediate();
-    if (space >= 0 && dcpl >= 0 && lcpl >= 0
+    dapl = chunk_cache(chunk, cols);
+    if (space >= 0 && dcpl >= 0 && lcpl >= 0 && dapl >= 0
         && H5Pset_chunk(dcpl, 2, chunk) >= 0
-        && H5Pset_deflate(dcpl, 4) >= 0
+        && H5Pset_deflate(dcpl, DEFLATE_LEVEL) >= 0
         && H5Pset_fill_time(dcpl, H5D_FILL_TIME_ALLOC) >= 0)
         dset = H5Dcreate2(file, name, H5T_IEEE_F64LE, space, lcpl, dcpl,
-                          H5P_DEFAULT);
+                          dapl);
     if (space >= 0)
         H5Sclose(space);
     if (dcpl >= 0)
         H5Pclose(dcpl);
     if (lcpl >= 0)
         H5Pclose(lcpl);
+    if (dapl >= 0)
+        H5Pclose(dapl);
+    return dset;
+}
+
+/* An existing 2-D chunked dataset, its chunk cache sized as above; its
+ * chunk shape in `chunk` (the whole extent when not chunked). */
+static hid_t
+open_data(hid_t file, const char *name, hsize_t chunk[2])
+{
+    hid_t dset = H5Dopen2(file, name, H5P_DEFAULT), dcpl, space, dapl;
+    hsize_t dims[2] = { 1, 1 };
+
+    if (dset < 0)
+        return -1;
+    chunk[0] = chunk[1] = 1;
+    if ((space = H5Dget_space(dset)) >= 0) {
+        if (H5Sget_simple_extent_ndims(space) == 2)
+            H5Sget_simple_extent_dims(space, dims, NULL);
+        H5Sclose(space);
+    }
+    chunk[0] = dims[0] ? dims[0] : 1;
+    chunk[1] = dims[1] ? dims[1] : 1;
+    if ((dcpl = H5Dget_create_plist(dset)) >= 0) {
+        if (H5Pget_layout(dcpl) == H5D_CHUNKED
+            && H5Pget_chunk(dcpl, 2, chunk) != 2)
+            chunk[0] = chunk[1] = 1;
+        H5Pclose(dcpl);
+    }
+    H5Eclear2(H5E_DEFAULT);
+    /* reopen with a cache that fits the chunk shape */
+    if ((dapl = chunk_cache(chunk, (size_t)dims[1])) < 0)
+        return dset;
+    H5Dclose(dset);
+    dset = H5Dopen2(file, name, dapl);
+    H5Pclose(dapl);
     return dset;
 }
 
@@ -775,20 +844,60 @@ has_attr(hid_t obj, const char *name)
     return ok > 0;
 }
 
-int
-tokio_hdf5_update_commit(struct tokio_hdf5_update *u,
-                         struct tokio_timeseries *ts)
+/* A dataset being written row block by row block. */
+struct tokio_hdf5_rows {
+    struct tokio_hdf5_update *u;
+    char name[512];
+    hid_t dset;
+    size_t offset;          /* dataset row of row 0 */
+    size_t rows, cols;      /* of the rows to write */
+    hsize_t chunk[2];
+    int created;            /* by this commit */
+};
+
+/* create_timestamps() of start, start + step, ... (`rows` of them). */
+static int
+create_regular_timestamps(struct tokio_hdf5_update *u, const char *name,
+                          int64_t start, int64_t step, size_t rows)
+{
+    int64_t *t;
+    int rc;
+
+    if (rows > SIZE_MAX / sizeof(int64_t) - 1
+        || (t = tokio__malloc(rows * sizeof(int64_t) + 1)) == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory writing '%s' of "
+                            "'%s'", name, u->path);
+    for (size_t i = 0; i < rows; i++)
+        t[i] = start + (int64_t)i * step;
+    rc = create_timestamps(u, name, t, rows);
+    free(t);
+    return rc;
+}
+
+/*
+ * Everything commit_timeseries() does but writing the cells: the checks,
+ * the column order, the dataset, its timestamps, the root start/end and
+ * the attributes, for `rows` rows from `t0` every timestep of `ts`
+ * (`t`: their timestamps, NULL when regular).  The cells come later
+ * through tokio_hdf5_rows_write().
+ */
+static int
+commit_begin(struct tokio_hdf5_update *u, struct tokio_timeseries *ts,
+             int64_t t0, size_t rows, const int64_t *t,
+             struct tokio_hdf5_rows **out)
 {
     char dname[512], tkey[512], gname[512];
     const char *key = tokio_timeseries_timestamp_key(ts), *slash;
-    size_t rows = tokio_timeseries_rows(ts), cols = tokio_timeseries_cols(ts);
-    const int64_t *t = tokio_timeseries_timestamps(ts);
+    size_t cols = tokio_timeseries_cols(ts);
     int64_t step = tokio_timeseries_timestep(ts), start, end, t_start = 0;
     int64_t *old = NULL, root_start, root_end;
     size_t n_old = 0;
-    hid_t dset = -1, space = -1, mspace = -1, group = -1;
+    hid_t dset = -1, space = -1, group = -1;
+    hsize_t chunk[2] = { 1, 1 };
     int rc = TOKIO_OK, exists, has_start, has_end, has_columns = 0;
+    struct tokio_hdf5_rows *w;
 
+    *out = NULL;
     if (!abs_name(dname, sizeof(dname), tokio_timeseries_dataset_name(ts)))
         return tokio__error(TOKIO_EINVAL, "'%s': bad dataset name '%s'",
                             u->path, tokio_timeseries_dataset_name(ts));
@@ -799,6 +908,10 @@ tokio_hdf5_update_commit(struct tokio_hdf5_update *u,
     if (step <= 0)
         return tokio__error(TOKIO_EINVAL, "'%s': cannot commit '%s' with "
                             "timestep %" PRId64, u->path, dname, step);
+    if (t == NULL && (rows > (uint64_t)INT64_MAX / (uint64_t)step
+                      || t0 > INT64_MAX - (int64_t)rows * step))
+        return tokio__error(TOKIO_EINVAL, "'%s': cannot commit '%s' with "
+                            "%zu rows", u->path, dname, rows);
     slash = strrchr(dname, '/');
     snprintf(gname, sizeof(gname), "%.*s", (int)(slash - dname), dname);
     if (!gname[0])
@@ -833,8 +946,8 @@ tokio_hdf5_update_commit(struct tokio_hdf5_update *u,
             goto done;
         }
         /* get_insert_indices(): floor division, as Python's // */
-        t_start = (t[0] - old[0]) / old_step;
-        if ((t[0] - old[0]) % old_step != 0 && (t[0] - old[0]) < 0)
+        t_start = (t0 - old[0]) / old_step;
+        if ((t0 - old[0]) % old_step != 0 && (t0 - old[0]) < 0)
             t_start--;
         if (t_start < 0 || t_start > (int64_t)n_old - 2
             || t_start + (int64_t)rows < 1
@@ -847,8 +960,8 @@ tokio_hdf5_update_commit(struct tokio_hdf5_update *u,
         start = old[0];
         end = old[n_old - 1] + step;
     } else {
-        start = t[0];
-        end = t[rows - 1] + step;
+        start = t0;
+        end = (t ? t[rows - 1] : t0 + (int64_t)(rows - 1) * step) + step;
     }
     if ((rc = root_bound(u, "start", &has_start, &root_start)) < 0
         || (rc = root_bound(u, "end", &has_end, &root_end)) < 0)
@@ -862,7 +975,7 @@ tokio_hdf5_update_commit(struct tokio_hdf5_update *u,
     }
     if (exists) {
         hsize_t dims[2];
-        if ((dset = H5Dopen2(u->file, dname, H5P_DEFAULT)) < 0
+        if ((dset = open_data(u->file, dname, chunk)) < 0
             || (space = H5Dget_space(dset)) < 0
             || H5Sget_simple_extent_ndims(space) != 2
             || H5Sget_simple_extent_dims(space, dims, NULL) < 0) {
@@ -894,31 +1007,19 @@ tokio_hdf5_update_commit(struct tokio_hdf5_update *u,
         goto done;
 
     /* now write */
-    if (!exists && (dset = create_data(u->file, dname, rows, cols)) < 0) {
+    if (!exists
+        && (dset = create_data(u->file, dname, rows, cols, chunk)) < 0) {
         rc = h5_error(TOKIO_EIO, "'%s': cannot create '%s'", u->path, dname);
         goto done;
     }
-    if (n_old == 0 && (rc = create_timestamps(u, tkey, t, rows)) < 0)
+    if (n_old == 0
+        && (rc = t ? create_timestamps(u, tkey, t, rows)
+                   : create_regular_timestamps(u, tkey, t0, step, rows)) < 0)
         goto done;
     if (!has_start && ((rc = attr_put_i64(u, u->file, "/", "start", start)) < 0
                        || (rc = attr_put_i64(u, u->file, "/", "end", end))
                           < 0))
         goto done;
-    {
-        hsize_t off[2] = { (hsize_t)t_start, 0 }, cnt[2] = { rows, cols };
-        if (space >= 0)
-            H5Sclose(space);
-        if ((space = H5Dget_space(dset)) < 0
-            || (mspace = H5Screate_simple(2, cnt, NULL)) < 0
-            || H5Sselect_hyperslab(space, H5S_SELECT_SET, off, NULL, cnt,
-                                   NULL) < 0
-            || H5Dwrite(dset, H5T_NATIVE_DOUBLE, mspace, space, H5P_DEFAULT,
-                        tokio_timeseries_cdata(ts)) < 0) {
-            rc = h5_error(TOKIO_EIO, "'%s': cannot write '%s'", u->path,
-                          dname);
-            goto done;
-        }
-    }
     /* attributes in the reference's order: version, the file's version,
      * the metadata (columns and updated included) */
     {
@@ -952,13 +1053,28 @@ tokio_hdf5_update_commit(struct tokio_hdf5_update *u,
         rc = h5_error(TOKIO_EIO, "'%s': cannot open '%s'", u->path, gname);
         goto done;
     }
-    rc = write_metadata(u, group, gname, tokio_timeseries_group_metadata(ts),
-                        0);
+    if ((rc = write_metadata(u, group, gname,
+                             tokio_timeseries_group_metadata(ts), 0)) < 0)
+        goto done;
+    if ((w = tokio__calloc(1, sizeof(*w))) == NULL) {
+        rc = tokio__error(TOKIO_ENOMEM, "out of memory updating '%s'",
+                          u->path);
+        goto done;
+    }
+    w->u = u;
+    snprintf(w->name, sizeof(w->name), "%s", dname);
+    w->dset = dset;
+    dset = -1;              /* w's now */
+    w->offset = (size_t)t_start;
+    w->rows = rows;
+    w->cols = cols;
+    w->chunk[0] = chunk[0] ? chunk[0] : 1;
+    w->chunk[1] = chunk[1] ? chunk[1] : 1;
+    w->created = !exists;
+    *out = w;
 done:
     if (group >= 0)
         H5Oclose(group);
-    if (mspace >= 0)
-        H5Sclose(mspace);
     if (space >= 0)
         H5Sclose(space);
     if (dset >= 0)
@@ -968,9 +1084,152 @@ done:
 }
 
 int
+tokio_hdf5_rows_write(struct tokio_hdf5_rows *w, size_t row,
+                      const double *data, size_t n_rows)
+{
+    hsize_t off[2] = { (hsize_t)(w->offset + row), 0 };
+    hsize_t cnt[2] = { n_rows, w->cols };
+    hid_t space = -1, mspace = -1;
+    int rc = TOKIO_OK;
+
+    if (row > w->rows || n_rows > w->rows - row)
+        return tokio__error(TOKIO_EINVAL, "'%s': cannot write rows %zu to "
+                            "%zu of the %zu of '%s'", w->u->path, row,
+                            row + n_rows, w->rows, w->name);
+    if (n_rows == 0)
+        return TOKIO_OK;
+    if ((space = H5Dget_space(w->dset)) < 0
+        || (mspace = H5Screate_simple(2, cnt, NULL)) < 0
+        || H5Sselect_hyperslab(space, H5S_SELECT_SET, off, NULL, cnt, NULL)
+           < 0
+        || H5Dwrite(w->dset, H5T_NATIVE_DOUBLE, mspace, space, H5P_DEFAULT,
+                    data) < 0)
+        rc = h5_error(TOKIO_EIO, "'%s': cannot write '%s'", w->u->path,
+                      w->name);
+    if (mspace >= 0)
+        H5Sclose(mspace);
+    if (space >= 0)
+        H5Sclose(space);
+    return rc;
+}
+
+size_t
+tokio_hdf5_rows_chunk(const struct tokio_hdf5_rows *w, size_t *first_out)
+{
+    size_t c = (size_t)w->chunk[0];
+
+    if (first_out)
+        *first_out = (c - w->offset % c) % c;
+    return c;
+}
+
+int
+tokio_hdf5_rows_end(struct tokio_hdf5_rows *w)
+{
+    int rc = TOKIO_OK;
+
+    if (w == NULL)
+        return TOKIO_OK;
+    /* closing writes out the chunks still cached */
+    if (H5Dclose(w->dset) < 0)
+        rc = h5_error(TOKIO_EIO, "'%s': cannot write '%s'", w->u->path,
+                      w->name);
+    free(w);
+    return rc;
+}
+
+int
+tokio_hdf5_update_commit_begin(struct tokio_hdf5_update *u,
+                               struct tokio_timeseries *ts, int64_t start,
+                               size_t n_rows, struct tokio_hdf5_rows **out)
+{
+    return commit_begin(u, ts, start, n_rows, NULL, out);
+}
+
+int
+tokio_hdf5_update_commit(struct tokio_hdf5_update *u,
+                         struct tokio_timeseries *ts)
+{
+    struct tokio_hdf5_rows *w;
+    size_t rows = tokio_timeseries_rows(ts);
+    const int64_t *t = tokio_timeseries_timestamps(ts);
+    int rc;
+
+    if ((rc = commit_begin(u, ts, rows ? t[0] : 0, rows, t, &w)) < 0)
+        return rc;
+    rc = tokio_hdf5_rows_write(w, 0, tokio_timeseries_cdata(ts), rows);
+    if (tokio_hdf5_rows_end(w) < 0 && rc >= 0)
+        rc = TOKIO_EIO;
+    return rc;
+}
+
+int
 tokio_hdf5_update_set_version(struct tokio_hdf5_update *u, const char *version)
 {
     return attr_put_str(u, u->file, "/", "version", version);
+}
+
+/*
+ * Fill a dataset just created with -0.0 as H5Dwrite() of an all -0.0
+ * series would, but compressing each distinct chunk once: an inner
+ * chunk, and the edge chunks whose cells beyond the extent hold the
+ * fill value 0.0 as HDF5 leaves them; each is written as it is with
+ * H5Dwrite_chunk().  The stored chunks are the bytes the deflate filter
+ * makes of them (it calls compress2() at the same level).
+ */
+static int
+fill_missing(struct tokio_hdf5_rows *w)
+{
+    const hsize_t cr = w->chunk[0], cc = w->chunk[1];
+    size_t cells = (size_t)(cr * cc), raw = cells * sizeof(double);
+    uLong bound = compressBound((uLong)raw);
+    unsigned char *z[4] = { NULL, NULL, NULL, NULL };
+    uLongf zlen[4] = { 0, 0, 0, 0 };
+    double *buf = NULL;
+    int rc = TOKIO_OK;
+
+    if (!w->created || w->offset != 0)
+        return tokio__error(TOKIO_EINVAL, "'%s': '%s' was not created by "
+                            "this update", w->u->path, w->name);
+    if (cells == 0 || cells > SIZE_MAX / sizeof(double) / 2
+        || (buf = tokio__malloc(raw)) == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory writing '%s' of "
+                            "'%s'", w->name, w->u->path);
+    for (hsize_t r = 0; rc >= 0 && r < w->rows; r += cr) {
+        for (hsize_t c = 0; rc >= 0 && c < w->cols; c += cc) {
+            int edge_r = r + cr > w->rows, edge_c = c + cc > w->cols;
+            int k = edge_r * 2 + edge_c;
+            hsize_t off[2] = { r, c };
+
+            if (z[k] == NULL) {
+                for (hsize_t i = 0; i < cr; i++)
+                    for (hsize_t j = 0; j < cc; j++)
+                        buf[i * cc + j] = (r + i < w->rows && c + j < w->cols)
+                                          ? -0.0 : 0.0;
+                zlen[k] = bound;
+                if ((z[k] = tokio__malloc(bound)) == NULL) {
+                    rc = tokio__error(TOKIO_ENOMEM, "out of memory writing "
+                                      "'%s' of '%s'", w->name, w->u->path);
+                    break;
+                }
+                if (compress2(z[k], &zlen[k], (const Bytef *)buf, raw,
+                              DEFLATE_LEVEL) != Z_OK) {
+                    rc = tokio__error(TOKIO_ENOMEM, "out of memory "
+                                      "compressing '%s' of '%s'", w->name,
+                                      w->u->path);
+                    break;
+                }
+            }
+            if (H5Dwrite_chunk(w->dset, H5P_DEFAULT, 0, off, zlen[k], z[k])
+                < 0)
+                rc = h5_error(TOKIO_EIO, "'%s': cannot write '%s'",
+                              w->u->path, w->name);
+        }
+    }
+    for (int k = 0; k < 4; k++)
+        free(z[k]);
+    free(buf);
+    return rc;
 }
 
 int
@@ -979,7 +1238,9 @@ tokio_hdf5_update_init_dataset(struct tokio_hdf5_update *u, const char *name,
                                int64_t timestep, size_t num_columns)
 {
     struct tokio_timeseries *ts;
+    struct tokio_hdf5_rows *w;
     char dname[512];
+    uint64_t rows;
     int rc;
 
     if (!abs_name(dname, sizeof(dname), name))
@@ -991,10 +1252,23 @@ tokio_hdf5_update_init_dataset(struct tokio_hdf5_update *u, const char *name,
         return tokio__error(TOKIO_EINVAL, "'%s': cannot initialize '%s' over "
                             "[%" PRId64 ", %" PRId64 ") every %" PRId64 " s",
                             u->path, name, init_start, init_end, timestep);
-    if ((rc = tokio_timeseries_new(&ts, dname + 1, init_start, init_end,
-                                   timestep, num_columns, NULL, 0)) < 0)
+    /* the rows of TimeSeries.init(init_start, init_end, timestep) */
+    rows = ((uint64_t)init_end - (uint64_t)init_start) / (uint64_t)timestep;
+    rows += ((uint64_t)init_end - (uint64_t)init_start) % (uint64_t)timestep
+            != 0;
+    if (rows > SIZE_MAX / sizeof(double) / (num_columns ? num_columns : 1))
+        return tokio__error(TOKIO_EINVAL, "'%s': cannot initialize '%s' with "
+                            "%" PRIu64 " rows", u->path, name, rows);
+    /* one row stands for them all: only its shape and names are used */
+    if ((rc = tokio_timeseries_new_rows(&ts, dname + 1, &init_start, 1,
+                                        num_columns)) < 0)
         return rc;
-    rc = tokio_hdf5_update_commit(u, ts);
+    tokio_timeseries_set_timestep(ts, timestep);
+    if ((rc = commit_begin(u, ts, init_start, (size_t)rows, NULL, &w)) >= 0) {
+        rc = fill_missing(w);
+        if (tokio_hdf5_rows_end(w) < 0 && rc >= 0)
+            rc = TOKIO_EIO;
+    }
     tokio_timeseries_free(ts);
     return rc;
 }

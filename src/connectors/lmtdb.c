@@ -532,8 +532,87 @@ map_find(struct ts_map *m, int64_t id, int *found)
     return m->e[lo - 1].epoch;
 }
 
-struct stream {
+/* The timestamps of a range: by TS_ID, and the winners by time. */
+struct tokio_lmtdb_stamps {
     struct ts_map map;
+    struct ts_entry *by_time;   /* the entry each TS_ID resolves to, by
+                                   (epoch, TS_ID) */
+    size_t n_by_time;
+};
+
+static int
+cmp_time(const void *a, const void *b)
+{
+    const struct ts_entry *x = a, *y = b;
+
+    if (x->epoch != y->epoch)
+        return x->epoch < y->epoch ? -1 : 1;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+void
+tokio_lmtdb_stamps_free(struct tokio_lmtdb_stamps *st)
+{
+    if (st == NULL)
+        return;
+    free(st->map.e);
+    free(st->by_time);
+    free(st);
+}
+
+int
+tokio_lmtdb_stamps_read(struct tokio_lmtdb *lmt, int64_t start, int64_t end,
+                        struct tokio_lmtdb_stamps **out)
+{
+    struct tokio_lmtdb_stamps *st;
+    struct tokio_db_value p[2];
+    char a[32], b[32];
+    int rc;
+
+    *out = NULL;
+    if ((rc = stamp(a, start)) < 0 || (rc = stamp(b, end)) < 0)
+        return rc;
+    if ((st = tokio__calloc(1, sizeof(*st))) == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory reading LMT "
+                            "timestamps");
+    st->map.sorted = 1;
+    memset(p, 0, sizeof(p));
+    p[0].type = p[1].type = TOKIO_DB_TEXT;
+    p[0].s = a;
+    p[0].len = strlen(a);
+    p[1].s = b;
+    p[1].len = strlen(b);
+    rc = tokio_cachingdb_query(lmt->db, "SELECT TS_ID, TIMESTAMP FROM "
+                               "TIMESTAMP_INFO WHERE TIMESTAMP >= ? AND "
+                               "TIMESTAMP < ?", p, 2, NULL, 0, add_stamp,
+                               &st->map);
+    if (rc >= 0 && st->map.n > 0) {
+        struct ts_map *m = &st->map;
+
+        if (!m->sorted)
+            qsort(m->e, m->n, sizeof(*m->e), cmp_entry);
+        if ((st->by_time = tokio__calloc(m->n, sizeof(*m->e))) == NULL)
+            rc = tokio__error(TOKIO_ENOMEM, "out of memory reading LMT "
+                              "timestamps");
+        /* with duplicate TS_IDs the last read wins (map_find()) */
+        for (size_t k = 0; rc >= 0 && k < m->n; k++)
+            if (k + 1 == m->n || m->e[k + 1].id != m->e[k].id)
+                st->by_time[st->n_by_time++] = m->e[k];
+        if (rc >= 0)
+            qsort(st->by_time, st->n_by_time, sizeof(*st->by_time),
+                  cmp_time);
+    }
+    if (rc < 0) {
+        tokio_lmtdb_stamps_free(st);
+        return rc;
+    }
+    *out = st;
+    return TOKIO_OK;
+}
+
+struct stream {
+    struct ts_map *map;
+    int64_t start, end;
     size_t ts_col;
     tokio_lmtdb_row_fn fn;
     void *payload;
@@ -548,23 +627,31 @@ stream_row(void *payload, const struct tokio_db_value *row, size_t n)
 
     if (n <= s->ts_col || row[s->ts_col].type != TOKIO_DB_INT)
         return TOKIO_OK;
-    t = map_find(&s->map, row[s->ts_col].i, &found);
-    return found ? s->fn(s->payload, t, row, n) : TOKIO_OK;
+    t = map_find(s->map, row[s->ts_col].i, &found);
+    if (!found || t < s->start || t >= s->end)
+        return TOKIO_OK;
+    return s->fn(s->payload, t, row, n);
 }
 
 int
-tokio_lmtdb_stream(struct tokio_lmtdb *lmt, const char *table, int64_t start,
-                   int64_t end, tokio_lmtdb_row_fn fn, void *payload)
+tokio_lmtdb_stream_stamps(struct tokio_lmtdb *lmt,
+                          struct tokio_lmtdb_stamps *stamps,
+                          const char *table, int64_t start, int64_t end,
+                          tokio_lmtdb_row_fn fn, void *payload)
 {
     const struct tokio_db_table *t = tokio_lmtdb_table(table);
+    const struct ts_entry *e = stamps->by_time;
     struct stream s;
     struct tokio_db_value p[2];
-    char a[32], b[32], sql[512];
-    size_t len;
-    int rc;
+    char sql[512];
+    size_t len, lo = 0, hi = stamps->n_by_time;
+    int64_t min_id = 0, max_id = 0;
+    int any = 0;
 
     memset(&s, 0, sizeof(s));
-    s.map.sorted = 1;
+    s.map = &stamps->map;
+    s.start = start;
+    s.end = end;
     s.fn = fn;
     s.payload = payload;
     s.ts_col = SIZE_MAX;
@@ -575,35 +662,62 @@ tokio_lmtdb_stream(struct tokio_lmtdb *lmt, const char *table, int64_t start,
         == 0)
         return tokio__error(TOKIO_EINVAL, "'%s' is not an LMT table of "
                             "timed data", table ? table : "(null)");
-    if ((rc = stamp(a, start)) < 0 || (rc = stamp(b, end)) < 0)
-        return rc;
-    memset(p, 0, sizeof(p));
-    p[0].type = p[1].type = TOKIO_DB_TEXT;
-    p[0].s = a;
-    p[0].len = strlen(a);
-    p[1].s = b;
-    p[1].len = strlen(b);
-    rc = tokio_cachingdb_query(lmt->db, "SELECT TS_ID, TIMESTAMP FROM "
-                               "TIMESTAMP_INFO WHERE TIMESTAMP >= ? AND "
-                               "TIMESTAMP < ?", p, 2, NULL, 0, add_stamp,
-                               &s.map);
-    if (rc >= 0 && s.map.n > 0) {
-        if (!s.map.sorted)
-            qsort(s.map.e, s.map.n, sizeof(*s.map.e), cmp_entry);
-        len = (size_t)snprintf(sql, sizeof(sql), "SELECT ");
-        for (size_t c = 0; c < t->n_columns && len < sizeof(sql); c++)
-            len += (size_t)snprintf(sql + len, sizeof(sql) - len, "%s%s",
-                                    c ? ", " : "", t->columns[c]);
-        if (len < sizeof(sql))
-            snprintf(sql + len, sizeof(sql) - len, " FROM %s WHERE TS_ID >= "
-                     "? AND TS_ID <= ?", t->name);
-        p[0].type = p[1].type = TOKIO_DB_INT;
-        p[0].i = s.map.e[0].id;
-        p[1].i = s.map.e[s.map.n - 1].id;
-        rc = tokio_cachingdb_query(lmt->db, sql, p, 2, NULL, 0, stream_row,
-                                   &s);
+    /* the TS_IDs of [start, end): the first stamp at or after start ... */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (e[mid].epoch < start)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    free(s.map.e);
+    /* ... up to the last before end */
+    for (size_t k = lo; k < stamps->n_by_time; k++) {
+        const struct ts_entry *x = &e[k];
+
+        if (x->epoch >= end)
+            break;
+        if (!any || x->id < min_id)
+            min_id = x->id;
+        if (!any || x->id > max_id)
+            max_id = x->id;
+        any = 1;
+    }
+    if (!any)
+        return TOKIO_OK;
+    len = (size_t)snprintf(sql, sizeof(sql), "SELECT ");
+    for (size_t c = 0; c < t->n_columns && len < sizeof(sql); c++)
+        len += (size_t)snprintf(sql + len, sizeof(sql) - len, "%s%s",
+                                c ? ", " : "", t->columns[c]);
+    if (len < sizeof(sql))
+        snprintf(sql + len, sizeof(sql) - len, " FROM %s WHERE TS_ID >= "
+                 "? AND TS_ID <= ?", t->name);
+    memset(p, 0, sizeof(p));
+    p[0].type = p[1].type = TOKIO_DB_INT;
+    p[0].i = min_id;
+    p[1].i = max_id;
+    return tokio_cachingdb_query(lmt->db, sql, p, 2, NULL, 0, stream_row, &s);
+}
+
+int
+tokio_lmtdb_stream(struct tokio_lmtdb *lmt, const char *table, int64_t start,
+                   int64_t end, tokio_lmtdb_row_fn fn, void *payload)
+{
+    const struct tokio_db_table *t = tokio_lmtdb_table(table);
+    struct tokio_lmtdb_stamps *stamps;
+    int ok = 0, rc;
+
+    for (size_t c = 0; t && c < t->n_columns; c++)
+        if (strcmp(t->columns[c], "TS_ID") == 0)
+            ok = 1;
+    if (!ok || strcmp(t->name, "TIMESTAMP_INFO") == 0)
+        return tokio__error(TOKIO_EINVAL, "'%s' is not an LMT table of "
+                            "timed data", table ? table : "(null)");
+    if ((rc = tokio_lmtdb_stamps_read(lmt, start, end, &stamps)) < 0)
+        return rc;
+    rc = tokio_lmtdb_stream_stamps(lmt, stamps, table, start, end, fn,
+                                   payload);
+    tokio_lmtdb_stamps_free(stamps);
     return rc;
 }
 

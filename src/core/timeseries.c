@@ -510,33 +510,62 @@ struct delta_state {
     int searching;
 };
 
-int
-tokio_timeseries_convert_to_deltas(struct tokio_timeseries *ts,
-                                   enum tokio_ts_align align)
-{
-    struct delta_state *st;
-    const size_t cols = ts->cols;
+struct tokio_ts_deltas {
+    size_t cols;
+    int started;                /* the first row has been seen */
+    struct delta_state st[];
+};
 
-    if (ts->rows == 0)
-        return tokio__error(TOKIO_EINVAL, "cannot convert '%s' to deltas: it "
-                            "has no rows", ts->dataset_name);
-    if ((st = tokio__calloc(cols + 1, sizeof(*st))) == NULL)
-        return tokio__error(TOKIO_ENOMEM, "out of memory converting '%s' to "
-                            "deltas", ts->dataset_name);
-    for (size_t c = 0; c < cols; c++) {
-        st[c].searching = 1;
-        if (ts->data[c] != 0.0) {
-            st[c].prev_nonzero = ts->data[c];
-            st[c].have_prev = 1;
-        }
+int
+tokio_timeseries_deltas_new(struct tokio_ts_deltas **out, size_t cols)
+{
+    struct tokio_ts_deltas *d;
+
+    *out = NULL;
+    if (cols > (SIZE_MAX - sizeof(*d)) / sizeof(d->st[0]) - 1)
+        return tokio__error(TOKIO_EINVAL, "cannot convert %zu columns to "
+                            "deltas: too many", cols);
+    if ((d = tokio__calloc(1, sizeof(*d) + (cols + 1) * sizeof(d->st[0])))
+        == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory converting %zu "
+                            "columns to deltas", cols);
+    d->cols = cols;
+    for (size_t c = 0; c < cols; c++)
+        d->st[c].searching = 1;
+    *out = d;
+    return TOKIO_OK;
+}
+
+void
+tokio_timeseries_deltas_free(struct tokio_ts_deltas *d)
+{
+    free(d);
+}
+
+void
+tokio_timeseries_deltas_step(struct tokio_ts_deltas *d, double *data,
+                             size_t rows)
+{
+    const size_t cols = d->cols;
+    struct delta_state *st = d->st;
+
+    if (rows == 0)
+        return;
+    if (!d->started) {
+        for (size_t c = 0; c < cols; c++)
+            if (data[c] != 0.0) {
+                st[c].prev_nonzero = data[c];
+                st[c].have_prev = 1;
+            }
+        d->started = 1;
     }
     /*
      * In place: the delta for row r-1 overwrites row r-1 only after row r
      * has been compared with it, and no later row reads row r-1 again.
      */
-    for (size_t r = 1; r < ts->rows; r++) {
-        double *prev = &ts->data[(r - 1) * cols];
-        const double *cur = &ts->data[r * cols];
+    for (size_t r = 1; r < rows; r++) {
+        double *prev = &data[(r - 1) * cols];
+        const double *cur = &data[r * cols];
         for (size_t c = 0; c < cols; c++) {
             double x = cur[c];
             double out = missing_cell;
@@ -559,7 +588,25 @@ tokio_timeseries_convert_to_deltas(struct tokio_timeseries *ts,
             prev[c] = out;
         }
     }
-    free(st);
+}
+
+int
+tokio_timeseries_convert_to_deltas(struct tokio_timeseries *ts,
+                                   enum tokio_ts_align align)
+{
+    struct tokio_ts_deltas *d;
+    int rc;
+
+    if (ts->rows == 0)
+        return tokio__error(TOKIO_EINVAL, "cannot convert '%s' to deltas: it "
+                            "has no rows", ts->dataset_name);
+    if ((rc = tokio_timeseries_deltas_new(&d, ts->cols)) == TOKIO_ENOMEM)
+        return tokio__error(rc, "out of memory converting '%s' to deltas",
+                            ts->dataset_name);
+    if (rc < 0)
+        return rc;
+    tokio_timeseries_deltas_step(d, ts->data, ts->rows);
+    tokio_timeseries_deltas_free(d);
     ts->rows--;
     if (align == TOKIO_TS_RIGHT)
         memmove(ts->timestamps, ts->timestamps + 1,

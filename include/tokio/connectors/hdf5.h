@@ -190,6 +190,52 @@ TOKIO_API int tokio_hdf5_update_init_dataset(struct tokio_hdf5_update *u,
 TOKIO_API int tokio_hdf5_update_commit(struct tokio_hdf5_update *u,
                                        struct tokio_timeseries *ts);
 
+/*
+ * A commit written block by block, for series too long to hold in memory:
+ * tokio_hdf5_update_commit_begin() does everything commit does but write
+ * the cells; tokio_hdf5_rows_write() then writes them a block of rows at
+ * a time; tokio_hdf5_rows_end() finishes.  Blocks that start on a chunk
+ * boundary of the dataset (see tokio_hdf5_rows_chunk()) are compressed
+ * once each.
+ */
+struct tokio_hdf5_rows;
+
+/**
+ * As tokio_hdf5_update_commit() for a series of `n_rows` rows at `start`,
+ * `start` + timestep, ...: `ts` gives the dataset name, timestep, width,
+ * column names, versions and metadata (its own rows are not written, and
+ * its columns may be reordered as commit does: look columns up by name
+ * afterwards).
+ * @param[out] out  write with tokio_hdf5_rows_write(), then release with
+ *                  tokio_hdf5_rows_end() (also when abandoning `u`).
+ * @return as tokio_hdf5_update_commit().
+ */
+TOKIO_API int tokio_hdf5_update_commit_begin(struct tokio_hdf5_update *u,
+                                             struct tokio_timeseries *ts,
+                                             int64_t start, size_t n_rows,
+                                             struct tokio_hdf5_rows **out);
+
+/**
+ * Write rows `row` .. `row` + `n_rows` - 1 of the series (row-major,
+ * columns in the order of `ts` after _begin()).
+ * @return TOKIO_OK; TOKIO_EINVAL (rows beyond the series); TOKIO_EIO.
+ */
+TOKIO_API int tokio_hdf5_rows_write(struct tokio_hdf5_rows *w, size_t row,
+                                    const double *data, size_t n_rows);
+
+/**
+ * The dataset's rows per chunk; *first_out (may be NULL) gets the first
+ * row of the series that starts a chunk.
+ */
+TOKIO_API size_t tokio_hdf5_rows_chunk(const struct tokio_hdf5_rows *w,
+                                       size_t *first_out);
+
+/**
+ * Write out what is still cached and release `w`; NULL is fine.
+ * @return TOKIO_OK; TOKIO_EIO.
+ */
+TOKIO_API int tokio_hdf5_rows_end(struct tokio_hdf5_rows *w);
+
 /**
  * Read dataset `name` of the file being updated, with the changes so far,
  * as tokio_hdf5_to_timeseries() does.

@@ -135,6 +135,37 @@ TOKIO_API int tokio_lmtdb_stream(struct tokio_lmtdb *lmt, const char *table,
                                  int64_t start, int64_t end,
                                  tokio_lmtdb_row_fn fn, void *payload);
 
+/*
+ * The timestamps of a range read once, for streaming a long range block by
+ * block (tokio_lmtdb_stream_stamps()) without reading them per block.
+ */
+struct tokio_lmtdb_stamps;
+
+/**
+ * Read the TS_IDs and timestamps of TIMESTAMP_INFO in [start, end).
+ * @param[out] out  free with tokio_lmtdb_stamps_free().
+ * @return TOKIO_OK; TOKIO_EFORMAT (as tokio_lmtdb_stream()); database
+ *         errors; TOKIO_ENOMEM.
+ */
+TOKIO_API int tokio_lmtdb_stamps_read(struct tokio_lmtdb *lmt, int64_t start,
+                                      int64_t end,
+                                      struct tokio_lmtdb_stamps **out);
+
+/**
+ * As tokio_lmtdb_stream() for the rows whose timestamp, among `stamps`,
+ * lies in [start, end): one query over just the TS_IDs of that part, so
+ * a caller going block by block holds one block of rows at a time.
+ * @return as tokio_lmtdb_stream().
+ */
+TOKIO_API int tokio_lmtdb_stream_stamps(struct tokio_lmtdb *lmt,
+                                        struct tokio_lmtdb_stamps *stamps,
+                                        const char *table, int64_t start,
+                                        int64_t end, tokio_lmtdb_row_fn fn,
+                                        void *payload);
+
+/** Release timestamps; NULL is fine. */
+TOKIO_API void tokio_lmtdb_stamps_free(struct tokio_lmtdb_stamps *stamps);
+
 /**
  * The reference's cache_lmtdb retrieve_tables(): every LMT table, the
  * time-indexed ones restricted to the TS_IDs of [start, end], at most
