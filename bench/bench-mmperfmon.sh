@@ -8,7 +8,12 @@
 # time (user + sys: the machine may be shared), peak memory, the ratio,
 # and whether both wrote the same bytes.  The reference runs on the 100x
 # input only with BENCH_REF_100X=1 (about a minute and gigabytes).
-# In-process figures without start-up: bench_mmperfmon.  Never fails.
+# CPU time counts both of tokio's threads (a tarball is inflated in a
+# second one, src/core/collection.c); wall time shows what that overlap
+# gains on an otherwise idle machine.  Then the start-up alone (`tokio
+# cache-mmperfmon --help`: loading and linking the program, which the
+# end-to-end figures of the small samples are mostly made of) and
+# in-process figures without start-up: bench_mmperfmon.  Never fails.
 set -u
 build=$1
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -90,6 +95,8 @@ if [ -x "$py" ]; then
 else
     echo "(no $py: no enlarged inputs)"
 fi
+set -- $(measure "$work/help" "$build/tokio" cache-mmperfmon --help)
+echo "start-up alone (tokio cache-mmperfmon --help): $1 s wall, $(awk -v u="$2" -v s="$3" 'BEGIN { print u + s }') s CPU"
 if [ -x "$build/bench/bench_mmperfmon" ]; then
     set -- $("$build/bench/bench_mmperfmon" 20 "$data/mmperfmon.2019-05-15-mini.tgz")
     bytes=$(tar xzOf "$data/mmperfmon.2019-05-15-mini.tgz" | wc -c)

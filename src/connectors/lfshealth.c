@@ -142,8 +142,9 @@ parse_digits(const char *s, size_t n, int64_t *out)
 }
 
 /* "snx" digits "-" and at least one more byte: the reference's
- * (snx\d+-\S+) over a whole token. */
-static int
+ * (snx\d+-\S+) over a whole token.  The length of "snx" digits (the
+ * file system's name), or 0 when the token is no such name. */
+static size_t
 is_snx_name(const char *s, size_t n)
 {
     size_t i = 3;
@@ -152,7 +153,7 @@ is_snx_name(const char *s, size_t n)
         return 0;
     while (i < n && is_digit((unsigned char)s[i]))
         i++;
-    return i + 1 < n && s[i] == '-';
+    return i + 1 < n && s[i] == '-' ? i : 0;
 }
 
 /* ---- the snapshot: a pool of strings, records, a (fs, target) index ---- */
@@ -191,17 +192,35 @@ pool_add(struct snap *s, const char *str, size_t n, size_t *off)
     return TOKIO_OK;
 }
 
+/* Eight bytes at a time, the last word padded with 0xff (no UTF-8 byte);
+ * its length mixed in, so that "ab" and "ab\xff" differ. */
+static uint64_t
+hash_bytes(uint64_t h, const char *s, size_t n)
+{
+    const uint64_t k = 0x9e3779b97f4a7c15u;
+
+    for (; n >= 8; s += 8, n -= 8) {
+        uint64_t w;
+        memcpy(&w, s, 8);
+        h = (h ^ w) * k;
+        h ^= h >> 29;
+    }
+    uint64_t w = ~(uint64_t)0;
+    memcpy(&w, s, n);
+    h = (h ^ w ^ n) * k;
+    return h ^ (h >> 29);
+}
+
+/* The hash of (fs, target); the table takes its low bits, which the
+ * final multiply and shift leave depending on every byte. */
 static uint64_t
 hash_key(const char *fs, size_t fs_n, const char *t, size_t t_n)
 {
-    uint64_t h = 14695981039346656037u;       /* FNV-1a */
+    uint64_t h = hash_bytes(0x243f6a8885a308d3u, fs, fs_n);
 
-    for (size_t i = 0; i < fs_n; i++)
-        h = (h ^ (unsigned char)fs[i]) * 1099511628211u;
-    h = (h ^ 0xff) * 1099511628211u;          /* no byte 0xff in UTF-8 */
-    for (size_t i = 0; i < t_n; i++)
-        h = (h ^ (unsigned char)t[i]) * 1099511628211u;
-    return h;
+    h = hash_bytes(h, t, t_n);
+    h = (h ^ (h >> 32)) * 0xbf58476d1ce4e5b9u;
+    return h ^ (h >> 31);
 }
 
 static int
@@ -264,13 +283,17 @@ static int
 snap_put(struct snap *s, const char *const *strs, const size_t *lens,
          size_t n_str, const int64_t *nums, size_t n_num)
 {
-    struct rec r = { { 0 }, { 0 }, 0, 0, 0 };
+    struct rec r;
     struct rec *old = NULL;
     size_t slot, first = 0;
     int rc;
 
     if (s->hash_cap <= 2 * (s->n + 1) && (rc = hash_grow(s)) < 0)
         return rc;
+    for (size_t i = n_str; i < N_STR; i++)
+        r.str[i] = 0;
+    for (size_t i = n_num; i < N_NUM; i++)
+        r.num[i] = 0;
     r.hash = hash_key(strs[0], lens[0], strs[1], lens[1]);
     slot = hash_slot(s, r.hash, strs[0], lens[0], strs[1], lens[1]);
     if (s->hash[slot] != 0) {
@@ -444,7 +467,8 @@ tokio__lfs_df_add_line(struct tokio_lfs_df *df, const char *line, size_t len,
         return 0;
     int64_t nums[4];
     int fits[4];
-    if (!is_snx_name(t[0].p, t[0].n) ||
+    size_t snx_n;
+    if ((snx_n = is_snx_name(t[0].p, t[0].n)) == 0 ||
         (fits[0] = parse_digits(t[1].p, t[1].n, &nums[0])) == 0 ||
         (fits[1] = parse_digits(t[2].p, t[2].n, &nums[1])) == 0 ||
         (fits[2] = parse_digits(t[3].p, t[3].n, &nums[2])) == 0)
@@ -484,7 +508,7 @@ tokio__lfs_df_add_line(struct tokio_lfs_df *df, const char *line, size_t len,
     /* re.findall('[^-_]+', uuid)[0:2]: "snx11035", "OST0000" */
     const char *u = t[0].p, *end = t[0].p + t[0].n;
     const char *fs = u;
-    size_t fs_n = strcspn(u, "-_");         /* stops at "-": is_snx_name */
+    size_t fs_n = snx_n;                    /* "snx" digits, then "-" */
     const char *tg = fs + fs_n;
     while (tg < end && (*tg == '-' || *tg == '_'))
         tg++;

@@ -616,6 +616,64 @@ test_collection_truncated_tar_names_archive_member(void **state)
     free(dir);
 }
 
+/* A tarball file is read ahead in a second thread (src/core/collection.c):
+ * many members still come in order, a callback that stops early stops the
+ * reader waiting for room, and damage past many members is reported after
+ * the members before it, naming the member. */
+static void
+test_collection_read_ahead_order_stop_and_damage(void **state)
+{
+    char *dir = tokio_test_mkdtemp();
+    char path[4096], names[40][16], texts[40][32];
+    struct tar_entry e[40];
+    struct seen s = { 0 };
+    unsigned char *tgz;
+    size_t len;
+
+    (void)state;
+    for (size_t i = 0; i < 40; i++) {
+        snprintf(names[i], sizeof(names[i]), "m/%02zu", i);
+        snprintf(texts[i], sizeof(texts[i]), "member %zu\n", i);
+        e[i] = (struct tar_entry){ names[i], TAR_FILE, texts[i],
+                                   strlen(texts[i]), (int64_t)i };
+    }
+    tgz = make_tar(e, 40, "gzip", &len);
+    snprintf(path, sizeof(path), "%s/forty.tgz", dir);
+    tokio_test_write_file(path, tgz, len);
+    assert_int_equal(tokio_walk_file_collection(path, remember, &s),
+                     TOKIO_OK);
+    assert_int_equal(s.n, 40);
+    for (size_t i = 0; i < 40; i++) {
+        assert_string_equal(s.name[i], names[i]);
+        assert_string_equal(s.data[i], texts[i]);
+        assert_int_equal(s.mtime[i], (int64_t)i);
+    }
+    seen_free(&s);
+
+    s.stop_after = 3;
+    s.stop_rc = TOKIO_ENOTFOUND;
+    assert_int_equal(tokio_walk_file_collection(path, remember, &s),
+                     TOKIO_ENOTFOUND);
+    assert_int_equal(s.n, 3);
+    assert_string_equal(s.name[2], "m/02");
+    seen_free(&s);
+    free(tgz);
+
+    /* plain tar cut inside the 31st member */
+    tgz = make_tar(e, 40, NULL, &len);
+    tokio_test_write_file(path, tgz, 30 * 1024 + 512 + 100);
+    assert_int_equal(tokio_walk_file_collection(path, remember, &s),
+                     TOKIO_EFORMAT);
+    assert_int_equal(s.n, 30);
+    assert_contains(tokio_errmsg(), path);
+    assert_contains(tokio_errmsg(), "member 'm/30'");
+    assert_contains(tokio_errmsg(), "runcated");
+    seen_free(&s);
+    free(tgz);
+    tokio_test_rmtree(dir);
+    free(dir);
+}
+
 static void
 test_collection_bad_header_checksum_is_eformat(void **state)
 {
@@ -706,6 +764,7 @@ main(void)
         cmocka_unit_test(test_collection_missing_path_is_eio),
         cmocka_unit_test(test_collection_truncated_tar_names_archive_member),
         cmocka_unit_test(test_collection_bad_header_checksum_is_eformat),
+        cmocka_unit_test(test_collection_read_ahead_order_stop_and_damage),
         cmocka_unit_test(test_collection_walk_survives_every_oom),
     };
 

@@ -496,6 +496,61 @@ test_input_read_in_pieces_after_getline(void **state)
     free(text);
 }
 
+/* Past the first chunk, gzip is inflated ahead in a second thread
+ * (src/core/input.c): from a file and from memory, the lines, a switch to
+ * read_all() midway, and a close before the end must all be as without. */
+static void
+test_input_gzip_read_ahead_lines_then_bytes(void **state)
+{
+    char *dir = tokio_test_mkdtemp();
+    char path[4096];
+    size_t tlen, zlen, count, half = 0, rest_len;
+    char *text = numbered_lines(100000, &tlen);    /* ~2.2 MB, 35 chunks */
+    unsigned char *z = gzip_bytes(text, tlen, &zlen), *rest;
+    struct tokio_input *in;
+    const char *line;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/big.gz", dir);
+    tokio_test_write_file(path, z, zlen);
+    for (int mem = 0; mem < 2; mem++) {
+        assert_int_equal(mem ? tokio_input_open_mem(&in, z, zlen, "big.gz")
+                             : tokio_input_open(&in, path), TOKIO_OK);
+        assert_int_equal(read_numbered(in, &count), TOKIO_OK);
+        assert_int_equal(count, 100000);
+        tokio_input_close(in);
+
+        /* half the lines, then the rest as bytes */
+        assert_int_equal(mem ? tokio_input_open_mem(&in, z, zlen, "big.gz")
+                             : tokio_input_open(&in, path), TOKIO_OK);
+        half = 0;
+        for (size_t i = 0; i < 50000; i++) {
+            size_t n;
+            assert_int_equal(tokio_input_getline(in, &line, &n), TOKIO_OK);
+            assert_non_null(line);
+            half += n + 1;
+        }
+        assert_int_equal(tokio_input_read_all(in, 0, &rest, &rest_len),
+                         TOKIO_OK);
+        assert_int_equal(half + rest_len, tlen);
+        assert_memory_equal(rest, text + half, rest_len);
+        free(rest);
+        tokio_input_close(in);
+
+        /* closed with the thread ahead and waiting for room */
+        assert_int_equal(mem ? tokio_input_open_mem(&in, z, zlen, "big.gz")
+                             : tokio_input_open(&in, path), TOKIO_OK);
+        for (size_t i = 0; i < 5000; i++)      /* into the second chunk */
+            assert_int_equal(tokio_input_getline(in, &line, NULL), TOKIO_OK);
+        assert_string_equal(line, "line 05000 value 7308");
+        tokio_input_close(in);
+    }
+    free(z);
+    free(text);
+    tokio_test_rmtree(dir);
+    free(dir);
+}
+
 static void
 test_input_read_all_over_max_is_eformat(void **state)
 {
@@ -768,6 +823,7 @@ test_input_open_getline_survives_every_oom(void **state)
     snprintf(path, sizeof(path), "%s/oom.gz", dir);
     tokio_test_write_file(path, gz, zlen);
     oom_loop_over(path, NULL, 0);
+    oom_loop_over(NULL, gz, zlen);      /* past 64 KiB: the inflating thread */
     oom_loop_over(NULL, bz, blen);
     oom_loop_over(NULL, text, tlen);
     free(gz);
@@ -792,6 +848,7 @@ main(void)
         cmocka_unit_test(test_input_bzip2_streams_and_trailing_garbage),
         cmocka_unit_test(test_input_bzip2_file_read_whole),
         cmocka_unit_test(test_input_read_in_pieces_after_getline),
+        cmocka_unit_test(test_input_gzip_read_ahead_lines_then_bytes),
         cmocka_unit_test(test_input_read_all_over_max_is_eformat),
         cmocka_unit_test(test_input_stdin_is_dash),
         cmocka_unit_test(test_input_truncated_gzip_names_input_and_line),
