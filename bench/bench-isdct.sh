@@ -1,12 +1,22 @@
 #!/bin/sh
-# NERSC ISDCT dumps: `tokio cache-isdct` against the reference's
-# bin/cache_isdct.py, end to end (JSON and CSV out to /dev/null), on the
-# test-data pack's sample_nersc_isdct.tgz and on a dump made BENCH_SCALE
-# times larger (every node folder copied under new nids, serial numbers
-# made unique), as .tgz.  Also the reference's parse alone
-# (NerscIsdct(path) in-process, import time left out) for a fair ratio.
+# NERSC ISDCT dumps: tokio against the reference (pytokio's
+# bin/cache_isdct.py, bin/compare_isdct.py and NerscIsdct()), on the test
+# data pack's samples and on dumps made BENCH_SCALE times larger (every
+# drive copied under new nids and serial numbers):
+#   tgz      a tarball of isdct outputs: parse, recast, synthesize, write
+#            (cache-isdct --json and --csv, output to /dev/null);
+#   json.gz  the same dump saved as JSON: load it back, write it out;
+#   compare  compare-isdct OLD NEW on two JSON caches (two loads, the diff
+#            and its reduction);
+#   parse    the read alone in-process, import and start-up excluded on
+#            both sides: NerscIsdct(path) (best of 3) against
+#            bench/bench_isdct (build/bench/bench_isdct, the same
+#            tokio_nersc_isdct_open() the commands use, nothing written).
+# The end-to-end lines include each side's start-up: Python's imports
+# (pandas) on the reference's, exec'ing tokio-full (HDF5, libarchive) on
+# tokio's.
 #
-# Prints per input: MB of uncompressed isdct text, CPU seconds (user +
+# Prints per input: MB of uncompressed input text, CPU seconds (user +
 # system; on a shared machine wall time says more about the neighbours),
 # MB/s, peak RSS of both and the ratio of CPU times.  Never pass/fail.
 #
@@ -69,8 +79,28 @@ with tarfile.open(out, "w:gz") as t:
             ti = tarfile.TarInfo(name); ti.size = len(text); ti.mtime = m.mtime
             t.addfile(ti, io.BytesIO(text))
 PYEOF
+# The enlarged JSON caches: the same renaming over the saved dumps.
+cat > "$work/genjson.py" <<'PYEOF'
+import gzip, json, re, sys
+src, scale, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+with gzip.open(src, "rt") as f:
+    dump = json.load(f)
+big = {}
+for copy in range(scale):
+    for sn, counters in dump.items():
+        c = dict(counters)
+        if isinstance(c.get("node_name"), str):
+            c["node_name"] = re.sub(r"nid(\d+)", lambda x: "nid%05d" % (int(x.group(1)) + 10000 * copy), c["node_name"])
+        big[re.sub(r"(CVF[^ ]+)-(\d+)", lambda x: x.group(1) + "X%d-" % copy + x.group(2), sn)] = c
+with gzip.open(out, "wt") as f:
+    json.dump(big, f)
+PYEOF
 cp "$data/sample_nersc_isdct.tgz" "$work/sample.tgz"
+cp "$data/sample_nersc_isdct.json.gz" "$work/sample.json.gz"
+cp "$data/sample_nersc_isdct-1.json.gz" "$work/sample-1.json.gz"
 "$py" "$work/gen.py" "$work/sample.tgz" "$scale" "$work/large.tgz"
+"$py" "$work/genjson.py" "$work/sample.json.gz" "$scale" "$work/large.json.gz"
+"$py" "$work/genjson.py" "$work/sample-1.json.gz" "$scale" "$work/large-1.json.gz"
 
 # "cpu_seconds maxrss_kib" of one command, best of 3
 measure() {
@@ -86,10 +116,10 @@ measure() {
     echo "$best"
 }
 
-# tokio on the small sample takes about 10 ms, the clock's resolution:
+# tokio on the small samples takes about 10 ms, the clock's resolution:
 # time `reps` runs and divide
 reps_for() {
-    case $1 in sample.tgz) echo 50 ;; *) echo 1 ;; esac
+    case $1 in sample*) echo 50 ;; *) echo 1 ;; esac
 }
 
 # measure() of `reps` runs, CPU seconds divided by `reps`
@@ -99,30 +129,67 @@ measure_reps() {
     awk -v s="$1" -v m="$2" -v n="$reps" 'BEGIN { printf "%.4f %s\n", s / n, m }'
 }
 
+# MB of the text in a .tgz or .json.gz
+text_mb() {
+    case $1 in
+    *.tgz) tar xzOf "$1" | wc -c ;;
+    *) gzip -dc "$1" | wc -c ;;
+    esac | awk '{ printf "%.2f", $1 / 1e6 }'
+}
+
+# one line: LABEL, MB, repetitions, the reference's script in bin/ and
+# its arguments; tokio runs the command of the same name with the same
+# arguments.  Both end to end.
+side_by_side() {
+    label=$1 mb=$2 reps=$3 script=$4; shift 4
+    cmd=$(basename "$script" .py | tr _ -)
+    t=$(measure_reps "$reps" "$tokio" "$cmd" "$@")
+    r=
+    if [ -n "$pysrc" ]; then
+        r=$(PYTHONPATH=$pysrc measure "$py" -W ignore "$pysrc/bin/$script" "$@")
+    fi
+    set -- $t
+    t_s=$1 t_rss=$2
+    line=$(awk -v mb="$mb" -v s="$t_s" 'BEGIN { printf "%.1f MB/s", (s > 0 ? mb / s : 0) }')
+    if [ -n "$r" ]; then
+        set -- $r
+        ratio=$(awk -v a="$1" -v b="$t_s" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }')
+        echo "$label: $mb MB; tokio ${t_s}s ($line) ${t_rss} KiB; $script ${1}s ${2} KiB; ${ratio}x"
+    else
+        echo "$label: $mb MB; tokio ${t_s}s ($line) ${t_rss} KiB"
+    fi
+}
+
 py_parse='
 import sys, time, tokio.connectors.nersc_isdct as m
-t = time.process_time(); m.NerscIsdct(sys.argv[1]); print(time.process_time() - t)'
+best = None
+for _ in range(3):
+    t = time.process_time(); m.NerscIsdct(sys.argv[1]); t = time.process_time() - t
+    best = t if best is None or t < best else best
+print("%.5f" % best)'
+driver=$build/bench/bench_isdct
 
-for f in sample.tgz large.tgz; do
-    mb=$(tar xzOf "$work/$f" | wc -c | awk '{ printf "%.2f", $1 / 1e6 }')
+for f in sample.tgz large.tgz sample.json.gz large.json.gz; do
+    mb=$(text_mb "$work/$f")
     reps=$(reps_for "$f")
     for fmt in --json --csv; do
-        set -- $(measure_reps "$reps" "$tokio" cache-isdct $fmt "$work/$f")
-        t_s=$1 t_rss=$2
-        line=$(awk -v mb="$mb" -v s="$t_s" 'BEGIN { printf "%.1f MB/s", (s > 0 ? mb / s : 0) }')
-        if [ -n "$pysrc" ]; then
-            set -- $(PYTHONPATH=$pysrc measure "$py" -W ignore "$pysrc/bin/cache_isdct.py" $fmt "$work/$f")
-            r_s=$1 r_rss=$2
-            ratio=$(awk -v a="$r_s" -v b="$t_s" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }')
-            echo "$f $fmt: $mb MB; tokio ${t_s}s ($line) ${t_rss} KiB; cache_isdct.py ${r_s}s ${r_rss} KiB; ${ratio}x"
-        else
-            echo "$f $fmt: $mb MB; tokio ${t_s}s ($line) ${t_rss} KiB"
-        fi
+        side_by_side "$f $fmt" "$mb" "$reps" cache_isdct.py $fmt "$work/$f"
     done
-    if [ -n "$pysrc" ]; then
+    if [ -n "$pysrc" ] && [ -x "$driver" ]; then
+        case $f in sample*) n=200 ;; *) n=3 ;; esac
+        set -- $("$driver" "$n" "$work/$f")
+        t_parse=$2
         r_parse=$(PYTHONPATH=$pysrc "$py" -W ignore -c "$py_parse" "$work/$f" 2>/dev/null)
-        set -- $(measure_reps "$reps" "$tokio" cache-isdct --json "$work/$f")
-        ratio=$(awk -v a="$r_parse" -v b="$1" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }')
-        echo "$f parse only: NerscIsdct() ${r_parse}s CPU (import excluded) vs tokio end to end ${1}s CPU: ${ratio}x"
+        ratio=$(awk -v a="$r_parse" -v b="$t_parse" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }')
+        rate=$(awk -v mb="$mb" -v s="$t_parse" 'BEGIN { printf "%.1f", (s > 0 ? mb / s : 0) }')
+        echo "$f parse only (in-process): tokio ${t_parse}s CPU ($rate MB/s); NerscIsdct() ${r_parse}s CPU; ${ratio}x"
+    elif [ -n "$pysrc" ]; then
+        echo "$f parse only: $driver missing (build the bench drivers)"
     fi
+done
+for size in sample large; do
+    old=$work/$size-1.json.gz new=$work/$size.json.gz
+    mb=$(awk -v a="$(text_mb "$old")" -v b="$(text_mb "$new")" 'BEGIN { printf "%.2f", a + b }')
+    side_by_side "compare $size-1.json.gz $size.json.gz" "$mb" \
+        "$(reps_for "$size")" compare_isdct.py "$old" "$new"
 done

@@ -5,7 +5,11 @@
  * member of a tar archive, so that mutations reach the isdct text parser
  * without having to keep a tar header valid.  Then every way out: JSON,
  * back to a dump, both CSV forms, a diff with itself in GiB, its
- * reduction and the summary.  Seeds: fuzz/corpus/nersc_isdct/.
+ * reduction and the summary.  Two oracles: the direct JSON writer writes
+ * what the general one makes of the JSON form, and JSON text reads the
+ * same (or fails alike) through the connector's own reader as through
+ * jansson and tokio_nersc_isdct_from_json().
+ * Seeds: fuzz/corpus/nersc_isdct/.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -16,6 +20,7 @@
 #include <jansson.h>
 
 #include "tokio/connectors/nersc_isdct.h"
+#include "tokio/output.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -52,6 +57,62 @@ wrap_tar(const uint8_t *data, size_t size, size_t *len_out)
     return t;
 }
 
+/* tokio_nersc_isdct_write_json() against tokio_json_write(). */
+static void
+check_writer(const struct tokio_nersc_isdct *d)
+{
+    char *a = NULL, *b = NULL;
+    size_t alen = 0, blen = 0;
+    FILE *fa = open_memstream(&a, &alen), *fb = open_memstream(&b, &blen);
+    const json_t *j = tokio_nersc_isdct_json(d);
+
+    if (fa != NULL && fb != NULL && j != NULL &&
+        tokio_nersc_isdct_write_json(d, fa) == TOKIO_OK &&
+        tokio_json_write(fb, j, 0) == TOKIO_OK) {
+        fflush(fa);
+        fflush(fb);
+        if (alen != blen || memcmp(a, b, alen) != 0)
+            abort();
+    }
+    if (fa != NULL)
+        fclose(fa);
+    if (fb != NULL)
+        fclose(fb);
+    free(a);
+    free(b);
+}
+
+/* Plain JSON text: the connector's reading against jansson's. */
+static void
+check_json_reader(const uint8_t *data, size_t size)
+{
+    struct tokio_nersc_isdct *x = NULL, *y = NULL;
+    json_t *j, *jx = NULL, *jy = NULL;
+
+    if (size == 0 || data[0] != '{' ||
+        (size >= 262 && memcmp(data + 257, "ustar", 5) == 0))
+        return;
+    j = json_loadb((const char *)data, size, 0, NULL);
+    int rx = j == NULL ? TOKIO_EFORMAT : tokio_nersc_isdct_from_json(&x, j);
+    int ry = tokio_nersc_isdct_open_mem(&y, data, size, "fuzz");
+    if (rx == TOKIO_ENOMEM || ry == TOKIO_ENOMEM)
+        goto done;
+    if ((rx == TOKIO_OK) != (ry == TOKIO_OK))
+        abort();
+    if (rx == TOKIO_OK &&
+        (tokio_nersc_isdct_to_json(x, &jx) != TOKIO_OK ||
+         tokio_nersc_isdct_to_json(y, &jy) != TOKIO_OK ||
+         !json_equal(jx, jy) ||
+         tokio_nersc_isdct_count(x) != tokio_nersc_isdct_count(y)))
+        abort();
+done:
+    json_decref(jx);
+    json_decref(jy);
+    json_decref(j);
+    tokio_nersc_isdct_free(x);
+    tokio_nersc_isdct_free(y);
+}
+
 static void
 exercise(const void *buf, size_t len)
 {
@@ -65,6 +126,7 @@ exercise(const void *buf, size_t len)
         tokio_nersc_isdct_free(d);
         return;
     }
+    check_writer(d);
     if (tokio_nersc_isdct_to_json(d, &json) == TOKIO_OK &&
         tokio_nersc_isdct_from_json(&again, json) == TOKIO_OK) {
         (void)tokio_nersc_isdct_write_csv(again, fp, 0);
@@ -90,6 +152,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     unsigned char *tar;
 
     exercise(data, size);
+    check_json_reader(data, size);
     if ((tar = wrap_tar(data, size, &len)) != NULL) {
         exercise(tar, len);
         free(tar);

@@ -36,7 +36,7 @@ write_result(const struct tokio_nersc_isdct *d, FILE *fp, int csv,
             fputc('\n', fp);
         return rc;
     }
-    return tokio_json_write(fp, tokio_nersc_isdct_json(d), 0);
+    return tokio_nersc_isdct_write_json(d, fp);
 }
 
 int

@@ -20,6 +20,13 @@
  * unit to a "<name>_unit" counter; then *_bytes and the write
  * amplification factor are synthesized.
  *
+ * Speed: counters are kept typed under interned names (one copy of each
+ * distinct key, text and serial; a key is normalized once per parse),
+ * JSON and CSV are written from that, the jansson form the API hands
+ * out is made only when asked (diff, to_json), and the saved JSON form is
+ * read without jansson when it is plain (no escapes), jansson reading the
+ * rest.  bench/bench-isdct.sh measures it against the reference.
+ *
  * Test inputs: ../shared/testdata/pytokio-inputs/sample_nersc_isdct*.
  * Goldens: ../shared/testdata/golden/pytokio/{cache_isdct,nersc_isdct,
  * compare_isdct}/.
@@ -52,6 +59,7 @@
  */
 #include "tokio/connectors/nersc_isdct.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
@@ -109,41 +117,107 @@ static const char *const ERROR_KEYS[] = {
 };
 #define N_ERROR_KEYS (sizeof(ERROR_KEYS) / sizeof(ERROR_KEYS[0]))
 
-struct tokio_nersc_isdct {
-    json_t *devices;    /* serial -> counters object, first-seen order */
+/* ---- the dump: typed counters by interned names ----------------------- */
+
+/*
+ * Counter names, text values and serial numbers repeat across drives, so
+ * each distinct one is stored once (an intern table) and counters refer
+ * to it by number; values are typed, not jansson trees.  The jansson form
+ * the API hands out is made from this on first use.
+ */
+
+/* One distinct string. */
+struct istr {
+    char *s;            /* NUL-ended copy */
+    size_t len;
+    uint64_t hash;
+    uint32_t aux;       /* the table user's: see struct store */
+    char *enc;          /* its JSON text, made when first written */
+    size_t enc_len;
 };
 
-/* A SMART register has half a dozen lines; past this many its keys are
- * looked up through an index instead of one by one, so that a garbled
- * register of a million lines costs no million squared comparisons. */
-#define SMART_LINEAR_MAX 32
+/* Strings by content, numbered 0, 1, ... in the order they came. */
+struct itab {
+    struct istr *v;
+    size_t n, cap;
+    uint32_t *slot;     /* id + 1, 0 when free; nslot a power of two */
+    size_t nslot;
+};
+
+enum vtype { V_NULL, V_FALSE, V_TRUE, V_INT, V_REAL, V_TEXT, V_JSON };
+
+/* A counter's value; V_JSON holds what has no type here (a tagged
+ * unsigned 64-bit integer) as one reference. */
+struct val {
+    enum vtype type;
+    union {
+        int64_t i;
+        double d;
+        uint32_t text;  /* id in store.texts */
+        json_t *json;
+    } u;
+};
+
+struct counter {
+    uint32_t key;       /* id in store.keys */
+    struct val v;
+};
+
+/* One drive: its counters in first-set order. */
+struct device {
+    struct counter *c;
+    size_t n, cap;
+};
+
+/* keys' aux: the counter keeps its unit (see has_unit()) */
+#define KEY_HAS_UNIT 1u
+
+struct store {
+    struct itab keys;       /* counter names; aux: KEY_* flags */
+    struct itab texts;      /* text values; aux: 1 when recast() of the
+                             * text is the text itself */
+    struct itab serials;    /* drive serials; id = index in dev[] */
+    struct device *dev;     /* capdev of them, serials.n used */
+    size_t capdev;
+    /* (drive, counter name) -> place in the drive's c[]: one table for
+     * all drives; dk = (drive << 32 | key) + 1, 0 when free */
+    struct dkslot {
+        uint64_t dk;
+        size_t idx;
+    } *slot;
+    size_t nslot, nused;
+};
+
+struct tokio_nersc_isdct {
+    struct store st;
+    json_t *tree;       /* the jansson form, made on first request */
+};
 
 /* Longest SMART description used as a key prefix: real ones are under 64
  * bytes, and each of a register's keys is prefixed with it, so a long one
  * would multiply the input's size. */
 #define SMART_PREFIX_MAX 256
 
-/* Values 0 .. SHARED_INTS-1 are one json_t each, shared by all drives:
- * most counters are small, and one allocation less per counter counts. */
-#define SHARED_INTS 1024
-
-/* One line of a SMART register: key (normalized, borrowed from the key
- * cache) and value (a span of the member being parsed). */
+/* One line of a SMART register: key (id in store.keys) and value (a span
+ * of the member being parsed). */
 struct smart_kv {
-    const char *key;
+    uint32_t key;
     const char *v;
     size_t vlen;
 };
 
 struct parse {
-    json_t *devices;
-    json_t *keys;           /* raw key -> normalized key, see cached_key */
-    json_t *smart_keys;     /* the same for composed SMART keys */
-    json_t *texts;          /* raw text -> its (text) value, shared */
-    json_t *ints[SHARED_INTS];  /* small integer values, shared */
+    struct store *st;
+    struct itab raw_keys;   /* key as printed; aux: its id in st->keys */
+    struct itab smart_keys; /* the same for composed SMART keys */
     struct smart_kv *smart; /* the register being read, reused */
     size_t n_smart, cap_smart;
-    json_t *smart_index;    /* key -> its place, once a register is big */
+    /* key id -> place in smart[] + 1, valid when smart_gen[key] is
+     * the register's number: a register's keys are found in one step
+     * however many it has, with no clearing between registers */
+    uint32_t *smart_pos, *smart_gen, gen;
+    size_t cap_pos;
+    uint32_t id_key, description_key;   /* "_id", "description" */
     char *scratch;          /* composed SMART keys, reused */
     size_t cap_scratch;
     const char *arch;       /* the archive or folder, for messages */
@@ -177,13 +251,6 @@ is_digit(char c)
     return c >= '0' && c <= '9';
 }
 
-/* A JSON string of valid UTF-8 bytes (checked by the caller). */
-static json_t *
-string_n(const char *s, size_t len)
-{
-    return json_stringn_nocheck(s, len);
-}
-
 /* Set `key` (NUL-ended, valid UTF-8) to `value` (stolen). */
 static int
 set_new(json_t *obj, const char *key, json_t *value)
@@ -191,6 +258,352 @@ set_new(json_t *obj, const char *key, json_t *value)
     if (value == NULL || json_object_set_new_nocheck(obj, key, value) < 0)
         return TOKIO_ENOMEM;
     return TOKIO_OK;
+}
+
+/* ---- intern tables ---------------------------------------------------- */
+
+static uint64_t
+hash_bytes(const char *s, size_t n)
+{
+    uint64_t h = 0x9e3779b97f4a7c15u ^ n, w;
+
+    for (; n >= 8; s += 8, n -= 8) {
+        memcpy(&w, s, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdu;
+        h ^= h >> 29;
+    }
+    w = 0;
+    for (size_t i = 0; i < n; i++)
+        w |= (uint64_t)(unsigned char)s[i] << (8 * i);
+    h = (h ^ w) * 0xc4ceb9fe1a85ec53u;
+    return h ^ (h >> 32);
+}
+
+/* The id of s[0..n) (hash h), or -1. */
+static long
+itab_find(const struct itab *t, const char *s, size_t n, uint64_t h)
+{
+    size_t mask = t->nslot - 1;
+
+    if (t->nslot == 0)
+        return -1;
+    for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
+        uint32_t id = t->slot[i];
+        if (id == 0)
+            return -1;
+        const struct istr *e = &t->v[id - 1];
+        if (e->hash == h && e->len == n && memcmp(e->s, s, n) == 0)
+            return (long)id - 1;
+    }
+}
+
+static int
+itab_rehash(struct itab *t)
+{
+    size_t nslot = t->nslot ? 2 * t->nslot : 64;
+    uint32_t *slot = tokio__calloc(nslot, sizeof(*slot));
+
+    if (slot == NULL)
+        return TOKIO_ENOMEM;
+    for (size_t id = 0; id < t->n; id++) {
+        size_t i = (size_t)t->v[id].hash & (nslot - 1);
+        while (slot[i] != 0)
+            i = (i + 1) & (nslot - 1);
+        slot[i] = (uint32_t)id + 1;
+    }
+    free(t->slot);
+    t->slot = slot;
+    t->nslot = nslot;
+    return TOKIO_OK;
+}
+
+/* The id of s[0..n) (hash h), added when absent; -1 when out of memory. */
+static long
+itab_add(struct itab *t, const char *s, size_t n, uint64_t h)
+{
+    long id = itab_find(t, s, n, h);
+
+    if (id >= 0)
+        return id;
+    if (t->n >= UINT32_MAX - 1)
+        return -1;
+    if (2 * (t->n + 1) > t->nslot && itab_rehash(t) < 0)
+        return -1;
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 64;
+        struct istr *g = tokio__reallocarray(t->v, cap, sizeof(*g));
+        if (g == NULL)
+            return -1;
+        t->v = g;
+        t->cap = cap;
+    }
+    struct istr *e = &t->v[t->n];
+    memset(e, 0, sizeof(*e));
+    if ((e->s = tokio__strndup(s, n)) == NULL)
+        return -1;
+    e->len = n;
+    e->hash = h;
+    size_t i = (size_t)h & (t->nslot - 1);
+    while (t->slot[i] != 0)
+        i = (i + 1) & (t->nslot - 1);
+    t->slot[i] = (uint32_t)++t->n;
+    return (long)t->n - 1;
+}
+
+static long
+itab_intern(struct itab *t, const char *s, size_t n)
+{
+    return itab_add(t, s, n, hash_bytes(s, n));
+}
+
+static void
+itab_free(struct itab *t)
+{
+    for (size_t i = 0; i < t->n; i++) {
+        free(t->v[i].s);
+        free(t->v[i].enc);
+    }
+    free(t->v);
+    free(t->slot);
+    memset(t, 0, sizeof(*t));
+}
+
+/* ---- the typed store -------------------------------------------------- */
+
+static int has_unit(const char *key);
+
+static void
+val_release(struct val *v)
+{
+    if (v->type == V_JSON)
+        json_decref(v->u.json);
+    v->type = V_NULL;
+}
+
+static void
+store_free(struct store *st)
+{
+    for (size_t d = 0; d < st->serials.n; d++) {
+        for (size_t i = 0; i < st->dev[d].n; i++)
+            val_release(&st->dev[d].c[i].v);
+        free(st->dev[d].c);
+    }
+    free(st->dev);
+    free(st->slot);
+    itab_free(&st->keys);
+    itab_free(&st->texts);
+    itab_free(&st->serials);
+}
+
+static size_t
+dk_home(uint64_t dk, size_t nslot)
+{
+    /* MurmurHash3's finalizer: every bit of dk moves the low ones */
+    dk ^= dk >> 33;
+    dk *= 0xff51afd7ed558ccdu;
+    dk ^= dk >> 33;
+    return (size_t)dk & (nslot - 1);
+}
+
+/* Place of counter `key` in drive `d`'s c[], or SIZE_MAX. */
+static size_t
+store_find(const struct store *st, uint32_t d, uint32_t key)
+{
+    uint64_t dk = ((uint64_t)d << 32 | key) + 1;
+
+    if (st->nslot == 0)
+        return SIZE_MAX;
+    for (size_t i = dk_home(dk, st->nslot);; i = (i + 1) & (st->nslot - 1)) {
+        if (st->slot[i].dk == dk)
+            return st->slot[i].idx;
+        if (st->slot[i].dk == 0)
+            return SIZE_MAX;
+    }
+}
+
+static struct val *
+store_get(const struct store *st, uint32_t d, uint32_t key)
+{
+    size_t i = store_find(st, d, key);
+    return i == SIZE_MAX ? NULL : &st->dev[d].c[i].v;
+}
+
+/* As store_get() by name. */
+static struct val *
+store_get_name(const struct store *st, uint32_t d, const char *name)
+{
+    size_t n = strlen(name);
+    long key = itab_find(&st->keys, name, n, hash_bytes(name, n));
+    return key < 0 ? NULL : store_get(st, d, (uint32_t)key);
+}
+
+static int
+store_rehash(struct store *st)
+{
+    size_t nslot = st->nslot ? 2 * st->nslot : 1024;
+    struct dkslot *slot = tokio__calloc(nslot, sizeof(*slot));
+
+    if (slot == NULL)
+        return TOKIO_ENOMEM;
+    for (size_t k = 0; k < st->nslot; k++) {
+        if (st->slot[k].dk == 0)
+            continue;
+        size_t i = dk_home(st->slot[k].dk, nslot);
+        while (slot[i].dk != 0)
+            i = (i + 1) & (nslot - 1);
+        slot[i] = st->slot[k];
+    }
+    free(st->slot);
+    st->slot = slot;
+    st->nslot = nslot;
+    return TOKIO_OK;
+}
+
+/* drive[key] = v, as a dict: a new counter goes last, a known one keeps
+ * its place.  `v` is taken over, even on failure. */
+static int
+store_set(struct store *st, uint32_t d, uint32_t key, struct val v)
+{
+    struct device *dv = &st->dev[d];
+    size_t i = store_find(st, d, key);
+
+    if (i != SIZE_MAX) {
+        val_release(&dv->c[i].v);
+        dv->c[i].v = v;
+        return TOKIO_OK;
+    }
+    if (2 * (st->nused + 1) > st->nslot && store_rehash(st) < 0) {
+        val_release(&v);
+        return TOKIO_ENOMEM;
+    }
+    if (dv->n == dv->cap) {
+        size_t cap = dv->cap ? 2 * dv->cap : 64;
+        struct counter *g = tokio__reallocarray(dv->c, cap, sizeof(*g));
+        if (g == NULL) {
+            val_release(&v);
+            return TOKIO_ENOMEM;
+        }
+        dv->c = g;
+        dv->cap = cap;
+    }
+    uint64_t dk = ((uint64_t)d << 32 | key) + 1;
+    size_t k = dk_home(dk, st->nslot);
+    while (st->slot[k].dk != 0)
+        k = (k + 1) & (st->nslot - 1);
+    st->slot[k].dk = dk;
+    st->slot[k].idx = dv->n;
+    st->nused++;
+    dv->c[dv->n].key = key;
+    dv->c[dv->n++].v = v;
+    return TOKIO_OK;
+}
+
+/* The drive with serial s[0..n), added when new; -1 when out of memory. */
+static long
+store_device(struct store *st, const char *s, size_t n)
+{
+    size_t before = st->serials.n;
+    long d;
+
+    if (before == st->capdev) {
+        size_t cap = st->capdev ? 2 * st->capdev : 64;
+        struct device *g = tokio__reallocarray(st->dev, cap, sizeof(*g));
+        if (g == NULL)
+            return -1;
+        st->dev = g;
+        st->capdev = cap;
+    }
+    if ((d = itab_intern(&st->serials, s, n)) >= 0 && st->serials.n != before)
+        memset(&st->dev[d], 0, sizeof(st->dev[d]));
+    return d;
+}
+
+/* The id of counter name s[0..n), added when new; -1 when out of memory. */
+static long
+store_key(struct store *st, const char *s, size_t n)
+{
+    size_t before = st->keys.n;
+    long id = itab_intern(&st->keys, s, n);
+
+    if (id >= 0 && st->keys.n != before && has_unit(st->keys.v[id].s))
+        st->keys.v[id].aux |= KEY_HAS_UNIT;
+    return id;
+}
+
+/* A text value (its bytes valid UTF-8); 0 when out of memory. */
+static int
+text_val(struct store *st, const char *s, size_t n, struct val *out)
+{
+    long id = itab_intern(&st->texts, s, n);
+
+    if (id < 0)
+        return 0;
+    out->type = V_TEXT;
+    out->u.text = (uint32_t)id;
+    return 1;
+}
+
+/* A jansson value (stolen) as typed; 0 when out of memory. */
+static int
+val_from_json(struct store *st, json_t *j, struct val *out)
+{
+    uint64_t u;
+
+    out->type = V_NULL;
+    if (j == NULL)
+        return 0;
+    switch (json_typeof(j)) {
+    case JSON_INTEGER:
+        out->type = V_INT;
+        out->u.i = json_integer_value(j);
+        break;
+    case JSON_REAL:
+        out->type = V_REAL;
+        out->u.d = json_real_value(j);
+        break;
+    case JSON_TRUE:
+        out->type = V_TRUE;
+        break;
+    case JSON_FALSE:
+        out->type = V_FALSE;
+        break;
+    case JSON_NULL:
+        break;
+    case JSON_STRING:
+        if (!tokio_json_uint64_value(j, &u)) {
+            int ok = text_val(st, json_string_value(j), json_string_length(j),
+                              out);
+            json_decref(j);
+            return ok;
+        }
+        out->type = V_JSON;     /* a tagged big integer stays as it is */
+        out->u.json = j;
+        return 1;
+    default:
+        out->type = V_JSON;
+        out->u.json = j;
+        return 1;
+    }
+    json_decref(j);
+    return 1;
+}
+
+/* The jansson form of a value: a new reference, NULL when out of memory. */
+static json_t *
+val_json(const struct store *st, const struct val *v)
+{
+    switch (v->type) {
+    case V_NULL:  return json_null();
+    case V_FALSE: return json_false();
+    case V_TRUE:  return json_true();
+    case V_INT:   return json_integer(v->u.i);
+    case V_REAL:  return json_real(v->u.d);
+    case V_TEXT:
+        return json_stringn_nocheck(st->texts.v[v->u.text].s,
+                                    st->texts.v[v->u.text].len);
+    case V_JSON:  return json_incref(v->u.json);
+    }
+    return NULL;
 }
 
 /* ---- numbers as Python computes with them ----------------------------- */
@@ -500,13 +913,13 @@ bare_hex(const char *s, size_t n, int64_t *out)
 }
 
 /*
- * tokio_recast_string() with the common cases first: most counters are
- * plain decimals or 0x-hex that fit easily, and text holding a space can
- * be no number (int() and float() take no inner blanks); both skip the
- * general parser, which was a sixth of the time.
+ * tokio_recast_string() into *out, with the common cases first: most
+ * counters are plain decimals or 0x-hex that fit easily, and text holding
+ * a space can be no number (int() and float() take no inner blanks); both
+ * skip the general parser.  0 when out of memory.
  */
-static json_t *
-recast(struct parse *p, const char *s, size_t n)
+static int
+recast(struct parse *p, const char *s, size_t n, struct val *out)
 {
     int64_t v = 0;
 
@@ -521,51 +934,64 @@ recast(struct parse *p, const char *s, size_t n)
             else
                 break;
         }
-        if (k == n)
-            return json_integer(v);
+        if (k == n) {
+            out->type = V_INT;
+            out->u.i = v;
+            return 1;
+        }
     } else if (n > 0 && n <= 18) {
         size_t i = s[0] == '-' || s[0] == '+', k = i;
         while (k < n && is_digit(s[k]))
             v = v * 10 + (s[k++] - '0');
         if (k == n && k > i) {
-            if (s[0] == '-' || v >= SHARED_INTS)
-                return json_integer(s[0] == '-' ? -v : v);
-            if (p->ints[v] == NULL && (p->ints[v] = json_integer(v)) == NULL)
-                return NULL;
-            return json_incref(p->ints[v]);
+            out->type = V_INT;
+            out->u.i = s[0] == '-' ? -v : v;
+            return 1;
         }
     }
-    if (n > 0 && n <= 15 && bare_hex(s, n, &v))
-        return json_integer(v);
+    out->type = V_INT;
+    if (n > 0 && n <= 15 && bare_hex(s, n, &out->u.i))
+        return 1;
+    out->type = V_TRUE;
     if (n == 4 && memcmp(s, "True", 4) == 0)
-        return json_true();
+        return 1;
+    out->type = V_FALSE;
     if (n == 5 && memcmp(s, "False", 5) == 0)
-        return json_false();
+        return 1;
+    out->type = V_NULL;
     if (n == 4 && memcmp(s, "null", 4) == 0)
-        return json_null();
+        return 1;
     /* text values repeat across drives ("Pass", descriptions, models):
-     * share them; a failure to remember one only costs speed */
-    json_t *value = json_object_getn(p->texts, s, n);
-    if (value != NULL)
-        return json_incref(value);
-    if (memchr(s, ' ', n) != NULL || !maybe_number(s, n)) {
-        value = json_stringn_nocheck(s, n);
-    } else {
-        /* `s` is a span of the member: the general parser wants a C
-         * string */
-        char small[128], *copy = n < sizeof(small) ? small
-                                                   : tokio__malloc(n + 1);
-        if (copy == NULL)
-            return NULL;
-        memcpy(copy, s, n);
-        copy[n] = '\0';
-        value = tokio_recast_string(copy);
-        if (copy != small)
-            free(copy);
+     * what recast() made of one is remembered */
+    struct itab *texts = &p->st->texts;
+    uint64_t h = hash_bytes(s, n);
+    long id = itab_find(texts, s, n, h);
+    if (id < 0 || !texts->v[id].aux) {
+        if (memchr(s, ' ', n) == NULL && maybe_number(s, n)) {
+            /* the general parser wants a C string */
+            char small[128], *copy = n < sizeof(small)
+                                         ? small : tokio__malloc(n + 1);
+            if (copy == NULL)
+                return 0;
+            memcpy(copy, s, n);
+            copy[n] = '\0';
+            json_t *j = tokio_recast_string(copy);
+            if (copy != small)
+                free(copy);
+            if (j == NULL)
+                return 0;
+            uint64_t u;
+            if (!json_is_string(j) || tokio_json_uint64_value(j, &u))
+                return val_from_json(p->st, j, out);
+            json_decref(j);     /* the text itself */
+        }
+        if ((id = itab_add(texts, s, n, h)) < 0)
+            return 0;
+        texts->v[id].aux = 1;
     }
-    if (json_is_string(value) && n < 128)
-        (void)json_object_setn_nocheck(p->texts, s, n, value);
-    return value;
+    out->type = V_TEXT;
+    out->u.text = (uint32_t)id;
+    return 1;
 }
 
 /* Counters whose unit the reference splits off after the merge, so they
@@ -581,15 +1007,20 @@ has_unit(const char *key)
 }
 
 /*
- * A native counter's value.  The reference recast every value once all
- * members were merged; recasting as each is stored gives the same, the
- * last value stored being the one recast, except for the counters with
- * a unit, kept as text for recast_units().
+ * drive[key] = a native counter's value.  The reference recast every
+ * value once all members were merged; recasting as each is stored gives
+ * the same, the last value stored being the one recast, except for the
+ * counters with a unit, kept as text for recast_units().
  */
-static json_t *
-native_value(struct parse *p, const char *key, const char *v, size_t n)
+static int
+set_native(struct parse *p, uint32_t d, uint32_t key, const char *v,
+           size_t n)
 {
-    return has_unit(key) ? json_stringn_nocheck(v, n) : recast(p, v, n);
+    struct val val;
+    int ok = p->st->keys.v[key].aux & KEY_HAS_UNIT
+                 ? text_val(p->st, v, n, &val) : recast(p, v, n, &val);
+
+    return ok ? store_set(p->st, d, key, val) : TOKIO_ENOMEM;
 }
 
 
@@ -597,45 +1028,39 @@ native_value(struct parse *p, const char *key, const char *v, size_t n)
 
 /*
  * normalize_key() through a cache: every drive repeats the same couple of
- * hundred keys, and normalizing each anew was a fifth of the parse.  With
- * `twice`, the key is normalized a second time, as the reference does
- * for SMART registers (not always a no-op: a tab left last by dropping a
- * dash is stripped then), and cached apart.  The key (a string value,
- * for its length) is borrowed from the cache; NULL when out of memory.
+ * hundred keys, so each distinct one is normalized once.  With `twice`,
+ * the key is normalized a second time, as the reference does for SMART
+ * registers (not always a no-op: a tab left last by dropping a dash is
+ * stripped then), and cached apart.  Returns the key's id in st->keys, or
+ * -1 when out of memory.
  */
-static const json_t *
+static long
 cached_key(struct parse *p, const char *b, const char *e, int twice)
 {
-    json_t *cache = twice ? p->smart_keys : p->keys, *hit, *v;
-    size_t n = (size_t)(e - b);
+    struct itab *cache = twice ? &p->smart_keys : &p->raw_keys;
+    size_t n = (size_t)(e - b), before = cache->n;
+    long raw = itab_intern(cache, b, n), id;
     char *k, *k2;
 
-    if ((hit = json_object_getn(cache, b, n)) != NULL)
-        return hit;
+    if (raw < 0)
+        return -1;
+    if (cache->n == before)
+        return (long)cache->v[raw].aux;
+    /* new: normalize it (on failure the entry stays, pointing nowhere
+     * valid, but the parse ends there) */
     if ((k = normalize_key(b, e)) == NULL)
-        return NULL;
+        return -1;
     if (twice) {
         k2 = normalize_key(k, k + strlen(k));
         free(k);
         if ((k = k2) == NULL)
-            return NULL;
+            return -1;
     }
-    v = json_string_nocheck(k);
+    id = store_key(p->st, k, strlen(k));
     free(k);
-    if (v == NULL || json_object_setn_new_nocheck(cache, b, n, v) < 0)
-        return NULL;
-    return v;
-}
-
-/* data[key] = value (stolen), key a string value from the cache. */
-static int
-set_key(json_t *data, const json_t *key, json_t *value)
-{
-    if (value == NULL ||
-        json_object_setn_new_nocheck(data, json_string_value(key),
-                                     json_string_length(key), value) < 0)
-        return TOKIO_ENOMEM;
-    return TOKIO_OK;
+    if (id >= 0)
+        cache->v[raw].aux = (uint32_t)id;
+    return id;
 }
 
 /*
@@ -710,27 +1135,27 @@ done:
 
 /* smart_buffer[key] = value: a new key goes last, a known one keeps its
  * place (a dict). */
-static size_t
-smart_find(const struct parse *p, const char *key)
-{
-    if (p->n_smart > SMART_LINEAR_MAX) {
-        const json_t *ix = json_object_get(p->smart_index, key);
-        return ix == NULL ? SIZE_MAX : (size_t)json_integer_value(ix);
-    }
-    for (size_t i = 0; i < p->n_smart; i++)
-        if (strcmp(p->smart[i].key, key) == 0)
-            return i;
-    return SIZE_MAX;
-}
-
 static int
-smart_set(struct parse *p, const char *key, const char *v, size_t n)
+smart_set(struct parse *p, uint32_t key, const char *v, size_t n)
 {
-    size_t i = smart_find(p, key);
-
-    if (i != SIZE_MAX) {
-        p->smart[i].v = v;
-        p->smart[i].vlen = n;
+    if (key >= p->cap_pos) {
+        /* as many as there are keys, so this happens once per doubling */
+        size_t cap = p->st->keys.cap > key ? p->st->keys.cap : key + 1;
+        uint32_t *pos = tokio__reallocarray(p->smart_pos, cap, sizeof(*pos));
+        if (pos == NULL)
+            return TOKIO_ENOMEM;
+        p->smart_pos = pos;
+        uint32_t *gen = tokio__reallocarray(p->smart_gen, cap, sizeof(*gen));
+        if (gen == NULL)
+            return TOKIO_ENOMEM;
+        p->smart_gen = gen;
+        memset(gen + p->cap_pos, 0, (cap - p->cap_pos) * sizeof(*gen));
+        p->cap_pos = cap;
+    }
+    if (p->smart_gen[key] == p->gen) {
+        struct smart_kv *kv = &p->smart[p->smart_pos[key]];
+        kv->v = v;
+        kv->vlen = n;
         return TOKIO_OK;
     }
     if (p->n_smart == p->cap_smart) {
@@ -741,53 +1166,60 @@ smart_set(struct parse *p, const char *key, const char *v, size_t n)
         p->smart = g;
         p->cap_smart = cap;
     }
-    i = p->n_smart;
-    p->smart[i].key = key;
-    p->smart[i].v = v;
-    p->smart[i].vlen = n;
-    if (i == SMART_LINEAR_MAX) {
-        /* from now on through the index: put the first ones in */
-        if (p->smart_index == NULL && (p->smart_index = json_object()) == NULL)
-            return TOKIO_ENOMEM;
-        for (size_t k = 0; k < i; k++)
-            if (set_new(p->smart_index, p->smart[k].key,
-                        json_integer((json_int_t)k)) < 0)
-                return TOKIO_ENOMEM;
-    }
-    if (i >= SMART_LINEAR_MAX &&
-        set_new(p->smart_index, key, json_integer((json_int_t)i)) < 0)
-        return TOKIO_ENOMEM;
-    p->n_smart++;
+    p->smart_gen[key] = p->gen;
+    p->smart_pos[key] = (uint32_t)p->n_smart;
+    p->smart[p->n_smart].key = key;
+    p->smart[p->n_smart].v = v;
+    p->smart[p->n_smart++].vlen = n;
     return TOKIO_OK;
 }
 
 static const struct smart_kv *
-smart_get(const struct parse *p, const char *key)
+smart_get(const struct parse *p, uint32_t key)
 {
-    size_t i = smart_find(p, key);
-    return i == SIZE_MAX ? NULL : &p->smart[i];
+    if (key < p->cap_pos && p->smart_gen[key] == p->gen)
+        return &p->smart[p->smart_pos[key]];
+    return NULL;
 }
 
 /* Forget the register: the next "- ID -" line starts another. */
 static void
 smart_reset(struct parse *p)
 {
-    if (p->n_smart > SMART_LINEAR_MAX)
-        json_object_clear(p->smart_index);
     p->n_smart = 0;
+    if (++p->gen == 0) {
+        /* wrapped after four billion registers: start the stamps anew */
+        if (p->smart_gen != NULL)
+            memset(p->smart_gen, 0, p->cap_pos * sizeof(*p->smart_gen));
+        p->gen = 1;
+    }
+}
+
+/* s[0..n) without "-", spaces as "_", into `out`; the length. */
+static size_t
+squash(char *out, const char *s, size_t n)
+{
+    size_t w = 0;
+
+    for (size_t r = 0; r < n; r++) {
+        if (s[r] == '-')
+            continue;
+        out[w++] = s[r] == ' ' ? '_' : s[r];
+    }
+    return w;
 }
 
 /* _rekey_smart_buffer(): a register's lines as SMART_<Description>_<key>
- * counters (or SMART_<ID>_<key> without a description) into `data`. */
+ * counters (or SMART_<ID>_<key> without a description) of drive `d`. */
 static int
-flush_smart(struct parse *p, json_t *data, const char *member, size_t lineno)
+flush_smart(struct parse *p, uint32_t d, const char *member, size_t lineno)
 {
-    const struct smart_kv *pv = smart_get(p, "description");
+    const struct smart_kv *pv = smart_get(p, p->description_key);
     const char *prefix = "None";
     size_t plen = 4;
 
     if (pv == NULL)
-        pv = smart_get(p, "_id");
+        pv = smart_get(p, p->id_key);
     if (pv != NULL) {
         prefix = pv->v;
         plen = pv->vlen;
@@ -797,10 +1229,23 @@ flush_smart(struct parse *p, json_t *data, const char *member, size_t lineno)
                             "SMART register description or id longer than "
                             "%d bytes", p->arch, member, lineno,
                             SMART_PREFIX_MAX);
+    /* "SMART_<prefix>_" then each key, with .replace("-", "")
+     * .replace(" ", "_") before normalizing: done on the head once */
+    if (plen + 8 > p->cap_scratch) {
+        char *g = tokio__realloc(p->scratch, plen + 64);
+        if (g == NULL)
+            return TOKIO_ENOMEM;
+        p->scratch = g;
+        p->cap_scratch = plen + 64;
+    }
+    memcpy(p->scratch, "SMART_", 6);
+    size_t head = 6 + squash(p->scratch + 6, prefix, plen);
+    p->scratch[head++] = '_';
     for (size_t i = 0; i < p->n_smart; i++) {
-        const char *kb = p->smart[i].key, *ke = kb + strlen(kb);
+        const struct istr *ks = &p->st->keys.v[p->smart[i].key];
+        const char *kb = ks->s, *ke = kb + ks->len;
         strip(&kb, &ke);
-        size_t kl = (size_t)(ke - kb), need = plen + kl + 8;
+        size_t kl = (size_t)(ke - kb), need = head + kl + 1;
         if (need > p->cap_scratch) {
             char *g = tokio__realloc(p->scratch, need);
             if (g == NULL)
@@ -809,29 +1254,14 @@ flush_smart(struct parse *p, json_t *data, const char *member, size_t lineno)
             p->cap_scratch = need;
         }
         char *raw = p->scratch;
-        size_t m = 0;
-        memcpy(raw, "SMART_", 6);
-        m = 6;
-        memcpy(raw + m, prefix, plen);
-        m += plen;
-        raw[m++] = '_';
-        memcpy(raw + m, kb, kl);
-        m += kl;
-        /* .replace("-", "").replace(" ", "_") before normalizing */
-        size_t w = 0;
-        for (size_t r = 0; r < m; r++) {
-            if (raw[r] == '-')
-                continue;
-            raw[w++] = raw[r] == ' ' ? '_' : raw[r];
-        }
+        size_t w = head + squash(raw + head, kb, kl);
         /* normalized by _rekey_smart_buffer(), then by the caller */
-        const json_t *key = cached_key(p, raw, raw + w, 1);
-        if (key == NULL)
+        long key = cached_key(p, raw, raw + w, 1);
+        if (key < 0)
             return TOKIO_ENOMEM;
         const char *vb = p->smart[i].v, *ve = vb + p->smart[i].vlen;
         strip(&vb, &ve);
-        int rc = set_key(data, key, native_value(p, json_string_value(key),
-                                                 vb, (size_t)(ve - vb)));
+        int rc = set_native(p, d, (uint32_t)key, vb, (size_t)(ve - vb));
         if (rc < 0)
             return rc;
     }
@@ -847,29 +1277,35 @@ line_error(const struct parse *p, const char *member, size_t lineno,
                         p->arch, member, lineno, what);
 }
 
-/* data[normalize(key)] = strip(value), or into the SMART register being
- * read when `data` is NULL. */
+/* drive[normalize(key)] = strip(value), or into the SMART register being
+ * read when `smart`. */
 static int
-set_pair(struct parse *p, json_t *data, const char *b, const char *colon,
-         const char *e)
+set_pair(struct parse *p, uint32_t d, int smart, const char *b,
+         const char *colon, const char *e)
 {
-    const json_t *key = cached_key(p, b, colon, 0);
+    long key = cached_key(p, b, colon, 0);
     const char *vb = colon + 1, *ve = e;
 
-    if (key == NULL)
+    if (key < 0)
         return TOKIO_ENOMEM;
     strip(&vb, &ve);
-    if (data == NULL)
-        return smart_set(p, json_string_value(key), vb, (size_t)(ve - vb));
-    return set_key(data, key, native_value(p, json_string_value(key), vb,
-                                           (size_t)(ve - vb)));
+    if (smart)
+        return smart_set(p, (uint32_t)key, vb, (size_t)(ve - vb));
+    return set_native(p, d, (uint32_t)key, vb, (size_t)(ve - vb));
+}
+
+/* A key id by name, added when new; -1 when out of memory. */
+static long
+name_key(struct store *st, const char *name)
+{
+    return store_key(st, name, strlen(name));
 }
 
 /*
  * parse_counters_fileobj() and _merge_parsed_counters() in one: the
  * counters of the one drive a member describes go straight into that
- * drive's object, later members updating earlier ones in place, which is
- * what dict.update() did.  A member naming no drive adds nothing (the
+ * drive's counters, later members updating earlier ones in place, which
+ * is what dict.update() did.  A member naming no drive adds nothing (the
  * reference warned and skipped it).
  */
 static int
@@ -877,9 +1313,12 @@ parse_lines(struct parse *p, const char *member, const unsigned char *buf,
             size_t len)
 {
     const char *s = (const char *)buf, *end = s + len;
-    json_t *data = NULL;
+    long d = -1;
     int mode = -1, rc = TOKIO_OK;
     size_t lineno = 0;
+    /* a whole member of valid UTF-8 without NUL needs no check per line */
+    int checked = memchr(buf, '\0', len) == NULL &&
+                  tokio__utf8_valid(buf, len);
 
     smart_reset(p);
     while (s < end && rc == TOKIO_OK) {
@@ -888,11 +1327,12 @@ parse_lines(struct parse *p, const char *member, const unsigned char *buf,
 
         s = nl ? nl + 1 : end;
         lineno++;
-        if (memchr(b, '\0', (size_t)(e - b)) != NULL) {
+        if (!checked && memchr(b, '\0', (size_t)(e - b)) != NULL) {
             rc = line_error(p, member, lineno, "NUL byte");
             break;
         }
-        if (!tokio__utf8_valid((const unsigned char *)b, (size_t)(e - b))) {
+        if (!checked &&
+            !tokio__utf8_valid((const unsigned char *)b, (size_t)(e - b))) {
             rc = line_error(p, member, lineno, "not UTF-8 text");
             break;
         }
@@ -900,17 +1340,14 @@ parse_lines(struct parse *p, const char *member, const unsigned char *buf,
         size_t n = (size_t)(e - b);
         const char *colon = memchr(b, ':', n);
 
-        if (data == NULL) {
+        if (d < 0) {
             size_t snb, sne;
             int kind = find_serial(b, n, &snb, &sne);
             if (kind < 0)
                 continue;
-            data = json_object_getn(p->devices, b + snb, sne - snb);
-            if (data == NULL &&
-                ((data = json_object()) == NULL ||
-                 json_object_setn_new_nocheck(p->devices, b + snb,
-                                              sne - snb, data) < 0)) {
-                data = NULL;
+            long key = name_key(p->st, "node_name");
+            if (key < 0 ||
+                (d = store_device(p->st, b + snb, sne - snb)) < 0) {
                 rc = TOKIO_ENOMEM;
                 break;
             }
@@ -922,14 +1359,13 @@ parse_lines(struct parse *p, const char *member, const unsigned char *buf,
                 rc = line_error(p, member, lineno,
                                 "the node's folder name is not UTF-8");
             } else {
-                rc = set_new(data, "node_name",
-                             native_value(p, "node_name", name,
-                                          strlen(name)));
+                rc = set_native(p, (uint32_t)d, (uint32_t)key, name,
+                                strlen(name));
             }
             free(name);
             mode = kind == SMART_ATTRIBUTES;
         } else if (colon != NULL) {
-            rc = set_pair(p, mode == 1 ? NULL : data, b, colon, e);
+            rc = set_pair(p, (uint32_t)d, mode == 1, b, colon, e);
         } else if (n == 0) {
             continue;
         } else if (mode == 1 && b[0] == '-' && e[-1] == '-') {
@@ -947,9 +1383,9 @@ parse_lines(struct parse *p, const char *member, const unsigned char *buf,
                                 "SMART register line without an id");
                 break;
             }
-            if ((rc = flush_smart(p, data, member, lineno)) < 0)
+            if ((rc = flush_smart(p, (uint32_t)d, member, lineno)) < 0)
                 break;
-            rc = smart_set(p, "_id", t, (size_t)(te - t));
+            rc = smart_set(p, p->id_key, t, (size_t)(te - t));
         } else {
             rc = line_error(p, member, lineno, mode == 1
                             ? "expected 'key : value' or '- ID -'"
@@ -957,12 +1393,17 @@ parse_lines(struct parse *p, const char *member, const unsigned char *buf,
         }
     }
     if (rc == TOKIO_OK && mode == 1)
-        rc = flush_smart(p, data, member, lineno);
+        rc = flush_smart(p, (uint32_t)d, member, lineno);
     /* placeholder, so the timestamp lands where the reference put it:
      * after the counters of the drive's first member */
-    if (rc == TOKIO_OK && data != NULL &&
-        json_object_get(data, "timestamp") == NULL)
-        rc = set_new(data, "timestamp", json_null());
+    if (rc == TOKIO_OK && d >= 0) {
+        long key = name_key(p->st, "timestamp");
+        struct val null = { V_NULL, { 0 } };
+        if (key < 0)
+            rc = TOKIO_ENOMEM;
+        else if (store_get(p->st, (uint32_t)d, (uint32_t)key) == NULL)
+            rc = store_set(p->st, (uint32_t)d, (uint32_t)key, null);
+    }
     if (rc == TOKIO_ENOMEM)
         rc = tokio__error(rc, "'%s' member '%s': out of memory", p->arch,
                           member);
@@ -1060,26 +1501,25 @@ counter_error(const char *sn, const char *key, const char *what)
  * a unit is in years.
  */
 static int
-recast_units(json_t *counters)
+recast_units(struct store *st, uint32_t d)
 {
     /* units are added after the walk, as the reference collects them */
-    json_t *units = json_object();
+    struct { uint32_t key; struct val v; } units[8];
+    size_t nunits = 0, n = st->dev[d].n;
+    int rc = TOKIO_OK;
 
-    if (units == NULL)
-        return TOKIO_ENOMEM;
-    for (void *it = json_object_iter(counters); it != NULL;
-         it = json_object_iter_next(counters, it)) {
-        const char *key = json_object_iter_key(it);
-        json_t *val = json_object_iter_value(it);
+    for (size_t i = 0; i < n && rc == TOKIO_OK; i++) {
+        struct counter *c = &st->dev[d].c[i];
+        const struct istr *ks = &st->keys.v[c->key];
         const char *unit = NULL;
         size_t unit_len = 0;
-        int endurance = strcmp(key, "endurance_analyzer") == 0;
 
         /* everything else was recast as it was stored */
-        if (!json_is_string(val) || !has_unit(key))
+        if (c->v.type != V_TEXT || !(ks->aux & KEY_HAS_UNIT))
             continue;
-        const char *s = json_string_value(val);
-        const char *b = s, *e = s + json_string_length(val), *t = b;
+        int endurance = strcmp(ks->s, "endurance_analyzer") == 0;
+        const struct istr *ts = &st->texts.v[c->v.u.text];
+        const char *b = ts->s, *e = b + ts->len, *t = b;
         while (t < e && !tokio__py_space((unsigned char)*t))
             t++;
         while (t < e && tokio__py_space((unsigned char)*t))
@@ -1088,13 +1528,14 @@ recast_units(json_t *counters)
             unit = t;
             unit_len = (size_t)(e - t);
         }
-        json_t *nv = tokio_recast_string(s);
-        if (nv == NULL)
-            goto oom;
+        struct val nv;
+        if (!val_from_json(st, tokio_recast_string(ts->s), &nv))
+            return TOKIO_ENOMEM;
         if (endurance) {
-            if (json_is_string(nv)) {
-                json_decref(nv);
-                nv = json_null();
+            /* text (a tagged big integer too, as jansson sees it) */
+            if (nv.type == V_TEXT ||
+                (nv.type == V_JSON && json_is_string(nv.u.json))) {
+                val_release(&nv);
                 unit = NULL;
             } else if (unit == NULL) {
                 unit = "years";
@@ -1102,91 +1543,139 @@ recast_units(json_t *counters)
             }
         }
         if (unit != NULL) {
-            size_t kl = strlen(key);
-            char *ukey = tokio__malloc(kl + 6);
+            /* key + "_unit"; the unit is a span of a text, whose bytes
+             * stay put when the table grows */
+            char buf[64], *ukey;
+            size_t kl = ks->len;
+            ukey = kl + 6 <= sizeof(buf) ? buf : tokio__malloc(kl + 6);
             if (ukey == NULL) {
-                json_decref(nv);
-                goto oom;
+                val_release(&nv);
+                return TOKIO_ENOMEM;
             }
-            memcpy(ukey, key, kl);
+            memcpy(ukey, ks->s, kl);
             memcpy(ukey + kl, "_unit", 6);
-            int rc = set_new(units, ukey, string_n(unit, unit_len));
-            free(ukey);
-            if (rc < 0) {
-                json_decref(nv);
-                goto oom;
+            long uk = store_key(st, ukey, kl + 5);
+            struct val uv = { V_NULL, { 0 } };
+            int ok = uk >= 0 && text_val(st, unit, unit_len, &uv);
+            if (ukey != buf)
+                free(ukey);
+            if (!ok) {
+                val_release(&nv);
+                return TOKIO_ENOMEM;
             }
+            units[nunits].key = (uint32_t)uk;
+            units[nunits++].v = uv;
         }
-        if (json_object_iter_set_new(counters, it, nv) < 0)
-            goto oom;
+        val_release(&c->v);
+        c->v = nv;
     }
-    if (json_object_update(counters, units) < 0)
-        goto oom;
-    json_decref(units);
-    return TOKIO_OK;
-oom:
-    json_decref(units);
-    return TOKIO_ENOMEM;
+    for (size_t i = 0; i < nunits; i++)
+        if (rc == TOKIO_OK)
+            rc = store_set(st, d, units[i].key, units[i].v);
+    return rc;
 }
 
-/* counters[to] = counters[from] * factor, when `from` is there. */
+/* An int, float or bool counter; bools count as 0 and 1, as in Python. */
 static int
-scale(json_t *counters, const char *sn, const char *from, const char *to,
+val_num(const struct val *v, struct num *n)
+{
+    switch (v->type) {
+    case V_INT:
+        n->is_int = 1;
+        n->i = v->u.i;
+        n->d = (double)n->i;
+        return 1;
+    case V_REAL:
+        n->is_int = 0;
+        n->d = v->u.d;
+        return 1;
+    case V_TRUE:
+    case V_FALSE:
+        n->is_int = 1;
+        n->i = v->type == V_TRUE;
+        n->d = (double)n->i;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* A number as a value; 0 when it is not finite. */
+static int
+num_val(const struct num *n, struct val *out)
+{
+    if (n->is_int) {
+        out->type = V_INT;
+        out->u.i = n->i;
+        return 1;
+    }
+    out->type = V_REAL;
+    out->u.d = n->d;
+    return isfinite(n->d);
+}
+
+/* drive[to] = drive[from] * factor, when `from` is there. */
+static int
+scale(struct store *st, uint32_t d, const char *from, const char *to,
       int64_t factor)
 {
-    const json_t *v = json_object_get(counters, from);
+    const struct val *v = store_get_name(st, d, from);
+    const char *sn = st->serials.v[d].s;
     struct num n = { 0, 0, 0 }, r = { 0, 0, 0 };
-    int bad;
+    struct val out;
 
     if (v == NULL)
         return TOKIO_OK;
-    if (!get_num(v, &n))
+    if (!val_num(v, &n))
         return counter_error(sn, from, "not a number");
     r = num_mul(&n, factor);
-    json_t *j = num_json(&r, &bad);
-    if (bad)
+    if (!num_val(&r, &out))
         return counter_error(sn, from, "too large");
-    return j == NULL ? TOKIO_ENOMEM : set_new(counters, to, j);
+    long key = name_key(st, to);
+    return key < 0 ? TOKIO_ENOMEM : store_set(st, d, (uint32_t)key, out);
 }
 
 /* _synthesize_metrics(): bytes from native units, and the write
  * amplification factor (NAND writes over host writes). */
 static int
-synthesize(json_t *devices)
+synthesize(struct store *st)
 {
-    const char *sn;
-    json_t *c;
     int rc;
 
-    json_object_foreach(devices, sn, c) {
-        if ((rc = scale(c, sn, "data_units_read", "data_units_read_bytes",
+    for (uint32_t d = 0; d < st->serials.n; d++) {
+        const char *sn = st->serials.v[d].s;
+        if ((rc = scale(st, d, "data_units_read", "data_units_read_bytes",
                         DATA_UNIT_BYTES)) < 0 ||
-            (rc = scale(c, sn, "data_units_written",
+            (rc = scale(st, d, "data_units_written",
                         "data_units_written_bytes", DATA_UNIT_BYTES)) < 0 ||
-            (rc = scale(c, sn, "smart_nand_bytes_written_raw",
+            (rc = scale(st, d, "smart_nand_bytes_written_raw",
                         "smart_nand_bytes_written_bytes",
                         SMART_RAW_BYTES)) < 0 ||
-            (rc = scale(c, sn, "smart_host_bytes_written_raw",
+            (rc = scale(st, d, "smart_host_bytes_written_raw",
                         "smart_host_bytes_written_bytes",
                         SMART_RAW_BYTES)) < 0)
             return rc;
-        const json_t *nand = json_object_get(c, "smart_nand_bytes_written_raw");
-        const json_t *host = json_object_get(c, "smart_host_bytes_written_raw");
+        const struct val *nand =
+            store_get_name(st, d, "smart_nand_bytes_written_raw");
+        const struct val *host =
+            store_get_name(st, d, "smart_host_bytes_written_raw");
         struct num a = { 0, 0, 0 }, b = { 0, 0, 0 };
-        if (nand == NULL || host == NULL || json_is_null(nand) ||
-            json_is_null(host))
+        if (nand == NULL || host == NULL || nand->type == V_NULL ||
+            host->type == V_NULL)
             continue;
-        if (!get_num(host, &b))
+        if (!val_num(host, &b))
             return counter_error(sn, "smart_host_bytes_written_raw",
                                  "not a number");
         if (!(num_double(&b) > 0) && !(b.is_int && b.i > 0))
             continue;
-        if (!get_num(nand, &a))
+        if (!val_num(nand, &a))
             return counter_error(sn, "smart_nand_bytes_written_raw",
                                  "not a number");
-        if ((rc = set_new(c, "write_amplification_factor",
-                          json_real(num_double(&a) / num_double(&b)))) < 0)
-            return rc;
+        struct val waf = { V_REAL, { 0 } };
+        waf.u.d = num_double(&a) / num_double(&b);
+        long key = name_key(st, "write_amplification_factor");
+        if (key < 0 || (rc = store_set(st, d, (uint32_t)key, waf)) < 0)
+            return TOKIO_ENOMEM;
     }
     return TOKIO_OK;
 }
@@ -1194,9 +1683,8 @@ synthesize(json_t *devices)
 static int
 finish_native(struct parse *p)
 {
+    struct store *st = p->st;
     int64_t ts;
-    const char *sn;
-    json_t *c;
     int rc;
 
     if (p->ts_text != NULL) {
@@ -1210,13 +1698,16 @@ finish_native(struct parse *p)
         return tokio__error(TOKIO_EFORMAT, "'%s': no ISDCT output files",
                             p->arch);
     }
-    json_object_foreach(p->devices, sn, c) {
-        if (set_new(c, "timestamp", json_integer(ts)) < 0 ||
-            recast_units(c) < 0)
+    long key = name_key(st, "timestamp");
+    struct val tv = { V_INT, { 0 } };
+    tv.u.i = ts;
+    for (uint32_t d = 0; d < st->serials.n; d++) {
+        if (key < 0 || store_set(st, d, (uint32_t)key, tv) < 0 ||
+            recast_units(st, d) < 0)
             return tokio__error(TOKIO_ENOMEM, "'%s': out of memory",
                                 p->arch);
     }
-    if ((rc = synthesize(p->devices)) < 0) {
+    if ((rc = synthesize(st)) < 0) {
         if (rc == TOKIO_ENOMEM)
             return tokio__error(rc, "'%s': out of memory", p->arch);
         return tokio__error_prefix("'%s'", p->arch);
@@ -1225,19 +1716,6 @@ finish_native(struct parse *p)
 }
 
 /* ---- opening ---------------------------------------------------------- */
-
-static struct tokio_nersc_isdct *
-dump_new(json_t *devices)
-{
-    struct tokio_nersc_isdct *d = tokio__calloc(1, sizeof(*d));
-
-    if (d == NULL) {
-        json_decref(devices);
-        return NULL;
-    }
-    d->devices = devices;
-    return d;
-}
 
 /* Check the JSON form: drives of scalar counters. */
 static int
@@ -1262,27 +1740,48 @@ check_json(const json_t *json)
     return TOKIO_OK;
 }
 
+/* The JSON form's counters into `st`. */
+static int
+store_from_json(struct store *st, const json_t *json)
+{
+    const char *sn, *key;
+    json_t *c, *v;
+
+    json_object_foreach((json_t *)json, sn, c) {
+        long d = store_device(st, sn, strlen(sn));
+        if (d < 0)
+            return TOKIO_ENOMEM;
+        json_object_foreach(c, key, v) {
+            long k = store_key(st, key, strlen(key));
+            struct val val;
+            if (k < 0 || !val_from_json(st, json_incref(v), &val) ||
+                store_set(st, (uint32_t)d, (uint32_t)k, val) < 0)
+                return TOKIO_ENOMEM;
+        }
+    }
+    return TOKIO_OK;
+}
+
 int
 tokio_nersc_isdct_from_json(struct tokio_nersc_isdct **out,
                             const json_t *json)
 {
-    json_t *copy;
+    struct tokio_nersc_isdct *d;
     int rc;
 
     *out = NULL;
     if ((rc = check_json(json)) < 0)
         return rc;
-    if ((copy = json_deep_copy(json)) == NULL)
-        return tokio__error(TOKIO_ENOMEM, "out of memory copying an ISDCT "
+    if ((d = tokio__calloc(1, sizeof(*d))) == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory reading an ISDCT "
                             "dump");
-    if ((rc = synthesize(copy)) < 0) {
-        json_decref(copy);
+    if ((rc = store_from_json(&d->st, json)) < 0 ||
+        (rc = synthesize(&d->st)) < 0) {
+        tokio_nersc_isdct_free(d);
         return rc == TOKIO_ENOMEM
             ? tokio__error(rc, "out of memory reading an ISDCT dump") : rc;
     }
-    if ((*out = dump_new(copy)) == NULL)
-        return tokio__error(TOKIO_ENOMEM, "out of memory reading an ISDCT "
-                            "dump");
+    *out = d;
     return TOKIO_OK;
 }
 
@@ -1291,20 +1790,21 @@ static int
 open_native(struct tokio_nersc_isdct **out, const char *path,
             const void *buf, size_t len)
 {
+    struct tokio_nersc_isdct *d = tokio__calloc(1, sizeof(*d));
     struct parse p;
+    long id_key, description_key;
     int rc;
 
     memset(&p, 0, sizeof(p));
     p.arch = path;
-    if ((p.devices = json_object()) == NULL ||
-        (p.keys = json_object()) == NULL ||
-        (p.smart_keys = json_object()) == NULL ||
-        (p.texts = json_object()) == NULL) {
-        json_decref(p.devices);
-        json_decref(p.keys);
-        json_decref(p.smart_keys);
+    if (d == NULL || (id_key = name_key(&d->st, "_id")) < 0 ||
+        (description_key = name_key(&d->st, "description")) < 0) {
+        tokio_nersc_isdct_free(d);
         return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'", path);
     }
+    p.st = &d->st;
+    p.id_key = (uint32_t)id_key;
+    p.description_key = (uint32_t)description_key;
     if (buf == NULL)
         rc = tokio_walk_file_collection(path, visit_member, &p);
     else
@@ -1312,24 +1812,222 @@ open_native(struct tokio_nersc_isdct **out, const char *path,
     if (rc >= 0)
         rc = finish_native(&p);
     if (rc >= 0) {
-        if ((*out = dump_new(p.devices)) == NULL)
-            rc = tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
-                              path);
-        p.devices = NULL;
+        *out = d;
+        d = NULL;
     }
-    json_decref(p.devices);
-    json_decref(p.keys);
-    json_decref(p.smart_keys);
-    json_decref(p.texts);
-    json_decref(p.smart_index);
-    for (size_t i = 0; i < SHARED_INTS; i++)
-        json_decref(p.ints[i]);
+    tokio_nersc_isdct_free(d);
+    itab_free(&p.raw_keys);
+    itab_free(&p.smart_keys);
     free(p.smart);
+    free(p.smart_pos);
+    free(p.smart_gen);
     free(p.scratch);
     free(p.cwd);
     free(p.ts_text);
     free(p.ts_member_copy);
     return rc;
+}
+
+/*
+ * The JSON form as it is saved (an object of objects of plain values)
+ * read straight into `st`, without a jansson tree: strings without
+ * escapes, integers of up to 18 digits, reals, true, false and null.
+ * Anything else - an escape, a longer integer, a serial given twice,
+ * malformed text - gives up (0) and the caller reads it through jansson,
+ * whose reading (or error message) stands.  1 when read, -1 when out of
+ * memory.
+ */
+struct scan {
+    const char *p, *end;
+};
+
+static void
+scan_ws(struct scan *s)
+{
+    while (s->p < s->end && (*s->p == ' ' || *s->p == '\t' ||
+                             *s->p == '\n' || *s->p == '\r'))
+        s->p++;
+}
+
+/* A '"'-quoted string without escapes; 0 if not one. */
+static int
+scan_string(struct scan *s, const char **b, size_t *n)
+{
+    const char *q;
+    int high = 0;
+
+    if (s->p >= s->end || *s->p != '"' ||
+        (q = memchr(s->p + 1, '"', (size_t)(s->end - s->p - 1))) == NULL)
+        return 0;
+    for (const char *c = s->p + 1; c < q; c++) {
+        unsigned char u = (unsigned char)*c;
+        if (u == '\\' || u < 0x20)
+            return 0;       /* an escape (maybe of this quote) or control */
+        high |= u >= 0x80;
+    }
+    if (high && !tokio__utf8_valid((const unsigned char *)s->p + 1,
+                                   (size_t)(q - s->p - 1)))
+        return 0;
+    *b = s->p + 1;
+    *n = (size_t)(q - s->p - 1);
+    s->p = q + 1;
+    return 1;
+}
+
+static int
+scan_digits(struct scan *s)
+{
+    const char *b = s->p;
+
+    while (s->p < s->end && is_digit(*s->p))
+        s->p++;
+    return (int)(s->p - b);
+}
+
+/* A JSON number as jansson reads it; 0 if not one this path takes. */
+static int
+scan_number(struct scan *s, struct val *out)
+{
+    const char *b = s->p;
+    int neg = s->p < s->end && *s->p == '-', real = 0;
+
+    s->p += neg;
+    const char *db = s->p;
+    int nd = scan_digits(s);
+    if (nd == 0 || (nd > 1 && *db == '0'))
+        return 0;
+    if (s->p < s->end && *s->p == '.') {
+        s->p++;
+        if (scan_digits(s) == 0)
+            return 0;
+        real = 1;
+    }
+    if (s->p < s->end && (*s->p == 'e' || *s->p == 'E')) {
+        s->p++;
+        if (s->p < s->end && (*s->p == '+' || *s->p == '-'))
+            s->p++;
+        if (scan_digits(s) == 0)
+            return 0;
+        real = 1;
+    }
+    if (!real) {
+        int64_t v = 0;
+        if (nd > 18)
+            return 0;
+        for (int i = 0; i < nd; i++)
+            v = v * 10 + (db[i] - '0');
+        out->type = V_INT;
+        out->u.i = neg ? -v : v;
+        return 1;
+    }
+    char buf[64];
+    size_t n = (size_t)(s->p - b);
+    if (n >= sizeof(buf))
+        return 0;
+    memcpy(buf, b, n);
+    buf[n] = '\0';
+    out->type = V_REAL;
+    out->u.d = strtod(buf, NULL);
+    return isfinite(out->u.d);
+}
+
+static int
+scan_word(struct scan *s, const char *w, size_t n)
+{
+    if ((size_t)(s->end - s->p) < n || memcmp(s->p, w, n) != 0)
+        return 0;
+    s->p += n;
+    return 1;
+}
+
+/* One value of a drive; 0 if not one this path takes, -1 out of memory. */
+static int
+scan_value(struct scan *s, struct store *st, struct val *out)
+{
+    const char *b;
+    size_t n;
+
+    out->type = V_NULL;
+    if (s->p >= s->end)
+        return 0;
+    switch (*s->p) {
+    case '"':
+        if (!scan_string(s, &b, &n))
+            return 0;
+        return text_val(st, b, n, out) ? 1 : -1;
+    case 't':
+        out->type = V_TRUE;
+        return scan_word(s, "true", 4);
+    case 'f':
+        out->type = V_FALSE;
+        return scan_word(s, "false", 5);
+    case 'n':
+        return scan_word(s, "null", 4);
+    default:
+        return scan_number(s, out);
+    }
+}
+
+static int
+fast_json(struct store *st, const char *text, size_t len)
+{
+    struct scan s = { text, text + len };
+    const char *b;
+    size_t n;
+    int rc;
+
+    scan_ws(&s);
+    if (!scan_word(&s, "{", 1))
+        return 0;
+    scan_ws(&s);
+    if (scan_word(&s, "}", 1))
+        goto end;
+    do {
+        scan_ws(&s);
+        if (!scan_string(&s, &b, &n))
+            return 0;
+        size_t before = st->serials.n;
+        long d = store_device(st, b, n);
+        if (d < 0)
+            return -1;
+        if (st->serials.n == before)
+            return 0;           /* given twice: jansson keeps the last */
+        scan_ws(&s);
+        if (!scan_word(&s, ":", 1))
+            return 0;
+        scan_ws(&s);
+        if (!scan_word(&s, "{", 1))
+            return 0;
+        scan_ws(&s);
+        if (!scan_word(&s, "}", 1)) {
+            do {
+                struct val v;
+                scan_ws(&s);
+                if (!scan_string(&s, &b, &n))
+                    return 0;
+                long k = store_key(st, b, n);
+                if (k < 0)
+                    return -1;
+                scan_ws(&s);
+                if (!scan_word(&s, ":", 1))
+                    return 0;
+                scan_ws(&s);
+                if ((rc = scan_value(&s, st, &v)) <= 0)
+                    return rc;
+                if (store_set(st, (uint32_t)d, (uint32_t)k, v) < 0)
+                    return -1;
+                scan_ws(&s);
+            } while (scan_word(&s, ",", 1));
+            if (!scan_word(&s, "}", 1))
+                return 0;
+        }
+        scan_ws(&s);
+    } while (scan_word(&s, ",", 1));
+    if (!scan_word(&s, "}", 1))
+        return 0;
+end:
+    scan_ws(&s);
+    return s.p == s.end;
 }
 
 /* Bytes already decompressed: a tar archive, or else JSON. */
@@ -1345,6 +2043,24 @@ open_bytes(struct tokio_nersc_isdct **out, const unsigned char *buf,
     int is_tar = len >= 262 && memcmp(buf + 257, "ustar", 5) == 0;
     if (is_tar || i == len || buf[i] != '{')
         return open_native(out, name, buf, len);
+
+    /* the form we save, without a tree; anything else through jansson */
+    struct tokio_nersc_isdct *d = tokio__calloc(1, sizeof(*d));
+    int fast = d == NULL ? -1 : fast_json(&d->st, (const char *)buf, len);
+    if (fast > 0) {
+        int rc = synthesize(&d->st);
+        if (rc < 0) {
+            tokio_nersc_isdct_free(d);
+            return rc == TOKIO_ENOMEM
+                ? tokio__error(rc, "out of memory reading an ISDCT dump")
+                : tokio__error_prefix("'%s'", name);
+        }
+        *out = d;
+        return TOKIO_OK;
+    }
+    tokio_nersc_isdct_free(d);
+    if (fast < 0)
+        return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'", name);
 
     json_error_t err;
     int oom = 0;
@@ -1411,29 +2127,219 @@ tokio_nersc_isdct_open_mem(struct tokio_nersc_isdct **out, const void *buf,
 size_t
 tokio_nersc_isdct_count(const struct tokio_nersc_isdct *d)
 {
-    return d == NULL ? 0 : json_object_size(d->devices);
+    return d == NULL ? 0 : d->st.serials.n;
+}
+
+/* The jansson form: made on first use and kept (its making changes no
+ * value, so a const dump may make it); NULL when out of memory. */
+static json_t *
+tree(const struct tokio_nersc_isdct *d)
+{
+    const struct store *st = &d->st;
+    json_t *t;
+
+    if (d->tree != NULL)
+        return d->tree;
+    if ((t = json_object()) == NULL)
+        goto oom;
+    for (size_t k = 0; k < st->serials.n; k++) {
+        json_t *c = json_object();
+        if (c == NULL ||
+            json_object_setn_new_nocheck(t, st->serials.v[k].s,
+                                         st->serials.v[k].len, c) < 0)
+            goto oom;
+        for (size_t i = 0; i < st->dev[k].n; i++) {
+            const struct counter *ct = &st->dev[k].c[i];
+            const struct istr *ks = &st->keys.v[ct->key];
+            json_t *v = val_json(st, &ct->v);
+            if (v == NULL ||
+                json_object_setn_new_nocheck(c, ks->s, ks->len, v) < 0)
+                goto oom;
+        }
+    }
+    ((struct tokio_nersc_isdct *)d)->tree = t;
+    return t;
+oom:
+    json_decref(t);
+    tokio__error(TOKIO_ENOMEM, "out of memory making the JSON of an ISDCT "
+                 "dump");
+    return NULL;
 }
 
 const json_t *
 tokio_nersc_isdct_json(const struct tokio_nersc_isdct *d)
 {
-    return d == NULL ? NULL : d->devices;
+    return d == NULL ? NULL : tree(d);
 }
 
 const json_t *
 tokio_nersc_isdct_device(const struct tokio_nersc_isdct *d,
                          const char *serial)
 {
-    return d == NULL || serial == NULL ? NULL
-                                       : json_object_get(d->devices, serial);
+    const json_t *t = d == NULL || serial == NULL ? NULL : tree(d);
+    return t == NULL ? NULL : json_object_get(t, serial);
 }
 
 int
 tokio_nersc_isdct_to_json(const struct tokio_nersc_isdct *d, json_t **out)
 {
-    if ((*out = json_deep_copy(d->devices)) == NULL)
+    const json_t *t = tree(d);
+
+    *out = NULL;
+    if (t == NULL)
+        return TOKIO_ENOMEM;
+    if ((*out = json_deep_copy(t)) == NULL)
         return tokio__error(TOKIO_ENOMEM, "out of memory copying an ISDCT "
                             "dump");
+    return TOKIO_OK;
+}
+
+/* The decimal text of `v` at the end of `buf` (>= 24 bytes), returned. */
+static char *
+int_text(char *buf, int64_t v)
+{
+    /* digits from the right; negated as unsigned, INT64_MIN too */
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    char *p = buf + 23;
+
+    *p = '\0';
+    do
+        *--p = (char)('0' + u % 10);
+    while ((u /= 10) != 0);
+    if (v < 0)
+        *--p = '-';
+    return p;
+}
+
+/* Output gathered in a buffer and written in large pieces. */
+struct jout {
+    FILE *fp;
+    char buf[1 << 16];
+    size_t len;
+};
+
+static void
+jout_put(struct jout *o, const char *s, size_t n)
+{
+    if (o->len + n > sizeof(o->buf)) {
+        if (o->len > 0)
+            (void)fwrite(o->buf, 1, o->len, o->fp);
+        o->len = 0;
+        if (n > sizeof(o->buf)) {
+            (void)fwrite(s, 1, n, o->fp);
+            return;
+        }
+    }
+    memcpy(o->buf + o->len, s, n);
+    o->len += n;
+}
+
+/* The JSON text of an interned string, made once. */
+static int
+jout_istr(struct jout *o, struct istr *e)
+{
+    size_t i = 0;
+
+    if (e->enc == NULL) {
+        /* printable ASCII needing no escape is itself in quotes; the
+         * rest goes to the general writer */
+        while (i < e->len && e->s[i] >= 0x20 && e->s[i] < 0x7f &&
+               e->s[i] != '"' && e->s[i] != '\\')
+            i++;
+        if (i == e->len) {
+            if ((e->enc = tokio__malloc(e->len + 3)) == NULL)
+                return TOKIO_ENOMEM;
+            e->enc[0] = '"';
+            memcpy(e->enc + 1, e->s, e->len);
+            memcpy(e->enc + 1 + e->len, "\"", 2);
+        } else {
+            json_t *j = json_stringn_nocheck(e->s, e->len);
+            int rc = j == NULL ? TOKIO_ENOMEM
+                               : tokio_json_dumps(&e->enc, j, 0);
+            json_decref(j);
+            if (rc < 0)
+                return TOKIO_ENOMEM;
+        }
+        e->enc_len = strlen(e->enc);
+    }
+    jout_put(o, e->enc, e->enc_len);
+    return TOKIO_OK;
+}
+
+static int
+jout_val(struct jout *o, struct store *st, const struct val *v)
+{
+    char num[40];
+    char *text;
+
+    switch (v->type) {
+    case V_NULL:
+        jout_put(o, "null", 4);
+        break;
+    case V_FALSE:
+        jout_put(o, "false", 5);
+        break;
+    case V_TRUE:
+        jout_put(o, "true", 4);
+        break;
+    case V_INT:
+        text = int_text(num, v->u.i);
+        jout_put(o, text, strlen(text));
+        break;
+    case V_REAL:
+        tokio_format_double(num, sizeof(num), v->u.d);
+        jout_put(o, num, strlen(num));
+        break;
+    case V_TEXT:
+        return jout_istr(o, &st->texts.v[v->u.text]);
+    case V_JSON:
+        if (tokio_json_dumps(&text, v->u.json, 0) < 0)
+            return TOKIO_ENOMEM;
+        jout_put(o, text, strlen(text));
+        free(text);
+        break;
+    }
+    return TOKIO_OK;
+}
+
+int
+tokio_nersc_isdct_write_json(const struct tokio_nersc_isdct *d, FILE *fp)
+{
+    /* the JSON texts kept in the tables change no value */
+    struct store *st = (struct store *)&d->st;
+    struct jout *o = tokio__malloc(sizeof(*o));
+    int rc = TOKIO_OK;
+
+    if (o == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory writing JSON");
+    o->fp = fp;
+    o->len = 0;
+    jout_put(o, "{", 1);
+    for (size_t k = 0; k < st->serials.n && rc == TOKIO_OK; k++) {
+        if (k > 0)
+            jout_put(o, ", ", 2);
+        rc = jout_istr(o, &st->serials.v[k]);
+        jout_put(o, ": {", 3);
+        for (size_t i = 0; i < st->dev[k].n && rc == TOKIO_OK; i++) {
+            const struct counter *c = &st->dev[k].c[i];
+            if (i > 0)
+                jout_put(o, ", ", 2);
+            if ((rc = jout_istr(o, &st->keys.v[c->key])) == TOKIO_OK) {
+                jout_put(o, ": ", 2);
+                rc = jout_val(o, st, &c->v);
+            }
+        }
+        jout_put(o, "}", 1);
+    }
+    jout_put(o, "}", 1);
+    if (o->len > 0)
+        (void)fwrite(o->buf, 1, o->len, fp);
+    free(o);
+    if (rc < 0)
+        return tokio__error(TOKIO_ENOMEM, "out of memory writing JSON");
+    if (ferror(fp))
+        return tokio__error(TOKIO_EIO, "writing JSON failed: %s",
+                            strerror(errno));
     return TOKIO_OK;
 }
 
@@ -1442,7 +2348,8 @@ tokio_nersc_isdct_free(struct tokio_nersc_isdct *d)
 {
     if (d == NULL)
         return;
-    json_decref(d->devices);
+    store_free(&d->st);
+    json_decref(d->tree);
     free(d);
 }
 
@@ -1451,26 +2358,31 @@ tokio_nersc_isdct_free(struct tokio_nersc_isdct *d)
 /* How pandas types a column built from Python values. */
 enum col_kind { COL_INT, COL_FLOAT, COL_BOOL, COL_OBJECT };
 
+/* What one column holds, counted in one pass over the cells. */
+struct col_stats {
+    size_t n_int, n_real, n_bool, n_null, n_str;
+    const struct val *first;    /* first number, for the constancy test */
+    int varies;
+};
+
 struct frame {
-    const char **cols;      /* column names, first-seen order */
+    uint32_t *cols;         /* key ids of the columns, first-seen order */
     size_t ncols;
+    size_t *col_of;         /* key id -> column, SIZE_MAX if none */
     enum col_kind *kind;
     unsigned char *constant;    /* numeric column holding one value only */
-    const char **rows;      /* serials in the frame's order */
-    json_t **rowc;          /* their counters */
+    uint32_t *rows;         /* drives in the frame's order */
     size_t nrows;
-    json_t *index;          /* column name -> its number */
 };
 
 static void
 frame_free(struct frame *f)
 {
     free(f->cols);
+    free(f->col_of);
     free(f->kind);
     free(f->constant);
     free(f->rows);
-    free(f->rowc);
-    json_decref(f->index);
 }
 
 struct row_order {
@@ -1487,13 +2399,6 @@ cmp_row_order(const void *a, const void *b)
     return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
-/* What one column holds, counted in one pass over the cells. */
-struct col_stats {
-    size_t n_int, n_real, n_bool, n_null, n_str;
-    const json_t *first;    /* first number, for the constancy test */
-    int varies;
-};
-
 static enum col_kind
 column_kind(const struct col_stats *c, size_t nrows)
 {
@@ -1509,58 +2414,61 @@ column_kind(const struct col_stats *c, size_t nrows)
 }
 
 /*
- * Type every column as pandas does: a pass over the cells present (a
- * pass per column would cost rows x columns on sparse input).  A numeric
- * column is constant when pandas' unique() finds one value: all NaN, or
- * no gap and one number.
+ * Type every column as pandas does, in a pass over the cells present.  A
+ * numeric column is constant when pandas' unique() finds one value: all
+ * NaN, or no gap and one number.
  */
 static int
-frame_type_columns(struct frame *f)
+frame_type_columns(struct frame *f, const struct store *st)
 {
-    struct col_stats *st = tokio__calloc(f->ncols + 1, sizeof(*st));
-    const char *key;
-    json_t *v;
+    struct col_stats *cs = tokio__calloc(f->ncols + 1, sizeof(*cs));
 
-    if (st == NULL ||
+    if (cs == NULL ||
         (f->kind = tokio__calloc(f->ncols + 1, sizeof(*f->kind))) == NULL ||
         (f->constant = tokio__calloc(f->ncols + 1, 1)) == NULL) {
-        free(st);
+        free(cs);
         return TOKIO_ENOMEM;
     }
     for (size_t r = 0; r < f->nrows; r++) {
-        json_object_foreach(f->rowc[r], key, v) {
-            struct col_stats *c =
-                &st[json_integer_value(json_object_get(f->index, key))];
+        const struct device *dv = &st->dev[f->rows[r]];
+        for (size_t i = 0; i < dv->n; i++) {
+            const struct val *v = &dv->c[i].v;
+            struct col_stats *c = &cs[f->col_of[dv->c[i].key]];
             struct num a = { 0, 0, 0 }, b = { 0, 0, 0 };
-            if (json_is_null(v)) {
+            switch (v->type) {
+            case V_NULL:
                 c->n_null++;
                 continue;
-            }
-            if (json_is_integer(v))
+            case V_INT:
                 c->n_int++;
-            else if (json_is_real(v))
+                break;
+            case V_REAL:
                 c->n_real++;
-            else if (json_is_boolean(v))
+                break;
+            case V_TRUE:
+            case V_FALSE:
                 c->n_bool++;
-            else
+                break;
+            default:
                 c->n_str++;
-            if (!get_num(v, &b))
                 continue;
+            }
+            val_num(v, &b);
             if (c->first == NULL) {
                 c->first = v;
             } else if (!c->varies) {
-                get_num(c->first, &a);
+                val_num(c->first, &a);
                 c->varies = num_less(&a, &b) || num_less(&b, &a);
             }
         }
     }
     for (size_t k = 0; k < f->ncols; k++) {
-        struct col_stats *c = &st[k];
+        struct col_stats *c = &cs[k];
         size_t n_num = c->n_int + c->n_real + c->n_bool;
         f->kind[k] = column_kind(c, f->nrows);
         f->constant[k] = n_num == 0 || (n_num == f->nrows && !c->varies);
     }
-    free(st);
+    free(cs);
     return TOKIO_OK;
 }
 
@@ -1571,73 +2479,42 @@ frame_type_columns(struct frame *f)
  * vanishes); each column typed by its values.
  */
 static int
-frame_build(struct frame *f, const json_t *devices)
+frame_build(struct frame *f, const struct store *st)
 {
-    size_t n = json_object_size(devices), cap = 0;
+    size_t n = st->serials.n, nkeys = st->keys.n;
     struct row_order *order = NULL;
-    const char *sn, *key;
-    json_t *c, *v;
 
     memset(f, 0, sizeof(*f));
-    if ((f->index = json_object()) == NULL ||
+    if ((f->col_of = tokio__calloc(nkeys + 1, sizeof(*f->col_of))) == NULL ||
+        (f->cols = tokio__calloc(nkeys + 1, sizeof(*f->cols))) == NULL ||
         (f->rows = tokio__calloc(n + 1, sizeof(*f->rows))) == NULL ||
-        (f->rowc = tokio__calloc(n + 1, sizeof(*f->rowc))) == NULL ||
         (order = tokio__calloc(n + 1, sizeof(*order))) == NULL)
         goto oom;
-    size_t pos = 0;
-    json_object_foreach((json_t *)devices, sn, c) {
+    for (size_t k = 0; k < nkeys; k++)
+        f->col_of[k] = SIZE_MAX;
+    for (size_t d = 0; d < n; d++) {
         size_t first = SIZE_MAX;
-        json_object_foreach(c, key, v) {
-            json_t *ix = json_object_get(f->index, key);
-            size_t col;
-            if (ix == NULL) {
-                if (f->ncols == cap) {
-                    size_t nc = cap ? cap * 2 : 64;
-                    const char **g = tokio__reallocarray(f->cols, nc,
-                                                         sizeof(*g));
-                    if (g == NULL)
-                        goto oom;
-                    f->cols = g;
-                    cap = nc;
-                }
-                col = f->ncols;
-                if (set_new(f->index, key, json_integer((json_int_t)col)) < 0)
-                    goto oom;
+        for (size_t i = 0; i < st->dev[d].n; i++) {
+            uint32_t key = st->dev[d].c[i].key;
+            if (f->col_of[key] == SIZE_MAX) {
+                f->col_of[key] = f->ncols;
                 f->cols[f->ncols++] = key;
-            } else {
-                col = (size_t)json_integer_value(ix);
             }
-            if (col < first)
-                first = col;
+            if (f->col_of[key] < first)
+                first = f->col_of[key];
         }
-        order[pos].first_col = first;
-        order[pos].pos = pos;
-        f->rows[pos] = sn;
-        f->rowc[pos] = c;
-        pos++;
+        order[d].first_col = first;
+        order[d].pos = d;
     }
     qsort(order, n, sizeof(*order), cmp_row_order);
-    const char **rows = tokio__calloc(n + 1, sizeof(*rows));
-    json_t **rowc = tokio__calloc(n + 1, sizeof(*rowc));
-    if (rows == NULL || rowc == NULL) {
-        free(rows);
-        free(rowc);
-        goto oom;
-    }
-    f->nrows = 0;
     for (size_t i = 0; i < n; i++) {
         if (order[i].first_col == SIZE_MAX)
             continue;           /* no counters: not a row to pandas */
-        rows[f->nrows] = f->rows[order[i].pos];
-        rowc[f->nrows++] = f->rowc[order[i].pos];
+        f->rows[f->nrows++] = (uint32_t)order[i].pos;
     }
-    free(f->rows);
-    free(f->rowc);
-    f->rows = rows;
-    f->rowc = rowc;
     free(order);
     order = NULL;
-    if (frame_type_columns(f) < 0)
+    if (frame_type_columns(f, st) < 0)
         goto oom;
     return TOKIO_OK;
 oom:
@@ -1650,24 +2527,39 @@ oom:
 
 /* One cell as pandas prints it; write errors show in ferror(fp). */
 static void
-write_cell(FILE *fp, const json_t *v, enum col_kind kind)
+write_cell(FILE *fp, const struct store *st, const struct val *v,
+           enum col_kind kind)
 {
     char buf[64];
+    struct num n = { 0, 0, 0 };
 
-    if (v == NULL || json_is_null(v))
+    if (v == NULL || v->type == V_NULL)
         return;
-    if (kind == COL_FLOAT) {
-        struct num n = { 0, 0, 0 };
-        get_num(v, &n);
-        tokio_format_double(buf, sizeof(buf), num_double(&n));
-    } else if (json_is_string(v)) {
-        tokio_csv_write_field(fp, json_string_value(v),
-                              json_string_length(v));
+    if (v->type == V_TEXT) {
+        tokio_csv_write_field(fp, st->texts.v[v->u.text].s,
+                              st->texts.v[v->u.text].len);
         return;
-    } else {
-        py_str_number(v, buf, sizeof(buf));
     }
-    fputs(buf, fp);
+    if (v->type == V_JSON) {
+        /* as the jansson value prints (a tagged big integer is text) */
+        if (json_is_string(v->u.json)) {
+            tokio_csv_write_field(fp, json_string_value(v->u.json),
+                                  json_string_length(v->u.json));
+        } else {
+            py_str_number(v->u.json, buf, sizeof(buf));
+            fputs(buf, fp);
+        }
+        return;
+    }
+    val_num(v, &n);
+    if (kind == COL_FLOAT || v->type == V_REAL) {
+        tokio_format_double(buf, sizeof(buf), num_double(&n));
+        fputs(buf, fp);
+    } else if (v->type == V_INT) {
+        fputs(int_text(buf, n.i), fp);
+    } else {
+        fputs(v->type == V_TRUE ? "True" : "False", fp);
+    }
 }
 
 static int
@@ -1680,13 +2572,17 @@ int
 tokio_nersc_isdct_write_csv(const struct tokio_nersc_isdct *d, FILE *fp,
                             int only_numeric)
 {
+    const struct store *st = &d->st;
     struct frame f;
     size_t *sel = NULL, nsel = 0;
+    const struct val **cell = NULL;
     int rc;
 
-    if ((rc = frame_build(&f, d->devices)) < 0)
+    if ((rc = frame_build(&f, st)) < 0)
         return rc;
-    if ((sel = tokio__calloc(f.ncols + 2, sizeof(*sel))) == NULL) {
+    if ((sel = tokio__calloc(f.ncols + 2, sizeof(*sel))) == NULL ||
+        (cell = tokio__calloc(f.ncols + 1, sizeof(*cell))) == NULL) {
+        free(sel);
         frame_free(&f);
         return tokio__error(TOKIO_ENOMEM, "out of memory writing CSV");
     }
@@ -1700,44 +2596,56 @@ tokio_nersc_isdct_write_csv(const struct tokio_nersc_isdct *d, FILE *fp,
         size_t nn = 0;
         if (names == NULL) {
             free(sel);
+            free(cell);
             frame_free(&f);
             return tokio__error(TOKIO_ENOMEM, "out of memory writing CSV");
         }
-        json_t *nix = json_object_get(f.index, "node_name");
-        if (nix != NULL)
-            sel[nsel++] = (size_t)json_integer_value(nix);
+        long nk = itab_find(&st->keys, "node_name", 9,
+                            hash_bytes("node_name", 9));
+        if (nk >= 0 && f.col_of[nk] != SIZE_MAX)
+            sel[nsel++] = f.col_of[nk];
         for (size_t k = 0; k < f.ncols; k++) {
             if (f.kind[k] != COL_INT && f.kind[k] != COL_FLOAT)
                 continue;
             if (f.nrows > 1 && f.constant[k])
                 continue;
-            names[nn++] = f.cols[k];
+            names[nn++] = st->keys.v[f.cols[k]].s;
         }
         qsort(names, nn, sizeof(*names), cmp_str);
-        for (size_t i = 0; i < nn; i++)
-            sel[nsel++] = (size_t)json_integer_value(
-                json_object_get(f.index, names[i]));
+        for (size_t i = 0; i < nn; i++) {
+            size_t len = strlen(names[i]);
+            long k = itab_find(&st->keys, names[i], len,
+                               hash_bytes(names[i], len));
+            sel[nsel++] = f.col_of[k];
+        }
         free(names);
     }
 
     /* write errors show in ferror() */
     fputs("serial_number", fp);
     for (size_t i = 0; i < nsel; i++) {
-        const char *name = f.cols[sel[i]];
+        const struct istr *name = &st->keys.v[f.cols[sel[i]]];
         fputc(',', fp);
-        tokio_csv_write_field(fp, name, strlen(name));
+        tokio_csv_write_field(fp, name->s, name->len);
     }
     fputc('\n', fp);
     for (size_t r = 0; r < f.nrows && !ferror(fp); r++) {
-        tokio_csv_write_field(fp, f.rows[r], strlen(f.rows[r]));
+        const struct device *dv = &st->dev[f.rows[r]];
+        const struct istr *sn = &st->serials.v[f.rows[r]];
+        for (size_t i = 0; i < dv->n; i++)
+            cell[f.col_of[dv->c[i].key]] = &dv->c[i].v;
+        tokio_csv_write_field(fp, sn->s, sn->len);
         for (size_t i = 0; i < nsel; i++) {
             size_t k = sel[i];
             fputc(',', fp);
-            write_cell(fp, json_object_get(f.rowc[r], f.cols[k]), f.kind[k]);
+            write_cell(fp, st, cell[k], f.kind[k]);
         }
         fputc('\n', fp);
+        for (size_t i = 0; i < dv->n; i++)
+            cell[f.col_of[dv->c[i].key]] = NULL;
     }
     free(sel);
+    free(cell);
     frame_free(&f);
     if (ferror(fp))
         return tokio__error(TOKIO_EIO, "cannot write CSV");
@@ -1806,6 +2714,11 @@ tokio_nersc_isdct_diff(const struct tokio_nersc_isdct *dump,
     int rc = TOKIO_OK;
 
     *out = NULL;
+    json_t *now = tree(dump), *before = tree(old_dump);
+    if (now == NULL || before == NULL) {
+        json_decref(res);
+        return TOKIO_ENOMEM;
+    }
     /* set_new() takes each value over, even when it fails */
     if (res == NULL || set_new(res, "added_devices", json_array()) < 0 ||
         set_new(res, "removed_devices", json_array()) < 0 ||
@@ -1817,8 +2730,8 @@ tokio_nersc_isdct_diff(const struct tokio_nersc_isdct *dump,
     added = json_object_get(res, "added_devices");
     removed = json_object_get(res, "removed_devices");
     devices = json_object_get(res, "devices");
-    json_object_foreach(dump->devices, sn, c) {
-        const json_t *oc = json_object_get(old_dump->devices, sn);
+    json_object_foreach(now, sn, c) {
+        const json_t *oc = json_object_get(before, sn);
         if (oc == NULL) {
             if (json_array_append_new(added, json_string(sn)) < 0)
                 rc = TOKIO_ENOMEM;
@@ -1846,8 +2759,8 @@ tokio_nersc_isdct_diff(const struct tokio_nersc_isdct *dump,
             break;
     }
     if (rc >= 0) {
-        json_object_foreach(old_dump->devices, sn, c) {
-            if (json_object_get(dump->devices, sn) == NULL &&
+        json_object_foreach(before, sn, c) {
+            if (json_object_get(now, sn) == NULL &&
                 json_array_append_new(removed, json_string(sn)) < 0) {
                 rc = TOKIO_ENOMEM;
                 break;
@@ -2083,11 +2996,14 @@ static int
 dump_time(const struct tokio_nersc_isdct *d, const char *which, char *buf,
           size_t size)
 {
-    void *it = json_object_iter(d->devices);
+    json_t *devices = tree(d);
+    void *it = devices == NULL ? NULL : json_object_iter(devices);
     const json_t *ts;
     struct num n = { 0, 0, 0 };
     struct tm tm;
 
+    if (devices == NULL)
+        return TOKIO_ENOMEM;
     if (it == NULL)
         return tokio__error(TOKIO_EFORMAT, "the %s ISDCT dump is empty",
                             which);
@@ -2116,8 +3032,12 @@ dump_time(const struct tokio_nersc_isdct *d, const char *which, char *buf,
 static int
 device_node(const struct tokio_nersc_isdct *d, const char *sn, char **out)
 {
-    const json_t *c = json_object_get(d->devices, sn);
+    const json_t *devices = tree(d);
+    const json_t *c = json_object_get(devices, sn);
     const json_t *node = json_object_get(c, "node_name");
+
+    if (devices == NULL)
+        return TOKIO_ENOMEM;
 
     if (node == NULL)
         return tokio__error(TOKIO_EFORMAT, "drive '%s' has no node_name", sn);

@@ -954,6 +954,108 @@ test_nersc_isdct_open_survives_every_oom(void **state)
     fixture_tar(&t, 1);
     tokio_test_every_oom(open_fixture_trial, &t, 1);
     free(t.b);
+
+    /* the saved JSON form, read without jansson, and with it */
+    static const char json_fast[] =
+        "{\"A-1\": {\"node_name\": \"nid1\", \"data_units_read\": 2},"
+        " \"B-1\": {\"t\": true, \"r\": 1.5}}";
+    static const char json_slow[] =
+        "{\"A-1\": {\"node_name\": \"n\\u00e9\", \"data_units_read\": 2},"
+        " \"B-1\": {\"t\": true, \"r\": 1.5}}";
+    t.b = (unsigned char *)json_fast;
+    t.len = sizeof(json_fast) - 1;
+    tokio_test_every_oom(open_fixture_trial, &t, 1);
+    t.b = (unsigned char *)json_slow;
+    t.len = sizeof(json_slow) - 1;
+    tokio_test_every_oom(open_fixture_trial, &t, 1);
+}
+
+/* write_json() writes what tokio_json_write() makes of the JSON form. */
+static void
+assert_write_json_matches_tree(const struct tokio_nersc_isdct *d)
+{
+    char *buf = NULL, *want = json_text(tokio_nersc_isdct_json(d), 0);
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+
+    assert_non_null(fp);
+    assert_int_equal(tokio_nersc_isdct_write_json(d, fp), TOKIO_OK);
+    fclose(fp);
+    assert_string_equal(buf, want);
+    free(buf);
+    free(want);
+}
+
+static void
+test_nersc_isdct_write_json_matches_tree(void **state)
+{
+    (void)state;
+    struct tokio_nersc_isdct *d = open_fixture(1);
+    assert_write_json_matches_tree(d);
+    tokio_nersc_isdct_free(d);
+
+    /* escapes, non-ASCII, a tagged big integer, every type, empties */
+    json_t *j = json_loads(
+        "{\"A\\\"1\": {\"q\\\"k\": \"x\\\\y\\n\", \"u\": \"\\u00e9\\ud83d\\ude00\","
+        "  \"n\": null, \"t\": true, \"f\": false, \"r\": 0.1,"
+        "  \"e\": 1e300, \"i\": -9223372036854775807, \"z\": 0},"
+        " \"\\u00e9\": {}}", 0, NULL);
+    assert_non_null(j);
+    json_object_set_new(json_object_get(j, "\u00e9"), "big",
+                        tokio_json_uint64(UINT64_MAX));
+    assert_int_equal(tokio_nersc_isdct_from_json(&d, j), TOKIO_OK);
+    assert_write_json_matches_tree(d);
+    tokio_nersc_isdct_free(d);
+    json_decref(j);
+
+    /* a stream that takes no writes */
+    d = open_fixture(1);
+    FILE *ro = fopen("/dev/null", "r");
+    assert_non_null(ro);
+    assert_int_equal(tokio_nersc_isdct_write_json(d, ro), TOKIO_EIO);
+    assert_non_null(strstr(tokio_errmsg(), "writing JSON failed"));
+    fclose(ro);
+    tokio_nersc_isdct_free(d);
+
+    /* no drives */
+    d = from_text("{}");
+    assert_int_equal(tokio_nersc_isdct_count(d), 0);
+    assert_write_json_matches_tree(d);
+    tokio_nersc_isdct_free(d);
+}
+
+/* The saved form is read without jansson; what that reader leaves to
+ * jansson (escapes, long integers, a serial given twice) reads as
+ * jansson reads it. */
+static void
+test_nersc_isdct_json_reads_as_jansson(void **state)
+{
+    (void)state;
+    static const char *const texts[] = {
+        "{\"A\": {\"x\": 1, \"y\": 2.5, \"x\": 3}}",
+        " {\"A\": {\"s\": \"a\\\"b\", \"n\": 1234567890123456789}}\n",
+        "{\"A\": {\"x\": 1}, \"B\": {\"y\": -0}, \"A\": {\"z\": 3}}",
+        "{\"A\":{\"x\":-1.5e-3,\"y\":true,\"z\":null,\"w\":\"\"},\"B\":{}}",
+    };
+    for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+        json_t *want = json_loads(texts[i], 0, NULL), *got = NULL;
+        struct tokio_nersc_isdct *d = from_text(texts[i]);
+        assert_non_null(want);
+        assert_int_equal(tokio_nersc_isdct_to_json(d, &got), TOKIO_OK);
+        char *a = json_text(got, 0), *b = json_text(want, 0);
+        assert_string_equal(a, b);
+        free(a);
+        free(b);
+        json_decref(got);
+        json_decref(want);
+        tokio_nersc_isdct_free(d);
+    }
+    /* malformed text still fails as jansson reports it */
+    struct tokio_nersc_isdct *d = NULL;
+    const char *bad = "{\"A\": {\"x\": 01}}";
+    assert_int_equal(tokio_nersc_isdct_open_mem(&d, bad, strlen(bad), "t"),
+                     TOKIO_EFORMAT);
+    assert_non_null(strstr(tokio_errmsg(), "'t' line 1 column"));
 }
 
 /* Everything after opening: JSON, CSV, diff, reductions, summary. */
@@ -965,8 +1067,10 @@ outputs_trial(void *ctx)
     FILE *fp = fopen("/dev/null", "w");
     int rc;
 
-    if ((rc = tokio_nersc_isdct_to_json(d, &j)) >= 0 &&
+    if ((rc = tokio_nersc_isdct_write_json(d, fp)) >= 0 &&
+        (rc = tokio_nersc_isdct_to_json(d, &j)) >= 0 &&
         (rc = tokio_nersc_isdct_from_json(&again, j)) >= 0 &&
+        (rc = tokio_nersc_isdct_write_json(again, fp)) >= 0 &&
         (rc = tokio_nersc_isdct_write_csv(again, fp, 0)) >= 0 &&
         (rc = tokio_nersc_isdct_write_csv(again, fp, 1)) >= 0 &&
         (rc = tokio_nersc_isdct_diff(again, d, 1, &diff)) >= 0 &&
@@ -1020,6 +1124,8 @@ main(void)
         cmocka_unit_test(test_nersc_isdct_bad_json_reports_position),
         cmocka_unit_test(test_nersc_isdct_missing_or_foreign_file_fails),
         cmocka_unit_test(test_nersc_isdct_summary_needs_timestamps),
+        cmocka_unit_test(test_nersc_isdct_write_json_matches_tree),
+        cmocka_unit_test(test_nersc_isdct_json_reads_as_jansson),
         cmocka_unit_test(test_nersc_isdct_open_survives_every_oom),
         cmocka_unit_test(test_nersc_isdct_outputs_survive_every_oom),
     };

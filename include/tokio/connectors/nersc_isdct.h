@@ -56,7 +56,8 @@ TOKIO_API size_t tokio_nersc_isdct_count(const struct tokio_nersc_isdct *d);
 
 /**
  * The counters of drive `serial` (an object, borrowed until `d` is
- * freed), or NULL when the dump has no such drive.
+ * freed), or NULL when the dump has no such drive (or, making its JSON,
+ * ran out of memory).
  */
 TOKIO_API const json_t *tokio_nersc_isdct_device(
     const struct tokio_nersc_isdct *d, const char *serial);
@@ -71,10 +72,20 @@ TOKIO_API int tokio_nersc_isdct_to_json(const struct tokio_nersc_isdct *d,
 
 /**
  * The same JSON as tokio_nersc_isdct_to_json(), borrowed: valid until `d`
- * is freed, not to be changed.  For writing a large dump without a copy.
+ * is freed, not to be changed; NULL when out of memory (the dump is kept
+ * typed, and its JSON made on first request).
  */
 TOKIO_API const json_t *tokio_nersc_isdct_json(
     const struct tokio_nersc_isdct *d);
+
+/**
+ * Write the dump as tokio_json_write(fp, tokio_nersc_isdct_json(d), 0)
+ * would (the reference's save_cache(): one line, no final newline),
+ * straight from its typed counters.
+ * @return TOKIO_OK, TOKIO_EIO, TOKIO_ENOMEM.
+ */
+TOKIO_API int tokio_nersc_isdct_write_json(const struct tokio_nersc_isdct *d,
+                                           FILE *fp);
 
 /**
  * Build a dump from its JSON form (borrowed): an object keyed by serial
