@@ -220,8 +220,8 @@ tokio_darshan_fsmap_lookup(const struct tokio_darshan_fsmap *map,
 /* ---- one log's summary ---------------------------------------------- */
 
 struct fs_sum {
-    char *mountpt;
-    char *fsname;               /* logical name */
+    char *mountpt;              /* set when kept */
+    char *fsname;               /* logical name; set when kept */
     int used;                   /* a record was mapped here */
     int special;                /* last mapping was get_file_mount's
                                  * UNKNOWN branch */
@@ -330,13 +330,19 @@ base_name(const char *path)
     return s ? s + 1 : path;
 }
 
+/* A mount point while a log is reduced: borrowed from the log. */
+struct mnt {
+    const char *path;
+    size_t len;
+};
+
 /*
  * get_file_mount(): index into `order` (mount indexes sorted longest
  * first, stable), or -1 when the record is on no known file system.
  * *special is set when the UNKNOWN branch (not a prefix match) decided.
  */
 static long
-file_mount(const char *name, struct fs_sum *fs, const size_t *order,
+file_mount(const char *name, const struct mnt *mnt, const size_t *order,
            size_t n, size_t unknown, int *special)
 {
     int stdio_name = strcmp(name, "<STDOUT>") == 0 ||
@@ -344,8 +350,8 @@ file_mount(const char *name, struct fs_sum *fs, const size_t *order,
     int no_sep = strchr(name, '/') == NULL;
 
     for (size_t k = 0; k < n; k++) {
-        const char *m = fs[order[k]].mountpt;
-        if (strncmp(name, m, strlen(m)) == 0) {
+        const struct mnt *m = &mnt[order[k]];
+        if (strncmp(name, m->path, m->len) == 0) {
             *special = 0;
             return (long)order[k];
         }
@@ -387,12 +393,12 @@ reduce_record(struct fs_sum *f, const struct tokio_darshan_record *r,
 
 /* Insertion sort: stable, and mount tables are short. */
 static void
-sort_by_len(size_t *order, const struct fs_sum *fs, size_t n)
+sort_by_len(size_t *order, const struct mnt *mnt, size_t n)
 {
     for (size_t i = 1; i < n; i++) {
         size_t v = order[i], j = i;
-        size_t len = strlen(fs[v].mountpt);
-        while (j > 0 && strlen(fs[order[j - 1]].mountpt) < len) {
+        size_t len = mnt[v].len;
+        while (j > 0 && mnt[order[j - 1]].len < len) {
             order[j] = order[j - 1];
             j--;
         }
@@ -411,6 +417,7 @@ summarize_log(struct log_sum **out, const char **why, const char *path,
     struct tokio_darshan *log = NULL;
     struct log_sum *s = NULL;
     size_t *order = NULL;
+    struct mnt *mnt = NULL;
     int rc;
 
     *out = NULL;
@@ -437,48 +444,56 @@ summarize_log(struct log_sum **out, const char **why, const char *path,
     }
     if ((s = tokio__calloc(1, sizeof(*s))) == NULL ||
         (s->fs = tokio__calloc(n_mounts + 1, sizeof(*s->fs))) == NULL ||
-        (order = tokio__calloc(n_mounts + 1, sizeof(*order))) == NULL)
+        (order = tokio__calloc(n_mounts + 1, sizeof(*order))) == NULL ||
+        (mnt = tokio__calloc(n_mounts + 1, sizeof(*mnt))) == NULL)
         goto nomem;
 
     /* the mount table as the reference's dict keys (first position of a
      * path wins), then UNKNOWN for STDIO's streams */
+    size_t unknown = 0;
     for (size_t i = 0; i <= n_mounts; i++) {
         const char *p = i < n_mounts ? tokio_darshan_mount(log, i)->path
                                      : UNKNOWN_MOUNT;
+        size_t len = strlen(p);
         int dup = 0;
         for (size_t k = 0; k < s->n_alloc && !dup; k++)
-            dup = strcmp(s->fs[k].mountpt, p) == 0;
+            dup = mnt[k].len == len && memcmp(mnt[k].path, p, len) == 0;
         if (dup && i < n_mounts)
             continue;
         /* a table entry named UNKNOWN and the appended one share a key */
         if (dup)
             break;
-        if ((s->fs[s->n_alloc].mountpt = tokio__strdup(p)) == NULL)
-            goto nomem;
+        if (strcmp(p, UNKNOWN_MOUNT) == 0)
+            unknown = s->n_alloc;
+        mnt[s->n_alloc].path = p;
+        mnt[s->n_alloc].len = len;
         order[s->n_alloc] = s->n_alloc;
         s->n_alloc++;
     }
-    size_t unknown = 0;
-    for (size_t k = 0; k < s->n_alloc; k++)
-        if (strcmp(s->fs[k].mountpt, UNKNOWN_MOUNT) == 0)
-            unknown = k;
-    sort_by_len(order, s->fs, s->n_alloc);
+    sort_by_len(order, mnt, s->n_alloc);
 
     static const int mods[2] = { TOKIO_DARSHAN_POSIX, TOKIO_DARSHAN_STDIO };
     for (int m = 0; m < 2; m++) {
         size_t nrec = m == 0 ? n_posix : n_stdio;
         const int *ci = m == 0 ? posix_ci : stdio_ci;
         const int *fi = m == 0 ? posix_fi : stdio_fi;
+        /* a log's records come rank after rank for the same few files:
+         * a name maps as the one before it did */
+        const char *last = NULL;
+        long k = -1;
+        int special = 0;
         for (size_t i = 0; i < nrec; i++) {
             const struct tokio_darshan_record *r =
                 tokio_darshan_record(log, mods[m], i);
             const char *name = tokio_darshan_name(log, r->id);
-            int special = 0;
             /* darshan-parser names a record only through the table */
             if (name == NULL)
                 continue;
-            long k = file_mount(name, s->fs, order, s->n_alloc, unknown,
-                                &special);
+            if (name != last) {
+                k = file_mount(name, mnt, order, s->n_alloc, unknown,
+                               &special);
+                last = name;
+            }
             if (k < 0)
                 continue;
             s->fs[k].used = 1;
@@ -499,15 +514,16 @@ summarize_log(struct log_sum **out, const char **why, const char *path,
                 check += f->ival[check_ints[c]];
         if (check == 0)
             continue;
-        const char *logical = f->mountpt;
+        const char *logical = mnt[k].path;
         if (f->used && f->special) {
             logical = UNKNOWN_MOUNT;
         } else if (f->used) {
-            const char *l = tokio_darshan_fsmap_lookup(map, f->mountpt);
+            const char *l = tokio_darshan_fsmap_lookup(map, mnt[k].path);
             if (l != NULL)
                 logical = l;
         }
-        if ((f->fsname = tokio__strdup(logical)) == NULL)
+        if ((f->mountpt = tokio__strdup(mnt[k].path)) == NULL ||
+            (f->fsname = tokio__strdup(logical)) == NULL)
             goto nomem;
         for (int i = 0; i < N_REAL; i++)
             if (f->have_r[i])
@@ -566,6 +582,7 @@ nomem:
     rc = tokio__error(TOKIO_ENOMEM, "out of memory summarizing '%s'", path);
 done:
     free(order);
+    free(mnt);
     log_sum_free(s);
     tokio_darshan_free(log);
     return rc;
@@ -638,6 +655,83 @@ tokio_darshan_summarize_by_fs(json_t **out, const char *path,
         return tokio__error(TOKIO_ENOMEM, "out of memory summarizing '%s'",
                             path);
     return TOKIO_OK;
+}
+
+/* ---- a set of names, each with a number ------------------------------- */
+
+struct name_entry {
+    char *name;                 /* NULL: an empty slot */
+    int64_t val;
+};
+
+struct nameset {
+    struct name_entry *slot;
+    size_t cap, n;
+};
+
+static uint64_t
+name_hash(const char *s)
+{
+    uint64_t h = UINT64_C(1469598103934665603);
+
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
+    return h;
+}
+
+static void
+nameset_free(struct nameset *set)
+{
+    for (size_t i = 0; i < set->cap; i++)
+        free(set->slot[i].name);
+    free(set->slot);
+    memset(set, 0, sizeof(*set));
+}
+
+/* The entry of `name`, or NULL. */
+static const struct name_entry *
+nameset_find(const struct nameset *set, const char *name)
+{
+    if (set->cap == 0)
+        return NULL;
+    for (size_t j = name_hash(name) & (set->cap - 1);
+         set->slot[j].name != NULL; j = (j + 1) & (set->cap - 1))
+        if (strcmp(set->slot[j].name, name) == 0)
+            return &set->slot[j];
+    return NULL;
+}
+
+/* 1: added with `val`, 0: was there (its number unchanged), < 0: out of
+ * memory */
+static int
+nameset_add(struct nameset *set, const char *name, int64_t val)
+{
+    if ((set->n + 1) * 2 > set->cap) {
+        size_t cap = set->cap ? set->cap * 2 : 1024;
+        struct name_entry *slot = tokio__calloc(cap, sizeof(*slot));
+        if (slot == NULL)
+            return TOKIO_ENOMEM;
+        for (size_t i = 0; i < set->cap; i++) {
+            if (set->slot[i].name == NULL)
+                continue;
+            size_t j = name_hash(set->slot[i].name) & (cap - 1);
+            while (slot[j].name != NULL)
+                j = (j + 1) & (cap - 1);
+            slot[j] = set->slot[i];
+        }
+        free(set->slot);
+        set->slot = slot;
+        set->cap = cap;
+    }
+    size_t j = name_hash(name) & (set->cap - 1);
+    for (; set->slot[j].name != NULL; j = (j + 1) & (set->cap - 1))
+        if (strcmp(set->slot[j].name, name) == 0)
+            return 0;
+    if ((set->slot[j].name = tokio__strdup(name)) == NULL)
+        return TOKIO_ENOMEM;
+    set->slot[j].val = val;
+    set->n++;
+    return 1;
 }
 
 /* ---- the database ----------------------------------------------------- */
@@ -764,6 +858,11 @@ struct db {
     const char *path;
     sqlite3_stmt *ins_mount, *get_mount, *ins_header, *ins_summary;
     int in_txn;
+    /* mountpt -> fs_id of the mounts rows this run wrote or read: such a
+     * row never changes, so each mount point costs two statements once
+     * per run rather than per log (an error ends the run, so nothing
+     * rolled back stays here) */
+    struct nameset fs_ids;
 };
 
 static int
@@ -789,6 +888,7 @@ db_exec(struct db *d, const char *sql, const char *what)
 static void
 db_close(struct db *d)
 {
+    nameset_free(&d->fs_ids);
     if (d->h == NULL)
         return;
     if (d->in_txn)
@@ -855,74 +955,6 @@ db_open(struct db *d, const char *path)
     return TOKIO_OK;
 }
 
-/* ---- a set of file names ---------------------------------------------- */
-
-struct nameset {
-    char **slot;
-    size_t cap, n;
-};
-
-static uint64_t
-name_hash(const char *s)
-{
-    uint64_t h = UINT64_C(1469598103934665603);
-
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
-    return h;
-}
-
-static void
-nameset_free(struct nameset *set)
-{
-    for (size_t i = 0; i < set->cap; i++)
-        free(set->slot[i]);
-    free(set->slot);
-}
-
-static int
-nameset_has(const struct nameset *set, const char *name)
-{
-    if (set->cap == 0)
-        return 0;
-    for (size_t j = name_hash(name) & (set->cap - 1); set->slot[j] != NULL;
-         j = (j + 1) & (set->cap - 1))
-        if (strcmp(set->slot[j], name) == 0)
-            return 1;
-    return 0;
-}
-
-/* 1: added, 0: was there, < 0: out of memory */
-static int
-nameset_add(struct nameset *set, const char *name)
-{
-    if ((set->n + 1) * 2 > set->cap) {
-        size_t cap = set->cap ? set->cap * 2 : 1024;
-        char **slot = tokio__calloc(cap, sizeof(*slot));
-        if (slot == NULL)
-            return TOKIO_ENOMEM;
-        for (size_t i = 0; i < set->cap; i++) {
-            if (set->slot[i] == NULL)
-                continue;
-            size_t j = name_hash(set->slot[i]) & (cap - 1);
-            while (slot[j] != NULL)
-                j = (j + 1) & (cap - 1);
-            slot[j] = set->slot[i];
-        }
-        free(set->slot);
-        set->slot = slot;
-        set->cap = cap;
-    }
-    size_t j = name_hash(name) & (set->cap - 1);
-    for (; set->slot[j] != NULL; j = (j + 1) & (set->cap - 1))
-        if (strcmp(set->slot[j], name) == 0)
-            return 0;
-    if ((set->slot[j] = tokio__strdup(name)) == NULL)
-        return TOKIO_ENOMEM;
-    set->n++;
-    return 1;
-}
-
 /* get_existing_logs(): names with a headers row and a summaries row. */
 static int
 load_existing(struct db *d, struct nameset *set)
@@ -937,7 +969,7 @@ load_existing(struct db *d, struct nameset *set)
         return db_error(d, "not a Darshan index");
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
         const char *name = (const char *)sqlite3_column_text(st, 0);
-        if (name != NULL && nameset_add(set, name) < 0) {
+        if (name != NULL && nameset_add(set, name, 0) < 0) {
             rc = tokio__error(TOKIO_ENOMEM, "out of memory");
             break;
         }
@@ -970,8 +1002,13 @@ step_done(struct db *d, sqlite3_stmt *st, const char *what)
 static int
 fs_id_of(struct db *d, const struct fs_sum *f, int64_t *id)
 {
+    const struct name_entry *known = nameset_find(&d->fs_ids, f->mountpt);
     int rc, step;
 
+    if (known != NULL) {
+        *id = known->val;
+        return TOKIO_OK;
+    }
     sqlite3_bind_text(d->ins_mount, 1, f->mountpt, -1, SQLITE_STATIC);
     sqlite3_bind_text(d->ins_mount, 2, f->fsname, -1, SQLITE_STATIC);
     if ((rc = step_done(d, d->ins_mount, "cannot add a mount")) < 0)
@@ -984,6 +1021,9 @@ fs_id_of(struct db *d, const struct fs_sum *f, int64_t *id)
     sqlite3_clear_bindings(d->get_mount);
     if (step != SQLITE_ROW)
         return db_error(d, "cannot find a mount");
+    if (nameset_add(&d->fs_ids, f->mountpt, *id) < 0)
+        return tokio__error(TOKIO_ENOMEM, "index '%s': out of memory",
+                            d->path);
     return TOKIO_OK;
 }
 
@@ -1051,12 +1091,15 @@ struct slot {
 
 struct pool {
     pthread_mutex_t lock;
-    pthread_cond_t ready;       /* a slot was filled */
+    pthread_cond_t ready;       /* the writer may go on */
     pthread_cond_t room;        /* the writer freed a slot */
     pthread_mutex_t lite_lock;  /* one lite (large) log at a time */
     const char *const *logs;
     size_t n, window;
     size_t next_claim, next_write;
+    /* who sleeps: each is signalled only then (a futex call saved) */
+    int writer_waits;
+    unsigned workers_wait;
     int stop;
     struct slot *slots;
     const struct tokio_darshan_fsmap *map;
@@ -1091,6 +1134,27 @@ process_one(struct pool *p, size_t i, struct slot *out)
         out->why = tokio__strdup(why);   /* NULL: the writer says "failed" */
 }
 
+/*
+ * A writer that has caught up sleeps until the WAKE_BATCH slots from the
+ * one it needs are filled (or the last ones are): woken for every log,
+ * it would cost two context switches a log.  The window is larger, so
+ * the workers can always fill them.
+ */
+#define WAKE_BATCH 16
+
+static int
+writer_may_go(const struct pool *p)
+{
+    size_t end = p->next_write + WAKE_BATCH;
+
+    if (end > p->n)
+        end = p->n;
+    for (size_t i = p->next_write; i < end; i++)
+        if (!p->slots[i % p->window].done)
+            return 0;
+    return 1;
+}
+
 static void *
 worker(void *arg)
 {
@@ -1099,8 +1163,11 @@ worker(void *arg)
     for (;;) {
         pthread_mutex_lock(&p->lock);
         while (!p->stop && p->next_claim < p->n &&
-               p->next_claim >= p->next_write + p->window)
+               p->next_claim >= p->next_write + p->window) {
+            p->workers_wait++;
             pthread_cond_wait(&p->room, &p->lock);
+            p->workers_wait--;
+        }
         if (p->stop || p->next_claim >= p->n) {
             pthread_mutex_unlock(&p->lock);
             return NULL;
@@ -1114,7 +1181,8 @@ worker(void *arg)
         pthread_mutex_lock(&p->lock);
         p->slots[i % p->window] = r;
         p->slots[i % p->window].done = 1;
-        pthread_cond_broadcast(&p->ready);
+        if (p->writer_waits && writer_may_go(p))
+            pthread_cond_signal(&p->ready);
         pthread_mutex_unlock(&p->lock);
     }
 }
@@ -1151,6 +1219,9 @@ list_dir(char ***out, size_t *n_out, const char *dir)
                             strerror(errno));
     while ((e = readdir(d)) != NULL) {
         struct stat st;
+        if (e->d_type != DT_REG && e->d_type != DT_LNK &&
+            e->d_type != DT_UNKNOWN)
+            continue;
         size_t len = strlen(dir) + strlen(e->d_name) + 2;
         char *path = tokio__malloc(len);
         if (path == NULL) {
@@ -1158,7 +1229,10 @@ list_dir(char ***out, size_t *n_out, const char *dir)
             break;
         }
         snprintf(path, len, "%s/%s", dir, e->d_name);
-        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+        /* the directory says what most entries are; a link or an
+         * unknown type costs a stat() */
+        if (e->d_type != DT_REG &&
+            (stat(path, &st) != 0 || !S_ISREG(st.st_mode))) {
             free(path);
             continue;
         }
@@ -1213,12 +1287,17 @@ write_results(struct pool *p, struct db *d,
         batch = 1;
     for (size_t i = 0; i < p->n; i++) {
         pthread_mutex_lock(&p->lock);
-        while (!p->slots[i % p->window].done)
-            pthread_cond_wait(&p->ready, &p->lock);
+        if (!p->slots[i % p->window].done) {
+            p->writer_waits = 1;
+            while (!writer_may_go(p))
+                pthread_cond_wait(&p->ready, &p->lock);
+            p->writer_waits = 0;
+        }
         struct slot r = p->slots[i % p->window];
         memset(&p->slots[i % p->window], 0, sizeof(r));
         p->next_write++;
-        pthread_cond_broadcast(&p->room);
+        if (p->workers_wait > 0)
+            pthread_cond_broadcast(&p->room);
         pthread_mutex_unlock(&p->lock);
 
         if (r.sum == NULL) {
@@ -1362,11 +1441,11 @@ tokio_darshan_index(const char *db_path, const char *const *logs, size_t n,
     for (size_t i = 0; i < n; i++) {
         const char *b = base_name(logs[i]);
         int added;
-        if (nameset_has(&seen, b)) {
+        if (nameset_find(&seen, b) != NULL) {
             st.n_existing++;
             continue;
         }
-        if ((added = nameset_add(&given, b)) < 0) {
+        if ((added = nameset_add(&given, b, 0)) < 0) {
             rc = tokio__error(TOKIO_ENOMEM, "out of memory");
             goto out;
         }

@@ -516,6 +516,52 @@ test_darshan_open_survives_every_oom(void **state)
     }
 }
 
+/* Every allocation failure says so and names the log (no pack needed). */
+static void
+test_darshan_oom_messages_name_the_log(void **state)
+{
+    const char *bin = getenv("TOKIO_BIN");
+    char path[4300];
+
+    (void)state;
+    snprintf(path, sizeof(path), "%.*s/examples/data/darshanlogs/2019/2/14/"
+             "alice_h5analyze_id4478655_2-14-43323-6213206756177816041_1."
+             "darshan", (int)(strrchr(bin, '/') - bin), bin);
+    for (size_t n = 1;; n++) {
+        struct tokio_darshan *log = NULL;
+        tokio_test_fail_alloc_at(n);
+        int rc = tokio_darshan_open(&log, path);
+        tokio_test_fail_alloc_at(0);
+        if (rc >= 0) {
+            tokio_darshan_free(log);
+            break;
+        }
+        assert_int_equal(rc, TOKIO_ENOMEM);
+        assert_contains(tokio_errmsg(), "out of memory");
+        assert_contains(tokio_errmsg(), "alice_h5analyze_id4478655");
+    }
+}
+
+/* A folder or a device is not a log: the error names it. */
+static void
+test_darshan_open_non_files_name_the_path(void **state)
+{
+    struct tokio_darshan *log = NULL;
+    char *tmp = tokio_test_mkdtemp();
+
+    (void)state;
+    assert_int_equal(tokio_darshan_open(&log, tmp), TOKIO_EIO);
+    assert_null(log);
+    assert_contains(tokio_errmsg(), "cannot read");
+    assert_contains(tokio_errmsg(), tmp);
+    /* not a regular file: read to its end, which is at once */
+    assert_int_equal(tokio_darshan_open(&log, "/dev/null"), TOKIO_EFORMAT);
+    assert_null(log);
+    assert_contains(tokio_errmsg(), "'/dev/null': not a darshan log");
+    tokio_test_rmtree(tmp);
+    free(tmp);
+}
+
 /* ---- regressions ------------------------------------------------------ */
 
 /*
@@ -644,6 +690,8 @@ main(void)
         cmocka_unit_test(test_darshan_base_matches_golden_derived_logs),
         cmocka_unit_test(test_darshan_rejected_versions_name_the_log),
         cmocka_unit_test(test_darshan_empty_logs_are_eformat),
+        cmocka_unit_test(test_darshan_open_non_files_name_the_path),
+        cmocka_unit_test(test_darshan_oom_messages_name_the_log),
         cmocka_unit_test(test_darshan_partial_flags_are_reported),
         cmocka_unit_test(test_darshan_accessors_expose_records),
         cmocka_unit_test(test_darshan_truncation_is_eformat_at_every_cut),

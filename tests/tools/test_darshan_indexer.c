@@ -8,6 +8,8 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "tokio/config.h"
 #include "tokio/tools/darshan_indexer.h"
@@ -140,6 +142,113 @@ test_index_own_samples(void **state)
     free(tmp);
 }
 
+/*
+ * A folder gives its regular files and links to them (not folders or
+ * dangling links), and two runs of one log each build the index one run
+ * of both does: mount rows the first run wrote are found again.
+ */
+static void
+test_index_folder_then_log_by_log(void **state)
+{
+    static const char *const names[2] = {
+        "alice_h5analyze_id4478655_2-14-43323-6213206756177816041_1.darshan",
+        "glock_ior_id4478601_2-14-36000-4991620618526952987_1.darshan"
+    };
+    const char *bin = getenv("TOKIO_BIN");
+    char *tmp = tokio_test_mkdtemp();
+    char src[4300], dir[4300], path[2][4400], db[2][4300], x[4400];
+    struct tokio_darshan_index_stats st;
+    size_t len;
+
+    (void)state;
+    snprintf(dir, sizeof(dir), "%s/logs", tmp);
+    assert_int_equal(mkdir(dir, 0755), 0);
+    for (int i = 0; i < 2; i++) {
+        snprintf(src, sizeof(src), "%.*s/examples/data/darshanlogs/2019/2/"
+                 "14/%s", (int)(strrchr(bin, '/') - bin), bin, names[i]);
+        snprintf(path[i], sizeof(path[i]), "%s/%s", dir, names[i]);
+        snprintf(db[i], sizeof(db[i]), "%s/%d.db", tmp, i);
+        if (i == 0) {
+            assert_int_equal(symlink(src, path[i]), 0);
+        } else {
+            char *bytes = tokio_test_read_file(src, &len);
+            tokio_test_write_file(path[i], bytes, len);
+            free(bytes);
+        }
+    }
+    snprintf(x, sizeof(x), "%s/sub", dir);
+    assert_int_equal(mkdir(x, 0755), 0);
+    snprintf(x, sizeof(x), "%s/gone.darshan", dir);
+    assert_int_equal(symlink("/nonexistent/gone.darshan", x), 0);
+
+    const char *folder[] = { dir };
+    assert_int_equal(tokio_darshan_index(db[0], folder, 1, NULL, NULL, &st),
+                     0);
+    assert_int_equal(st.n_inputs, 2);
+    for (int i = 0; i < 2; i++) {
+        const char *one[] = { path[i] };
+        assert_int_equal(tokio_darshan_index(db[1], one, 1, NULL, NULL,
+                                             &st), 0);
+        assert_int_equal(st.n_inputs, 1);
+    }
+    char *a = tokio_test_sqlite_dump(db[0]), *b = tokio_test_sqlite_dump(db[1]);
+    if (a != NULL) {
+        assert_non_null(strstr(a, "INSERT INTO mounts"));
+        assert_string_equal(a, b);
+    }
+    free(a);
+    free(b);
+    tokio_test_rmtree(tmp);
+    free(tmp);
+    TOKIO_TEST_NEED_SQLITE3(a);
+}
+
+/* One run for the sweep below: a log the failure hit counts as failed. */
+struct oom_run {
+    char db[4300], folder[4300];
+    int log_oom;
+};
+
+static void
+oom_warn(void *arg, const char *path, const char *why)
+{
+    struct oom_run *t = arg;
+
+    (void)path;
+    assert_non_null(strstr(why, "out of memory"));
+    t->log_oom = 1;
+}
+
+static int
+oom_trial(void *ctx)
+{
+    struct oom_run *t = ctx;
+    struct tokio_darshan_index_opts o = { .warn = oom_warn, .arg = t };
+    const char *logs[] = { t->folder };
+
+    unlink(t->db);
+    t->log_oom = 0;
+    int rc = tokio_darshan_index(t->db, logs, 1, NULL, &o, NULL);
+    return rc == TOKIO_OK && t->log_oom ? TOKIO_ENOMEM : rc;
+}
+
+/* Out of memory anywhere: the run fails or the log is skipped, cleanly. */
+static void
+test_index_survives_every_oom(void **state)
+{
+    const char *bin = getenv("TOKIO_BIN");
+    char *tmp = tokio_test_mkdtemp();
+    struct oom_run t;
+
+    (void)state;
+    snprintf(t.folder, sizeof(t.folder), "%.*s/examples/data/darshanlogs/"
+             "2019/2/14", (int)(strrchr(bin, '/') - bin), bin);
+    snprintf(t.db, sizeof(t.db), "%s/oom.db", tmp);
+    tokio_test_every_oom(oom_trial, &t, 1);
+    tokio_test_rmtree(tmp);
+    free(tmp);
+}
+
 static void
 test_index_bad_arguments(void **state)
 {
@@ -164,6 +273,8 @@ main(void)
         cmocka_unit_test(test_fsmap_bad_pattern_names_key),
         cmocka_unit_test(test_summarize_sample),
         cmocka_unit_test(test_index_own_samples),
+        cmocka_unit_test(test_index_folder_then_log_by_log),
+        cmocka_unit_test(test_index_survives_every_oom),
         cmocka_unit_test(test_index_bad_arguments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
