@@ -15,8 +15,10 @@
  *   before.)
  * - an explicit history file is read directly; the reference still asked
  *   the hdf5 provider first, which never reads that file.
- * - provider "hdf5" is not available yet: it is passed over, and the error
- *   when no provider answers says so.
+ * - when no provider has data (every one tried, none answering), the
+ *   result is TOKIO_ENOTFOUND naming the providers; the reference printed
+ *   {} when "hdf5" had been tried, and raised ConfigError otherwise.
+ * The "hdf5" provider (lfsstatus_hdf5.c) lists its own differences.
  * - a file system whose OSTs all hold 0 KiB gets its first OST as the most
  *   full; an OST with 0 KiB total is TOKIO_EFORMAT (the reference crashed
  *   on both).
@@ -26,12 +28,14 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/alloc.h"
 #include "core/error.h"
 #include "tokio/config.h"
 #include "tokio/connectors/lfshealth.h"
 #include "tokio/connectors/nersc_lfsstate.h"
 #include "tokio/time.h"
 #include "tokio/tools/common.h"
+#include "tools/lfsstatus_private.h"
 
 /* The reference's look-behind and look-ahead around the time asked for:
  * a day back because files are named by local date while samples are
@@ -115,30 +119,57 @@ pick_snapshot(const struct tokio_nersc_lfsstate *h, int64_t when)
     return n - 1;
 }
 
+/*
+ * The targets of file system `fs` in one lfs df snapshot, names borrowed
+ * from `df`.
+ */
 static int
-summarize_fullness(json_t *res, const struct tokio_lfs_df *df,
-                   const char *fs, int64_t ts)
+snapshot_of_df(struct tokio__fullness_snapshot *s,
+               const struct tokio_lfs_df *df, const char *fs, int64_t ts)
 {
-    const struct tokio_lfs_df_target *least = NULL, *most = NULL;
-    const struct tokio_lfs_df_target *first = NULL;
-    int64_t count = 0, sum_used = 0, sum_total = 0, most_kib = 0;
-    int seen_fs = 0;
+    size_t n = 0;
 
+    for (size_t i = 0; i < tokio_lfs_df_count(df); i++)
+        n += strcmp(tokio_lfs_df_target(df, i)->fs, fs) == 0;
+    if (n == 0)
+        return tokio__error(TOKIO_ENOTFOUND, "file system '%s' is not in "
+                            "the snapshot of %lld", fs, (long long)ts);
+    if ((s->targets = tokio__calloc(n, sizeof(*s->targets))) == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory");
     for (size_t i = 0; i < tokio_lfs_df_count(df); i++) {
         const struct tokio_lfs_df_target *t = tokio_lfs_df_target(df, i);
         if (strcmp(t->fs, fs) != 0)
             continue;
-        seen_fs = 1;
+        s->targets[s->n_targets++] = (struct tokio__ost_fullness){
+            .name = t->target, .used_kib = t->used_kib,
+            .total_kib = t->total_kib, .target_index = t->target_index };
+    }
+    s->timestamp = ts;
+    return TOKIO_OK;
+}
+
+/* The reference's _summarize_fullness() of one snapshot of `fs`. */
+static int
+summarize_fullness(json_t *res, const struct tokio__fullness_snapshot *s,
+                   const char *fs)
+{
+    const struct tokio__ost_fullness *least = NULL, *most = NULL;
+    const struct tokio__ost_fullness *first = NULL;
+    int64_t count = 0, sum_used = 0, sum_total = 0, most_kib = 0;
+    long long ts = (long long)s->timestamp;
+
+    for (size_t i = 0; i < s->n_targets; i++) {
+        const struct tokio__ost_fullness *t = &s->targets[i];
         /* only OSTs, not MDTs or MGTs */
-        if (strncasecmp(t->target, "ost", 3) != 0)
+        if (strncasecmp(t->name, "ost", 3) != 0)
             continue;
         if (t->total_kib == 0)
             return tokio__error(TOKIO_EFORMAT, "%s %s at %lld: 0 KiB total",
-                                fs, t->target, (long long)ts);
+                                fs, t->name, ts);
         if (__builtin_add_overflow(sum_used, t->used_kib, &sum_used) ||
             __builtin_add_overflow(sum_total, t->total_kib, &sum_total))
             return tokio__error(TOKIO_EFORMAT, "%s at %lld: KiB sums "
-                                "overflow", fs, (long long)ts);
+                                "overflow", fs, ts);
         count++;
         if (first == NULL)
             first = t;
@@ -150,12 +181,9 @@ summarize_fullness(json_t *res, const struct tokio_lfs_df *df,
             most = t;
         }
     }
-    if (!seen_fs)
-        return tokio__error(TOKIO_ENOTFOUND, "file system '%s' is not in "
-                            "the snapshot of %lld", fs, (long long)ts);
     if (count == 0)
         return tokio__error(TOKIO_ENOTFOUND, "file system '%s' has no OST "
-                            "in the snapshot of %lld", fs, (long long)ts);
+                            "in the snapshot of %lld", fs, ts);
     if (most == NULL)
         most = first;
     /* the reference's arithmetic, operation for operation */
@@ -169,7 +197,7 @@ summarize_fullness(json_t *res, const struct tokio_lfs_df *df,
         json_object_set_new(res, "ost_least_full_kib",
                             json_integer(least->used_kib)) < 0 ||
         json_object_set_new(res, "ost_least_full_name",
-                            json_string(least->target)) < 0 ||
+                            json_string(least->name)) < 0 ||
         json_object_set_new(res, "ost_least_full_pct",
                             json_real(100.0 * (double)least->used_kib /
                                       (double)least->total_kib)) < 0 ||
@@ -178,12 +206,28 @@ summarize_fullness(json_t *res, const struct tokio_lfs_df *df,
         json_object_set_new(res, "ost_most_full_kib",
                             json_integer(most->used_kib)) < 0 ||
         json_object_set_new(res, "ost_most_full_name",
-                            json_string(most->target)) < 0 ||
+                            json_string(most->name)) < 0 ||
         json_object_set_new(res, "ost_most_full_pct",
                             json_real(100.0 * (double)most->used_kib /
                                       (double)most->total_kib)) < 0 ||
         json_object_set_new(res, "ost_most_full_id",
                             json_integer(most->target_index)) < 0)
+        return tokio__error(TOKIO_ENOMEM, "out of memory");
+    return TOKIO_OK;
+}
+
+/* The sample's times; Differs from pytokio: the next one's own time,
+ * not ts + 1. */
+static int
+stamp(json_t *res, int64_t ts, int has_next, int64_t next, int64_t when)
+{
+    if ((has_next &&
+         json_object_set_new(res, "ost_next_timestamp",
+                             json_integer(next)) < 0) ||
+        json_object_set_new(res, "ost_actual_timestamp",
+                            json_integer(ts)) < 0 ||
+        json_object_set_new(res, "ost_requested_timestamp",
+                            json_integer(when)) < 0)
         return tokio__error(TOKIO_ENOMEM, "out of memory");
     return TOKIO_OK;
 }
@@ -254,24 +298,51 @@ get_lfsstate(json_t **out, const struct tokio_config *cfg, const char *fs,
         rc = tokio__error(TOKIO_ENOMEM, "out of memory");
         goto done;
     }
-    rc = kind == TOKIO_LFSSTATE_FULLNESS
-             ? summarize_fullness(res, tokio_nersc_lfsstate_fullness(h, i),
-                                  fs, ts)
-             : summarize_failover(res, tokio_nersc_lfsstate_map(h, i), fs,
-                                  ts);
-    if (rc < 0)
-        goto done;
-    /* Differs from pytokio: the next snapshot's time, not ts + 1 */
-    if ((i + 1 < n &&
-         json_object_set_new(res, "ost_next_timestamp", json_integer(
-             tokio_nersc_lfsstate_timestamp(h, i + 1))) < 0) ||
-        json_object_set_new(res, "ost_actual_timestamp",
-                            json_integer(ts)) < 0 ||
-        json_object_set_new(res, "ost_requested_timestamp",
-                            json_integer(when)) < 0)
-        rc = tokio__error(TOKIO_ENOMEM, "out of memory");
+    if (kind == TOKIO_LFSSTATE_FULLNESS) {
+        struct tokio__fullness_snapshot snap = { 0 };
+        rc = snapshot_of_df(&snap, tokio_nersc_lfsstate_fullness(h, i), fs,
+                            ts);
+        if (rc >= 0)
+            rc = summarize_fullness(res, &snap, fs);
+        tokio__fullness_snapshot_free(&snap);
+    } else {
+        rc = summarize_failover(res, tokio_nersc_lfsstate_map(h, i), fs, ts);
+    }
+    if (rc >= 0)
+        rc = stamp(res, ts, i + 1 < n,
+                   i + 1 < n ? tokio_nersc_lfsstate_timestamp(h, i + 1) : 0,
+                   when);
 done:
     tokio_nersc_lfsstate_free(h);
+    if (rc < 0) {
+        json_decref(res);
+        return rc;
+    }
+    *out = res;
+    return TOKIO_OK;
+}
+
+/* The "hdf5" provider: *out stays NULL when it has no data. */
+static int
+get_hdf5(json_t **out, const struct tokio_config *cfg,
+         const char *file_system, int64_t when)
+{
+    struct tokio__fullness_snapshot snap;
+    json_t *res = NULL;
+    int found, rc;
+
+    *out = NULL;
+    if ((rc = tokio__lfsstatus_hdf5_fullness(&snap, &found, cfg, file_system,
+                                             when)) < 0 || !found)
+        return rc;
+    if ((res = json_object()) == NULL)
+        rc = tokio__error(TOKIO_ENOMEM, "out of memory");
+    if (rc >= 0)
+        rc = summarize_fullness(res, &snap, file_system);
+    if (rc >= 0)
+        rc = stamp(res, snap.timestamp, snap.has_next, snap.next_timestamp,
+                   when);
+    tokio__fullness_snapshot_free(&snap);
     if (rc < 0) {
         json_decref(res);
         return rc;
@@ -303,19 +374,34 @@ tokio_lfsstatus_get_fullness(json_t **out, const struct tokio_config *cfg,
                         : json_is_array(providers)
                             ? json_string_value(json_array_get(providers, i))
                             : json_string_value(providers);
-        if (p == NULL || strcmp(p, "nersc_lfsstate") != 0)
-            continue;       /* hdf5 (not available yet) or unknown */
-        tried = 1;
-        rc = get_lfsstate(out, cfg, fs, when, TOKIO_LFSSTATE_FULLNESS, NULL);
-        /* no files for that day: as the reference, try the next one */
-        if (rc != TOKIO_ENOTFOUND || *out != NULL)
-            return rc;
+        if (p != NULL && strcmp(p, "hdf5") == 0) {
+            /* without hdf5_files it does not apply (the reference's
+             * KeyError, which made it skip the provider) */
+            if (cfg == NULL || tokio_config_get(cfg, "hdf5_files") == NULL)
+                continue;
+            tried = 1;
+            /* the logical name: hdf5_files is keyed by it */
+            rc = get_hdf5(out, cfg, file_system, when);
+            if (rc < 0 || *out != NULL)
+                return rc;
+        } else if (p != NULL && strcmp(p, "nersc_lfsstate") == 0) {
+            tried = 1;
+            rc = get_lfsstate(out, cfg, fs, when, TOKIO_LFSSTATE_FULLNESS,
+                              NULL);
+            /* no files for that day: as the reference, try the next one */
+            if (rc != TOKIO_ENOTFOUND || *out != NULL)
+                return rc;
+        }
     }
-    if (tried)
+    if (tried && rc < 0)
         return rc;
+    if (tried)
+        return tokio__error(TOKIO_ENOTFOUND, "no fullness data for '%s' at "
+                            "%lld from lfsstatus_fullness_providers",
+                            file_system, (long long)when);
     return tokio__error(TOKIO_EINVAL, "no usable lfsstatus_fullness_providers"
-                        " (known: nersc_lfsstate; hdf5 is not available "
-                        "yet)");
+                        " (known: hdf5, which needs hdf5_files, and "
+                        "nersc_lfsstate)");
 }
 
 int

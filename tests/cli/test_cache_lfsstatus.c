@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -171,12 +173,70 @@ test_cache_lfsstatus_usage_and_failures(void **state)
     free(dir);
 }
 
+/*
+ * The "hdf5" provider, first in the pack's site.json: with scratch1's TTS
+ * file in place (the pack's archive-lmtdb output of snx11025), fullness
+ * comes from its /fullness datasets.  The values are the reference's
+ * get_fullness_hdf5() on that file; Differs from pytokio: its
+ * cache_lfsstatus could not print them (datetimes in the result, a
+ * TypeError in json.dumps), ours are epochs.
+ */
+static void
+test_cache_lfsstatus_from_tts_file(void **state)
+{
+    (void)state;
+    char *dir = workdir();
+    char day[4096], link[4096 + 64];
+
+    if (dir == NULL)
+        skip();
+    snprintf(day, sizeof(day), "%s/inputs/2018-01-28", dir);
+    assert_int_equal(mkdir(day, 0755), 0);
+    snprintf(link, sizeof(link), "%s/snx11025.hdf5", day);
+    assert_int_equal(symlink("../snx11025_2018-01-28.hdf5", link), 0);
+    struct tokio_run r = tokio_test_run(dir, site_env, (const char *[]){
+        "cache-lfsstatus", "--fullness", "--", "scratch1",
+        "2018-01-28T00:02:32", NULL });
+    if (r.status != 0)
+        print_error("%s", r.err);
+    assert_int_equal(r.status, 0);
+    json_t *got = json_loads(r.out, 0, NULL);
+    json_t *want = json_pack(
+        "{s:I, s:I, s:f, s:I, s:I, s:I, s:s, s:f, s:I, s:I, s:s, s:f, s:I,"
+        " s:I}",
+        "ost_actual_timestamp", (json_int_t)1517126550,
+        "ost_avg_full_kib", (json_int_t)49963369,
+        "ost_avg_full_pct", 56.36643605519134,
+        "ost_count", (json_int_t)24,
+        "ost_least_full_id", (json_int_t)9,
+        "ost_least_full_kib", (json_int_t)48032734,
+        "ost_least_full_name", "OST0009",
+        "ost_least_full_pct", 54.18838008235623,
+        "ost_most_full_id", (json_int_t)5,
+        "ost_most_full_kib", (json_int_t)52850931,
+        "ost_most_full_name", "OST0005",
+        "ost_most_full_pct", 59.6240542279851,
+        "ost_next_timestamp", (json_int_t)1517126555,
+        "ost_requested_timestamp", (json_int_t)1517126552);
+    assert_non_null(got);
+    assert_non_null(want);
+    if (!json_equal(got, want))
+        print_error("got %s", r.out);
+    assert_true(json_equal(got, want));
+    json_decref(got);
+    json_decref(want);
+    tokio_run_free(&r);
+    tokio_test_rmtree(dir);
+    free(dir);
+}
+
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cache_lfsstatus_reproduces_goldens),
         cmocka_unit_test(test_cache_lfsstatus_usage_and_failures),
+        cmocka_unit_test(test_cache_lfsstatus_from_tts_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -171,46 +171,59 @@ bin_dir(void)
 }
 
 /*
- * The front `tokio` runs the commands that need HDF5, libarchive or
- * MariaDB through tokio-full: both must offer the same commands, with the
- * same help.
+ * The front `tokio` runs the commands that need libarchive through
+ * tokio-libarchive and those that need HDF5 or MariaDB through
+ * tokio-full: all three offer the same commands, with the same help, and
+ * each reaches every command.
  */
 static void
-test_front_and_full_offer_the_same_commands(void **state)
+test_every_executable_offers_every_command(void **state)
 {
+    static const char *const exes[] = { "tokio-libarchive", "tokio-full" };
     const char *help[] = { "help", NULL };
     const char *h5help[] = { "help", "export-tts", NULL };
+    const char *tarhelp[] = { "cache-isdct", "--help", NULL };
     char *front = strdup(getenv("TOKIO_BIN"));
     char *dir = bin_dir();
-    char full[4096];
 
     (void)state;
-    snprintf(full, sizeof(full), "%s/tokio-full", dir);
     struct tokio_run f1 = tokio_test_run(NULL, NULL, help);
     struct tokio_run f2 = tokio_test_run(NULL, NULL, h5help);
-    setenv("TOKIO_BIN", full, 1);
-    struct tokio_run a1 = tokio_test_run(NULL, NULL, help);
-    struct tokio_run a2 = tokio_test_run(NULL, NULL, h5help);
-    setenv("TOKIO_BIN", front, 1);
-
+    struct tokio_run f3 = tokio_test_run(NULL, NULL, tarhelp);
     assert_int_equal(f1.status, 0);
-    assert_int_equal(a1.status, 0);
-    assert_string_equal(f1.out, a1.out);
     assert_contains(f1.out, "  export-tts ");
     assert_contains(f1.out, "  cache-darshan ");
     assert_int_equal(f2.status, 0);
-    assert_int_equal(a2.status, 0);
     assert_contains(f2.out, "usage: tokio export-tts");
-    assert_string_equal(f2.out, a2.out);
+    assert_int_equal(f3.status, 0);
+    assert_contains(f3.out, "usage: tokio cache-isdct");
+    for (size_t i = 0; i < sizeof(exes) / sizeof(exes[0]); i++) {
+        char exe[4096];
+        snprintf(exe, sizeof(exe), "%s/%s", dir, exes[i]);
+        setenv("TOKIO_BIN", exe, 1);
+        struct tokio_run a1 = tokio_test_run(NULL, NULL, help);
+        struct tokio_run a2 = tokio_test_run(NULL, NULL, h5help);
+        struct tokio_run a3 = tokio_test_run(NULL, NULL, tarhelp);
+        setenv("TOKIO_BIN", front, 1);
+        assert_int_equal(a1.status, 0);
+        assert_string_equal(f1.out, a1.out);
+        assert_int_equal(a2.status, 0);
+        assert_string_equal(f2.out, a2.out);
+        assert_int_equal(a3.status, 0);
+        assert_string_equal(f3.out, a3.out);
+        tokio_run_free(&a1);
+        tokio_run_free(&a2);
+        tokio_run_free(&a3);
+    }
     tokio_run_free(&f1);
     tokio_run_free(&f2);
-    tokio_run_free(&a1);
-    tokio_run_free(&a2);
+    tokio_run_free(&f3);
     free(front);
     free(dir);
 }
 
-/* TOKIO_EXEC_PATH names the one folder tokio-full is taken from */
+/* TOKIO_EXEC_PATH names the one folder the other executables are taken
+ * from */
 static void
 test_exec_path_chooses_tokio_full(void **state)
 {
@@ -238,6 +251,13 @@ test_exec_path_chooses_tokio_full(void **state)
     assert_contains(r.err, "No such file or directory");
     tokio_run_free(&r);
 
+    r = tokio_test_run(NULL, env_bad, (const char *[]){ "compare-isdct",
+                                                         "--help", NULL });
+    assert_int_equal(r.status, 1);
+    assert_contains(r.err, "compare-isdct is run by "
+                           "/nonexistent-tokio-dir/tokio-libarchive");
+    tokio_run_free(&r);
+
     /* the front's own commands do not need it */
     r = tokio_test_run(NULL, env_bad, light);
     assert_int_equal(r.status, 0);
@@ -259,7 +279,7 @@ main(void)
         cmocka_unit_test(test_help_command_equals_command_help),
         cmocka_unit_test(test_help_of_unknown_command_exits_2),
         cmocka_unit_test(test_reference_spelling_with_underscores_is_accepted),
-        cmocka_unit_test(test_front_and_full_offer_the_same_commands),
+        cmocka_unit_test(test_every_executable_offers_every_command),
         cmocka_unit_test(test_exec_path_chooses_tokio_full),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

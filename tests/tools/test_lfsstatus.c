@@ -98,7 +98,9 @@ test_lfsstatus_providers_and_config(void **state)
                      TOKIO_OK);
     assert_int_equal(tokio_lfsstatus_get_fullness(&r, cfg, "x", 0, NULL),
                      TOKIO_EINVAL);
-    assert_contains(tokio_errmsg(), "hdf5 is not available");
+    /* hdf5 without hdf5_files does not apply: no usable provider */
+    assert_contains(tokio_errmsg(), "no usable lfsstatus_fullness_providers");
+    assert_contains(tokio_errmsg(), "hdf5, which needs hdf5_files");
     /* nersc_lfsstate without a template */
     assert_int_equal(tokio_lfsstatus_get_fullness(&r, NULL, "x", 0, NULL),
                      TOKIO_EINVAL);
