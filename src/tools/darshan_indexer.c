@@ -507,11 +507,12 @@ summarize_log(struct log_sum **out, const char **why, const char *path,
     size_t kept = 0;
     for (size_t k = 0; k < s->n_alloc; k++) {
         struct fs_sum *f = &s->fs[k];
-        int64_t check = 0;
+        /* wrapping, as the sums themselves (reduce_record) */
+        uint64_t check = 0;
         for (size_t c = 0; c < sizeof(check_ints) / sizeof(*check_ints);
              c++)
             if (f->have_i[check_ints[c]])
-                check += f->ival[check_ints[c]];
+                check += (uint64_t)f->ival[check_ints[c]];
         if (check == 0)
             continue;
         const char *logical = mnt[k].path;
