@@ -486,16 +486,12 @@ static int
 load_json(struct tokio_craysdb **out, const char *text, size_t len,
           const char *name)
 {
-    json_error_t err;
-    int oom = 0, rc;
-    json_t *json = tokio__json_parse(text, len, JSON_REJECT_DUPLICATES, &err,
-                                     &oom);
+    json_t *json;
+    int rc = tokio__json_parse_named(&json, text, len,
+                                     JSON_REJECT_DUPLICATES, name);
 
-    if (json == NULL && oom)
-        return tokio__error(TOKIO_ENOMEM, "'%s': out of memory", name);
-    if (json == NULL)
-        return tokio__error(TOKIO_EFORMAT, "'%s' line %d column %d: %s",
-                            name, err.line, err.column, err.text);
+    if (rc < 0)
+        return rc;
     rc = tokio_craysdb_from_json(out, json);
     json_decref(json);
     if (rc < 0)

@@ -1692,15 +1692,11 @@ static int
 parse_json_text(struct tokio_hpss **out, const char *buf, size_t len,
                 const char *name, enum tokio_hpss_kind kind)
 {
-    json_error_t err;
-    int nomem = 0, rc;
-    json_t *json = tokio__json_parse(buf, len, 0, &err, &nomem);
+    json_t *json;
+    int rc;
 
-    if (json == NULL)
-        return nomem ? oom(name)
-                     : tokio__error(TOKIO_EFORMAT, "'%s' line %d column %d: "
-                                    "%s", name, err.line, err.column,
-                                    err.text);
+    if ((rc = tokio__json_parse_named(&json, buf, len, 0, name)) < 0)
+        return rc;
     rc = tokio_hpss_from_json(out, json, kind);
     json_decref(json);
     if (rc < 0)

@@ -2133,15 +2133,11 @@ load_plain(struct tokio_mmperfmon *m, const unsigned char *buf, size_t len,
     while (i < len && tokio__py_space(buf[i]))
         i++;
     if (i < len && buf[i] == '{') {
-        json_error_t err;
-        int oom = 0, rc;
-        json_t *j = tokio__json_parse((const char *)buf, len, 0, &err, &oom);
+        json_t *j;
+        int rc = tokio__json_parse_named(&j, (const char *)buf, len, 0, name);
 
-        if (j == NULL && oom)
-            return tokio__error(TOKIO_ENOMEM, "%s: out of memory", where);
-        if (j == NULL)
-            return tokio__error(TOKIO_EFORMAT, "%s line %d column %d: %s",
-                                where, err.line, err.column, err.text);
+        if (rc < 0)
+            return rc;
         rc = tokio_mmperfmon_from_json(m, j);
         json_decref(j);
         if (rc < 0)

@@ -104,19 +104,15 @@ read_input(struct tokio_nersc_globuslogs **out, struct tokio_input *in)
     const char *name = tokio_input_name(in);
     unsigned char *buf = NULL;
     size_t len = 0;
-    json_error_t err;
-    int nomem = 0, rc;
+    json_t *json;
+    int rc;
 
     if ((rc = tokio_input_read_all(in, 0, &buf, &len)) < 0)
         return rc;
-    json_t *json = tokio__json_parse((const char *)buf, len, 0, &err, &nomem);
+    rc = tokio__json_parse_named(&json, (const char *)buf, len, 0, name);
     free(buf);
-    if (json == NULL)
-        return nomem ? tokio__error(TOKIO_ENOMEM, "out of memory reading "
-                                    "'%s'", name)
-                     : tokio__error(TOKIO_EFORMAT, "'%s' line %d column %d: "
-                                    "%s", name, err.line, err.column,
-                                    err.text);
+    if (rc < 0)
+        return rc;
     rc = load(out, json, name);
     json_decref(json);
     return rc;

@@ -2062,17 +2062,11 @@ open_bytes(struct tokio_nersc_isdct **out, const unsigned char *buf,
     if (fast < 0)
         return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'", name);
 
-    json_error_t err;
-    int oom = 0;
-    json_t *json = tokio__json_parse((const char *)buf, len, 0, &err, &oom);
-    if (json == NULL) {
-        if (oom)
-            return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
-                                name);
-        return tokio__error(TOKIO_EFORMAT, "'%s' line %d column %d: %s",
-                            name, err.line, err.column, err.text);
-    }
-    int rc = tokio_nersc_isdct_from_json(out, json);
+    json_t *json;
+    int rc = tokio__json_parse_named(&json, (const char *)buf, len, 0, name);
+    if (rc < 0)
+        return rc;
+    rc = tokio_nersc_isdct_from_json(out, json);
     json_decref(json);
     if (rc < 0 && rc != TOKIO_ENOMEM)
         return tokio__error_prefix("'%s'", name);

@@ -1392,8 +1392,7 @@ static int
 parse_json(struct tokio_slurm *s, const char *buf, size_t len,
            const char *name)
 {
-    json_error_t err;
-    int oom = 0, rc;
+    int rc;
 
     if ((rc = scan_cache(s, buf, len, name)) != TOKIO_EFORMAT) {
         if (rc == TOKIO_ENOMEM)
@@ -1402,14 +1401,9 @@ parse_json(struct tokio_slurm *s, const char *buf, size_t len,
         return rc;
     }
     clear_table(s);
-    json_t *json = tokio__json_parse(buf, len, 0, &err, &oom);
-    if (json == NULL) {
-        if (oom)
-            return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
-                                name);
-        return tokio__error(TOKIO_EFORMAT, "'%s' line %d column %d: %s",
-                            name, err.line, err.column, err.text);
-    }
+    json_t *json;
+    if ((rc = tokio__json_parse_named(&json, buf, len, 0, name)) < 0)
+        return rc;
     rc = tasks_from_json(s, json, 1, name);
     json_decref(json);
     return rc;

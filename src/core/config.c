@@ -1134,16 +1134,10 @@ parse_yaml(const char *text, size_t len, const char *name, json_t **out)
 static int
 parse_json(const char *text, size_t len, const char *name, json_t **out)
 {
-    json_error_t err;
-    int memory;
+    int rc = tokio__json_parse_named(out, text, len, 0, name);
 
-    *out = tokio__json_parse(text, len, 0, &err, &memory);
-    if (*out == NULL) {
-        if (memory)
-            return oom(name);
-        return tokio__error(TOKIO_EFORMAT, "'%s' line %d column %d: %s",
-                            name, err.line, err.column, err.text);
-    }
+    if (rc < 0)
+        return rc;
     if (!json_is_object(*out)) {
         json_decref(*out);
         *out = NULL;

@@ -726,6 +726,22 @@ tokio__json_parse(const char *text, size_t len, size_t flags,
     return NULL;
 }
 
+int
+tokio__json_parse_named(json_t **out, const char *text, size_t len,
+                        size_t flags, const char *name)
+{
+    json_error_t err;
+    int oom;
+
+    *out = tokio__json_parse(text, len, flags, &err, &oom);
+    if (*out != NULL)
+        return TOKIO_OK;
+    if (oom)
+        return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'", name);
+    return tokio__error(TOKIO_EFORMAT, "'%s' line %d column %d: %s", name,
+                        err.line, err.column, err.text);
+}
+
 /* ---- streaming: an object written member by member ------------------- */
 
 #define JSTREAM_DEPTH 64

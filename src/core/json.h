@@ -25,6 +25,14 @@ json_t *tokio__json_parse(const char *text, size_t len, size_t flags,
                           json_error_t *err, int *oom_out);
 
 /*
+ * tokio__json_parse() of input `name`, with the error every reader gives:
+ * TOKIO_ENOMEM ("out of memory reading 'NAME'") or TOKIO_EFORMAT ("'NAME'
+ * line L column C: what").  *out is the value, or NULL on error.
+ */
+int tokio__json_parse_named(json_t **out, const char *text, size_t len,
+                            size_t flags, const char *name);
+
+/*
  * A JSON object written as it is produced, in the layout of
  * tokio_json_write() (same flags), without building a tree: for outputs
  * too large to hold twice.  The caller emits members in the order they
