@@ -82,14 +82,9 @@ cmd_cache_lmtdb(int argc, char **argv)
         return cli_usage_error(cmd, "--port must be a port number");
     if (tokio_cachingdb_remote_from_env(&remote, TOKIO_LMTDB_ENV_PREFIX) < 0)
         return cli_fail(cmd, NULL);
-    if (host)
-        remote.host = host;
-    if (user)
-        remote.user = user;
-    if (database)
-        remote.database = database;
-    if (port)
-        remote.port = (unsigned)port;
+    tokio_cachingdb_remote_override(&remote, &(struct tokio_db_remote){
+        .host = host, .user = user, .database = database,
+        .port = (unsigned)port });
 
     if (output == NULL) {
         /* the reference's first free lmtdb-N.sqlite */

@@ -883,6 +883,20 @@ memo_free(struct memo *m)
 
 /* ---- public ---------------------------------------------------------- */
 
+void
+tokio_cachingdb_remote_override(struct tokio_db_remote *r,
+                                const struct tokio_db_remote *given)
+{
+    if (given->host)
+        r->host = given->host;
+    if (given->user)
+        r->user = given->user;
+    if (given->database)
+        r->database = given->database;
+    if (given->port)
+        r->port = given->port;
+}
+
 int
 tokio_cachingdb_remote_from_env(struct tokio_db_remote *out,
                                 const char *prefix)

@@ -349,6 +349,23 @@ test_cachingdb_errors(void **state)
     assert_string_equal(r.host, "h");
     assert_string_equal(r.database, "d");
     assert_null(r.user);
+    /* options given on a command line win; the password stays */
+    setenv("TOKIOTEST_PASSWORD", "secret", 1);
+    assert_int_equal(tokio_cachingdb_remote_from_env(&r, "TOKIOTEST_"), 0);
+    tokio_cachingdb_remote_override(&r, &(struct tokio_db_remote){
+        .user = "u2", .port = 3310 });
+    assert_string_equal(r.host, "h");
+    assert_string_equal(r.user, "u2");
+    assert_string_equal(r.password, "secret");
+    assert_string_equal(r.database, "d");
+    assert_int_equal(r.port, 3310);
+    tokio_cachingdb_remote_override(&r, &(struct tokio_db_remote){
+        .host = "h3", .database = "d3" });
+    assert_string_equal(r.host, "h3");
+    assert_string_equal(r.user, "u2");
+    assert_string_equal(r.database, "d3");
+    assert_int_equal(r.port, 3310);
+    unsetenv("TOKIOTEST_PASSWORD");
 }
 
 /* Port 1 on loopback: nobody listens; the message says refused. */

@@ -94,6 +94,15 @@ TOKIO_API int tokio_cachingdb_remote_from_env(struct tokio_db_remote *out,
                                               const char *prefix);
 
 /**
+ * Replace the host, user, database and port of `r` by those `given` sets
+ * (non-NULL, non-zero): a command line's options over the environment.
+ * The password and timeouts are left as they are.
+ */
+TOKIO_API void tokio_cachingdb_remote_override(struct tokio_db_remote *r,
+                                              const struct tokio_db_remote
+                                                  *given);
+
+/**
  * Open the SQLite cache `cache_file` (read only) when not NULL, else
  * connect to `remote` (when it has a host, user and database).
  * @param[out] out  free with tokio_cachingdb_free(); NULL on failure.
