@@ -1225,6 +1225,10 @@ tokio_cachingdb_save_cache(struct tokio_cachingdb *db, const char *path)
     struct stat st;
     int fd, rc, exists;
 
+    /* a device or FIFO would be replaced by the renamed copy */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return tokio__error(TOKIO_EIO, "cannot save into '%s': not a regular "
+                            "file", path);
     if ((tmp = tokio__malloc(strlen(path) + 32)) == NULL)
         return tokio__error(TOKIO_ENOMEM, "out of memory saving '%s'", path);
     /* ".NAME.XXXXXX" beside `path`, as src/core/output.c names its files */

@@ -36,6 +36,25 @@ dir_of(const char *path)
     return tokio__strndup(path, (size_t)(slash - path));
 }
 
+/* Open `path`, which is not a regular file, for writing as it is. */
+static int
+open_in_place(struct tokio_output **out, struct tokio_output *o,
+              const char *path)
+{
+    if ((o->path = tokio__strdup(path)) == NULL) {
+        tokio_output_abort(o);
+        return tokio__error(TOKIO_ENOMEM, "out of memory opening '%s'", path);
+    }
+    if ((o->fp = fopen(path, "w")) == NULL) {
+        int err = errno;
+        tokio_output_abort(o);
+        return tokio__error(TOKIO_EIO, "cannot write '%s': %s", path,
+                            strerror(err));
+    }
+    *out = o;
+    return TOKIO_OK;
+}
+
 int
 tokio_output_open(struct tokio_output **out, const char *path)
 {
@@ -50,13 +69,31 @@ tokio_output_open(struct tokio_output **out, const char *path)
         return TOKIO_OK;
     }
 
-    char *dir = dir_of(path);
-    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    /* A device, FIFO or socket (-o /dev/null, -o /dev/stdout) is written
+     * in place: renaming a file over it would replace it. */
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        tokio_output_abort(o);
+        return tokio__error(TOKIO_EIO, "cannot write '%s': it is a folder",
+                            path);
+    }
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return open_in_place(out, o, path);
+
+    /* Through a symbolic link, the file it names is replaced, not the
+     * link itself. */
+    char *target = NULL;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+        target = realpath(path, NULL);
+    const char *real = target != NULL ? target : path;
+    char *dir = dir_of(real);
+    const char *base = strrchr(real, '/') ? strrchr(real, '/') + 1 : real;
     size_t size = (dir ? strlen(dir) : 0) + strlen(base) + 16;
-    o->path = tokio__strdup(path);
+    o->path = tokio__strdup(real);
     o->tmp_path = tokio__malloc(size);
     if (dir == NULL || o->path == NULL || o->tmp_path == NULL) {
         free(dir);
+        free(target);
         free(o->tmp_path);      /* no file made yet: nothing to unlink */
         o->tmp_path = NULL;
         tokio_output_abort(o);
@@ -64,6 +101,7 @@ tokio_output_open(struct tokio_output **out, const char *path)
     }
     snprintf(o->tmp_path, size, "%s/.%s.XXXXXX", dir, base);
     free(dir);
+    free(target);
 
     int fd = mkstemp(o->tmp_path);
     if (fd < 0) {
@@ -76,9 +114,8 @@ tokio_output_open(struct tokio_output **out, const char *path)
     }
     /* mkstemp makes the file 0600; a result file gets the usual mode, or
      * the mode of the file it replaces. */
-    struct stat st;
     mode_t mode;
-    if (stat(path, &st) == 0) {
+    if (stat(o->path, &st) == 0) {
         mode = st.st_mode & 07777;
     } else {
         mode_t mask = umask(022);
@@ -114,12 +151,16 @@ tokio_output_commit(struct tokio_output *o)
         free(o);
         return rc;
     }
+    /* written in place (a device or FIFO): nothing to sync or rename */
+    int in_place = o->tmp_path == NULL;
     int failed = fflush(o->fp) != 0 || ferror(o->fp) ||
-                 fsync(fileno(o->fp)) != 0;
+                 (!in_place && fsync(fileno(o->fp)) != 0);
     int err = errno;
     failed |= fclose(o->fp) != 0;
     o->fp = NULL;
-    if (!failed && rename(o->tmp_path, o->path) != 0) {
+    if (in_place) {
+        /* nothing to rename */
+    } else if (!failed && rename(o->tmp_path, o->path) != 0) {
         failed = 1;
         err = errno;
     } else if (!failed) {

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -206,6 +207,14 @@ test_cachingdb_save_into_existing(void **state)
     char *text = tokio_test_read_file(path_of("junk"), NULL);
     assert_string_equal(text, junk);
     free(text);
+    /* a FIFO (or /dev/null) is refused, not replaced by the saved copy */
+    struct stat st;
+    assert_int_equal(mkfifo(path_of("fifo"), 0600), 0);
+    assert_int_equal(tokio_cachingdb_save_cache(db, path_of("fifo")),
+                     TOKIO_EIO);
+    assert_contains(tokio_errmsg(), "fifo': not a regular file");
+    assert_int_equal(lstat(path_of("fifo"), &st), 0);
+    assert_true(S_ISFIFO(st.st_mode));
     /* the failed save kept the rows: they still go to the next file */
     assert_int_equal(tokio_cachingdb_save_cache(db, path_of("b.sqlite3")),
                      TOKIO_OK);

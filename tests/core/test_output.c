@@ -4,6 +4,7 @@
 #include "testutil.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -121,6 +122,82 @@ test_output_missing_folder_names_path(void **state)
     assert_contains(tokio_errmsg(), "No such file or directory");
 }
 
+/* A FIFO (as /dev/null or /dev/stdout) is written in place, not replaced
+ * by a renamed file: it stays a FIFO and its reader gets the output. */
+static void
+test_output_writes_a_fifo_in_place(void **state)
+{
+    char *dir = tokio_test_mkdtemp();
+    char *path = tokio_test_join(dir, "pipe");
+    struct tokio_output *o;
+    struct stat st;
+    char buf[64];
+    int reader;
+
+    (void)state;
+    assert_int_equal(mkfifo(path, 0600), 0);
+    reader = open(path, O_RDONLY | O_NONBLOCK);     /* so the writer opens */
+    assert_true(reader >= 0);
+    assert_int_equal(tokio_output_open(&o, path), TOKIO_OK);
+    fputs("through the pipe\n", tokio_output_fp(o));
+    assert_int_equal(tokio_output_commit(o), TOKIO_OK);
+    assert_int_equal(read(reader, buf, sizeof(buf)), 17);
+    assert_memory_equal(buf, "through the pipe\n", 17);
+    close(reader);
+    assert_int_equal(lstat(path, &st), 0);
+    assert_true(S_ISFIFO(st.st_mode));
+    assert_int_equal(count_entries(dir), 1);       /* no temporary left */
+    tokio_test_rmtree(dir);
+    free(path);
+    free(dir);
+}
+
+/* Through a symbolic link the file it names is replaced; the link stays. */
+static void
+test_output_replaces_the_file_a_link_names(void **state)
+{
+    char *dir = tokio_test_mkdtemp();
+    char *file = tokio_test_join(dir, "result.json");
+    char *link = tokio_test_join(dir, "latest.json");
+    struct tokio_output *o;
+    struct stat st;
+    char *text;
+
+    (void)state;
+    tokio_test_write_file(file, "old", SIZE_MAX);
+    assert_int_equal(symlink("result.json", link), 0);
+    assert_int_equal(tokio_output_open(&o, link), TOKIO_OK);
+    fputs("new\n", tokio_output_fp(o));
+    assert_int_equal(tokio_output_commit(o), TOKIO_OK);
+    assert_int_equal(lstat(link, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    text = tokio_test_read_file(file, NULL);
+    assert_string_equal(text, "new\n");
+    free(text);
+    assert_int_equal(count_entries(dir), 2);
+    tokio_test_rmtree(dir);
+    free(link);
+    free(file);
+    free(dir);
+}
+
+/* A folder is refused at once, naming it, and left alone. */
+static void
+test_output_refuses_a_folder(void **state)
+{
+    char *dir = tokio_test_mkdtemp();
+    struct tokio_output *o = NULL;
+
+    (void)state;
+    assert_int_equal(tokio_output_open(&o, dir), TOKIO_EIO);
+    assert_null(o);
+    assert_contains(tokio_errmsg(), dir);
+    assert_contains(tokio_errmsg(), "it is a folder");
+    assert_int_equal(count_entries(dir), 0);
+    tokio_test_rmtree(dir);
+    free(dir);
+}
+
 static void
 test_output_open_survives_every_oom(void **state)
 {
@@ -194,6 +271,9 @@ main(void)
         cmocka_unit_test(test_output_abort_leaves_old_file),
         cmocka_unit_test(test_output_write_error_keeps_old_file),
         cmocka_unit_test(test_output_missing_folder_names_path),
+        cmocka_unit_test(test_output_writes_a_fifo_in_place),
+        cmocka_unit_test(test_output_replaces_the_file_a_link_names),
+        cmocka_unit_test(test_output_refuses_a_folder),
         cmocka_unit_test(test_output_open_survives_every_oom),
         cmocka_unit_test(test_csv_quotes_like_pandas),
     };
