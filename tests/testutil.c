@@ -17,11 +17,14 @@
 #include <unistd.h>
 
 #include <jansson.h>
+#include <sqlite3.h>
 
 #include "core/alloc.h"
 #include "core/run.h"
 #include "tokio/common.h"
+#include "tokio/connectors/hdf5.h"
 #include "tokio/input.h"
+#include "tokio/time.h"
 
 const char *
 tokio_test_data(const char *rel)
@@ -303,6 +306,50 @@ tokio_test_assert_contains(const char *haystack, const char *needle,
     _fail(file, line);
 }
 
+char *
+tokio_test_join(const char *dir, const char *name)
+{
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *p = malloc(n);
+
+    assert_non_null(p);
+    snprintf(p, n, "%s/%s", dir, name);
+    return p;
+}
+
+void
+tokio_test_tts_write(const char *path, struct tokio_timeseries *ts)
+{
+    struct tokio_hdf5_update *u = NULL;
+
+    assert_int_equal(tokio_hdf5_update_begin(&u, path), TOKIO_OK);
+    assert_int_equal(tokio_hdf5_update_set_version(u, "1"), TOKIO_OK);
+    assert_int_equal(tokio_hdf5_update_commit(u, ts), TOKIO_OK);
+    assert_int_equal(tokio_hdf5_update_finish(u), TOKIO_OK);
+}
+
+struct tokio_timeseries *
+tokio_test_tts_read(const char *path, const char *name)
+{
+    struct tokio_hdf5 *h = NULL;
+    struct tokio_timeseries *ts = NULL;
+
+    if (tokio_hdf5_open(&h, path, 0) != TOKIO_OK ||
+        tokio_hdf5_to_timeseries(h, name, &ts) != TOKIO_OK)
+        fail_msg("%s: %s: %s", path, name, tokio_errmsg());
+    tokio_hdf5_free(h);
+    return ts;
+}
+
+int
+tokio_test_remove_dir(void **state)
+{
+    tokio_test_rmtree(*state);
+    free(*state);
+    *state = NULL;
+    return 0;
+}
+
 int
 tokio_test_workdir(struct tokio_workdir *wd)
 {
@@ -332,6 +379,76 @@ tokio_test_workdir_free(struct tokio_workdir *wd)
     free(wd->inputs);
     free(wd->top);
     memset(wd, 0, sizeof(*wd));
+}
+
+void
+tokio_test_golden_cases(const char *dir, const char *golden_dir,
+                        const struct tokio_golden_case *cases, size_t count,
+                        int exact)
+{
+    static const char *const env[] = { "TZ=America/Los_Angeles", NULL };
+
+    for (size_t i = 0; i < count; i++) {
+        const struct tokio_golden_case *gc = &cases[i];
+        struct tokio_run r = tokio_test_run(dir, env, gc->argv);
+        char rel[512];
+
+        if (r.status != 0)
+            fail_msg("%s: exit %d\nstderr: %s", gc->golden, r.status, r.err);
+        if (gc->warning != NULL)
+            assert_contains(r.err, gc->warning);
+        else if (r.err[0] != '\0')
+            fail_msg("%s: unexpected stderr: %s", gc->golden, r.err);
+        snprintf(rel, sizeof(rel), "%s%s%s", golden_dir,
+                 golden_dir[strlen(golden_dir) - 1] == '/' ? "" : "/",
+                 gc->golden);
+        assert_golden(r.out, rel);
+        if (exact) {
+            char *want = tokio_test_read_file(tokio_test_data(rel), NULL);
+
+            assert_non_null(want);
+            if (strcmp(r.out, want) != 0)
+                fail_msg("%s: equal by value but not byte for byte", rel);
+            free(want);
+        }
+        tokio_run_free(&r);
+    }
+}
+
+int64_t
+tokio_test_local(int year, int month, int day, int hour, int minute,
+                 int second)
+{
+    int64_t t;
+
+    assert_int_equal(tokio_time_from_local(year, month, day, hour, minute,
+                                           second, &t), 0);
+    return t;
+}
+
+char *
+tokio_test_sqlite_fixture(const char *sql, const char *name, char *path,
+                          size_t size)
+{
+    char *dir = tokio_test_mkdtemp();
+    sqlite3 *db = NULL;
+    char *msg = NULL;
+    int ok;
+
+    snprintf(path, size, "%s/%s", dir, name);
+    ok = sqlite3_open(path, &db) == SQLITE_OK &&
+         sqlite3_exec(db, sql, NULL, NULL, &msg) == SQLITE_OK;
+    if (!ok)
+        print_error("fixture %s: %s\n", path,
+                    msg != NULL ? msg : sqlite3_errmsg(db));
+    sqlite3_free(msg);
+    sqlite3_close(db);
+    if (!ok) {
+        tokio_test_rmtree(dir);
+        free(dir);
+        return NULL;
+    }
+    return dir;
 }
 
 /* The next CSV cell of `*p` (quotes removed, "" unescaped) into `cell`;

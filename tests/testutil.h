@@ -46,6 +46,11 @@ const char *tokio_test_source(const char *rel);
 /* A fresh empty folder under $TMPDIR; remove it with tokio_test_rmtree(). */
 char *tokio_test_mkdtemp(void);
 void tokio_test_rmtree(const char *path);
+/* A cmocka teardown: remove the folder *state (tokio_test_mkdtemp()). */
+int tokio_test_remove_dir(void **state);
+
+/* "dir/name", malloc()ed (the test fails when out of memory). */
+char *tokio_test_join(const char *dir, const char *name);
 
 /* Write `len` bytes (or strlen(text) if len is SIZE_MAX) to `path`. */
 void tokio_test_write_file(const char *path, const void *data, size_t len);
@@ -93,13 +98,25 @@ int tokio_test_workdir(struct tokio_workdir *wd);
 /* Remove the folders and free the names; a zeroed struct is fine. */
 void tokio_test_workdir_free(struct tokio_workdir *wd);
 
+/* Skip the current test, saying why, when tokio_test_workdir() cannot
+ * make `wd` (the test data pack is absent). */
+#define TOKIO_TEST_NEED_WORKDIR(wd)                                         \
+    do {                                                                    \
+        if (tokio_test_workdir(wd) != 0) {                                  \
+            tokio_test_workdir_free(wd);                                    \
+            print_message("skipped: ../shared/testdata is absent\n");       \
+            skip();                                                         \
+        }                                                                   \
+    } while (0)
+
 /*
  * Fail the test unless `out` equals the golden file `rel` (a path inside
  * the test data pack; .gz and .bz2 goldens are read decompressed):
  * by value (json_equal) when its name ends in ".json", cell by cell when
  * it ends in ".csv" (cells equal as text or as the same number, so "1.0"
  * matches "1.00"), byte for byte otherwise; a compression suffix after
- * the extension does not count (x.json.gz is JSON, x.json.gz.csv CSV).  The message names `rel`.
+ * the extension does not count (x.json.gz is JSON, x.json.gz.csv CSV).
+ * The message names `rel`.
  */
 #define assert_golden(out, rel)                                             \
     tokio_test_assert_golden((out), (rel), __FILE__, __LINE__)
@@ -109,6 +126,54 @@ void tokio_test_assert_golden(const char *out, const char *rel,
 /* 0 when two CSV texts are equal cell by cell as above, else the 1-based
  * line of the first difference. */
 size_t tokio_test_csv_diff(const char *a, const char *b);
+
+/*
+ * One command of COMMANDS.md and the golden output it must reproduce:
+ * `golden` is a file name under the table's golden folder, `warning` what
+ * standard error must contain (NULL: it must be empty), `argv` the
+ * arguments after the program name, NULL-ended.
+ */
+struct tokio_golden_case {
+    const char *golden;
+    const char *warning;
+    const char *argv[10];
+};
+
+/*
+ * Run every case in the working folder `dir` (tokio_test_workdir()) with
+ * TZ=America/Los_Angeles: each must exit 0, write standard error as its
+ * case says, and print its golden `golden_dir/golden` (a path inside the
+ * test data pack), compared as assert_golden() does and, when `exact`,
+ * byte for byte too.  Failures name the golden file.
+ */
+void tokio_test_golden_cases(const char *dir, const char *golden_dir,
+                             const struct tokio_golden_case *cases,
+                             size_t count, int exact);
+
+/* Epoch seconds of a local wall-clock time (in $TZ); fails the test
+ * when that time does not exist. */
+int64_t tokio_test_local(int year, int month, int day, int hour, int minute,
+                         int second);
+
+/*
+ * A fresh temporary folder holding the SQLite database `name` made by
+ * running the statements `sql`; the database's path is written to `path`
+ * (`size` bytes).  Returns the folder (tokio_test_rmtree() and free() it),
+ * or NULL, with a message, when SQLite refuses the statements.
+ */
+char *tokio_test_sqlite_fixture(const char *sql, const char *name,
+                                char *path, size_t size);
+
+struct tokio_timeseries;
+
+/* Write `ts` into the TTS HDF5 file `path` in one update (schema version
+ * "1"), failing the test on any error. */
+void tokio_test_tts_write(const char *path, struct tokio_timeseries *ts);
+
+/* The dataset `name` of the HDF5 file `path` as a time series (free with
+ * tokio_timeseries_free()); the test fails, with the message, on error. */
+struct tokio_timeseries *tokio_test_tts_read(const char *path,
+                                             const char *name);
 
 /*
  * Out-of-memory sweep: run trial(ctx) with the 1st allocation failing,

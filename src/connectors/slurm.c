@@ -763,7 +763,7 @@ static int
 task_begin(struct tokio_slurm *s, const char *id, size_t len, size_t *t_out)
 {
     /* the JSON reader copies ids to the pool's end, not yet added */
-    int at_tail = id == s->pool.s + s->pool.len;
+    int at_tail = s->pool.s != NULL && id == s->pool.s + s->pool.len;
 
     if (grow_slots(s) < 0)
         return -1;

@@ -16,12 +16,22 @@
 static atomic_size_t fail_countdown;   /* 0: never fail */
 static atomic_bool fail_persistent;
 static atomic_bool fail_tripped;
+static atomic_size_t byte_budget;      /* 0: no budget */
+static atomic_size_t bytes_asked;
 
+/* Whether the allocation of `size` bytes about to be made must fail. */
 static int
-should_fail(void)
+should_fail(size_t size)
 {
     size_t n = atomic_load_explicit(&fail_countdown, memory_order_relaxed);
+    size_t budget = atomic_load_explicit(&byte_budget, memory_order_relaxed);
 
+    if (budget != 0) {
+        size_t asked = atomic_fetch_add(&bytes_asked, size) + size;
+
+        if (asked > budget || asked < size)
+            return 1;
+    }
     if (n == 0)
         return 0;
     if (atomic_load(&fail_tripped))
@@ -38,7 +48,7 @@ should_fail(void)
 void *
 tokio__malloc(size_t size)
 {
-    if (should_fail())
+    if (should_fail(size))
         return NULL;
     return malloc(size ? size : 1);
 }
@@ -46,7 +56,8 @@ tokio__malloc(size_t size)
 void *
 tokio__calloc(size_t count, size_t size)
 {
-    if (should_fail())
+    if (should_fail(size != 0 && count > SIZE_MAX / size ? SIZE_MAX
+                                                         : count * size))
         return NULL;
     return calloc(count ? count : 1, size ? size : 1);
 }
@@ -54,7 +65,7 @@ tokio__calloc(size_t count, size_t size)
 void *
 tokio__realloc(void *ptr, size_t size)
 {
-    if (should_fail())
+    if (should_fail(size))
         return NULL;
     return realloc(ptr, size ? size : 1);
 }
@@ -129,6 +140,7 @@ arm(size_t n, int persistent)
     atomic_store(&fail_tripped, 0);
     atomic_store(&fail_persistent, persistent);
     atomic_store(&fail_countdown, n);
+    atomic_store(&byte_budget, 0);
 }
 
 void
@@ -141,4 +153,12 @@ void
 tokio_test_fail_alloc_persistent(size_t n)
 {
     arm(n, 1);
+}
+
+void
+tokio_test_fail_alloc_bytes(size_t budget)
+{
+    arm(0, 0);
+    atomic_store(&bytes_asked, 0);
+    atomic_store(&byte_budget, budget);
 }

@@ -37,4 +37,11 @@ void tokio__bz2_free(void *opaque, void *ptr);
 void tokio_test_fail_alloc_at(size_t n);
 void tokio_test_fail_alloc_persistent(size_t n);
 
+/*
+ * Tests only: let allocations from now on ask for `budget` bytes in all
+ * (reallocations count their new size again); every one after that
+ * fails.  0, or arming one of the two above, removes the budget.
+ */
+void tokio_test_fail_alloc_bytes(size_t budget);
+
 #endif

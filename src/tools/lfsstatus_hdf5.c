@@ -87,7 +87,7 @@ static int
 filled_cell(const struct tokio_timeseries *ts, size_t row, size_t c,
             double *out)
 {
-    const double *d = tokio_timeseries_data((struct tokio_timeseries *)ts);
+    const double *d = tokio_timeseries_cdata(ts);
     size_t rows = tokio_timeseries_rows(ts), cols = tokio_timeseries_cols(ts);
 
     for (size_t r = row + 1; r-- > 0;)

@@ -286,11 +286,7 @@ test_archive_mmperfmon_matches_derived_values(void **state)
     char path[4096], input[4096];
     int64_t start;
 
-    if (tokio_test_workdir(&wd) != 0) {
-        tokio_test_workdir_free(&wd);
-        print_message("skipped: ../shared/testdata is absent\n");
-        skip();
-    }
+    TOKIO_TEST_NEED_WORKDIR(&wd);
     const char *argv[] = { CMD, "--init-start", "2019-05-15T00:00:00",
                            "--init-end", "2019-05-16T00:00:00", "--timestep",
                            "60", "--output", "scratch/mini.hdf5",

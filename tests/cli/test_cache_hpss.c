@@ -44,11 +44,7 @@ test_cache_hpss_matches_goldens(void **state)
     (void)state;
     struct tokio_workdir wd;
 
-    if (tokio_test_workdir(&wd) != 0) {
-        tokio_test_workdir_free(&wd);
-        print_message("skipped: ../shared/testdata is absent\n");
-        skip();
-    }
+    TOKIO_TEST_NEED_WORKDIR(&wd);
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         char rel[256];
         struct tokio_run r = tokio_test_run(wd.dir, env, cases[i].argv);

@@ -16,11 +16,6 @@
 
 static const char *const env[] = { "TZ=America/Los_Angeles", NULL };
 
-struct golden_case {
-    const char *name;
-    const char *argv[8];
-};
-
 #define CMD "cache-mmperfmon"
 #define USAGE "inputs/mmperfmon-usage.txt.gz"
 #define NSDDS "inputs/mmperfmon-nsdds.txt.gz"
@@ -29,65 +24,48 @@ struct golden_case {
 #define MICRO "inputs/mmperfmon.2019-05-15-micro.tgz"
 #define MINI "inputs/mmperfmon.2019-05-15-mini.tgz"
 
-static const struct golden_case cases[] = {
-    { "mmperfmon-usage.txt.gz.json", { CMD, USAGE, NULL } },
-    { "mmperfmon-usage.txt.gz.metric-cpu_user.csv",
+static const struct tokio_golden_case cases[] = {
+    { "mmperfmon-usage.txt.gz.json", NULL, { CMD, USAGE, NULL } },
+    { "mmperfmon-usage.txt.gz.metric-cpu_user.csv", NULL,
       { CMD, "--csv", "--metric", "cpu_user", USAGE, NULL } },
-    { "mmperfmon-usage.txt.gz.host-ngfsv468.nersc.gov.csv",
+    { "mmperfmon-usage.txt.gz.host-ngfsv468.nersc.gov.csv", NULL,
       { CMD, "--csv", "--host", "ngfsv468.nersc.gov", USAGE, NULL } },
-    { "mmperfmon-nsdds.txt.gz.json", { CMD, NSDDS, NULL } },
-    { "mmperfmon-nsdds.txt.gz.metric-gpfs_nsdds_bytes_read.csv",
+    { "mmperfmon-nsdds.txt.gz.json", NULL, { CMD, NSDDS, NULL } },
+    { "mmperfmon-nsdds.txt.gz.metric-gpfs_nsdds_bytes_read.csv", NULL,
       { CMD, "--csv", "--metric", "gpfs_nsdds_bytes_read", NSDDS, NULL } },
-    { "mmperfmon-nsdds.txt.gz.host-ngfsv468.nersc.gov.csv",
+    { "mmperfmon-nsdds.txt.gz.host-ngfsv468.nersc.gov.csv", NULL,
       { CMD, "--csv", "--host", "ngfsv468.nersc.gov", NSDDS, NULL } },
-    { "mmperfmon-gpfsNumberOperations.txt.gz.json", { CMD, GPFSOPS, NULL } },
+    { "mmperfmon-gpfsNumberOperations.txt.gz.json", NULL,
+      { CMD, GPFSOPS, NULL } },
     { "mmperfmon-gpfsNumberOperations.txt.gz.metric-gpfs_fs_bytes_read.csv",
+      NULL,
       { CMD, "--csv", "--metric", "gpfs_fs_bytes_read", GPFSOPS, NULL } },
     { "mmperfmon-gpfsNumberOperations.txt.gz.host-ngfsv492.nersc.gov.csv",
+      NULL,
       { CMD, "--csv", "--host", "ngfsv492.nersc.gov", GPFSOPS, NULL } },
-    { "mmperfmon.tgz.json", { CMD, TGZ, NULL } },
-    { "mmperfmon.tgz.metric-cpu_user.csv",
+    { "mmperfmon.tgz.json", NULL, { CMD, TGZ, NULL } },
+    { "mmperfmon.tgz.metric-cpu_user.csv", NULL,
       { CMD, "--csv", "--metric", "cpu_user", TGZ, NULL } },
-    { "mmperfmon.tgz.host-ngfsv448.nersc.gov.csv",
+    { "mmperfmon.tgz.host-ngfsv448.nersc.gov.csv", NULL,
       { CMD, "--csv", "--host", "ngfsv448.nersc.gov", TGZ, NULL } },
-    { "mmperfmon.2019-05-15-micro.tgz.json", { CMD, MICRO, NULL } },
-    { "mmperfmon.2019-05-15-micro.tgz.metric-gpfs_nsdds_bytes_read.csv",
+    { "mmperfmon.2019-05-15-micro.tgz.json", NULL, { CMD, MICRO, NULL } },
+    { "mmperfmon.2019-05-15-micro.tgz.metric-gpfs_nsdds_bytes_read.csv", NULL,
       { CMD, "--csv", "--metric", "gpfs_nsdds_bytes_read", MICRO, NULL } },
-    { "mmperfmon.2019-05-15-micro.tgz.host-ngfsv492.nersc.gov.csv",
+    { "mmperfmon.2019-05-15-micro.tgz.host-ngfsv492.nersc.gov.csv", NULL,
       { CMD, "--csv", "--host", "ngfsv492.nersc.gov", MICRO, NULL } },
-    { "mmperfmon.2019-05-15-mini.tgz.json", { CMD, MINI, NULL } },
-    { "mmperfmon.2019-05-15-mini.tgz.metric-gpfs_nsdds_bytes_read.csv",
+    { "mmperfmon.2019-05-15-mini.tgz.json", NULL, { CMD, MINI, NULL } },
+    { "mmperfmon.2019-05-15-mini.tgz.metric-gpfs_nsdds_bytes_read.csv", NULL,
       { CMD, "--csv", "--metric", "gpfs_nsdds_bytes_read", MINI, NULL } },
-    { "mmperfmon.2019-05-15-mini.tgz.host-ngfsv492.nersc.gov.csv",
+    { "mmperfmon.2019-05-15-mini.tgz.host-ngfsv492.nersc.gov.csv", NULL,
       { CMD, "--csv", "--host", "ngfsv492.nersc.gov", MINI, NULL } },
     /* a 0-byte file: {} */
-    { "mmperfmon.2019-05-16-mini.tgz.json",
+    { "mmperfmon.2019-05-16-mini.tgz.json", NULL,
       { CMD, "inputs/mmperfmon.2019-05-16-mini.tgz", NULL } },
-    { "mmperfmon-usage.txt.gz+mmperfmon-usage.txt.gz.json",
+    { "mmperfmon-usage.txt.gz+mmperfmon-usage.txt.gz.json", NULL,
       { CMD, USAGE, USAGE, NULL } },
-    { "mmperfmon-usage.txt.gz+mmperfmon-nsdds.txt.gz.json",
+    { "mmperfmon-usage.txt.gz+mmperfmon-nsdds.txt.gz.json", NULL,
       { CMD, USAGE, NSDDS, NULL } },
 };
-
-static void
-check_case(const char *dir, const struct golden_case *gc)
-{
-    char rel[256];
-    struct tokio_run r = tokio_test_run(dir, env, gc->argv);
-    char *want;
-
-    if (r.status != 0)
-        fail_msg("%s: exit %d\nstderr: %s", gc->name, r.status, r.err);
-    assert_string_equal(r.err, "");
-    snprintf(rel, sizeof(rel), GOLDEN "%s", gc->name);
-    assert_golden(r.out, rel);
-    want = tokio_test_read_file(tokio_test_data(rel), NULL);
-    assert_non_null(want);
-    if (strcmp(r.out, want) != 0)
-        fail_msg("%s: equal by value but not byte for byte", gc->name);
-    free(want);
-    tokio_run_free(&r);
-}
 
 static void
 test_cache_mmperfmon_matches_every_golden(void **state)
@@ -95,13 +73,9 @@ test_cache_mmperfmon_matches_every_golden(void **state)
     (void)state;
     struct tokio_workdir wd;
 
-    if (tokio_test_workdir(&wd) != 0) {
-        tokio_test_workdir_free(&wd);
-        print_message("skipped: ../shared/testdata is absent\n");
-        skip();
-    }
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-        check_case(wd.dir, &cases[i]);
+    TOKIO_TEST_NEED_WORKDIR(&wd);
+    tokio_test_golden_cases(wd.dir, GOLDEN, cases,
+                            sizeof(cases) / sizeof(cases[0]), 1);
     tokio_test_workdir_free(&wd);
 }
 
@@ -113,11 +87,7 @@ test_cache_mmperfmon_output_file_reads_back(void **state)
     struct tokio_workdir wd;
     char path[4096];
 
-    if (tokio_test_workdir(&wd) != 0) {
-        tokio_test_workdir_free(&wd);
-        print_message("skipped: ../shared/testdata is absent\n");
-        skip();
-    }
+    TOKIO_TEST_NEED_WORKDIR(&wd);
     const char *save[] = { CMD, "-o", "saved.json", MINI, NULL };
     struct tokio_run r = tokio_test_run(wd.dir, env, save);
 

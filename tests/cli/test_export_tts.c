@@ -57,10 +57,7 @@ test_export_tts_matches_every_golden(void **state)
     struct tokio_workdir wd;
     (void)state;
 
-    if (tokio_test_workdir(&wd) != 0) {
-        tokio_test_workdir_free(&wd);
-        skip();
-    }
+    TOKIO_TEST_NEED_WORKDIR(&wd);
     for (size_t i = 0; i < sizeof(goldens) / sizeof(goldens[0]); i++) {
         char in[256], rel[256], *p;
         snprintf(in, sizeof(in), "inputs/%s", goldens[i][0]);

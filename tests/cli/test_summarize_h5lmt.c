@@ -21,122 +21,101 @@
 
 static const char *const env[] = { "TZ=America/Los_Angeles", NULL };
 
-struct golden_case {
-    const char *name;           /* file under GOLDEN */
-    int warns;                  /* the reference warned on stderr */
-    const char *argv[8];
-};
+/* what the reference warned of on stderr, once */
+#define UNEVEN "does not evenly divide into FSStepsDataSet size"
 
 /* The table of COMMANDS.md, section summarize_h5lmt, successful runs. */
-static const struct golden_case cases[] = {
-    { "snx11025_2018-01-28.h5lmt.default.txt", 1,
+static const struct tokio_golden_case cases[] = {
+    { "snx11025_2018-01-28.h5lmt.default.txt", UNEVEN,
       { "summarize-h5lmt", "inputs/snx11025_2018-01-28.h5lmt", NULL } },
-    { "snx11025_2018-01-28.h5lmt.summary.txt", 1,
+    { "snx11025_2018-01-28.h5lmt.summary.txt", UNEVEN,
       { "summarize-h5lmt", "--summary", "inputs/snx11025_2018-01-28.h5lmt",
         NULL } },
-    { "snx11025_2018-01-28.h5lmt.default.json", 1,
+    { "snx11025_2018-01-28.h5lmt.default.json", UNEVEN,
       { "summarize-h5lmt", "--json", "inputs/snx11025_2018-01-28.h5lmt",
         NULL } },
-    { "snx11025_2018-01-28.h5lmt.summary.json", 1,
+    { "snx11025_2018-01-28.h5lmt.summary.json", UNEVEN,
       { "summarize-h5lmt", "--json", "--summary",
         "inputs/snx11025_2018-01-28.h5lmt", NULL } },
-    { "snx11025_2018-01-28.h5lmt.bytes.txt", 1,
+    { "snx11025_2018-01-28.h5lmt.bytes.txt", UNEVEN,
       { "summarize-h5lmt", "--bytes", "inputs/snx11025_2018-01-28.h5lmt",
         NULL } },
-    { "snx11025_2018-01-28.h5lmt.mibs.txt", 1,
+    { "snx11025_2018-01-28.h5lmt.mibs.txt", UNEVEN,
       { "summarize-h5lmt", "--mibs", "inputs/snx11025_2018-01-28.h5lmt",
         NULL } },
-    { "snx11025_2018-01-28.h5lmt.bins.12.txt", 0,
+    { "snx11025_2018-01-28.h5lmt.bins.12.txt", NULL,
       { "summarize-h5lmt", "--bins", "12", "inputs/snx11025_2018-01-28.h5lmt",
         NULL } },
-    { "snx11025_2018-01-28.h5lmt.bins.60.summary.txt", 0,
+    { "snx11025_2018-01-28.h5lmt.bins.60.summary.txt", NULL,
       { "summarize-h5lmt", "--bins", "60", "--summary",
         "inputs/snx11025_2018-01-28.h5lmt", NULL } },
-    { "snx11025_2018-01-28.hdf5.default.txt", 1,
+    { "snx11025_2018-01-28.hdf5.default.txt", UNEVEN,
       { "summarize-h5lmt", "inputs/snx11025_2018-01-28.hdf5", NULL } },
-    { "snx11025_2018-01-28.hdf5.summary.txt", 1,
+    { "snx11025_2018-01-28.hdf5.summary.txt", UNEVEN,
       { "summarize-h5lmt", "--summary", "inputs/snx11025_2018-01-28.hdf5",
         NULL } },
-    { "snx11025_2018-01-28.hdf5.default.json", 1,
+    { "snx11025_2018-01-28.hdf5.default.json", UNEVEN,
       { "summarize-h5lmt", "--json", "inputs/snx11025_2018-01-28.hdf5",
         NULL } },
-    { "snx11025_2018-01-28.hdf5.summary.json", 1,
+    { "snx11025_2018-01-28.hdf5.summary.json", UNEVEN,
       { "summarize-h5lmt", "--json", "--summary",
         "inputs/snx11025_2018-01-28.hdf5", NULL } },
-    { "snx11025_2018-01-28.hdf5.bytes.txt", 1,
+    { "snx11025_2018-01-28.hdf5.bytes.txt", UNEVEN,
       { "summarize-h5lmt", "--bytes", "inputs/snx11025_2018-01-28.hdf5",
         NULL } },
-    { "snx11025_2018-01-28.hdf5.mibs.txt", 1,
+    { "snx11025_2018-01-28.hdf5.mibs.txt", UNEVEN,
       { "summarize-h5lmt", "--mibs", "inputs/snx11025_2018-01-28.hdf5",
         NULL } },
-    { "snx11025_2018-01-28.hdf5.bins.12.txt", 0,
+    { "snx11025_2018-01-28.hdf5.bins.12.txt", NULL,
       { "summarize-h5lmt", "--bins", "12", "inputs/snx11025_2018-01-28.hdf5",
         NULL } },
-    { "snx11025_2018-01-28.hdf5.bins.60.summary.txt", 0,
+    { "snx11025_2018-01-28.hdf5.bins.60.summary.txt", NULL,
       { "summarize-h5lmt", "--bins", "60", "--summary",
         "inputs/snx11025_2018-01-28.hdf5", NULL } },
-    { "sample_tokiots.hdf5.default.txt", 0,
+    { "sample_tokiots.hdf5.default.txt", NULL,
       { "summarize-h5lmt", "inputs/sample_tokiots.hdf5", NULL } },
-    { "sample_tokiots.hdf5.summary.txt", 0,
+    { "sample_tokiots.hdf5.summary.txt", NULL,
       { "summarize-h5lmt", "--summary", "inputs/sample_tokiots.hdf5", NULL } },
-    { "sample_tokiots.hdf5.default.json", 0,
+    { "sample_tokiots.hdf5.default.json", NULL,
       { "summarize-h5lmt", "--json", "inputs/sample_tokiots.hdf5", NULL } },
-    { "sample_tokiots.hdf5.summary.json", 0,
+    { "sample_tokiots.hdf5.summary.json", NULL,
       { "summarize-h5lmt", "--json", "--summary", "inputs/sample_tokiots.hdf5",
         NULL } },
-    { "sample_tokiots.hdf5.bytes.txt", 0,
+    { "sample_tokiots.hdf5.bytes.txt", NULL,
       { "summarize-h5lmt", "--bytes", "inputs/sample_tokiots.hdf5", NULL } },
-    { "sample_tokiots.hdf5.mibs.txt", 0,
+    { "sample_tokiots.hdf5.mibs.txt", NULL,
       { "summarize-h5lmt", "--mibs", "inputs/sample_tokiots.hdf5", NULL } },
-    { "sample_tokiots.hdf5.bins.12.txt", 0,
+    { "sample_tokiots.hdf5.bins.12.txt", NULL,
       { "summarize-h5lmt", "--bins", "12", "inputs/sample_tokiots.hdf5",
         NULL } },
-    { "sample_tokiots.hdf5.bins.60.summary.txt", 0,
+    { "sample_tokiots.hdf5.bins.60.summary.txt", NULL,
       { "summarize-h5lmt", "--bins", "60", "--summary",
         "inputs/sample_tokiots.hdf5", NULL } },
-    { "archive_lmtdb.snx11025_2018-01-28.hdf5.default.txt", 1,
+    { "archive_lmtdb.snx11025_2018-01-28.hdf5.default.txt", UNEVEN,
       { "summarize-h5lmt", "golden/archive_lmtdb/snx11025_2018-01-28.hdf5",
         NULL } },
-    { "archive_lmtdb.snx11025_2018-01-28.hdf5.summary.txt", 1,
+    { "archive_lmtdb.snx11025_2018-01-28.hdf5.summary.txt", UNEVEN,
       { "summarize-h5lmt", "--summary",
         "golden/archive_lmtdb/snx11025_2018-01-28.hdf5", NULL } },
-    { "archive_lmtdb.snx11025_2018-01-28.hdf5.default.json", 1,
+    { "archive_lmtdb.snx11025_2018-01-28.hdf5.default.json", UNEVEN,
       { "summarize-h5lmt", "--json",
         "golden/archive_lmtdb/snx11025_2018-01-28.hdf5", NULL } },
-    { "archive_lmtdb.snx11025_2018-01-28.hdf5.summary.json", 1,
+    { "archive_lmtdb.snx11025_2018-01-28.hdf5.summary.json", UNEVEN,
       { "summarize-h5lmt", "--json", "--summary",
         "golden/archive_lmtdb/snx11025_2018-01-28.hdf5", NULL } },
-    { "archive_lmtdb.snx11025_2018-01-28.hdf5.bytes.txt", 1,
+    { "archive_lmtdb.snx11025_2018-01-28.hdf5.bytes.txt", UNEVEN,
       { "summarize-h5lmt", "--bytes",
         "golden/archive_lmtdb/snx11025_2018-01-28.hdf5", NULL } },
-    { "archive_lmtdb.snx11025_2018-01-28.hdf5.mibs.txt", 1,
+    { "archive_lmtdb.snx11025_2018-01-28.hdf5.mibs.txt", UNEVEN,
       { "summarize-h5lmt", "--mibs",
         "golden/archive_lmtdb/snx11025_2018-01-28.hdf5", NULL } },
-    { "archive_lmtdb.snx11025_2018-01-28.hdf5.bins.12.txt", 0,
+    { "archive_lmtdb.snx11025_2018-01-28.hdf5.bins.12.txt", NULL,
       { "summarize-h5lmt", "--bins", "12",
         "golden/archive_lmtdb/snx11025_2018-01-28.hdf5", NULL } },
-    { "archive_lmtdb.snx11025_2018-01-28.hdf5.bins.60.summary.txt", 0,
+    { "archive_lmtdb.snx11025_2018-01-28.hdf5.bins.60.summary.txt", NULL,
       { "summarize-h5lmt", "--bins", "60", "--summary",
         "golden/archive_lmtdb/snx11025_2018-01-28.hdf5", NULL } },
 };
-
-static void
-check_case(const char *dir, const struct golden_case *gc)
-{
-    char rel[256];
-    struct tokio_run r = tokio_test_run(dir, env, gc->argv);
-
-    if (r.status != 0)
-        fail_msg("%s: exit %d\nstderr: %s", gc->name, r.status, r.err);
-    if (gc->warns)
-        assert_contains(r.err, "does not evenly divide into "
-                        "FSStepsDataSet size");
-    else
-        assert_string_equal(r.err, "");
-    snprintf(rel, sizeof(rel), GOLDEN "%s", gc->name);
-    assert_golden(r.out, rel);
-    tokio_run_free(&r);
-}
 
 /* ------------------------------------------------------------------ */
 /* Golden outputs                                                      */
@@ -147,13 +126,9 @@ test_summarize_h5lmt_matches_every_golden(void **state)
     (void)state;
     struct tokio_workdir wd;
 
-    if (tokio_test_workdir(&wd) != 0) {
-        tokio_test_workdir_free(&wd);
-        print_message("skipped: ../shared/testdata is absent\n");
-        skip();
-    }
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-        check_case(wd.dir, &cases[i]);
+    TOKIO_TEST_NEED_WORKDIR(&wd);
+    tokio_test_golden_cases(wd.dir, GOLDEN, cases,
+                            sizeof(cases) / sizeof(cases[0]), 0);
     tokio_test_workdir_free(&wd);
 }
 

@@ -16,114 +16,91 @@
 
 static const char *const env[] = { "TZ=America/Los_Angeles", NULL };
 
-struct golden_case {
-    const char *name;           /* file under GOLDEN */
-    int warns;                  /* the reference warned on stderr */
-    const char *argv[8];
-};
-
 /* The table of COMMANDS.md, section summarize_tts, successful runs. */
-static const struct golden_case cases[] = {
-    { "archive_lmtdb.snx11025_2018-01-28.hdf5.default.txt", 0,
+static const struct tokio_golden_case cases[] = {
+    { "archive_lmtdb.snx11025_2018-01-28.hdf5.default.txt", NULL,
       { "summarize-tts", "golden/archive_lmtdb/snx11025_2018-01-28.hdf5",
         NULL } },
-    { "archive_lmtdb.snx11025_2018-01-28.hdf5.default.json", 0,
+    { "archive_lmtdb.snx11025_2018-01-28.hdf5.default.json", NULL,
       { "summarize-tts", "--json",
         "golden/archive_lmtdb/snx11025_2018-01-28.hdf5", NULL } },
-    { "archive_lmtdb.snx11025_2018-01-28.hdf5.columns.txt", 0,
+    { "archive_lmtdb.snx11025_2018-01-28.hdf5.columns.txt", NULL,
       { "summarize-tts", "--columns",
         "golden/archive_lmtdb/snx11025_2018-01-28.hdf5", NULL } },
-    { "archive_lmtdb.snx11025_2018-01-28.hdf5.timesteps.txt", 0,
+    { "archive_lmtdb.snx11025_2018-01-28.hdf5.timesteps.txt", NULL,
       { "summarize-tts", "--timesteps",
         "golden/archive_lmtdb/snx11025_2018-01-28.hdf5", NULL } },
-    { "archive_lmtdb.snx11025_2018-01-28.hdf5.columns.json", 0,
+    { "archive_lmtdb.snx11025_2018-01-28.hdf5.columns.json", NULL,
       { "summarize-tts", "--columns", "--json",
         "golden/archive_lmtdb/snx11025_2018-01-28.hdf5", NULL } },
-    { "archive_lmtdb.snx11025_2018-01-28.hdf5.timesteps.json", 0,
+    { "archive_lmtdb.snx11025_2018-01-28.hdf5.timesteps.json", NULL,
       { "summarize-tts", "--timesteps", "--json",
         "golden/archive_lmtdb/snx11025_2018-01-28.hdf5", NULL } },
-    { "archive_lmtdb.lmtdb-reset.hdf5.default.txt", 0,
+    { "archive_lmtdb.lmtdb-reset.hdf5.default.txt", NULL,
       { "summarize-tts", "golden/archive_lmtdb/lmtdb-reset.hdf5", NULL } },
-    { "archive_lmtdb.lmtdb-reset.hdf5.default.json", 0,
+    { "archive_lmtdb.lmtdb-reset.hdf5.default.json", NULL,
       { "summarize-tts", "--json", "golden/archive_lmtdb/lmtdb-reset.hdf5",
         NULL } },
-    { "archive_lmtdb.lmtdb-reset.hdf5.columns.txt", 0,
+    { "archive_lmtdb.lmtdb-reset.hdf5.columns.txt", NULL,
       { "summarize-tts", "--columns", "golden/archive_lmtdb/lmtdb-reset.hdf5",
         NULL } },
-    { "archive_lmtdb.lmtdb-reset.hdf5.timesteps.txt.gz", 0,
+    { "archive_lmtdb.lmtdb-reset.hdf5.timesteps.txt.gz", NULL,
       { "summarize-tts", "--timesteps",
         "golden/archive_lmtdb/lmtdb-reset.hdf5", NULL } },
-    { "archive_lmtdb.lmtdb-reset.hdf5.columns.json", 0,
+    { "archive_lmtdb.lmtdb-reset.hdf5.columns.json", NULL,
       { "summarize-tts", "--columns", "--json",
         "golden/archive_lmtdb/lmtdb-reset.hdf5", NULL } },
-    { "archive_lmtdb.lmtdb-reset.hdf5.timesteps.json.gz", 0,
+    { "archive_lmtdb.lmtdb-reset.hdf5.timesteps.json.gz", NULL,
       { "summarize-tts", "--timesteps", "--json",
         "golden/archive_lmtdb/lmtdb-reset.hdf5", NULL } },
-    { "snx11025_2018-01-28.hdf5.default.txt", 0,
+    { "snx11025_2018-01-28.hdf5.default.txt", NULL,
       { "summarize-tts", "inputs/snx11025_2018-01-28.hdf5", NULL } },
-    { "snx11025_2018-01-28.hdf5.default.json", 0,
+    { "snx11025_2018-01-28.hdf5.default.json", NULL,
       { "summarize-tts", "--json", "inputs/snx11025_2018-01-28.hdf5", NULL } },
-    { "snx11025_2018-01-28.hdf5.columns.txt", 0,
+    { "snx11025_2018-01-28.hdf5.columns.txt", NULL,
       { "summarize-tts", "--columns", "inputs/snx11025_2018-01-28.hdf5",
         NULL } },
-    { "snx11025_2018-01-28.hdf5.timesteps.txt", 0,
+    { "snx11025_2018-01-28.hdf5.timesteps.txt", NULL,
       { "summarize-tts", "--timesteps", "inputs/snx11025_2018-01-28.hdf5",
         NULL } },
-    { "snx11025_2018-01-28.hdf5.columns.json", 0,
+    { "snx11025_2018-01-28.hdf5.columns.json", NULL,
       { "summarize-tts", "--columns", "--json",
         "inputs/snx11025_2018-01-28.hdf5", NULL } },
-    { "snx11025_2018-01-28.hdf5.timesteps.json", 0,
+    { "snx11025_2018-01-28.hdf5.timesteps.json", NULL,
       { "summarize-tts", "--timesteps", "--json",
         "inputs/snx11025_2018-01-28.hdf5", NULL } },
-    { "snx11025_2018-01-28.h5lmt.default.txt", 0,
+    { "snx11025_2018-01-28.h5lmt.default.txt", NULL,
       { "summarize-tts", "inputs/snx11025_2018-01-28.h5lmt", NULL } },
-    { "snx11025_2018-01-28.h5lmt.default.json", 0,
-      { "summarize-tts", "--json", "inputs/snx11025_2018-01-28.h5lmt", NULL } },
-    { "snx11025_2018-01-28.h5lmt.columns.txt", 0,
+    { "snx11025_2018-01-28.h5lmt.default.json", NULL,
+      { "summarize-tts", "--json", "inputs/snx11025_2018-01-28.h5lmt",
+        NULL } },
+    { "snx11025_2018-01-28.h5lmt.columns.txt", NULL,
       { "summarize-tts", "--columns", "inputs/snx11025_2018-01-28.h5lmt",
         NULL } },
-    { "snx11025_2018-01-28.h5lmt.timesteps.txt", 0,
+    { "snx11025_2018-01-28.h5lmt.timesteps.txt", NULL,
       { "summarize-tts", "--timesteps", "inputs/snx11025_2018-01-28.h5lmt",
         NULL } },
-    { "snx11025_2018-01-28.h5lmt.columns.json", 0,
+    { "snx11025_2018-01-28.h5lmt.columns.json", NULL,
       { "summarize-tts", "--columns", "--json",
         "inputs/snx11025_2018-01-28.h5lmt", NULL } },
-    { "snx11025_2018-01-28.h5lmt.timesteps.json", 0,
+    { "snx11025_2018-01-28.h5lmt.timesteps.json", NULL,
       { "summarize-tts", "--timesteps", "--json",
         "inputs/snx11025_2018-01-28.h5lmt", NULL } },
-    { "sample_tokiots.hdf5.default.txt", 0,
+    { "sample_tokiots.hdf5.default.txt", NULL,
       { "summarize-tts", "inputs/sample_tokiots.hdf5", NULL } },
-    { "sample_tokiots.hdf5.default.json", 0,
+    { "sample_tokiots.hdf5.default.json", NULL,
       { "summarize-tts", "--json", "inputs/sample_tokiots.hdf5", NULL } },
-    { "sample_tokiots.hdf5.columns.txt", 0,
+    { "sample_tokiots.hdf5.columns.txt", NULL,
       { "summarize-tts", "--columns", "inputs/sample_tokiots.hdf5", NULL } },
-    { "sample_tokiots.hdf5.timesteps.txt", 0,
+    { "sample_tokiots.hdf5.timesteps.txt", NULL,
       { "summarize-tts", "--timesteps", "inputs/sample_tokiots.hdf5", NULL } },
-    { "sample_tokiots.hdf5.columns.json", 0,
+    { "sample_tokiots.hdf5.columns.json", NULL,
       { "summarize-tts", "--columns", "--json", "inputs/sample_tokiots.hdf5",
         NULL } },
-    { "sample_tokiots.hdf5.timesteps.json", 0,
+    { "sample_tokiots.hdf5.timesteps.json", NULL,
       { "summarize-tts", "--timesteps", "--json", "inputs/sample_tokiots.hdf5",
         NULL } },
 };
-
-static void
-check_case(const char *dir, const struct golden_case *gc)
-{
-    char rel[256];
-    struct tokio_run r = tokio_test_run(dir, env, gc->argv);
-
-    if (r.status != 0)
-        fail_msg("%s: exit %d\nstderr: %s", gc->name, r.status, r.err);
-    if (gc->warns)
-        assert_contains(r.err, "does not evenly divide into "
-                        "FSStepsDataSet size");
-    else
-        assert_string_equal(r.err, "");
-    snprintf(rel, sizeof(rel), GOLDEN "%s", gc->name);
-    assert_golden(r.out, rel);
-    tokio_run_free(&r);
-}
 
 /* ------------------------------------------------------------------ */
 /* Golden outputs                                                      */
@@ -134,13 +111,9 @@ test_summarize_tts_matches_every_golden(void **state)
     (void)state;
     struct tokio_workdir wd;
 
-    if (tokio_test_workdir(&wd) != 0) {
-        tokio_test_workdir_free(&wd);
-        print_message("skipped: ../shared/testdata is absent\n");
-        skip();
-    }
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-        check_case(wd.dir, &cases[i]);
+    TOKIO_TEST_NEED_WORKDIR(&wd);
+    tokio_test_golden_cases(wd.dir, GOLDEN, cases,
+                            sizeof(cases) / sizeof(cases[0]), 0);
     tokio_test_workdir_free(&wd);
 }
 

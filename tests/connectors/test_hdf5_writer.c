@@ -52,40 +52,6 @@ sample(int64_t start, size_t rows)
     return ts;
 }
 
-static char *
-join(const char *dir, const char *name)
-{
-    size_t n = strlen(dir) + strlen(name) + 2;
-    char *p = malloc(n);
-
-    assert_non_null(p);
-    snprintf(p, n, "%s/%s", dir, name);
-    return p;
-}
-
-static void
-write_file(const char *path, struct tokio_timeseries *ts)
-{
-    struct tokio_hdf5_update *u = NULL;
-
-    assert_int_equal(tokio_hdf5_update_begin(&u, path), TOKIO_OK);
-    assert_int_equal(tokio_hdf5_update_set_version(u, "1"), TOKIO_OK);
-    assert_int_equal(tokio_hdf5_update_commit(u, ts), TOKIO_OK);
-    assert_int_equal(tokio_hdf5_update_finish(u), TOKIO_OK);
-}
-
-static struct tokio_timeseries *
-read_back(const char *path, const char *name)
-{
-    struct tokio_hdf5 *h = NULL;
-    struct tokio_timeseries *ts = NULL;
-
-    assert_int_equal(tokio_hdf5_open(&h, path, 0), TOKIO_OK);
-    assert_int_equal(tokio_hdf5_to_timeseries(h, name, &ts), TOKIO_OK);
-    tokio_hdf5_free(h);
-    return ts;
-}
-
 /* Only `keep` (or nothing) in `dir`: no temporary left behind. */
 static void
 assert_only(const char *dir, const char *keep)
@@ -106,15 +72,15 @@ assert_only(const char *dir, const char *keep)
 static void
 test_hdf5_writer_round_trip_is_bit_exact(void **state)
 {
-    char *dir = tokio_test_mkdtemp(), *path = join(dir, "a.hdf5");
+    char *dir = tokio_test_mkdtemp(), *path = tokio_test_join(dir, "a.hdf5");
     struct tokio_timeseries *ts = sample(T0, 6), *back;
     char *v = NULL;
     struct tokio_hdf5 *h = NULL;
     (void)state;
 
-    write_file(path, ts);
+    tokio_test_tts_write(path, ts);
     assert_only(dir, "a.hdf5");
-    back = read_back(path, "datatargets/readrates");
+    back = tokio_test_tts_read(path, "datatargets/readrates");
     /* committed sorted naturally; ts itself was reordered the same way */
     assert_int_equal(tokio_timeseries_cols(back), 3);
     assert_string_equal(tokio_timeseries_column(back, 0), "OST1");
@@ -146,7 +112,7 @@ test_hdf5_writer_round_trip_is_bit_exact(void **state)
     free(v);
     tokio_hdf5_free(h);
     tokio_timeseries_free(back);
-    back = read_back(path, "datatargets/readbytes");
+    back = tokio_test_tts_read(path, "datatargets/readbytes");
     assert_true(tokio_timeseries_cdata(back)[2] == 50.0);   /* 10 * 5 */
     tokio_timeseries_free(back);
     tokio_timeseries_free(ts);
@@ -158,14 +124,14 @@ test_hdf5_writer_round_trip_is_bit_exact(void **state)
 static void
 test_hdf5_writer_updates_part_keeping_column_order(void **state)
 {
-    char *dir = tokio_test_mkdtemp(), *path = join(dir, "a.hdf5");
+    char *dir = tokio_test_mkdtemp(), *path = tokio_test_join(dir, "a.hdf5");
     struct tokio_timeseries *ts = sample(T0, 6), *part, *back;
     struct tokio_hdf5_update *u = NULL;
     const char *order[] = { "OST10", "OST1", "OST2" };
     double *d;
     (void)state;
 
-    write_file(path, ts);
+    tokio_test_tts_write(path, ts);
     /* rows 2..3, columns in another order, new values */
     part = sample(T0 + 10, 2);
     assert_int_equal(tokio_timeseries_rearrange_columns(part, order, 3),
@@ -181,7 +147,7 @@ test_hdf5_writer_updates_part_keeping_column_order(void **state)
     assert_true(tokio_timeseries_cdata(back)[2 * 3 + 2] == 100.0);
     tokio_timeseries_free(back);
     assert_int_equal(tokio_hdf5_update_finish(u), TOKIO_OK);
-    back = read_back(path, "datatargets/readrates");
+    back = tokio_test_tts_read(path, "datatargets/readrates");
     assert_string_equal(tokio_timeseries_column(back, 0), "OST1");
     assert_string_equal(tokio_timeseries_column(back, 2), "OST10");
     d = tokio_timeseries_data(back);
@@ -203,14 +169,14 @@ test_hdf5_writer_updates_part_keeping_column_order(void **state)
 static void
 test_hdf5_writer_refuses_what_the_reference_refuses(void **state)
 {
-    char *dir = tokio_test_mkdtemp(), *path = join(dir, "a.hdf5");
+    char *dir = tokio_test_mkdtemp(), *path = tokio_test_join(dir, "a.hdf5");
     struct tokio_timeseries *ts = sample(T0, 6), *bad;
     struct tokio_hdf5_update *u = NULL;
     char *before, *after;
     size_t n_before, n_after;
     (void)state;
 
-    write_file(path, ts);
+    tokio_test_tts_write(path, ts);
     before = tokio_test_read_file(path, &n_before);
     assert_int_equal(tokio_hdf5_update_begin(&u, path), TOKIO_OK);
     /* another group over another day: the root's start/end disagree */
@@ -272,7 +238,7 @@ test_hdf5_writer_refuses_what_the_reference_refuses(void **state)
 static void
 test_hdf5_writer_init_dataset_is_all_missing(void **state)
 {
-    char *dir = tokio_test_mkdtemp(), *path = join(dir, "a.hdf5");
+    char *dir = tokio_test_mkdtemp(), *path = tokio_test_join(dir, "a.hdf5");
     struct tokio_hdf5_update *u = NULL;
     struct tokio_timeseries *back;
     char **names;
@@ -293,7 +259,7 @@ test_hdf5_writer_init_dataset_is_all_missing(void **state)
                                                     T0, T0, 5, 4),
                      TOKIO_EINVAL);
     assert_int_equal(tokio_hdf5_update_finish(u), TOKIO_OK);
-    back = read_back(path, "dataservers/cpuload");
+    back = tokio_test_tts_read(path, "dataservers/cpuload");
     assert_int_equal(tokio_timeseries_rows(back), 720);
     assert_int_equal(tokio_timeseries_cols(back), 4);
     assert_int_equal(tokio_timeseries_n_names(back), 0);
@@ -316,8 +282,9 @@ test_hdf5_writer_init_dataset_is_all_missing(void **state)
 static void
 test_hdf5_writer_begin_errors_name_the_file(void **state)
 {
-    char *dir = tokio_test_mkdtemp(), *path = join(dir, "junk.hdf5");
-    char *missing = join(dir, "no/such/dir/x.hdf5");
+    char *dir = tokio_test_mkdtemp();
+    char *path = tokio_test_join(dir, "junk.hdf5");
+    char *missing = tokio_test_join(dir, "no/such/dir/x.hdf5");
     struct tokio_hdf5_update *u = NULL;
     (void)state;
 
@@ -339,7 +306,7 @@ test_hdf5_writer_begin_errors_name_the_file(void **state)
 static void
 test_hdf5_writer_finish_failure_is_eio(void **state)
 {
-    char *dir = tokio_test_mkdtemp(), *path = join(dir, "a.hdf5");
+    char *dir = tokio_test_mkdtemp(), *path = tokio_test_join(dir, "a.hdf5");
     struct tokio_timeseries *ts = sample(T0, 6);
     struct tokio_hdf5_update *u = NULL;
     (void)state;
@@ -364,14 +331,14 @@ test_hdf5_writer_finish_failure_is_eio(void **state)
 static void
 test_hdf5_writer_keeps_mode(void **state)
 {
-    char *dir = tokio_test_mkdtemp(), *path = join(dir, "a.hdf5");
+    char *dir = tokio_test_mkdtemp(), *path = tokio_test_join(dir, "a.hdf5");
     struct tokio_timeseries *ts = sample(T0, 6);
     struct stat st;
     (void)state;
 
-    write_file(path, ts);
+    tokio_test_tts_write(path, ts);
     assert_int_equal(chmod(path, 0640), 0);
-    write_file(path, ts);
+    tokio_test_tts_write(path, ts);
     assert_int_equal(stat(path, &st), 0);
     assert_int_equal(st.st_mode & 07777, 0640);
     tokio_timeseries_free(ts);
@@ -410,7 +377,7 @@ child_update(const char *path, int fd, int datasets)
 static void
 test_hdf5_writer_is_all_or_nothing_under_sigkill(void **state)
 {
-    char *dir = tokio_test_mkdtemp(), *path = join(dir, "a.hdf5");
+    char *dir = tokio_test_mkdtemp(), *path = tokio_test_join(dir, "a.hdf5");
     struct tokio_timeseries *ts = sample(T0, 6), *back;
     char *before, *after, c;
     size_t n_before, n_after;
@@ -418,7 +385,7 @@ test_hdf5_writer_is_all_or_nothing_under_sigkill(void **state)
     pid_t pid;
     (void)state;
 
-    write_file(path, ts);
+    tokio_test_tts_write(path, ts);
     before = tokio_test_read_file(path, &n_before);
     assert_int_equal(pipe(fds), 0);
     pid = fork();
@@ -439,7 +406,7 @@ test_hdf5_writer_is_all_or_nothing_under_sigkill(void **state)
     assert_int_equal(n_before, n_after);
     assert_memory_equal(before, after, n_before);
     free(after);
-    back = read_back(path, "datatargets/readrates");
+    back = tokio_test_tts_read(path, "datatargets/readrates");
     assert_memory_equal(tokio_timeseries_cdata(back),
                         tokio_timeseries_cdata(ts), 18 * sizeof(double));
     tokio_timeseries_free(back);
@@ -490,7 +457,7 @@ test_hdf5_writer_is_all_or_nothing_under_sigkill(void **state)
     assert_int_equal(waitpid(pid, &status, 0), pid);
     assert_true(WIFEXITED(status));
     assert_int_equal(WEXITSTATUS(status), 0);
-    back = read_back(path, "g2/d");
+    back = tokio_test_tts_read(path, "g2/d");
     assert_int_equal(tokio_timeseries_rows(back), 6);
     assert_int_equal(tokio_timeseries_cols(back), 2000);
     tokio_timeseries_free(back);
@@ -512,7 +479,7 @@ test_hdf5_writer_is_all_or_nothing_under_sigkill(void **state)
         closedir(d);
         assert_int_equal(kept, 2);
     }
-    back = read_back(path, "datatargets/readrates");
+    back = tokio_test_tts_read(path, "datatargets/readrates");
     assert_memory_equal(tokio_timeseries_cdata(back),
                         tokio_timeseries_cdata(ts), 18 * sizeof(double));
     tokio_timeseries_free(back);
@@ -575,10 +542,10 @@ test_hdf5_writer_files_open_in_h5py(void **state)
     if (!have_h5py())
         skip();
     dir = tokio_test_mkdtemp();
-    path = join(dir, "a.hdf5");
-    script = join(dir, "check.py");
+    path = tokio_test_join(dir, "a.hdf5");
+    script = tokio_test_join(dir, "check.py");
     ts = sample(T0, 6);
-    write_file(path, ts);
+    tokio_test_tts_write(path, ts);
     tokio_test_write_file(script, h5py_script, strlen(h5py_script));
     assert_int_equal(pipe(fds), 0);
     if ((pid = fork()) == 0) {
@@ -667,7 +634,7 @@ static void
 test_hdf5_writer_survives_every_oom(void **state)
 {
     char *dir = tokio_test_mkdtemp();
-    struct oom_ctx ctx = { join(dir, "oom.hdf5") };
+    struct oom_ctx ctx = { tokio_test_join(dir, "oom.hdf5") };
     (void)state;
 
     tokio_test_every_oom(oom_trial, &ctx, 1);

@@ -55,30 +55,6 @@ series(int64_t start, size_t rows, size_t cols)
     return ts;
 }
 
-static char *
-join(const char *dir, const char *name)
-{
-    size_t n = strlen(dir) + strlen(name) + 2;
-    char *p = malloc(n);
-
-    assert_non_null(p);
-    snprintf(p, n, "%s/%s", dir, name);
-    return p;
-}
-
-static struct tokio_timeseries *
-read_back(const char *path, const char *name)
-{
-    struct tokio_hdf5 *h = NULL;
-    struct tokio_timeseries *ts = NULL;
-
-    assert_int_equal(tokio_hdf5_open(&h, path, 0), TOKIO_OK);
-    if (tokio_hdf5_to_timeseries(h, name, &ts) != TOKIO_OK)
-        fail_msg("%s: %s", name, tokio_errmsg());
-    tokio_hdf5_free(h);
-    return ts;
-}
-
 /* Same shape, timestamps, names and bit-identical cells. */
 static void
 assert_same(const struct tokio_timeseries *a, const struct tokio_timeseries *b)
@@ -111,17 +87,6 @@ layout(const char *path, const char *name, hsize_t chunk[2], hsize_t *size)
     H5Pclose(p);
     H5Dclose(d);
     H5Fclose(f);
-}
-
-static void
-write_whole(const char *path, struct tokio_timeseries *ts)
-{
-    struct tokio_hdf5_update *u = NULL;
-
-    assert_int_equal(tokio_hdf5_update_begin(&u, path), TOKIO_OK);
-    assert_int_equal(tokio_hdf5_update_set_version(u, "1"), TOKIO_OK);
-    assert_int_equal(tokio_hdf5_update_commit(u, ts), TOKIO_OK);
-    assert_int_equal(tokio_hdf5_update_finish(u), TOKIO_OK);
 }
 
 /* Write `ts` into `path` in blocks of `block` rows (0: chunk-aligned). */
@@ -161,8 +126,9 @@ write_blocks(const char *path, struct tokio_timeseries *ts, size_t block)
 static void
 test_rows_in_blocks_equal_a_whole_commit(void **state)
 {
-    char *dir = tokio_test_mkdtemp(), *whole = join(dir, "whole.hdf5");
-    char *parts = join(dir, "parts.hdf5");
+    char *dir = tokio_test_mkdtemp();
+    char *whole = tokio_test_join(dir, "whole.hdf5");
+    char *parts = tokio_test_join(dir, "parts.hdf5");
     static const size_t blocks[] = { 0, 1, 7, 64, 1000 };
     (void)state;
 
@@ -173,10 +139,10 @@ test_rows_in_blocks_equal_a_whole_commit(void **state)
 
         unlink(whole);
         unlink(parts);
-        write_whole(whole, a);
+        tokio_test_tts_write(whole, a);
         write_blocks(parts, b, blocks[i]);
-        struct tokio_timeseries *x = read_back(whole, "g/d");
-        struct tokio_timeseries *y = read_back(parts, "g/d");
+        struct tokio_timeseries *x = tokio_test_tts_read(whole, "g/d");
+        struct tokio_timeseries *y = tokio_test_tts_read(parts, "g/d");
         assert_same(x, y);
         assert_same(x, a);      /* columns sorted by commit */
         layout(whole, "/g/d", ca, &sa);
@@ -198,19 +164,19 @@ test_rows_in_blocks_equal_a_whole_commit(void **state)
 static void
 test_rows_update_part_of_a_dataset(void **state)
 {
-    char *dir = tokio_test_mkdtemp(), *a = join(dir, "a.hdf5");
-    char *b = join(dir, "b.hdf5");
+    char *dir = tokio_test_mkdtemp(), *a = tokio_test_join(dir, "a.hdf5");
+    char *b = tokio_test_join(dir, "b.hdf5");
     struct tokio_timeseries *full = series(T0, 300, 9);
     struct tokio_timeseries *part = series(T0 + 13 * 5, 100, 9);
     struct tokio_timeseries *part2 = series(T0 + 13 * 5, 100, 9);
     (void)state;
 
-    write_whole(a, full);
-    write_whole(b, full);
-    write_whole(a, part);
+    tokio_test_tts_write(a, full);
+    tokio_test_tts_write(b, full);
+    tokio_test_tts_write(a, part);
     write_blocks(b, part2, 11);
-    struct tokio_timeseries *x = read_back(a, "g/d");
-    struct tokio_timeseries *y = read_back(b, "g/d");
+    struct tokio_timeseries *x = tokio_test_tts_read(a, "g/d");
+    struct tokio_timeseries *y = tokio_test_tts_read(b, "g/d");
     assert_same(x, y);
     /* row 13 is the part's row 0 */
     assert_memory_equal(tokio_timeseries_cdata(x) + 13 * 9,
@@ -230,7 +196,7 @@ test_rows_update_part_of_a_dataset(void **state)
 static void
 test_rows_refused(void **state)
 {
-    char *dir = tokio_test_mkdtemp(), *path = join(dir, "a.hdf5");
+    char *dir = tokio_test_mkdtemp(), *path = tokio_test_join(dir, "a.hdf5");
     struct tokio_timeseries *ts = series(T0, 10, 2);
     struct tokio_hdf5_update *u = NULL;
     struct tokio_hdf5_rows *w = NULL;
@@ -272,8 +238,8 @@ test_init_dataset_equals_a_missing_commit(void **state)
 {
     static const size_t shapes[][2] = { { 1543, 24 }, { 17280, 5 },
                                         { 7, 3 }, { 1, 1 }, { 4000, 1000 } };
-    char *dir = tokio_test_mkdtemp(), *a = join(dir, "a.hdf5");
-    char *b = join(dir, "b.hdf5");
+    char *dir = tokio_test_mkdtemp(), *a = tokio_test_join(dir, "a.hdf5");
+    char *b = tokio_test_join(dir, "b.hdf5");
     (void)state;
 
     for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
@@ -287,15 +253,15 @@ test_init_dataset_equals_a_missing_commit(void **state)
         assert_int_equal(tokio_timeseries_new(&ts, "g/d", T0,
                                               T0 + 5 * (int64_t)rows, 5, cols,
                                               NULL, 0), TOKIO_OK);
-        write_whole(a, ts);
+        tokio_test_tts_write(a, ts);
         assert_int_equal(tokio_hdf5_update_begin(&u, b), TOKIO_OK);
         assert_int_equal(tokio_hdf5_update_set_version(u, "1"), TOKIO_OK);
         assert_int_equal(tokio_hdf5_update_init_dataset(
                              u, "g/d", T0, T0 + 5 * (int64_t)rows, 5, cols),
                          TOKIO_OK);
         assert_int_equal(tokio_hdf5_update_finish(u), TOKIO_OK);
-        struct tokio_timeseries *x = read_back(a, "g/d");
-        struct tokio_timeseries *y = read_back(b, "g/d");
+        struct tokio_timeseries *x = tokio_test_tts_read(a, "g/d");
+        struct tokio_timeseries *y = tokio_test_tts_read(b, "g/d");
         assert_same(x, y);
         for (size_t k = 0; k < rows * cols; k++)
             assert_true(tokio_timeseries_is_missing(
@@ -353,7 +319,7 @@ oom_trial(void *p)
 static void
 test_rows_survive_every_oom(void **state)
 {
-    char *dir = tokio_test_mkdtemp(), *path = join(dir, "oom.hdf5");
+    char *dir = tokio_test_mkdtemp(), *path = tokio_test_join(dir, "oom.hdf5");
     (void)state;
 
     tokio_test_every_oom(oom_trial, path, 1);

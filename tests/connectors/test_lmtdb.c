@@ -52,34 +52,10 @@ static const char fixture[] =
 static int
 setup(void **state)
 {
-    sqlite3 *db;
-
-    (void)state;
-    dir = tokio_test_mkdtemp();
-    snprintf(fixture_path, sizeof(fixture_path), "%s/lmt.sqlite3", dir);
-    if (sqlite3_open(fixture_path, &db) != SQLITE_OK ||
-        sqlite3_exec(db, fixture, NULL, NULL, NULL) != SQLITE_OK)
-        return -1;
-    sqlite3_close(db);
-    return 0;
-}
-
-static int
-teardown(void **state)
-{
-    (void)state;
-    tokio_test_rmtree(dir);
-    free(dir);
-    return 0;
-}
-
-static int64_t
-local(int y, int mo, int d, int h, int mi, int s)
-{
-    int64_t t;
-
-    assert_int_equal(tokio_time_from_local(y, mo, d, h, mi, s, &t), 0);
-    return t;
+    dir = tokio_test_sqlite_fixture(fixture, "lmt.sqlite3", fixture_path,
+                                    sizeof(fixture_path));
+    *state = dir;
+    return dir != NULL ? 0 : -1;
 }
 
 static void
@@ -114,14 +90,15 @@ test_lmtdb_get_ts_ids(void **state)
     (void)state;
 
     assert_int_equal(tokio_lmtdb_open(&lmt, fixture_path, NULL), 0);
-    assert_int_equal(tokio_lmtdb_get_ts_ids(lmt, local(2020, 6, 1, 12, 0, 5),
-                                            local(2020, 6, 1, 13, 0, 0), &lo,
-                                            &hi), 0);
+    assert_int_equal(tokio_lmtdb_get_ts_ids(
+                         lmt, tokio_test_local(2020, 6, 1, 12, 0, 5),
+                         tokio_test_local(2020, 6, 1, 13, 0, 0), &lo, &hi), 0);
     assert_int_equal(lo, 101);
     assert_int_equal(hi, 102);
-    assert_int_equal(tokio_lmtdb_get_ts_ids(lmt, local(2021, 1, 1, 0, 0, 0),
-                                            local(2021, 1, 2, 0, 0, 0), &lo,
-                                            &hi), TOKIO_ENOTFOUND);
+    assert_int_equal(tokio_lmtdb_get_ts_ids(
+                         lmt, tokio_test_local(2021, 1, 1, 0, 0, 0),
+                         tokio_test_local(2021, 1, 2, 0, 0, 0), &lo, &hi),
+                     TOKIO_ENOTFOUND);
     assert_contains(tokio_errmsg(), "no timestamps from 2021-01-01 00:00:00");
     tokio_lmtdb_free(lmt);
 }
@@ -139,9 +116,9 @@ test_lmtdb_get_ts_ids_golden(void **state)
         tokio_test_data("golden/pytokio/lmtdb/snx11025_2018-01-28."
                         "get_ts_ids.json"), NULL);
     assert_int_equal(tokio_lmtdb_open(&lmt, path, NULL), 0);
-    assert_int_equal(tokio_lmtdb_get_ts_ids(lmt, local(2018, 1, 28, 0, 0, 0),
-                                            local(2018, 1, 28, 0, 5, 0), &lo,
-                                            &hi), 0);
+    assert_int_equal(tokio_lmtdb_get_ts_ids(
+                         lmt, tokio_test_local(2018, 1, 28, 0, 0, 0),
+                         tokio_test_local(2018, 1, 28, 0, 5, 0), &lo, &hi), 0);
     char got[128];
     snprintf(got, sizeof(got), "[\n    %lld,\n    %lld\n]\n", (long long)lo,
              (long long)hi);
@@ -174,7 +151,7 @@ static void
 test_lmtdb_timeseries_chunks(void **state)
 {
     struct tokio_lmtdb *lmt = NULL;
-    int64_t start = local(2020, 6, 1, 12, 0, 0);
+    int64_t start = tokio_test_local(2020, 6, 1, 12, 0, 0);
     (void)state;
 
     assert_int_equal(tokio_lmtdb_open(&lmt, fixture_path, NULL), 0);
@@ -230,7 +207,7 @@ static void
 test_lmtdb_stream(void **state)
 {
     struct tokio_lmtdb *lmt = NULL;
-    int64_t start = local(2020, 6, 1, 12, 0, 0);
+    int64_t start = tokio_test_local(2020, 6, 1, 12, 0, 0);
     struct streamed r = { 0, 0, 0, 0 };
     (void)state;
 
@@ -273,8 +250,8 @@ test_lmtdb_stream_bad_timestamp(void **state)
     sqlite3_close(db);
     assert_int_equal(tokio_lmtdb_open(&lmt, path, NULL), 0);
     assert_int_equal(tokio_lmtdb_stream(lmt, "OST_DATA",
-                                        local(2020, 6, 1, 12, 0, 0),
-                                        local(2020, 6, 1, 13, 0, 0),
+                                        tokio_test_local(2020, 6, 1, 12, 0, 0),
+                                        tokio_test_local(2020, 6, 1, 13, 0, 0),
                                         take_stream, &r), TOKIO_EFORMAT);
     assert_contains(tokio_errmsg(), "TS_ID 103");
     assert_contains(tokio_errmsg(), "not an LMT timestamp");
@@ -312,7 +289,7 @@ test_lmtdb_parse_timestamp(void **state)
 
     assert_int_equal(tokio_lmtdb_parse_timestamp("2020-06-01 12:00:05", 19,
                                                  &t), 0);
-    assert_int_equal(t, local(2020, 6, 1, 12, 0, 5));
+    assert_int_equal(t, tokio_test_local(2020, 6, 1, 12, 0, 5));
     assert_int_equal(tokio_lmtdb_parse_timestamp("2020-06-01 12:00:05.25",
                                                  22, &t), 0);
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -351,8 +328,10 @@ oom_trial(void *ctx)
     (void)ctx;
     if ((rc = tokio_lmtdb_open(&lmt, fixture_path, NULL)) < 0)
         return rc;
-    rc = tokio_lmtdb_retrieve_tables(lmt, local(2020, 6, 1, 12, 0, 0),
-                                     local(2020, 6, 1, 12, 0, 10), 0);
+    rc = tokio_lmtdb_retrieve_tables(lmt,
+                                     tokio_test_local(2020, 6, 1, 12, 0, 0),
+                                     tokio_test_local(2020, 6, 1, 12, 0, 10),
+                                     0);
     /* the fixture lacks some tables: that error is not an OOM */
     if (rc == TOKIO_EINVAL)
         rc = TOKIO_OK;
@@ -382,5 +361,5 @@ main(void)
         cmocka_unit_test(test_lmtdb_not_lmt),
         cmocka_unit_test(test_lmtdb_survives_every_oom),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, setup, tokio_test_remove_dir);
 }

@@ -10,7 +10,6 @@
  */
 #include "testutil.h"
 
-#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,7 +18,6 @@
 
 #define SAMPLE "pytokio-inputs/snx11025_2018-01-28.sqlite3"
 
-static char *dir;
 static char fixture_path[4200];
 
 /* TS_ID 205 is earlier than 204; TS_ID 202 appears twice (the second
@@ -70,45 +68,21 @@ take(void *payload, int64_t t, const struct tokio_db_value *row, size_t n)
 static int
 setup(void **state)
 {
-    sqlite3 *db;
-    char sql[256];
+    char sql[4096];
+    size_t len;
 
-    (void)state;
-    dir = tokio_test_mkdtemp();
-    snprintf(fixture_path, sizeof(fixture_path), "%s/lmt.sqlite3", dir);
-    if (sqlite3_open(fixture_path, &db) != SQLITE_OK ||
-        sqlite3_exec(db, fixture, NULL, NULL, NULL) != SQLITE_OK)
-        return -1;
+    len = (size_t)snprintf(sql, sizeof(sql), "%s", fixture);
     for (int ts = 200; ts <= 206; ts++)
-        for (int ost = 1; ost <= 2; ost++) {
-            snprintf(sql, sizeof(sql), "INSERT INTO OST_DATA VALUES (%d, %d, "
-                     "%d, 0, 0, 0, 0, 0, 0)", ost, ts, ts * 10 + ost);
-            if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
-                return -1;
-        }
-    if (sqlite3_exec(db, "INSERT INTO OST_DATA VALUES (1, 299, 1, 0, 0, 0, "
-                     "0, 0, 0)", NULL, NULL, NULL) != SQLITE_OK)
-        return -1;
-    sqlite3_close(db);
-    return 0;
-}
-
-static int
-teardown(void **state)
-{
-    (void)state;
-    tokio_test_rmtree(dir);
-    free(dir);
-    return 0;
-}
-
-static int64_t
-local(int y, int mo, int d, int h, int mi, int s)
-{
-    int64_t t;
-
-    assert_int_equal(tokio_time_from_local(y, mo, d, h, mi, s, &t), 0);
-    return t;
+        for (int ost = 1; ost <= 2; ost++)
+            len += (size_t)snprintf(sql + len, sizeof(sql) - len,
+                                    "INSERT INTO OST_DATA VALUES (%d, %d, %d, "
+                                    "0, 0, 0, 0, 0, 0);", ost, ts,
+                                    ts * 10 + ost);
+    snprintf(sql + len, sizeof(sql) - len,
+             "INSERT INTO OST_DATA VALUES (1, 299, 1, 0, 0, 0, 0, 0, 0);");
+    *state = tokio_test_sqlite_fixture(sql, "lmt.sqlite3", fixture_path,
+                                       sizeof(fixture_path));
+    return *state != NULL ? 0 : -1;
 }
 
 /*
@@ -158,7 +132,7 @@ assert_blocks_equal_whole(const char *path, const char *table, int64_t start,
 static void
 test_stamps_blocks_equal_whole_fixture(void **state)
 {
-    int64_t start = local(2020, 6, 1, 12, 0, 0);
+    int64_t start = tokio_test_local(2020, 6, 1, 12, 0, 0);
     (void)state;
 
     for (int64_t step = 5; step <= 45; step += 5)
@@ -174,7 +148,7 @@ test_stamps_resolve_like_stream(void **state)
     struct tokio_lmtdb *lmt = NULL;
     struct tokio_lmtdb_stamps *st = NULL;
     struct seen *s = calloc(1, sizeof(*s));
-    int64_t start = local(2020, 6, 1, 12, 0, 0);
+    int64_t start = tokio_test_local(2020, 6, 1, 12, 0, 0);
     (void)state;
 
     assert_non_null(s);
@@ -229,7 +203,7 @@ static void
 test_stamps_blocks_equal_whole_sample(void **state)
 {
     TOKIO_TEST_NEED_DATA(path, SAMPLE);
-    int64_t start = local(2018, 1, 28, 0, 0, 0);
+    int64_t start = tokio_test_local(2018, 1, 28, 0, 0, 0);
     (void)state;
 
     assert_blocks_equal_whole(path, "MDS_OPS_DATA", start, start + 300, 35);
@@ -242,7 +216,7 @@ oom_trial(void *ctx)
     struct tokio_lmtdb *lmt = NULL;
     struct tokio_lmtdb_stamps *st = NULL;
     struct seen *s = ctx;
-    int64_t start = local(2020, 6, 1, 12, 0, 0);
+    int64_t start = tokio_test_local(2020, 6, 1, 12, 0, 0);
     int rc;
 
     s->n = 0;
@@ -277,5 +251,5 @@ main(void)
         cmocka_unit_test(test_stamps_blocks_equal_whole_sample),
         cmocka_unit_test(test_stamps_survive_every_oom),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, setup, tokio_test_remove_dir);
 }

@@ -8,7 +8,6 @@
 #include "testutil.h"
 
 #include <jansson.h>
-#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +19,6 @@
 #define SAMPLE "pytokio-inputs/sample_nersc_jobsdb.sqlite3"
 #define GOLDEN "golden/pytokio/nersc_jobsdb/"
 
-static char *dir;
 static char fixture_path[4200];
 
 /* Three jobs on "h": fully inside, straddling the start, straddling the
@@ -38,25 +36,9 @@ static const char fixture[] =
 static int
 setup(void **state)
 {
-    sqlite3 *db;
-
-    (void)state;
-    dir = tokio_test_mkdtemp();
-    snprintf(fixture_path, sizeof(fixture_path), "%s/jobs.sqlite3", dir);
-    if (sqlite3_open(fixture_path, &db) != SQLITE_OK ||
-        sqlite3_exec(db, fixture, NULL, NULL, NULL) != SQLITE_OK)
-        return -1;
-    sqlite3_close(db);
-    return 0;
-}
-
-static int
-teardown(void **state)
-{
-    (void)state;
-    tokio_test_rmtree(dir);
-    free(dir);
-    return 0;
+    *state = tokio_test_sqlite_fixture(fixture, "jobs.sqlite3", fixture_path,
+                                       sizeof(fixture_path));
+    return *state != NULL ? 0 : -1;
 }
 
 static void
@@ -280,5 +262,5 @@ main(void)
         cmocka_unit_test(test_nersc_jobsdb_jobinfo_provider),
         cmocka_unit_test(test_nersc_jobsdb_survives_every_oom),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, setup, tokio_test_remove_dir);
 }
