@@ -29,6 +29,12 @@ static const char description[] =
     "{system: {table: rows}}.  Times and rates printed with few decimals\n"
     "come with a FIELD_resolution: the smallest step the text could show.";
 
+static int
+write_csv(FILE *fp, void *hpss)
+{
+    return tokio_hpss_write_csv(hpss, fp);
+}
+
 int
 cmd_cache_hpss(int argc, char **argv)
 {
@@ -49,7 +55,6 @@ cmd_cache_hpss(int argc, char **argv)
         OPT_END
     };
     struct tokio_hpss *h = NULL;
-    struct tokio_output *o = NULL;
     json_t *j = NULL;
     int npos, rc;
 
@@ -71,13 +76,8 @@ cmd_cache_hpss(int argc, char **argv)
                                                 TOKIO_JSON_INDENT(4));
             json_decref(j);
         }
-    } else if (tokio_output_open(&o, output) < 0) {
-        rc = cli_fail(cmd, NULL);
-    } else if (tokio_hpss_write_csv(h, tokio_output_fp(o)) < 0) {
-        tokio_output_abort(o);
-        rc = cli_fail(cmd, NULL);
     } else {
-        rc = tokio_output_commit(o) < 0 ? cli_fail(cmd, NULL) : CLI_EXIT_OK;
+        rc = cli_write_output(cmd, output, write_csv, h);
     }
     tokio_hpss_free(h);
     return rc;

@@ -30,6 +30,28 @@ static const char description[] =
     "in MB or kB become bytes, counters then end in _bytes), or with --csv\n"
     "a table over time of one host's counters or one counter's hosts.";
 
+/* What to write: the counters, and which form. */
+struct result {
+    const struct tokio_mmperfmon *m;
+    int csv;
+    const char *host, *metric;
+    int to_file;
+};
+
+static int
+write_result(FILE *fp, void *ctx)
+{
+    const struct result *r = ctx;
+    int rc;
+
+    if (!r->csv)
+        return tokio_mmperfmon_write_json(r->m, fp);
+    rc = tokio_mmperfmon_write_csv(r->m, fp, r->host, r->metric);
+    if (rc >= 0 && !r->to_file)
+        fputc('\n', fp);
+    return rc;
+}
+
 int
 cmd_cache_mmperfmon(int argc, char **argv)
 {
@@ -47,8 +69,6 @@ cmd_cache_mmperfmon(int argc, char **argv)
         OPT_END
     };
     struct tokio_mmperfmon *m = NULL;
-    struct tokio_output *o = NULL;
-    FILE *fp;
     int npos, rc;
 
     (void)json;     /* the default either way; --csv wins */
@@ -68,26 +88,8 @@ cmd_cache_mmperfmon(int argc, char **argv)
             return cli_fail(cmd, NULL);
         }
     }
-    if (tokio_output_open(&o, output) < 0) {
-        tokio_mmperfmon_free(m);
-        return cli_fail(cmd, NULL);
-    }
-    fp = tokio_output_fp(o);
-    if (csv) {
-        rc = tokio_mmperfmon_write_csv(m, fp, host, metric);
-        if (rc >= 0 && output == NULL)
-            fputc('\n', fp);
-    } else {
-        rc = tokio_mmperfmon_write_json(m, fp);
-    }
-    if (rc < 0) {
-        tokio_output_abort(o);
-        rc = cli_fail(cmd, NULL);
-    } else if (tokio_output_commit(o) < 0) {
-        rc = cli_fail(cmd, NULL);
-    } else {
-        rc = CLI_EXIT_OK;
-    }
+    struct result job = { m, csv, host, metric, output != NULL };
+    rc = cli_write_output(cmd, output, write_result, &job);
     tokio_mmperfmon_free(m);
     return rc;
 }

@@ -31,29 +31,31 @@ static const char description[] =
     "saved from `sacct --parsable` or by --json when it exists, else a\n"
     "job id that sacct is asked about.";
 
+/* What to write: the table, its form, and whether into a file. */
+struct result {
+    const struct tokio_slurm *s;
+    int csv, json, to_file;
+};
+
 static int
-write_result(const struct tokio_slurm *s, FILE *fp, int csv, int json,
-             int to_file)
+write_result(FILE *fp, void *ctx)
 {
+    const struct result *r = ctx;
     json_t *j = NULL;
     int rc;
 
-    if (csv) {
-        if ((rc = tokio_slurm_write_csv(s, fp)) >= 0 && !to_file)
-            fputc('\n', fp);
-        return rc;
-    }
-    if (json) {
-        if ((rc = tokio_slurm_to_json(s, &j)) < 0)
+    if (r->csv) {
+        rc = tokio_slurm_write_csv(r->s, fp);
+    } else if (r->json) {
+        if ((rc = tokio_slurm_to_json(r->s, &j)) < 0)
             return rc;
-        rc = tokio_json_write(fp, j, to_file ? 0 : TOKIO_JSON_SORT_KEYS |
-                                                   TOKIO_JSON_INDENT(4));
+        rc = tokio_json_write(fp, j, r->to_file ? 0 : TOKIO_JSON_SORT_KEYS |
+                                                      TOKIO_JSON_INDENT(4));
         json_decref(j);
-        if (rc >= 0 && !to_file)
-            fputc('\n', fp);
-        return rc;
+    } else {
+        rc = tokio_slurm_write_native(r->s, fp);
     }
-    if ((rc = tokio_slurm_write_native(s, fp)) >= 0 && !to_file)
+    if (rc >= 0 && !r->to_file)
         fputc('\n', fp);
     return rc;
 }
@@ -73,7 +75,6 @@ cmd_cache_slurm(int argc, char **argv)
         OPT_END
     };
     struct tokio_slurm *s = NULL;
-    struct tokio_output *o = NULL;
     struct stat st;
     int npos, rc;
 
@@ -94,18 +95,8 @@ cmd_cache_slurm(int argc, char **argv)
         rc = tokio_slurm_query(&s, arg);
     if (rc < 0)
         return cli_fail(cmd, NULL);
-    if ((rc = tokio_output_open(&o, output)) < 0) {
-        tokio_slurm_free(s);
-        return cli_fail(cmd, NULL);
-    }
-    if (write_result(s, tokio_output_fp(o), csv, json, output != NULL) < 0) {
-        tokio_output_abort(o);
-        rc = cli_fail(cmd, NULL);
-    } else if (tokio_output_commit(o) < 0) {
-        rc = cli_fail(cmd, NULL);
-    } else {
-        rc = CLI_EXIT_OK;
-    }
+    struct result job = { s, csv, json, output != NULL };
+    rc = cli_write_output(cmd, output, write_result, &job);
     tokio_slurm_free(s);
     return rc;
 }

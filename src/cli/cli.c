@@ -279,19 +279,44 @@ cli_fail(const char *cmd, const char *fmt, ...)
 }
 
 int
-cli_write_json(const char *cmd, const char *path, const json_t *value,
-               unsigned flags)
+cli_write_output(const char *cmd, const char *path,
+                 int (*write)(FILE *fp, void *ctx), void *ctx)
 {
     struct tokio_output *out;
 
     if (tokio_output_open(&out, path) < 0)
         return cli_fail(cmd, NULL);
-    if (tokio_json_write(tokio_output_fp(out), value, flags) < 0) {
+    if (write(tokio_output_fp(out), ctx) < 0) {
         tokio_output_abort(out);
         return cli_fail(cmd, NULL);
     }
-    fputc('\n', tokio_output_fp(out));
     if (tokio_output_commit(out) < 0)
         return cli_fail(cmd, NULL);
     return CLI_EXIT_OK;
+}
+
+/* What cli_write_json() writes: a value and its flags. */
+struct json_job {
+    const json_t *value;
+    unsigned flags;
+};
+
+static int
+write_json_line(FILE *fp, void *ctx)
+{
+    const struct json_job *job = ctx;
+    int rc = tokio_json_write(fp, job->value, job->flags);
+
+    if (rc >= 0)
+        fputc('\n', fp);
+    return rc;
+}
+
+int
+cli_write_json(const char *cmd, const char *path, const json_t *value,
+               unsigned flags)
+{
+    struct json_job job = { value, flags };
+
+    return cli_write_output(cmd, path, write_json_line, &job);
 }

@@ -89,6 +89,15 @@ int cli_fail(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 /*
+ * Open `path` (NULL or "-": stdout), let `write` fill the stream (it
+ * returns < 0, with the library's message set, on failure), and commit
+ * the file, or discard it on failure so no partial file is left.
+ * Returns an exit status; failures are reported as cli_fail() does.
+ */
+int cli_write_output(const char *cmd, const char *path,
+                     int (*write)(FILE *fp, void *ctx), void *ctx);
+
+/*
  * Write `value` (borrowed) as JSON with `flags` (see tokio/output.h) to
  * `path` (NULL or "-": stdout), then a newline.  Returns an exit status;
  * failures are reported as cli_fail() does.

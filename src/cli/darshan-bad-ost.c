@@ -62,12 +62,26 @@ add_one(const char *cmd, struct tokio_darshan_bad_ost *b, const char *path)
     return rc < 0 ? cli_fail(cmd, NULL) : 0;
 }
 
+/* The text report: the results and the options that made them. */
+struct report {
+    const struct tokio_darshan_bad_ost_result *res;
+    size_t n;
+    const struct tokio_darshan_bad_ost_opts *o;
+};
+
+static int
+write_report(FILE *fp, void *ctx)
+{
+    const struct report *r = ctx;
+
+    return tokio_darshan_bad_ost_write_text(r->res, r->n, r->o, fp);
+}
+
 static int
 emit(const char *cmd, const char *output, int as_json,
      const struct tokio_darshan_bad_ost_result *res, size_t n,
      const struct tokio_darshan_bad_ost_opts *o)
 {
-    struct tokio_output *out = NULL;
     json_t *json = NULL;
     int rc;
 
@@ -80,14 +94,8 @@ emit(const char *cmd, const char *output, int as_json,
         json_decref(json);
         return rc;
     }
-    if (tokio_output_open(&out, output) < 0)
-        return cli_fail(cmd, NULL);
-    if (tokio_darshan_bad_ost_write_text(res, n, o,
-                                         tokio_output_fp(out)) < 0) {
-        tokio_output_abort(out);
-        return cli_fail(cmd, NULL);
-    }
-    return tokio_output_commit(out) < 0 ? cli_fail(cmd, NULL) : 0;
+    struct report job = { res, n, o };
+    return cli_write_output(cmd, output, write_report, &job);
 }
 
 int

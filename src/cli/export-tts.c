@@ -30,24 +30,37 @@ static const char description[] =
     "system (a key of the site configuration's hdf5_files) from every\n"
     "daily file the range touches, keeping start <= time < end.";
 
+/* One dataset of an open file, as CSV. */
+struct dataset_csv {
+    struct tokio_hdf5 *h;
+    const char *dataset;
+};
+
+static int
+write_dataset_csv(FILE *fp, void *ctx)
+{
+    struct dataset_csv *job = ctx;
+
+    return tokio_hdf5_write_csv(job->h, job->dataset, fp);
+}
+
+static int
+write_series_csv(FILE *fp, void *ts)
+{
+    return tokio_timeseries_write_csv(ts, fp);
+}
+
 static int
 export_file(const char *cmd, const char *path, const char *dataset,
             const char *output)
 {
     struct tokio_hdf5 *h = NULL;
-    struct tokio_output *o = NULL;
     int rc;
 
     if (tokio_hdf5_open(&h, path, 0) < 0)
         return cli_fail(cmd, NULL);
-    if (tokio_output_open(&o, output) < 0) {
-        rc = cli_fail(cmd, NULL);
-    } else if (tokio_hdf5_write_csv(h, dataset, tokio_output_fp(o)) < 0) {
-        tokio_output_abort(o);
-        rc = cli_fail(cmd, NULL);
-    } else {
-        rc = tokio_output_commit(o) < 0 ? cli_fail(cmd, NULL) : CLI_EXIT_OK;
-    }
+    struct dataset_csv job = { h, dataset };
+    rc = cli_write_output(cmd, output, write_dataset_csv, &job);
     tokio_hdf5_free(h);
     return rc;
 }
@@ -58,7 +71,6 @@ export_range(const char *cmd, const char *fs, const char *dataset,
 {
     struct tokio_config *cfg = NULL;
     struct tokio_timeseries *ts = NULL;
-    struct tokio_output *o = NULL;
     int rc;
 
     if (tokio_config_load(&cfg, NULL) < 0)
@@ -69,13 +81,8 @@ export_range(const char *cmd, const char *fs, const char *dataset,
     } else if (ts == NULL) {
         rc = cli_fail(cmd, "no hdf5_files of '%s' exist in that time range",
                       fs);
-    } else if (tokio_output_open(&o, output) < 0) {
-        rc = cli_fail(cmd, NULL);
-    } else if (tokio_timeseries_write_csv(ts, tokio_output_fp(o)) < 0) {
-        tokio_output_abort(o);
-        rc = cli_fail(cmd, NULL);
     } else {
-        rc = tokio_output_commit(o) < 0 ? cli_fail(cmd, NULL) : CLI_EXIT_OK;
+        rc = cli_write_output(cmd, output, write_series_csv, ts);
     }
     tokio_timeseries_free(ts);
     tokio_config_free(cfg);

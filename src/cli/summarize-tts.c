@@ -23,6 +23,12 @@ static const char description[] =
     "the first and last rows holding data; --timesteps adds the bytes of\n"
     "each timestep, --columns those of each column.";
 
+static int
+write_summary(FILE *fp, void *summary)
+{
+    return tokio_hdf5_summary_tts_print(fp, summary);
+}
+
 int
 cmd_summarize_tts(int argc, char **argv)
 {
@@ -38,7 +44,6 @@ cmd_summarize_tts(int argc, char **argv)
         OPT_END
     };
     struct tokio_hdf5 *h = NULL;
-    struct tokio_output *o = NULL;
     json_t *summary = NULL;
     int npos, rc;
 
@@ -57,14 +62,8 @@ cmd_summarize_tts(int argc, char **argv)
     } else if (json) {
         rc = cli_write_json(cmd, output, summary,
                             TOKIO_JSON_SORT_KEYS | TOKIO_JSON_INDENT(4));
-    } else if (tokio_output_open(&o, output) < 0) {
-        rc = cli_fail(cmd, NULL);
-    } else if (tokio_hdf5_summary_tts_print(tokio_output_fp(o),
-                                            summary) < 0) {
-        tokio_output_abort(o);
-        rc = cli_fail(cmd, NULL);
     } else {
-        rc = tokio_output_commit(o) < 0 ? cli_fail(cmd, NULL) : CLI_EXIT_OK;
+        rc = cli_write_output(cmd, output, write_summary, summary);
     }
     json_decref(summary);
     tokio_hdf5_free(h);
