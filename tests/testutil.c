@@ -451,6 +451,29 @@ tokio_test_sqlite_fixture(const char *sql, const char *name, char *path,
     return dir;
 }
 
+int
+tokio_test_workdir_setup(void **state)
+{
+    struct tokio_workdir *wd = calloc(1, sizeof(*wd));
+
+    assert_non_null(wd);
+    if (tokio_test_workdir(wd) != 0) {
+        tokio_test_workdir_free(wd);
+        wd->dir = tokio_test_mkdtemp();
+    }
+    *state = wd;
+    return 0;
+}
+
+int
+tokio_test_workdir_teardown(void **state)
+{
+    tokio_test_workdir_free(*state);
+    free(*state);
+    *state = NULL;
+    return 0;
+}
+
 /* The next CSV cell of `*p` (quotes removed, "" unescaped) into `cell`;
  * sets *eol at the end of a record.  Returns 0 at the end of the text. */
 static int

@@ -98,6 +98,17 @@ int tokio_test_workdir(struct tokio_workdir *wd);
 /* Remove the folders and free the names; a zeroed struct is fine. */
 void tokio_test_workdir_free(struct tokio_workdir *wd);
 
+/*
+ * cmocka setup and teardown of a struct tokio_workdir in *state: `dir`
+ * always exists; `inputs` and the links are there only when the test
+ * data pack is (else NULL: tests that need it skip themselves).
+ */
+int tokio_test_workdir_setup(void **state);
+int tokio_test_workdir_teardown(void **state);
+#define TOKIO_TEST_IN_WORKDIR(test)                                         \
+    cmocka_unit_test_setup_teardown((test), tokio_test_workdir_setup,       \
+                                    tokio_test_workdir_teardown)
+
 /* Skip the current test, saying why, when tokio_test_workdir() cannot
  * make `wd` (the test data pack is absent). */
 #define TOKIO_TEST_NEED_WORKDIR(wd)                                         \

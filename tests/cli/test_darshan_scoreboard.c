@@ -19,40 +19,8 @@
 
 #define GOLDEN "golden/pytokio/darshan_scoreboard/"
 
-struct fixture {
-    char *dir;      /* the working folder: inputs -> pytokio-inputs */
-};
-
 static const char *const env[] = { "PYTOKIO_CONFIG=inputs/site.json",
                                    "TZ=America/Los_Angeles", NULL };
-
-static int
-setup(void **state)
-{
-    struct fixture *fx = calloc(1, sizeof(*fx));
-    const char *inputs = tokio_test_data("pytokio-inputs");
-    char link[4200];
-
-    fx->dir = tokio_test_mkdtemp();
-    if (inputs != NULL) {
-        snprintf(link, sizeof(link), "%s/inputs", fx->dir);
-        if (symlink(inputs, link) != 0)
-            return -1;
-    }
-    *state = fx;
-    return 0;
-}
-
-static int
-teardown(void **state)
-{
-    struct fixture *fx = *state;
-
-    tokio_test_rmtree(fx->dir);
-    free(fx->dir);
-    free(fx);
-    return 0;
-}
 
 static char *
 read_golden(const char *name)
@@ -69,7 +37,7 @@ read_golden(const char *name)
 
 /* Run `tokio darshan-scoreboard ARGS... inputs/darshanlogs.db`. */
 static struct tokio_run
-run(struct fixture *fx, const char *const *args)
+run(struct tokio_workdir *fx, const char *const *args)
 {
     const char *argv[32] = { "darshan-scoreboard" };
     size_t n = 1;
@@ -84,7 +52,7 @@ run(struct fixture *fx, const char *const *args)
 static void
 check_text(void **state, const char *const *args, const char *golden)
 {
-    struct fixture *fx = *state;
+    struct tokio_workdir *fx = *state;
     TOKIO_TEST_NEED_DATA(db, "pytokio-inputs/darshanlogs.db");
     struct tokio_run r = run(fx, args);
     char *want = read_golden(golden);
@@ -100,7 +68,7 @@ check_text(void **state, const char *const *args, const char *golden)
 static void
 check_json(void **state, const char *const *args, const char *golden)
 {
-    struct fixture *fx = *state;
+    struct tokio_workdir *fx = *state;
     TOKIO_TEST_NEED_DATA(db, "pytokio-inputs/darshanlogs.db");
     struct tokio_run r = run(fx, args);
     char *want_text = read_golden(golden);
@@ -169,7 +137,7 @@ GOLDEN_JSON(test_exclude_exe_json, "darshanlogs.db.exclude-exe.json",
 static void
 test_index_pytokio_inputs(void **state)
 {
-    struct fixture *fx = *state;
+    struct tokio_workdir *fx = *state;
     TOKIO_TEST_NEED_DATA(db, "pytokio-inputs/sample.darshan");
     /* the golden's index: index_darshanlogs over inputs's logs, in
      * the shell's order; our index-darshanlogs builds the same one
@@ -235,7 +203,7 @@ test_empty_filter_is_no_filter(void **state)
 static void
 test_two_databases(void **state)
 {
-    struct fixture *fx = *state;
+    struct tokio_workdir *fx = *state;
     TOKIO_TEST_NEED_DATA(db, "pytokio-inputs/darshanlogs.db");
     const char *argv[] = { "darshan-scoreboard", "--max-show", "2",
                            "inputs/darshanlogs.db", "inputs/darshanlogs.db",
@@ -270,7 +238,7 @@ assert_failure(struct tokio_run *r, int status, const char *needle)
 static void
 test_missing_database(void **state)
 {
-    struct fixture *fx = *state;
+    struct tokio_workdir *fx = *state;
     const char *argv[] = { "darshan-scoreboard", "no-such.db", NULL };
     struct tokio_run r = tokio_test_run(fx->dir, env, argv);
     char path[4200];
@@ -286,7 +254,7 @@ test_missing_database(void **state)
 static void
 test_not_sqlite(void **state)
 {
-    struct fixture *fx = *state;
+    struct tokio_workdir *fx = *state;
     char path[4200];
     const char *argv[] = { "darshan-scoreboard", "--json", "notes.db", NULL };
 
@@ -303,7 +271,7 @@ test_not_sqlite(void **state)
 static void
 test_sqlite_without_tables(void **state)
 {
-    struct fixture *fx = *state;
+    struct tokio_workdir *fx = *state;
     char path[4200];
     sqlite3 *db;
     const char *argv[] = { "darshan-scoreboard", "jobs.db", NULL };
@@ -322,7 +290,7 @@ test_sqlite_without_tables(void **state)
 static void
 test_usage_errors(void **state)
 {
-    struct fixture *fx = *state;
+    struct tokio_workdir *fx = *state;
     const char *const cases[][7] = {
         { "darshan-scoreboard", "--frobnicate", "x.db", NULL },
         { "darshan-scoreboard", NULL },
@@ -351,7 +319,7 @@ test_usage_errors(void **state)
 static void
 test_help(void **state)
 {
-    struct fixture *fx = *state;
+    struct tokio_workdir *fx = *state;
     const char *argv[] = { "darshan-scoreboard", "--help", NULL };
     struct tokio_run r = tokio_test_run(fx->dir, env, argv);
 
@@ -365,7 +333,7 @@ test_help(void **state)
 int
 main(void)
 {
-#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+#define T(name) TOKIO_TEST_IN_WORKDIR(name)
     const struct CMUnitTest tests[] = {
         T(test_default_txt),
         T(test_max_show3_txt),

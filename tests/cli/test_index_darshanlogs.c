@@ -24,43 +24,6 @@
 static const char *const env[] = { "PYTOKIO_CONFIG=inputs/site.json",
                                    "TZ=America/Los_Angeles", NULL };
 
-struct fixture {
-    char *top;      /* temporary folder of the copy */
-    char *inputs;   /* the copy of pytokio-inputs (links restored) */
-    char *dir;      /* working folder: inputs -> the copy */
-};
-
-static int
-setup(void **state)
-{
-    struct fixture *fx = calloc(1, sizeof(*fx));
-    char link[4200];
-
-    fx->dir = tokio_test_mkdtemp();
-    fx->inputs = tokio_test_copy_data("pytokio-inputs", &fx->top);
-    if (fx->inputs != NULL) {
-        snprintf(link, sizeof(link), "%s/inputs", fx->dir);
-        if (symlink(fx->inputs, link) != 0)
-            return -1;
-    }
-    *state = fx;
-    return 0;
-}
-
-static int
-teardown(void **state)
-{
-    struct fixture *fx = *state;
-
-    tokio_test_rmtree(fx->dir);
-    tokio_test_rmtree(fx->top);
-    free(fx->dir);
-    free(fx->top);
-    free(fx->inputs);
-    free(fx);
-    return 0;
-}
-
 /* Row counts and an integrity check, for when there is no sqlite3. */
 static long
 count_rows(const char *db, const char *table)
@@ -93,7 +56,7 @@ count_rows(const char *db, const char *table)
 }
 
 static char *
-path_in(const struct fixture *fx, const char *name)
+path_in(const struct tokio_workdir *fx, const char *name)
 {
     char *p = malloc(4200);
 
@@ -111,7 +74,7 @@ static const char *const pytokio_logs[] = {
 };
 
 static struct tokio_run
-run_index(const struct fixture *fx, const char *db, const char *const *pre,
+run_index(const struct tokio_workdir *fx, const char *db, const char *const *pre,
           const char *const *logs)
 {
     const char *argv[64] = { "index-darshanlogs", "--output", db };
@@ -128,7 +91,7 @@ run_index(const struct fixture *fx, const char *db, const char *const *pre,
 static void
 check_golden(void **state, const char *const *pre, const char *golden)
 {
-    struct fixture *fx = *state;
+    struct tokio_workdir *fx = *state;
     TOKIO_TEST_NEED_DATA(want_path, golden);
     char *want = tokio_test_read_file(want_path, NULL);
     struct tokio_run r = run_index(fx, "index.db", pre, pytokio_logs);
@@ -168,7 +131,7 @@ test_golden_four_threads_no_bulk(void **state)
 static void
 test_golden_darshan_logs(void **state)
 {
-    struct fixture *fx = *state;
+    struct tokio_workdir *fx = *state;
     TOKIO_TEST_NEED_DATA(want_path,
                          "golden/pytokio/index_darshanlogs/darshan-logs.sql");
     char *top, *logs = tokio_test_copy_data("darshan-logs", &top);
@@ -207,7 +170,7 @@ test_golden_darshan_logs(void **state)
 static void
 test_folder_and_rerun(void **state)
 {
-    struct fixture *fx = *state;
+    struct tokio_workdir *fx = *state;
     TOKIO_TEST_NEED_DATA(in, "pytokio-inputs");
     const char *const folder[] = { "inputs", NULL };
     const char *const pre[] = { "-q", "-v", NULL };
@@ -241,7 +204,7 @@ test_folder_and_rerun(void **state)
 static void
 test_resume_in_two_runs(void **state)
 {
-    struct fixture *fx = *state;
+    struct tokio_workdir *fx = *state;
     TOKIO_TEST_NEED_DATA(want_path,
                          "golden/pytokio/index_darshanlogs/pytokio-inputs.sql");
     const char *const first[] = { pytokio_logs[0], pytokio_logs[3],
@@ -265,7 +228,7 @@ test_resume_in_two_runs(void **state)
 static void
 test_bad_logs_are_skipped(void **state)
 {
-    struct fixture *fx = *state;
+    struct tokio_workdir *fx = *state;
     char *empty = path_in(fx, "empty.darshan");
     char *corrupt = path_in(fx, "corrupt.darshan");
     char *db = path_in(fx, "bad.db");
@@ -305,7 +268,7 @@ test_bad_logs_are_skipped(void **state)
 static void
 test_bad_regex_names_the_key(void **state)
 {
-    struct fixture *fx = *state;
+    struct tokio_workdir *fx = *state;
     char *cfg = path_in(fx, "bad-site.json");
     const char *const bad_env[] = { "PYTOKIO_CONFIG=bad-site.json", NULL };
     const char *argv[] = { "index-darshanlogs", "-o", "never.db",
@@ -328,7 +291,7 @@ test_bad_regex_names_the_key(void **state)
 static void
 test_usage_errors(void **state)
 {
-    struct fixture *fx = *state;
+    struct tokio_workdir *fx = *state;
     const char *a1[] = { "index-darshanlogs", NULL };
     const char *a2[] = { "index-darshanlogs", "-t", "0", "x", NULL };
     struct tokio_run r = tokio_test_run(fx->dir, env, a1);
@@ -349,7 +312,7 @@ test_usage_errors(void **state)
 #define N_MANY 1500
 
 static char *
-make_many(const struct fixture *fx)
+make_many(const struct tokio_workdir *fx)
 {
     const char *src = tokio_test_data("pytokio-inputs/sample-goodost.darshan");
     char sample[4200], *dir = path_in(fx, "many");
@@ -376,7 +339,7 @@ make_many(const struct fixture *fx)
 static void
 test_threads_give_the_same_index(void **state)
 {
-    struct fixture *fx = *state;
+    struct tokio_workdir *fx = *state;
     char *dir = make_many(fx);
     const char *a1[] = { "index-darshanlogs", "-t", "1", "-o", "t1.db",
                          "many", NULL };
@@ -405,7 +368,7 @@ test_threads_give_the_same_index(void **state)
 static void
 test_killed_run_resumes(void **state)
 {
-    struct fixture *fx = *state;
+    struct tokio_workdir *fx = *state;
     char *dir = make_many(fx);
     char *db = path_in(fx, "killed.db"), *ref = path_in(fx, "whole.db");
     const char *whole[] = { "index-darshanlogs", "-q", "-o", "whole.db",
@@ -465,25 +428,16 @@ int
 main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_golden_pytokio_inputs, setup,
-                                        teardown),
-        cmocka_unit_test_setup_teardown(test_golden_four_threads_no_bulk,
-                                        setup, teardown),
-        cmocka_unit_test_setup_teardown(test_golden_darshan_logs, setup,
-                                        teardown),
-        cmocka_unit_test_setup_teardown(test_folder_and_rerun, setup,
-                                        teardown),
-        cmocka_unit_test_setup_teardown(test_resume_in_two_runs, setup,
-                                        teardown),
-        cmocka_unit_test_setup_teardown(test_bad_logs_are_skipped, setup,
-                                        teardown),
-        cmocka_unit_test_setup_teardown(test_bad_regex_names_the_key, setup,
-                                        teardown),
-        cmocka_unit_test_setup_teardown(test_usage_errors, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_threads_give_the_same_index,
-                                        setup, teardown),
-        cmocka_unit_test_setup_teardown(test_killed_run_resumes, setup,
-                                        teardown),
+        TOKIO_TEST_IN_WORKDIR(test_golden_pytokio_inputs),
+        TOKIO_TEST_IN_WORKDIR(test_golden_four_threads_no_bulk),
+        TOKIO_TEST_IN_WORKDIR(test_golden_darshan_logs),
+        TOKIO_TEST_IN_WORKDIR(test_folder_and_rerun),
+        TOKIO_TEST_IN_WORKDIR(test_resume_in_two_runs),
+        TOKIO_TEST_IN_WORKDIR(test_bad_logs_are_skipped),
+        TOKIO_TEST_IN_WORKDIR(test_bad_regex_names_the_key),
+        TOKIO_TEST_IN_WORKDIR(test_usage_errors),
+        TOKIO_TEST_IN_WORKDIR(test_threads_give_the_same_index),
+        TOKIO_TEST_IN_WORKDIR(test_killed_run_resumes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

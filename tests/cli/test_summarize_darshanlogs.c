@@ -13,41 +13,6 @@
 #include <string.h>
 #include <unistd.h>
 
-struct fixture {
-    char *top, *inputs, *dir;
-};
-
-static int
-setup(void **state)
-{
-    struct fixture *fx = calloc(1, sizeof(*fx));
-    char link[4200];
-
-    fx->dir = tokio_test_mkdtemp();
-    fx->inputs = tokio_test_copy_data("pytokio-inputs", &fx->top);
-    if (fx->inputs != NULL) {
-        snprintf(link, sizeof(link), "%s/inputs", fx->dir);
-        if (symlink(fx->inputs, link) != 0)
-            return -1;
-    }
-    *state = fx;
-    return 0;
-}
-
-static int
-teardown(void **state)
-{
-    struct fixture *fx = *state;
-
-    tokio_test_rmtree(fx->dir);
-    tokio_test_rmtree(fx->top);
-    free(fx->dir);
-    free(fx->top);
-    free(fx->inputs);
-    free(fx);
-    return 0;
-}
-
 static const char want_two[] =
     "{\n"
     "    \"inputs/sample-2.darshan\": {\n"
@@ -67,7 +32,7 @@ static const char want_two[] =
 static void
 test_bytes_per_mount(void **state)
 {
-    struct fixture *fx = *state;
+    struct tokio_workdir *fx = *state;
     TOKIO_TEST_NEED_DATA(in, "pytokio-inputs/sample-2.darshan");
     /* noposix.darshan has no POSIX records: left out */
     const char *argv[] = { "summarize-darshanlogs",
@@ -87,7 +52,7 @@ test_bytes_per_mount(void **state)
 static void
 test_output_and_update(void **state)
 {
-    struct fixture *fx = *state;
+    struct tokio_workdir *fx = *state;
     TOKIO_TEST_NEED_DATA(in, "pytokio-inputs/sample-2.darshan");
     const char *a1[] = { "summarize-darshanlogs", "-o", "one.json",
                          "inputs/sample-2.darshan", NULL };
@@ -117,7 +82,7 @@ test_output_and_update(void **state)
 static void
 test_bad_logs_warn(void **state)
 {
-    struct fixture *fx = *state;
+    struct tokio_workdir *fx = *state;
     char path[4300];
     const char *argv[] = { "summarize-darshanlogs", "empty.darshan",
                            "missing.darshan", NULL };
@@ -136,7 +101,7 @@ test_bad_logs_warn(void **state)
 static void
 test_own_samples(void **state)
 {
-    struct fixture *fx = *state;
+    struct tokio_workdir *fx = *state;
     const char *bin = getenv("TOKIO_BIN");
     char folder[4300];
 
@@ -158,12 +123,10 @@ int
 main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_bytes_per_mount, setup,
-                                        teardown),
-        cmocka_unit_test_setup_teardown(test_output_and_update, setup,
-                                        teardown),
-        cmocka_unit_test_setup_teardown(test_bad_logs_warn, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_own_samples, setup, teardown),
+        TOKIO_TEST_IN_WORKDIR(test_bytes_per_mount),
+        TOKIO_TEST_IN_WORKDIR(test_output_and_update),
+        TOKIO_TEST_IN_WORKDIR(test_bad_logs_warn),
+        TOKIO_TEST_IN_WORKDIR(test_own_samples),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
