@@ -426,24 +426,44 @@ tokio_test_local(int year, int month, int day, int hour, int minute,
     return t;
 }
 
+/* Run `sql` in a new database `path` (an old file there is removed):
+ * NULL, or SQLite's message (sqlite3_free() it). */
+static char *
+sqlite_create(const char *path, const char *sql)
+{
+    sqlite3 *db = NULL;
+    char *msg = NULL;
+
+    unlink(path);
+    if (sqlite3_open(path, &db) != SQLITE_OK)
+        msg = sqlite3_mprintf("%s", sqlite3_errmsg(db));
+    else if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK &&
+             msg == NULL)
+        msg = sqlite3_mprintf("%s", sqlite3_errmsg(db));
+    sqlite3_close(db);
+    return msg;
+}
+
+void
+tokio_test_make_db(const char *path, const char *sql)
+{
+    char *msg = sqlite_create(path, sql);
+
+    if (msg != NULL)
+        fail_msg("database %s: %s", path, msg);
+}
+
 char *
 tokio_test_sqlite_fixture(const char *sql, const char *name, char *path,
                           size_t size)
 {
     char *dir = tokio_test_mkdtemp();
-    sqlite3 *db = NULL;
-    char *msg = NULL;
-    int ok;
+    char *msg;
 
     snprintf(path, size, "%s/%s", dir, name);
-    ok = sqlite3_open(path, &db) == SQLITE_OK &&
-         sqlite3_exec(db, sql, NULL, NULL, &msg) == SQLITE_OK;
-    if (!ok)
-        print_error("fixture %s: %s\n", path,
-                    msg != NULL ? msg : sqlite3_errmsg(db));
-    sqlite3_free(msg);
-    sqlite3_close(db);
-    if (!ok) {
+    if ((msg = sqlite_create(path, sql)) != NULL) {
+        print_error("fixture %s: %s\n", path, msg);
+        sqlite3_free(msg);
         tokio_test_rmtree(dir);
         free(dir);
         return NULL;

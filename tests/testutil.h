@@ -175,6 +175,10 @@ int64_t tokio_test_local(int year, int month, int day, int hour, int minute,
 char *tokio_test_sqlite_fixture(const char *sql, const char *name,
                                 char *path, size_t size);
 
+/* A new SQLite database `path` (an old file there is removed) made by
+ * running `sql`; the test fails, with SQLite's message, when it cannot. */
+void tokio_test_make_db(const char *path, const char *sql);
+
 struct tokio_timeseries;
 
 /* Write `ts` into the TTS HDF5 file `path` in one update (schema version

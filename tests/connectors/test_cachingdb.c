@@ -11,7 +11,6 @@
 #include "testutil.h"
 
 #include <netinet/in.h>
-#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -49,17 +48,6 @@ path_of(const char *name)
     slot = (slot + 1) % 4;
     snprintf(buf[slot], sizeof(buf[0]), "%s/%s", dir, name);
     return buf[slot];
-}
-
-static void
-make_db(const char *path, const char *sql)
-{
-    sqlite3 *db;
-
-    unlink(path);
-    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-    assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
-    sqlite3_close(db);
 }
 
 static const char fixture[] =
@@ -104,7 +92,7 @@ test_cachingdb_query_both_placeholders(void **state)
     struct tokio_db_value p[2];
     (void)state;
 
-    make_db(path_of("a.sqlite3"), fixture);
+    tokio_test_make_db(path_of("a.sqlite3"), fixture);
     assert_int_equal(tokio_cachingdb_open(&db, path_of("a.sqlite3"), NULL),
                      TOKIO_OK);
     assert_int_equal(tokio_cachingdb_last_hit(db), -1);
@@ -147,7 +135,7 @@ test_cachingdb_save_cache(void **state)
     int n = 0;
     (void)state;
 
-    make_db(path_of("a.sqlite3"), fixture);
+    tokio_test_make_db(path_of("a.sqlite3"), fixture);
     assert_int_equal(tokio_cachingdb_open(&db, path_of("a.sqlite3"), NULL),
                      TOKIO_OK);
     assert_int_equal(tokio_cachingdb_query(db, "SELECT * FROM t", NULL, 0,
@@ -193,9 +181,10 @@ test_cachingdb_save_into_existing(void **state)
                                "is only a text file of a hundred bytes. ok";
     (void)state;
 
-    make_db(path_of("a.sqlite3"), fixture);
-    make_db(path_of("b.sqlite3"), "CREATE TABLE t (id, name, x, PRIMARY "
-            "KEY(id)); INSERT INTO t VALUES (9, 'nine', 9);");
+    tokio_test_make_db(path_of("a.sqlite3"), fixture);
+    tokio_test_make_db(path_of("b.sqlite3"), "CREATE TABLE t (id, name, x, "
+                       "PRIMARY KEY(id)); "
+                       "INSERT INTO t VALUES (9, 'nine', 9);");
     tokio_test_write_file(path_of("junk"), junk, SIZE_MAX);
     assert_int_equal(tokio_cachingdb_open(&db, path_of("a.sqlite3"), NULL),
                      TOKIO_OK);
@@ -240,7 +229,7 @@ test_cachingdb_remember(void **state)
     struct tokio_db_value p;
     (void)state;
 
-    make_db(path_of("a.sqlite3"), fixture);
+    tokio_test_make_db(path_of("a.sqlite3"), fixture);
     assert_int_equal(tokio_cachingdb_open(&db, path_of("a.sqlite3"), NULL),
                      0);
     memset(&p, 0, sizeof(p));
@@ -280,7 +269,7 @@ test_cachingdb_open_mem(void **state)
     size_t len;
     (void)state;
 
-    make_db(path_of("a.sqlite3"), fixture);
+    tokio_test_make_db(path_of("a.sqlite3"), fixture);
     char *image = tokio_test_read_file(path_of("a.sqlite3"), &len);
     assert_int_equal(tokio_cachingdb_open_mem(&db, image, len, "img"), 0);
     free(image);
@@ -325,7 +314,7 @@ test_cachingdb_errors(void **state)
     assert_int_equal(tokio_cachingdb_open(&db, NULL, NULL), TOKIO_EINVAL);
     assert_contains(tokio_errmsg(), "no database to ask");
 
-    make_db(path_of("a.sqlite3"), fixture);
+    tokio_test_make_db(path_of("a.sqlite3"), fixture);
     assert_int_equal(tokio_cachingdb_open(&db, path_of("a.sqlite3"), NULL),
                      0);
     assert_int_equal(tokio_cachingdb_query(db, "SELEKT 1", NULL, 0, NULL, 0,
@@ -444,7 +433,7 @@ static void
 test_cachingdb_survives_every_oom(void **state)
 {
     (void)state;
-    make_db(path_of("a.sqlite3"), fixture);
+    tokio_test_make_db(path_of("a.sqlite3"), fixture);
     tokio_test_every_oom(oom_trial, NULL, 1);
 }
 

@@ -17,7 +17,6 @@
 #include "testutil.h"
 
 #include <jansson.h>
-#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -346,18 +345,6 @@ static const char rows[] =
     "  (1, 1, 3221225472, 1073741824), (1, 3, 100, 0),"
     "  (2, 2, 1073741824, 2147483648), (3, 1, 5, 5), (4, 1, 0, 0);";
 
-static void
-make_db(const char *path, const char *sql)
-{
-    sqlite3 *db;
-    char *err = NULL;
-
-    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-    if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK)
-        fail_msg("%s", err);
-    sqlite3_close(db);
-}
-
 static int
 setup(void **state)
 {
@@ -368,7 +355,7 @@ setup(void **state)
     char *sql = malloc(sizeof(schema) + sizeof(rows));
     strcpy(sql, schema);
     strcat(sql, rows);
-    make_db(fx->db, sql);
+    tokio_test_make_db(fx->db, sql);
     free(sql);
     *state = fx;
     return 0;
@@ -637,7 +624,8 @@ test_sqlite_without_index_tables(void **state)
     char path[4200];
 
     snprintf(path, sizeof(path), "%s/other.db", fx->dir);
-    make_db(path, "CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1);");
+    tokio_test_make_db(path, "CREATE TABLE t (x INTEGER); "
+                       "INSERT INTO t VALUES (1);");
     assert_fails(path, TOKIO_EFORMAT, "not a Darshan index database");
     assert_contains(tokio_errmsg(), "no such table");
 
@@ -648,9 +636,11 @@ test_sqlite_without_index_tables(void **state)
 
     /* the tables, but not the columns */
     snprintf(path, sizeof(path), "%s/columns.db", fx->dir);
-    make_db(path, "CREATE TABLE mounts (fs_id INTEGER, mountpt CHAR);"
-                  "CREATE TABLE headers (log_id INTEGER, filename CHAR);"
-                  "CREATE TABLE summaries (log_id INTEGER, fs_id INTEGER);");
+    tokio_test_make_db(path,
+                       "CREATE TABLE mounts (fs_id INTEGER, mountpt CHAR);"
+                       "CREATE TABLE headers (log_id INTEGER, filename CHAR);"
+                       "CREATE TABLE summaries (log_id INTEGER, fs_id "
+                       "INTEGER);");
     assert_fails(path, TOKIO_EFORMAT, "no such column");
 }
 
