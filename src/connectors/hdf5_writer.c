@@ -164,8 +164,8 @@ remove_stale_copies(const char *path, size_t dlen, const char *host)
     closedir(d);
 }
 
-int
-tokio_hdf5_update_begin(struct tokio_hdf5_update **out, const char *path)
+static int
+update_begin(struct tokio_hdf5_update **out, const char *path)
 {
     struct tokio_hdf5_update *u;
     const char *slash = strrchr(path, '/');
@@ -197,7 +197,8 @@ tokio_hdf5_update_begin(struct tokio_hdf5_update **out, const char *path)
         update_free(u);
         return rc;
     }
-    if ((in = open(path, O_RDONLY)) >= 0) {
+    /* O_NONBLOCK: a FIFO in the way is refused at once, not waited on */
+    if ((in = open(path, O_RDONLY | O_NONBLOCK)) >= 0) {
         u->existed = 1;
         if (fstat(in, &st) != 0 || !S_ISREG(st.st_mode)) {
             rc = tokio__error(TOKIO_EIO, "'%s' is not a regular file", path);
@@ -240,6 +241,22 @@ tokio_hdf5_update_begin(struct tokio_hdf5_update **out, const char *path)
     }
     *out = u;
     return TOKIO_OK;
+}
+
+int
+tokio_hdf5_update_begin(struct tokio_hdf5_update **out, const char *path)
+{
+    struct stat st;
+    char *target = NULL;
+    int rc;
+
+    /* through a symbolic link, the file it names is updated and replaced,
+     * not the link itself */
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+        target = realpath(path, NULL);
+    rc = update_begin(out, target != NULL ? target : path);
+    free(target);
+    return rc;
 }
 
 int

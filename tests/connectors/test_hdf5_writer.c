@@ -327,6 +327,49 @@ test_hdf5_writer_finish_failure_is_eio(void **state)
     free(dir);
 }
 
+/* Through a symbolic link the file it names is updated; the link stays.
+ * A FIFO is refused without being replaced. */
+static void
+test_hdf5_writer_follows_a_link_and_refuses_a_fifo(void **state)
+{
+    char *dir = tokio_test_mkdtemp();
+    char *file = tokio_test_join(dir, "a.hdf5");
+    char *link = tokio_test_join(dir, "latest.hdf5");
+    char *fifo = tokio_test_join(dir, "pipe.hdf5");
+    struct tokio_timeseries *ts = sample(T0, 6), *back;
+    struct tokio_hdf5_update *u = NULL;
+    struct stat st;
+    (void)state;
+
+    tokio_test_tts_write(file, ts);
+    tokio_timeseries_free(ts);
+    ts = sample(T0, 6);
+    tokio_timeseries_data(ts)[0] = 42.0;        /* a new value */
+    assert_int_equal(symlink("a.hdf5", link), 0);
+    tokio_test_tts_write(link, ts);
+    assert_int_equal(lstat(link, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    back = tokio_test_tts_read(file, "datatargets/readrates");
+    size_t c = 0;
+    while (c < tokio_timeseries_cols(back) &&
+           strcmp(tokio_timeseries_column(back, c), "OST10") != 0)
+        c++;
+    assert_true(c < tokio_timeseries_cols(back));
+    assert_true(tokio_timeseries_cdata(back)[c] == 42.0);
+    tokio_timeseries_free(back);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    assert_int_equal(tokio_hdf5_update_begin(&u, fifo), TOKIO_EIO);
+    assert_contains(tokio_errmsg(), "pipe.hdf5' is not a regular file");
+    assert_int_equal(lstat(fifo, &st), 0);
+    assert_true(S_ISFIFO(st.st_mode));
+    tokio_timeseries_free(ts);
+    free(fifo);
+    free(link);
+    free(file);
+    tokio_test_rmtree(dir);
+    free(dir);
+}
+
 /* Keeps the old mode of the file it replaces. */
 static void
 test_hdf5_writer_keeps_mode(void **state)
@@ -652,6 +695,7 @@ main(void)
         cmocka_unit_test(test_hdf5_writer_refuses_what_the_reference_refuses),
         cmocka_unit_test(test_hdf5_writer_init_dataset_is_all_missing),
         cmocka_unit_test(test_hdf5_writer_begin_errors_name_the_file),
+        cmocka_unit_test(test_hdf5_writer_follows_a_link_and_refuses_a_fifo),
         cmocka_unit_test(test_hdf5_writer_finish_failure_is_eio),
         cmocka_unit_test(test_hdf5_writer_keeps_mode),
         cmocka_unit_test(test_hdf5_writer_is_all_or_nothing_under_sigkill),
