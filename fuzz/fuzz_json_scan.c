@@ -1,9 +1,11 @@
 /*
  * fuzz/fuzz_json_scan.c - the strict pull reader (core/json_scan.h) on
  * arbitrary bytes, walked as the Slurm cache shape (an object of objects
- * of strings and lists of strings): it must never read past the input,
- * and whatever it accepts must be valid JSON that jansson reads to the
- * same strings.  Seeds: fuzz/corpus/json_scan/.
+ * of strings and lists of strings) or, when the input starts with '[',
+ * as a list of scalars and skipped values: it must never read past the
+ * input, and whatever it accepts must be valid JSON that jansson reads
+ * to the same strings, numbers and literals.  Seeds:
+ * fuzz/corpus/json_scan/.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -118,6 +120,86 @@ compare(const json_t *v, size_t *k)
     }
 }
 
+/* A list of values: scalars read (and checked against jansson's list),
+ * lists and objects skipped. */
+static void
+scalars(const char *text, size_t size)
+{
+    struct tokio__jscan js;
+    struct tokio__jscalar v[64];
+    int skipped[64];
+    size_t n = 0;
+    int more;
+
+    tokio__jscan_init(&js, text, size, "fuzz");
+    if (tokio__jscan_eat(&js, '[') < 0)
+        return;
+    if (tokio__jscan_peek(&js) == ']') {
+        js.p++;
+    } else {
+        do {
+            int c = tokio__jscan_peek(&js), rc;
+            if (n == 64)
+                return;
+            skipped[n] = c == '[' || c == '{';
+            rc = skipped[n] ? tokio__jscan_skip(&js)
+                            : tokio__jscan_scalar(&js, dst + used, &v[n]);
+            if (rc < 0)
+                return;
+            if (!skipped[n] && v[n].type == TOKIO__JSTRING)
+                used += v[n].len + 1;
+            n++;
+        } while ((more = tokio__jscan_next(&js, ']')) == 1);
+        if (more < 0)
+            return;
+    }
+    if (tokio__jscan_end(&js) < 0)
+        return;
+    json_t *j = json_loadb(text, size, 0, NULL), *item;
+    if (j == NULL || json_array_size(j) != n)
+        abort();    /* accepted text that is not JSON, or not the same */
+    used = 0;
+    for (size_t i = 0; i < n; i++) {
+        item = json_array_get(j, i);
+        if (skipped[i]) {
+            if (!json_is_array(item) && !json_is_object(item))
+                abort();
+            continue;
+        }
+        switch (v[i].type) {
+        case TOKIO__JNULL:
+            if (!json_is_null(item))
+                abort();
+            break;
+        case TOKIO__JTRUE:
+        case TOKIO__JFALSE:
+            if (!json_is_boolean(item) ||
+                json_is_true(item) != (v[i].type == TOKIO__JTRUE))
+                abort();
+            break;
+        case TOKIO__JINT:
+            if (!json_is_integer(item) || json_integer_value(item) != v[i].i)
+                abort();
+            break;
+        case TOKIO__JREAL: {
+            double want = json_is_real(item) ? json_real_value(item) : 0;
+            if (!json_is_real(item) ||
+                memcmp(&want, &v[i].d, sizeof(want)) != 0)
+                abort();
+            break;
+        }
+        case TOKIO__JSTRING:
+            if (!json_is_string(item) ||
+                json_string_length(item) != v[i].len ||
+                memcmp(json_string_value(item), dst + used, v[i].len) != 0)
+                abort();
+            used += v[i].len + 1;
+            break;
+        }
+    }
+    json_decref(j);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -131,6 +213,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     memcpy(copy, data, size);
     n_seen = used = 0;
+    if (size > 0 && copy[0] == '[') {
+        scalars(copy, size);
+        free(dst);
+        free(copy);
+        return 0;
+    }
     tokio__jscan_init(&js, copy, size, "fuzz");
     if (walk(&js) == 0) {
         /* jansson keeps a repeated key once: compare only without them */

@@ -8,7 +8,10 @@
  */
 #include "core/json_scan.h"
 
+#include <locale.h>
+#include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
@@ -43,13 +46,42 @@ fail(const struct tokio__jscan *js, const char *want)
                         (unsigned)(unsigned char)*js->p, want);
 }
 
+#ifdef __SSE2__
+/* Bit i set where byte i of the 16 at `p` is JSON white space. */
+static inline uint32_t
+space_mask(const char *p)
+{
+    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i ws = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')),
+                     _mm_cmpeq_epi8(x, _mm_set1_epi8('\n'))),
+        _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\r')),
+                     _mm_cmpeq_epi8(x, _mm_set1_epi8('\t'))));
+    return (uint32_t)_mm_movemask_epi8(ws);
+}
+#endif
+
 /* Past JSON's white space (space, tab, newline, carriage return) at p;
- * all of it is at most ' ', which most bytes are not.  The readers work
- * on local pointers: stores through the copy's char pointer would
- * otherwise make the compiler reload js->p at every byte. */
+ * all of it is at most ' ', which most bytes are not.  Indented text has
+ * long runs of it, which SSE2 crosses 32 bytes at a time.  The
+ * readers work on local pointers: stores through the copy's char
+ * pointer would otherwise make the compiler reload js->p at every
+ * byte. */
 static inline const char *
 skip_space(const char *p, const char *end)
 {
+    if (p < end && (unsigned char)*p > ' ')
+        return p;
+    if (end - p >= 2 && *p == ' ' && (unsigned char)p[1] > ' ')
+        return p + 1;       /* the usual ": " */
+#ifdef __SSE2__
+    while (end - p >= 16) {
+        uint32_t other = ~space_mask(p) & 0xffff;
+        if (other != 0)
+            return p + __builtin_ctz(other);
+        p += 16;
+    }
+#endif
     while (p < end && (unsigned char)*p <= ' ' &&
            (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
         p++;
@@ -92,15 +124,14 @@ struct refusal {
 
 /*
  * The string at `p` (after white space) copied to `dst` and
- * NUL-terminated, its length in *len: the byte after its closing quote,
- * or NULL with *why filled in.
+ * NUL-terminated unless `dst` is NULL (then only checked), its length in
+ * *len: the byte after its closing quote, or NULL with *why filled in.
  */
 static inline const char *
 string(const char *p, const char *end, char *dst, size_t *len,
        struct refusal *why)
 {
-    const char *q;
-    char *d = dst;
+    const char *q, *s;
     int high = 0;
 
     p = skip_space(p, end);
@@ -109,7 +140,7 @@ string(const char *p, const char *end, char *dst, size_t *len,
         why->want = "a string";
         return NULL;
     }
-    q = p + 1;
+    s = q = p + 1;
 #ifdef __SSE2__
     {
         const __m128i quote = _mm_set1_epi8('"');
@@ -122,21 +153,19 @@ string(const char *p, const char *end, char *dst, size_t *len,
                 _mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, bslash)),
                 _mm_cmplt_epi8(x, space));
             unsigned mask = (unsigned)_mm_movemask_epi8(stop);
-            _mm_storeu_si128((__m128i *)(void *)d, x);
+            if (dst != NULL)
+                _mm_storeu_si128((__m128i *)(void *)(dst + (q - s)), x);
             if (mask != 0) {
-                unsigned k = (unsigned)__builtin_ctz(mask);
-                q += k;
-                d += k;
+                q += __builtin_ctz(mask);
                 if (*q == '"')      /* the usual end: no byte loop */
                     goto closed;
                 break;
             }
             q += 16;
-            d += 16;
         }
     }
 #endif
-    for (;; q++, d++) {
+    for (;; q++) {
         unsigned char c;
         if (q >= end || (c = (unsigned char)*q) < 0x20 || c == '\\') {
             why->at = q;
@@ -147,15 +176,17 @@ string(const char *p, const char *end, char *dst, size_t *len,
         if (c == '"')
             break;
         high |= c & 0x80;
-        *d = (char)c;
+        if (dst != NULL)
+            dst[q - s] = (char)c;
     }
 #ifdef __SSE2__
 closed:
 #endif
-    *d = '\0';
-    *len = (size_t)(q - p - 1);
-    if (high && !tokio__utf8_valid(p + 1, *len)) {
-        why->at = p + 1;
+    *len = (size_t)(q - s);
+    if (dst != NULL)
+        dst[*len] = '\0';
+    if (high && !tokio__utf8_valid(s, *len)) {
+        why->at = s;
         why->want = NULL;
         return NULL;
     }
@@ -340,6 +371,211 @@ tokio__jscan_strings(struct tokio__jscan *js, char *dst, size_t *count,
     *count = n;
     *used = (size_t)(d - dst);
     return TOKIO_OK;
+}
+
+/* Powers of ten a double holds exactly. */
+static const double exact_pow10[] = {
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
+    1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+/* The longest number strtod() is asked to read (a longer one is refused
+ * and left to the caller's full parser). */
+#define LONGEST_NUMBER 100
+
+static inline int
+digit(const char *p, const char *end)
+{
+    return p < end && *p >= '0' && *p <= '9';
+}
+
+/* The real `len` bytes at `s` as strtod() reads it, in the C locale's
+ * notation whatever the current locale: 0, or -1 when out of range. */
+static int
+slow_real(const char *s, size_t len, double *d)
+{
+    char buf[LONGEST_NUMBER + 1];
+    const char *point = localeconv()->decimal_point;
+
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    if (point[0] != '.' && point[0] != '\0' && point[1] == '\0') {
+        char *dot = strchr(buf, '.');
+        if (dot != NULL)
+            *dot = point[0];
+    }
+    *d = strtod(buf, NULL);
+    return isinf(*d) ? -1 : 0;
+}
+
+/*
+ * Reals with at most 19 digits whose value, as an integer, a double
+ * holds exactly, scaled by a power of ten a double holds exactly, are
+ * one correctly rounded multiplication or division, as strtod() rounds
+ * (Clinger's fast path); the others are strtod()'s.
+ */
+int
+tokio__jscan_number(struct tokio__jscan *js, int64_t *i, double *d,
+                    int *is_real)
+{
+    const char *end = js->end, *s = skip_space(js->p, js->end), *p = s;
+    uint64_t m = 0;
+    int neg = 0, n = 0, real = 0, exp10 = 0;
+
+    js->p = s;
+    if (p < end && *p == '-') {
+        neg = 1;
+        p++;
+    }
+    if (!digit(p, end)) {
+        js->p = p;
+        return fail(js, "a number");
+    }
+    if (*p == '0') {
+        p++;
+        if (digit(p, end)) {
+            js->p = p;
+            return fail(js, "no digit after a leading 0");
+        }
+    }
+    for (; digit(p, end); p++, n++)
+        if (n < 19)
+            m = m * 10 + (uint64_t)(*p - '0');
+    if (p < end && *p == '.') {
+        real = 1;
+        if (!digit(++p, end)) {
+            js->p = p;
+            return fail(js, "a digit after '.'");
+        }
+        for (; digit(p, end); p++, n++)
+            if (n < 19) {
+                m = m * 10 + (uint64_t)(*p - '0');
+                exp10--;
+            }
+    }
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        int eneg = 0, e = 0;
+        real = 1;
+        p++;
+        if (p < end && (*p == '-' || *p == '+'))
+            eneg = *p++ == '-';
+        if (!digit(p, end)) {
+            js->p = p;
+            return fail(js, "a digit in an exponent");
+        }
+        for (; digit(p, end); p++)
+            if (e < 100000)
+                e = e * 10 + (*p - '0');
+        exp10 += eneg ? -e : e;
+    }
+    *is_real = real;
+    if (!real) {
+        if (n > 19 || m > (uint64_t)INT64_MAX + (uint64_t)neg)
+            return fail(js, "an integer within 64 bits");
+        *i = neg && m ? -(int64_t)(m - 1) - 1 : (int64_t)m;
+    } else if (n <= 19 && m <= (UINT64_C(1) << 53) && exp10 >= -22 &&
+               exp10 <= 22) {
+        *d = exp10 < 0 ? (double)m / exact_pow10[-exp10]
+                       : (double)m * exact_pow10[exp10];
+        if (neg)
+            *d = -*d;
+    } else if (p - s > LONGEST_NUMBER) {
+        return fail(js, "a number of at most 100 characters");
+    } else if (slow_real(s, (size_t)(p - s), d) < 0) {
+        return fail(js, "a number within the range of a double");
+    }
+    js->p = p;
+    return TOKIO_OK;
+}
+
+int
+tokio__jscan_scalar(struct tokio__jscan *js, char *dst,
+                    struct tokio__jscalar *v)
+{
+    static const struct {
+        const char *text;
+        size_t len;
+        enum tokio__jtype type;
+    } words[] = {
+        { "null", 4, TOKIO__JNULL },
+        { "false", 5, TOKIO__JFALSE },
+        { "true", 4, TOKIO__JTRUE },
+    };
+    int c = tokio__jscan_peek(js), real, rc;
+
+    if (c == '"') {
+        struct refusal why;
+        const char *p = string(js->p, js->end, dst, &v->len, &why);
+        if (p == NULL)
+            return refuse(js, &why);
+        v->type = TOKIO__JSTRING;
+        v->str = js->p + 1;
+        js->p = p;
+        return TOKIO_OK;
+    }
+    if (c == '-' || (c >= '0' && c <= '9')) {
+        if ((rc = tokio__jscan_number(js, &v->i, &v->d, &real)) < 0)
+            return rc;
+        v->type = real ? TOKIO__JREAL : TOKIO__JINT;
+        return TOKIO_OK;
+    }
+    for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++)
+        if ((size_t)(js->end - js->p) >= words[k].len &&
+            memcmp(js->p, words[k].text, words[k].len) == 0) {
+            js->p += words[k].len;
+            v->type = words[k].type;
+            return TOKIO_OK;
+        }
+    return fail(js, "a string, number, true, false or null");
+}
+
+/* Past the string at js->p (after white space), checked as string()
+ * checks it, not copied. */
+static int
+skip_string(struct tokio__jscan *js)
+{
+    struct refusal why;
+    size_t len;
+    const char *p = string(js->p, js->end, NULL, &len, &why);
+
+    if (p == NULL)
+        return refuse(js, &why);
+    js->p = p;
+    return TOKIO_OK;
+}
+
+static int
+skip(struct tokio__jscan *js, int depth)
+{
+    struct tokio__jscalar v;
+    int c = tokio__jscan_peek(js), more, rc;
+
+    if (c == '"')
+        return skip_string(js);
+    if (c != '[' && c != '{')
+        return tokio__jscan_scalar(js, NULL, &v);   /* not a string */
+    if (depth >= TOKIO__JSCAN_DEPTH)
+        return fail(js, "a value nested less deeply");
+    char close = c == '[' ? ']' : '}';
+    js->p++;
+    if (tokio__jscan_peek(js) == close) {
+        js->p++;
+        return TOKIO_OK;
+    }
+    do {
+        if (close == '}' && ((rc = skip_string(js)) < 0 ||
+                             (rc = tokio__jscan_eat(js, ':')) < 0))
+            return rc;
+        if ((rc = skip(js, depth + 1)) < 0)
+            return rc;
+    } while ((more = tokio__jscan_next(js, close)) == 1);
+    return more < 0 ? more : TOKIO_OK;
+}
+
+int
+tokio__jscan_skip(struct tokio__jscan *js)
+{
+    return skip(js, 0);
 }
 
 int
