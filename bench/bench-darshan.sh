@@ -4,7 +4,8 @@
 # pytokio's cache_darshan CLI, per call, on the test-data pack's logs.
 # Prints milliseconds per call (median of N runs, the commands run
 # round-robin so a busy machine slows all of them alike), MB/s of log
-# read, peak RSS, ratios and the distance from the inflate floor.
+# read, peak RSS, minor page faults, ratios and the distance from the
+# inflate floor (wall and least CPU time, user + system).
 # Never pass/fail.  On a shared machine wall times are noisy: for
 # deterministic figures count instructions instead, e.g.
 #   valgrind --tool=callgrind --callgrind-out-file=/dev/null \
@@ -107,8 +108,8 @@ mbs() {
 }
 
 echo "each time: median/min ms; ratios of medians (mins are steadier on a busy machine)"
-printf '%-26s %5s %-7s %13s %13s %6s %13s %9s %10s %11s\n' log KiB mode tokio_ms \
-    parser_ms p/tok floor_ms tok/floor tokio_MB/s RSS_t/p
+printf '%-26s %5s %-7s %13s %13s %6s %13s %9s %9s %10s %11s %11s\n' log KiB mode \
+    tokio_ms parser_ms p/tok floor_ms tok/floor cpu_t/fl tokio_MB/s RSS_t/p faults_t/fl
 for log in "$logs"/*.darshan; do
     name=$(basename "$log" .darshan)
     # the floor driver rejects what is not a log (the pack's example.darshan
@@ -132,28 +133,32 @@ for log in "$logs"/*.darshan; do
                 -- "$tokio" cache-darshan --$mode "$log")
         fi
         set -- $res
-        f_ms=$1 f_min=$2 t_ms=$5 t_min=$6 t_rss=$7 t_fail=$8
+        f_ms=$1 f_min=$2 f_flt=$5 f_cpu=$6
+        t_ms=$7 t_min=$8 t_rss=$9 t_fail=${10} t_flt=${11} t_cpu=${12}
         p_col=- p_rss=- r=-
         if [ -n "$parser" ]; then
-            p_col=$9/${10} p_rss=${11}
-            r=$(ratio "$9" "$t_ms")
+            p_col=${13}/${14} p_rss=${15}
+            r=$(ratio "${13}" "$t_ms")
         fi
         t_col=$t_ms/$t_min
         [ "$t_fail" -eq 0 ] || t_col="FAIL"
-        printf '%-26s %5s %-7s %13s %13s %6s %13s %9s %10s %11s\n' "$short" "$kib" \
-            "--$mode" "$t_col" "$p_col" "$r" "$f_ms/$f_min" \
-            "$(ratio "$t_ms" "$f_ms")" "$(mbs "$bytes" "$t_ms")" "$t_rss/$p_rss"
+        printf '%-26s %5s %-7s %13s %13s %6s %13s %9s %9s %10s %11s %11s\n' "$short" \
+            "$kib" "--$mode" "$t_col" "$p_col" "$r" "$f_ms/$f_min" \
+            "$(ratio "$t_ms" "$f_ms")" "$(ratio "$t_cpu" "$f_cpu")" \
+            "$(mbs "$bytes" "$t_ms")" "$t_rss/$p_rss" "$t_flt/$f_flt"
     done
 done
 echo "(floor_ms: the inflate floor process; tok/floor: tokio over the floor,"
-echo " the target for --total on sample-badost is <= 1.20; MB/s: log bytes read)"
+echo " the target for --total on sample-badost is <= 1.20; cpu_t/fl: the same"
+echo " for the least user+sys time; MB/s: log bytes read; faults: minor page"
+echo " faults of a median run, tokio/floor)"
 
 # what a process costs before it reads anything: tokio's is the dynamic
 # linking of every library the binary needs (HDF5 with curl, gnutls,
 # kerberos..., MariaDB, libarchive), which the floor process does not pay
 set -- $(timeit "$n" -- "$tokio" --help -- "$drv" floor /dev/null)
 echo "start-up alone: tokio --help $1/$2 ms (RSS $3 KiB); a process that"
-echo " only links zlib and exits: $5/$6 ms.  tokio's time minus its start-up"
+echo " only links zlib and exits: $7/$8 ms.  tokio's time minus its start-up"
 echo " is what the reader costs; the in-process lines below exclude start-up."
 
 big=$logs/sample-badost.darshan
@@ -167,8 +172,10 @@ if [ -f "$big" ]; then
     echo "  cache-darshan --total steps: $("$drv" phases "$big" 20 total)"
     echo "  cache-darshan --base steps:  $("$drv" phases "$big" 3 base)"
     echo "(--total and --perf alone read only the modules they derive figures"
-    echo " for (POSIX, MPI-IO, STDIO, DFS, DAOS) and no name table; --base"
-    echo " streams its JSON, holding one record's counters at a time)"
+    echo " for (POSIX, MPI-IO, STDIO, DFS, DAOS) and no name table, and fold"
+    echo " each record into the figures as it is inflated, through one 16 KiB"
+    echo " buffer: no region and no records are kept; --base streams its"
+    echo " JSON, holding one record's counters at a time)"
 fi
 
 if [ -n "$pysrc" ]; then
@@ -183,10 +190,10 @@ if [ -n "$pysrc" ]; then
             set -- $(timeit "$n_py" -- "$tokio" cache-darshan --$mode "$log" \
                 -- env PATH="$pdir:$PATH" PYTHONPATH="$pysrc" \
                    "$py" "$pysrc/bin/cache_darshan.py" --$mode "$log")
-            py_ms=$5
-            [ "$8" -eq 0 ] || py_ms="FAIL"
+            py_ms=$7
+            [ "${10}" -eq 0 ] || py_ms="FAIL"
             printf '%-26s %-7s %13s %15s %8s %12s\n' "$name" "--$mode" "$1/$2" \
-                "$py_ms/$6" "$(ratio "$5" "$1")" "$3/$7"
+                "$py_ms/$8" "$(ratio "$7" "$1")" "$3/$9"
         done
     done
 fi

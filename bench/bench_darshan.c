@@ -19,7 +19,9 @@
  *   bench_darshan time N -- CMD ARGS... [-- CMD ARGS...]...
  *       runs the commands round-robin N times each (so a busy machine
  *       slows all of them alike), stdout and stderr to /dev/null, and
- *       prints per command "median_ms min_ms peak_rss_kib failures".
+ *       prints per command "median_ms min_ms peak_rss_kib failures
+ *       minor_faults min_cpu_ms" (faults: the median run's count; CPU:
+ *       user + system, the least of the runs).
  *
  * The floor reads the header itself (layout: darshan's
  * include/darshan-log-format.h, 3.00-3.21: 16 map slots, 3.41: 64) so it
@@ -265,7 +267,7 @@ open_for(struct tokio_darshan **log, const char *path,
                        TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_STDIO) |
                        TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DFS) |
                        TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DAOS),
-        TOKIO_DARSHAN_SKIP_NAMES);
+        TOKIO_DARSHAN_SKIP_NAMES | TOKIO_DARSHAN_FOLD_TOTALS);
 }
 
 static int
@@ -339,15 +341,19 @@ cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* One run of argv; wall milliseconds, peak RSS and exit status. */
+/* One run of argv; wall milliseconds, peak RSS, minor faults, CPU
+ * milliseconds and exit status. */
 static double
-run_once(char **av, long *rss_kib, int *failed)
+run_once(char **av, long *rss_kib, long *faults, double *cpu_ms,
+         int *failed)
 {
     struct rusage ru;
     int status;
     double t0 = now_us();
     pid_t pid = fork();
 
+    *faults = 0;
+    *cpu_ms = 0;
     if (pid == 0) {
         int fd = open("/dev/null", O_WRONLY);
         dup2(fd, 1);
@@ -363,6 +369,9 @@ run_once(char **av, long *rss_kib, int *failed)
     *failed = !WIFEXITED(status) || WEXITSTATUS(status) != 0;
     if (ru.ru_maxrss > *rss_kib)
         *rss_kib = ru.ru_maxrss;
+    *faults = ru.ru_minflt;
+    *cpu_ms = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+              (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
     return t;
 }
 
@@ -383,25 +392,39 @@ cmd_time(int argc, char **argv)
         }
     }
     double *t = calloc((size_t)(ncmd * iters), sizeof(double));
+    double *flt = calloc((size_t)(ncmd * iters), sizeof(double));
     long rss[64] = { 0 };
+    double cpu[64];
     int fails[64] = { 0 };
-    if (t == NULL)
+    if (t == NULL || flt == NULL) {
+        free(t);
+        free(flt);
         return 1;
+    }
     for (long r = 0; r < iters; r++) {
         for (int c = 0; c < ncmd; c++) {
             int failed;
-            t[c * iters + r] = run_once(cmds[c], &rss[c], &failed);
+            long faults;
+            double ms;
+            t[c * iters + r] = run_once(cmds[c], &rss[c], &faults, &ms,
+                                        &failed);
+            flt[c * iters + r] = (double)faults;
+            if (r == 0 || ms < cpu[c])
+                cpu[c] = ms;
             fails[c] += failed;
         }
     }
     for (int c = 0; c < ncmd; c++) {
-        double *v = t + c * iters;
+        double *v = t + c * iters, *f = flt + c * iters;
         qsort(v, (size_t)iters, sizeof(double), cmp_double);
+        qsort(f, (size_t)iters, sizeof(double), cmp_double);
         double med = iters % 2 ? v[iters / 2]
                                : (v[iters / 2 - 1] + v[iters / 2]) / 2;
-        printf("%.2f %.2f %ld %d\n", med, v[0], rss[c], fails[c]);
+        printf("%.2f %.2f %ld %d %.0f %.2f\n", med, v[0], rss[c], fails[c],
+               f[iters / 2], cpu[c]);
     }
     free(t);
+    free(flt);
     return 0;
 }
 

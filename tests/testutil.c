@@ -341,6 +341,26 @@ tokio_test_tts_read(const char *path, const char *name)
     return ts;
 }
 
+void
+tokio_test_tmpfile_put(struct tokio_test_tmpfile *t, const char *name,
+                       const void *data, size_t len)
+{
+    if (t->dir == NULL) {
+        t->dir = tokio_test_mkdtemp();
+        snprintf(t->path, sizeof(t->path), "%s/%s", t->dir, name);
+    }
+    tokio_test_write_file(t->path, data, len);
+}
+
+void
+tokio_test_tmpfile_free(struct tokio_test_tmpfile *t)
+{
+    if (t->dir != NULL)
+        tokio_test_rmtree(t->dir);
+    free(t->dir);
+    t->dir = NULL;
+}
+
 int
 tokio_test_remove_dir(void **state)
 {

@@ -55,6 +55,17 @@ char *tokio_test_join(const char *dir, const char *name);
 /* Write `len` bytes (or strlen(text) if len is SIZE_MAX) to `path`. */
 void tokio_test_write_file(const char *path, const void *data, size_t len);
 
+/* A file `name` in a temporary folder made on first use (the name of the
+ * first put stays), rewritten by each tokio_test_tmpfile_put();
+ * tokio_test_tmpfile_free() removes both. */
+struct tokio_test_tmpfile {
+    char *dir;          /* NULL until the first put */
+    char path[4096];
+};
+void tokio_test_tmpfile_put(struct tokio_test_tmpfile *t, const char *name,
+                            const void *data, size_t len);
+void tokio_test_tmpfile_free(struct tokio_test_tmpfile *t);
+
 /* Whole contents of a file (NUL-ended, free()), NULL if unreadable. */
 char *tokio_test_read_file(const char *path, size_t *len_out);
 

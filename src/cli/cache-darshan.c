@@ -12,7 +12,9 @@
  * JSON on one line (sorted keys) and prints no "Caching to" line; and
  * --total/--perf without --base read only the modules they derive
  * figures for, so damage in another module's region goes unnoticed
- * (darshan-parser failed on it).  The JSON is written as it is produced,
+ * (darshan-parser failed on it); those modules' records are folded into
+ * the figures as they are inflated, never kept
+ * (TOKIO_DARSHAN_FOLD_TOTALS/_PERF).  The JSON is written as it is produced,
  * never held as a tree (tokio_darshan_write_json()).
  */
 #include <stdlib.h>
@@ -69,7 +71,8 @@ split_list(char *arg, const char ***items, size_t *n)
 }
 
 /* Open the log, reading only what the views need: --total and --perf
- * alone use the modules they derive figures for and no record names. */
+ * alone use the figures they print of the modules they derive them for,
+ * and no record names. */
 static int
 open_log(struct tokio_darshan **log, const char *path,
          const struct tokio_darshan_json_opts *o)
@@ -82,7 +85,9 @@ open_log(struct tokio_darshan **log, const char *path,
                        TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_STDIO) |
                        TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DFS) |
                        TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DAOS),
-        TOKIO_DARSHAN_SKIP_NAMES);
+        TOKIO_DARSHAN_SKIP_NAMES |
+            (o->total ? TOKIO_DARSHAN_FOLD_TOTALS : 0) |
+            (o->perf ? TOKIO_DARSHAN_FOLD_PERF : 0));
 }
 
 /* The log's JSON to `output` (NULL: stdout), atomically for a file. */

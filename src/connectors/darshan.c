@@ -79,6 +79,13 @@ region_name(int mod, char *buf, size_t size)
 /* ---- regions -------------------------------------------------------- */
 
 static int
+nomem(const struct tokio_darshan *log)
+{
+    return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
+                        log->logname);
+}
+
+static int
 grow(const struct tokio_darshan *log, unsigned char **buf, size_t *cap,
      size_t need, size_t limit)
 {
@@ -170,11 +177,19 @@ zlib_header_ok(const unsigned char *h)
  * stream per rank (§4), so a 2048-rank log has thousands of tiny streams,
  * and inflateReset() between them saves an inflateInit()/inflateEnd()
  * (two allocations, a 32 KiB window) per stream, as darshan-util does.
+ * `piece` is the buffer streamed regions inflate into.
  */
 struct inflater {
     z_stream z;
     int ready;
+    unsigned char *piece;
 };
+
+/* Streamed regions (TOKIO_DARSHAN_FOLD_*) inflate through a buffer of
+ * this size (L1-sized, 4 pages to fault in), never the whole region: the
+ * records it holds are folded in and only a partial last record is
+ * carried over to the next piece. */
+#define PIECE_SIZE          (16u << 10)
 
 static void
 inflater_end(struct inflater *zi)
@@ -182,6 +197,62 @@ inflater_end(struct inflater *zi)
     if (zi->ready)
         inflateEnd(&zi->z);
     zi->ready = 0;
+    free(zi->piece);
+    zi->piece = NULL;
+}
+
+/*
+ * Where decompress() puts what it inflates: the whole region in one
+ * buffer grown as needed (mod < 0), or PIECE_SIZE bytes at a time handed
+ * to module `mod`'s record decoder, which takes whole records.
+ */
+struct outbuf {
+    unsigned char *buf;
+    size_t cap;
+    size_t n;                   /* bytes in buf */
+    size_t total;               /* bytes inflated: what `limit` bounds */
+    size_t limit;
+    size_t first;               /* first size of a growing buffer */
+    int mod;
+};
+
+/* Hand the whole records in o->buf to the decoder; keep the rest. */
+static int
+out_flush(struct tokio_darshan *log, struct outbuf *o)
+{
+    size_t used = 0;
+
+    if (tokio__darshan_decode_piece(log, o->mod, o->buf, o->n, &used) < 0)
+        return nomem(log);
+    memmove(o->buf, o->buf + used, o->n - used);
+    o->n -= used;
+    return TOKIO_OK;
+}
+
+/* Room for more output: TOKIO_OK, 1 when `limit` is reached, or an
+ * error.  Returns the room in *room. */
+static int
+out_room(struct tokio_darshan *log, struct outbuf *o, size_t *room)
+{
+    int rc = TOKIO_OK;
+
+    if (o->total >= o->limit)
+        return 1;
+    if (o->n == o->cap) {
+        if (o->mod < 0)
+            rc = grow(log, &o->buf, &o->cap, o->cap ? o->n + 1 : o->first,
+                      o->limit);
+        else if ((rc = out_flush(log, o)) == TOKIO_OK && o->n == o->cap)
+            /* fixed-size records of streamed modules are < 1 KiB */
+            rc = tokio__error(TOKIO_EFORMAT, "'%s': record larger than "
+                              "%zu bytes", log->logname, o->cap);
+        if (rc < 0)
+            return rc;
+    }
+    *room = o->cap - o->n;
+    if (*room > o->limit - o->total)
+        *room = o->limit - o->total;
+    return TOKIO_OK;
 }
 
 /*
@@ -189,37 +260,52 @@ inflater_end(struct inflater *zi)
  * (§4: the runtime compresses each rank's share separately).  Output
  * stops at `limit` bytes; `stop_at_limit` says that is fine (the job
  * region, of which only 4096 bytes count), else it is corruption.
+ * With `mod` >= 0 the output goes to that module's records through
+ * zi->piece and *out stays NULL; else *out is the region.
  */
 static int
-decompress(const struct tokio_darshan *log, struct inflater *zi,
+decompress(struct tokio_darshan *log, struct inflater *zi,
            const char *what, const unsigned char *src, size_t len,
-           size_t limit, int stop_at_limit, unsigned char **out,
+           size_t limit, int stop_at_limit, int mod, unsigned char **out,
            size_t *out_len)
 {
-    unsigned char *buf = NULL;
-    size_t cap = 0, n = 0, pos = 0;
-    /* the first buffer: regions inflate 1-10x, so 4x the input saves
-     * most regrowing (and its copies) and wastes little */
-    size_t first = len > limit / 4 ? limit : 4 * len;
+    struct outbuf o = { 0 };
+    size_t pos = 0, room = 0;
     int rc = TOKIO_OK;
 
     *out = NULL;
     *out_len = 0;
+    o.limit = limit;
+    o.mod = mod;
+    /* the first buffer: regions inflate 1-10x, so 4x the input saves
+     * most regrowing (and its copies) and wastes little */
+    o.first = len > limit / 4 ? limit : 4 * len;
     if (log->comp == TOKIO_DARSHAN_NONE) {
         size_t k = len < limit ? len : limit;
-        if ((buf = tokio__malloc(k ? k : 1)) == NULL)
-            return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
-                                log->logname);
-        memcpy(buf, src, k);
-        *out = buf;
+        if (mod >= 0) {
+            size_t used;
+            return tokio__darshan_decode_piece(log, mod, src, k, &used) < 0
+                       ? nomem(log) : TOKIO_OK;
+        }
+        if ((o.buf = tokio__malloc(k ? k : 1)) == NULL)
+            return nomem(log);
+        memcpy(o.buf, src, k);
+        *out = o.buf;
         *out_len = k;
         return TOKIO_OK;
+    }
+    if (mod >= 0) {
+        if (zi->piece == NULL &&
+            (zi->piece = tokio__malloc(PIECE_SIZE)) == NULL)
+            return nomem(log);
+        o.buf = zi->piece;
+        o.cap = PIECE_SIZE;
     }
     while (pos < len && rc == TOKIO_OK) {
         if (log->comp == TOKIO_DARSHAN_ZLIB) {
             /* raw inflate between our own header and trailer checks */
             z_stream *zp = &zi->z;
-            size_t start = n;
+            uint32_t adler = 1;
             if (len - pos < 2 || !zlib_header_ok(src + pos)) {
                 rc = tokio__error(TOKIO_EFORMAT, len - pos < 2
                                   ? "'%s': %s: truncated compressed stream "
@@ -232,9 +318,8 @@ decompress(const struct tokio_darshan *log, struct inflater *zi,
             int zinit = zi->ready ? inflateReset(zp)
                                   : inflateInit2(zp, -MAX_WBITS);
             if (zinit != Z_OK) {
-                free(buf);
-                return tokio__error(TOKIO_ENOMEM, "out of memory reading "
-                                    "'%s'", log->logname);
+                rc = nomem(log);
+                break;
             }
             zi->ready = 1;
             zp->next_in = (unsigned char *)src + pos + 2;
@@ -242,19 +327,16 @@ decompress(const struct tokio_darshan *log, struct inflater *zi,
                                   ? UINT32_MAX : len - pos - 2);
             int ended = 0;
             while (rc == TOKIO_OK) {
-                if (n == cap) {
-                    if (cap >= limit) {
-                        rc = 1;
-                        break;
-                    }
-                    if ((rc = grow(log, &buf, &cap, cap ? n + 1 : first,
-                                   limit)) < 0)
-                        break;
-                }
-                zp->next_out = buf + n;
-                zp->avail_out = (uInt)(cap - n);
+                if ((rc = out_room(log, &o, &room)) != TOKIO_OK)
+                    break;
+                size_t before = o.n;
+                zp->next_out = o.buf + o.n;
+                zp->avail_out = (uInt)room;
                 int zr = inflate(zp, Z_NO_FLUSH);
-                n = cap - zp->avail_out;
+                o.n += room - zp->avail_out;
+                o.total += room - zp->avail_out;
+                adler = tokio__darshan_adler32(adler, o.buf + before,
+                                               o.n - before);
                 if (zr == Z_STREAM_END) {
                     ended = 1;
                     break;
@@ -280,8 +362,7 @@ decompress(const struct tokio_darshan *log, struct inflater *zi,
                 } else if (((uint32_t)src[end] << 24 |
                             (uint32_t)src[end + 1] << 16 |
                             (uint32_t)src[end + 2] << 8 | src[end + 3]) !=
-                           tokio__darshan_adler32(1, buf + start,
-                                                  n - start)) {
+                           adler) {
                     rc = tokio__error(TOKIO_EFORMAT, "'%s': %s: bad "
                                       "compressed data (incorrect data "
                                       "check)", log->logname, what);
@@ -293,28 +374,21 @@ decompress(const struct tokio_darshan *log, struct inflater *zi,
             bz_stream b;
             memset(&b, 0, sizeof(b));
             if (BZ2_bzDecompressInit(&b, 0, 0) != BZ_OK) {
-                free(buf);
-                return tokio__error(TOKIO_ENOMEM, "out of memory reading "
-                                    "'%s'", log->logname);
+                rc = nomem(log);
+                break;
             }
             b.next_in = (char *)src + pos;
             b.avail_in = (unsigned)(len - pos > UINT32_MAX ? UINT32_MAX
                                                            : len - pos);
-            size_t before = b.avail_in;
+            size_t before_in = b.avail_in;
             while (rc == TOKIO_OK) {
-                if (n == cap) {
-                    if (cap >= limit) {
-                        rc = 1;
-                        break;
-                    }
-                    if ((rc = grow(log, &buf, &cap, cap ? n + 1 : first,
-                                   limit)) < 0)
-                        break;
-                }
-                b.next_out = (char *)buf + n;
-                b.avail_out = (unsigned)(cap - n);
+                if ((rc = out_room(log, &o, &room)) != TOKIO_OK)
+                    break;
+                b.next_out = (char *)o.buf + o.n;
+                b.avail_out = (unsigned)room;
                 int br = BZ2_bzDecompress(&b);
-                n = cap - b.avail_out;
+                o.n += room - b.avail_out;
+                o.total += room - b.avail_out;
                 if (br == BZ_STREAM_END)
                     break;
                 if (br == BZ_OK && b.avail_in == 0 && b.avail_out != 0) {
@@ -328,7 +402,7 @@ decompress(const struct tokio_darshan *log, struct inflater *zi,
                                       log->logname, what, br);
                 }
             }
-            pos += before - b.avail_in;
+            pos += before_in - b.avail_in;
             BZ2_bzDecompressEnd(&b);
         }
         if (rc == 1) {          /* hit the limit */
@@ -341,20 +415,28 @@ decompress(const struct tokio_darshan *log, struct inflater *zi,
                               log->logname, what, limit);
         }
     }
-    if (rc < 0) {
-        free(buf);
+    if (mod >= 0) {
+        /* the last records; a partial one at the end is ignored, as a
+         * whole region's trailing bytes are */
+        if (rc == TOKIO_OK)
+            rc = out_flush(log, &o);
         return rc;
     }
-    *out = buf;
-    *out_len = n;
+    if (rc < 0) {
+        free(o.buf);
+        return rc;
+    }
+    *out = o.buf;
+    *out_len = o.n;
     return TOKIO_OK;
 }
 
-/* Check a map entry against the file and decompress it. */
+/* Check a map entry against the file and decompress it (streamed to
+ * module `mod`'s records when `mod` >= 0). */
 static int
 load_region(struct tokio_darshan *log, struct inflater *zi, int which,
             const unsigned char *file, size_t size, uint64_t off,
-            uint64_t len, size_t limit, int stop_at_limit,
+            uint64_t len, size_t limit, int stop_at_limit, int mod,
             unsigned char **out, size_t *out_len)
 {
     char nb[64];
@@ -372,7 +454,7 @@ load_region(struct tokio_darshan *log, struct inflater *zi, int which,
                                       : (size_t)cap;
     }
     return decompress(log, zi, what, file + off, (size_t)len, limit,
-                      stop_at_limit, out, out_len);
+                      stop_at_limit, mod, out, out_len);
 }
 
 /* ---- header (§1, §3) ------------------------------------------------ */
@@ -463,13 +545,6 @@ cmp_mount(const void *a, const void *b)
         return lx < ly ? 1 : -1;
     /* ties keep file order (darshan-util's glibc qsort is a merge sort) */
     return x < y ? -1 : x > y;
-}
-
-static int
-nomem(const struct tokio_darshan *log)
-{
-    return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
-                        log->logname);
 }
 
 /* isspace() in the C locale, as sscanf's %s uses it */
@@ -592,7 +667,7 @@ parse_job(struct tokio_darshan *log, struct inflater *zi,
                             log->logname, end);
     log->job_len = end - off;
     rc = load_region(log, zi, -2, file, size, off, end - off,
-                     JOB_RECORD_SIZE, 1, &raw, &n);
+                     JOB_RECORD_SIZE, 1, -1, &raw, &n);
     if (rc < 0)
         return rc;
     if (n <= JOB_STRUCT_NEW) {
@@ -689,7 +764,7 @@ parse_names(struct tokio_darshan *log, struct inflater *zi,
     if (log->name_len == 0)
         return TOKIO_OK;
     rc = load_region(log, zi, -1, file, size, log->name_off, log->name_len,
-                     0, 0, &raw, &n);
+                     0, 0, -1, &raw, &n);
     if (rc < 0)
         return rc;
     /* at most one entry per 9 bytes (id + NUL): size the table once */
@@ -767,10 +842,25 @@ parse_log(struct tokio_darshan *log, const unsigned char *file, size_t size,
             }
             continue;
         }
+        /* FOLD_TOTALS, FOLD_PERF: records go straight into the figures, a piece
+         * of the region at a time */
+        int stream = -1;
+        if ((flags & TOKIO_DARSHAN_DERIVED_ONLY) &&
+            tokio__darshan_streamable(log, i)) {
+            if (tokio__darshan_fold_new(&m->fold, log, i, flags) < 0) {
+                rc = nomem(log);
+                break;
+            }
+            stream = m->fold != NULL ? i : -1;
+        }
         rc = load_region(log, &zi, i, file, size, m->off, m->len, 0, 0,
-                         &m->raw, &m->raw_len);
+                         stream, &m->raw, &m->raw_len);
         if (rc < 0)
             break;
+        if (stream >= 0) {
+            m->decoded = 1;
+            continue;
+        }
         if ((rc = tokio__darshan_decode_module(log, i)) < 0) {
             rc = nomem(log);
             break;
@@ -814,6 +904,14 @@ tokio_darshan_open_mem(struct tokio_darshan **out, const void *buf,
                        size_t len, const char *name)
 {
     return open_mem_select(out, buf, len, name, UINT64_MAX, 0);
+}
+
+int
+tokio_darshan_open_mem_select(struct tokio_darshan **out, const void *buf,
+                              size_t len, const char *name, uint64_t modules,
+                              unsigned flags)
+{
+    return open_mem_select(out, buf, len, name, modules, flags);
 }
 
 int
@@ -880,6 +978,7 @@ tokio_darshan_free(struct tokio_darshan *log)
         return;
     for (int i = 0; i < TOKIO_DARSHAN_MAX_MODULES; i++) {
         tokio__darshan_module_clear(&log->mods[i]);
+        tokio__darshan_fold_free(log->mods[i].fold);
         free(log->mods[i].raw);
     }
     for (size_t i = 0; i < log->job.n_metadata; i++) {

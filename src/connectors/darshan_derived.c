@@ -119,6 +119,49 @@ spec_of(int mod)
     return NULL;
 }
 
+/* Small per-key entries (ranks, record ids): a hash of their keys. */
+struct keymap {
+    size_t *slots;      /* entry index + 1; 0 = empty */
+    size_t mask;
+    uint64_t *keys;     /* per entry, first-seen order */
+    size_t n;
+    size_t cap;         /* entries it has room for */
+};
+
+struct rank_time {
+    double io, rw, md;
+};
+
+/* --perf's sums over the records seen so far. */
+struct perf_acc {
+    struct keymap km;           /* ranks, first-seen order */
+    struct rank_time *rt;       /* per rank, km.cap long */
+    int64_t total_bytes;
+    double shared;
+    size_t n;                   /* records seen (the next one's index) */
+    int bad;                    /* a record's rank is beyond nprocs: */
+    size_t bad_index;           /* which record */
+    int64_t bad_rank;
+};
+
+/* The figures of a module streamed by TOKIO_DARSHAN_FOLD_*. */
+struct tokio__darshan_fold {
+    const struct spec *s;
+    int64_t nprocs;
+    struct tokio_darshan_total *total;  /* NULL: not asked for */
+    int has_perf;
+    struct perf_acc perf;
+};
+
+/* A view of records a fold did not keep. */
+static int
+not_kept(const struct tokio_darshan *log, int mod, const char *view)
+{
+    return tokio__error(TOKIO_EINVAL, "'%s': %s records were not kept "
+                        "(opened for %s)", log->logname,
+                        tokio_darshan_module_name(mod), view);
+}
+
 static int
 bad_module(int mod)
 {
@@ -341,6 +384,27 @@ record_fits(const struct tokio_darshan_record *r, size_t ni, size_t nf)
     return r->n_counters >= ni && r->n_fcounters >= nf;
 }
 
+/* A zeroed aggregate of module `mod` in one block: the struct, then the
+ * ints, then the doubles. */
+static struct tokio_darshan_total *
+total_new(int mod)
+{
+    size_t ni = tokio_darshan_counter_count(mod);
+    size_t nf = tokio_darshan_fcounter_count(mod);
+    struct tokio_darshan_total *t =
+        tokio__calloc(1, sizeof(*t) + ni * sizeof(int64_t) +
+                             nf * sizeof(double));
+
+    if (t == NULL)
+        return NULL;
+    t->module = mod;
+    t->n_counters = ni;
+    t->counters = (int64_t *)(t + 1);
+    t->n_fcounters = nf;
+    t->fcounters = (double *)(t->counters + ni);
+    return t;
+}
+
 int
 tokio_darshan_totals(const struct tokio_darshan *log, int mod,
                      struct tokio_darshan_total **out)
@@ -350,25 +414,30 @@ tokio_darshan_totals(const struct tokio_darshan *log, int mod,
     *out = NULL;
     if (s == NULL)
         return bad_module(mod);
-    size_t ni = tokio_darshan_counter_count(mod);
-    size_t nf = tokio_darshan_fcounter_count(mod);
-    /* one block: the struct, then the ints, then the doubles */
-    struct tokio_darshan_total *t =
-        tokio__calloc(1, sizeof(*t) + ni * sizeof(int64_t) +
-                             nf * sizeof(double));
+    struct tokio_darshan_total *t = total_new(mod);
     if (t == NULL)
         return tokio__error(TOKIO_ENOMEM, "out of memory totalling %s "
                             "records", tokio_darshan_module_name(mod));
-    t->module = mod;
-    t->n_counters = ni;
-    t->counters = (int64_t *)(t + 1);
-    t->n_fcounters = nf;
-    t->fcounters = (double *)(t->counters + ni);
+    const struct tokio__darshan_fold *f = log->mods[mod].fold;
+    if (f != NULL && f->total == NULL) {
+        free(t);
+        return not_kept(log, mod, "--perf only");
+    }
+    if (f != NULL) {
+        /* folded while the log was read */
+        const struct tokio_darshan_total *ft = f->total;
+        t->n_records = ft->n_records;
+        t->id = ft->id;
+        memcpy(t->counters, ft->counters, t->n_counters * sizeof(int64_t));
+        memcpy(t->fcounters, ft->fcounters, t->n_fcounters * sizeof(double));
+        *out = t;
+        return TOKIO_OK;
+    }
     size_t n = tokio_darshan_record_count(log, mod);
     for (size_t i = 0; i < n; i++) {
         const struct tokio_darshan_record *r = tokio_darshan_record(log, mod,
                                                                     i);
-        if (record_fits(r, ni, nf))
+        if (record_fits(r, t->n_counters, t->n_fcounters))
             agg_record(s, t, r);
     }
     *out = t;
@@ -383,26 +452,21 @@ tokio_darshan_total_free(struct tokio_darshan_total *t)
 
 /* ---- hash of small per-key entries (ranks, record ids) --------------- */
 
-struct keymap {
-    size_t *slots;      /* entry index + 1; 0 = empty */
-    size_t mask;
-    uint64_t *keys;     /* per entry, first-seen order */
-    size_t n;
-};
-
 static int
 keymap_init(struct keymap *km, size_t max_entries)
 {
     size_t ns = 16;
 
+    if (max_entries == 0)
+        max_entries = 1;
     /* at most half full, so probes stay short */
     while (ns < 2 * max_entries)
         ns *= 2;
     memset(km, 0, sizeof(*km));
     km->slots = tokio__calloc(ns, sizeof(size_t));
-    km->keys = tokio__calloc(max_entries ? max_entries : 1,
-                             sizeof(uint64_t));
+    km->keys = tokio__calloc(max_entries, sizeof(uint64_t));
     km->mask = ns - 1;
+    km->cap = max_entries;
     return km->slots && km->keys ? TOKIO_OK : TOKIO_ENOMEM;
 }
 
@@ -424,8 +488,8 @@ mix(uint64_t x)
     return x ^ (x >> 31);
 }
 
-/* Index of `key`'s entry, adding it if new (the caller sized the map for
- * every key it can add). */
+/* Index of `key`'s entry, adding it if new (the map must have room for
+ * one more: keymap_room()). */
 static size_t
 keymap_get(struct keymap *km, uint64_t key, int *added)
 {
@@ -445,11 +509,134 @@ keymap_get(struct keymap *km, uint64_t key, int *added)
     return km->n - 1;
 }
 
+/* Room for one more entry: a full map doubles, its entries keeping
+ * their indices. */
+static int
+keymap_room(struct keymap *km)
+{
+    struct keymap big;
+    int added;
+
+    if (km->n < km->cap)
+        return TOKIO_OK;
+    if (keymap_init(&big, 2 * km->cap) < 0) {
+        keymap_free(&big);
+        return TOKIO_ENOMEM;
+    }
+    for (size_t i = 0; i < km->n; i++)
+        keymap_get(&big, km->keys[i], &added);
+    keymap_free(km);
+    *km = big;
+    return TOKIO_OK;
+}
+
 /* ---- --perf (§12) ---------------------------------------------------- */
 
-struct rank_time {
-    double io, rw, md;
-};
+static int
+perf_init(struct perf_acc *a, size_t hint)
+{
+    memset(a, 0, sizeof(*a));
+    if (keymap_init(&a->km, hint) < 0 ||
+        (a->rt = tokio__calloc(a->km.cap, sizeof(*a->rt))) == NULL)
+        return TOKIO_ENOMEM;
+    return TOKIO_OK;
+}
+
+static void
+perf_free(struct perf_acc *a)
+{
+    keymap_free(&a->km);
+    free(a->rt);
+}
+
+/* Take record `r` in (the next in file order).  TOKIO_OK or
+ * TOKIO_ENOMEM; a rank beyond `nprocs` is kept for perf_finish(). */
+static int
+perf_add(struct perf_acc *a, const struct spec *s,
+         const struct tokio_darshan_record *r, size_t ni, size_t nf,
+         int64_t nprocs)
+{
+    size_t i = a->n++;
+
+    if (a->bad || !record_fits(r, ni, nf))
+        return TOKIO_OK;
+    const double *f = r->fcounters;
+    a->total_bytes = add64(a->total_bytes,
+                           add64(r->counters[s->bytes_read],
+                                 r->counters[s->bytes_written]));
+    if (r->rank < 0) {
+        a->shared += f[s->rank_times + 1];
+        return TOKIO_OK;
+    }
+    if (r->rank >= nprocs) {
+        a->bad = 1;
+        a->bad_index = i;
+        a->bad_rank = r->rank;
+        return TOKIO_OK;
+    }
+    if (a->km.n == a->km.cap) {
+        size_t cap = a->km.cap;
+        if (keymap_room(&a->km) < 0)
+            return TOKIO_ENOMEM;
+        struct rank_time *rt = tokio__reallocarray(a->rt, a->km.cap,
+                                                   sizeof(*rt));
+        if (rt == NULL)
+            return TOKIO_ENOMEM;
+        memset(rt + cap, 0, (a->km.cap - cap) * sizeof(*rt));
+        a->rt = rt;
+    }
+    int added;
+    struct rank_time *t = &a->rt[keymap_get(&a->km, (uint64_t)r->rank,
+                                            &added)];
+    t->io += f[s->meta_time] + f[s->read_time] + f[s->write_time];
+    t->rw += f[s->read_time] + f[s->write_time];
+    t->md += f[s->meta_time];
+    return TOKIO_OK;
+}
+
+/* The figures, or TOKIO_EFORMAT for a rank beyond nprocs. */
+static int
+perf_finish(const struct perf_acc *a, const struct tokio_darshan *log,
+            int mod, struct tokio_darshan_perf *out)
+{
+    memset(out, 0, sizeof(*out));
+    if (a->bad)
+        return tokio__error(TOKIO_EFORMAT, "'%s': %s record %zu has rank "
+                            "%" PRId64 " but the job has %" PRId64
+                            " processes", log->logname,
+                            tokio_darshan_module_name(mod), a->bad_index,
+                            a->bad_rank, tokio_darshan_job(log)->nprocs);
+    /* darshan-util scans ranks upward with '>' from 0.0: the lowest rank
+     * among those with the largest positive time */
+    int found = 0;
+    for (size_t k = 0; k < a->km.n; k++) {
+        int64_t rank = (int64_t)a->km.keys[k];
+        const struct rank_time *t = &a->rt[k];
+        if (t->io > out->slowest_rank_io_time ||
+            (found && t->io == out->slowest_rank_io_time &&
+             rank < out->slowest_rank)) {
+            found = 1;
+            out->slowest_rank = rank;
+            out->slowest_rank_io_time = t->io;
+            out->slowest_rank_meta_only_time = t->md;
+            out->slowest_rank_rw_only_time = t->rw;
+        }
+    }
+    out->total_bytes = a->total_bytes;
+    out->shared_time_by_slowest = a->shared;
+    out->agg_time_by_slowest = out->slowest_rank_io_time + a->shared;
+    if (out->agg_time_by_slowest != 0.0)
+        out->agg_perf_by_slowest = ((double)a->total_bytes / 1048576.0) /
+                                   out->agg_time_by_slowest;
+    return TOKIO_OK;
+}
+
+static int
+perf_nomem(int mod)
+{
+    return tokio__error(TOKIO_ENOMEM, "out of memory estimating %s "
+                        "performance", tokio_darshan_module_name(mod));
+}
 
 int
 tokio_darshan_perf(const struct tokio_darshan *log, int mod,
@@ -460,77 +647,76 @@ tokio_darshan_perf(const struct tokio_darshan *log, int mod,
     memset(out, 0, sizeof(*out));
     if (s == NULL)
         return bad_module(mod);
+    const struct tokio__darshan_fold *f = log->mods[mod].fold;
+    if (f != NULL)
+        return f->has_perf ? perf_finish(&f->perf, log, mod, out)
+                           : not_kept(log, mod, "--total only");
     size_t n = tokio_darshan_record_count(log, mod);
     size_t ni = tokio_darshan_counter_count(mod);
     size_t nf = tokio_darshan_fcounter_count(mod);
     int64_t nprocs = tokio_darshan_job(log)->nprocs;
-    struct keymap km;
-    struct rank_time *rt = tokio__calloc(n ? n : 1, sizeof(*rt));
-    int rc = keymap_init(&km, n);
+    struct perf_acc a;
+    int rc = perf_init(&a, n);
 
-    if (rc < 0 || rt == NULL) {
-        rc = tokio__error(TOKIO_ENOMEM, "out of memory estimating %s "
-                          "performance", tokio_darshan_module_name(mod));
-        goto done;
-    }
-    int64_t total_bytes = 0;
-    double shared = 0.0;
-    for (size_t i = 0; i < n; i++) {
-        const struct tokio_darshan_record *r = tokio_darshan_record(log, mod,
-                                                                    i);
-        if (!record_fits(r, ni, nf))
-            continue;
-        const double *f = r->fcounters;
-        total_bytes = add64(total_bytes,
-                            add64(r->counters[s->bytes_read],
-                                  r->counters[s->bytes_written]));
-        if (r->rank < 0) {
-            shared += f[s->rank_times + 1];
-            continue;
-        }
-        if (r->rank >= nprocs) {
-            rc = tokio__error(TOKIO_EFORMAT, "'%s': %s record %zu has rank "
-                              "%" PRId64 " but the job has %" PRId64
-                              " processes", log->logname,
-                              tokio_darshan_module_name(mod), i, r->rank,
-                              nprocs);
-            goto done;
-        }
-        int added;
-        struct rank_time *t = &rt[keymap_get(&km, (uint64_t)r->rank,
-                                             &added)];
-        t->io += f[s->meta_time] + f[s->read_time] + f[s->write_time];
-        t->rw += f[s->read_time] + f[s->write_time];
-        t->md += f[s->meta_time];
-    }
-    /* darshan-util scans ranks upward with '>' from 0.0: the lowest rank
-     * among those with the largest positive time */
-    int found = 0;
-    for (size_t k = 0; k < km.n; k++) {
-        int64_t rank = (int64_t)km.keys[k];
-        if (rt[k].io > out->slowest_rank_io_time ||
-            (found && rt[k].io == out->slowest_rank_io_time &&
-             rank < out->slowest_rank)) {
-            found = 1;
-            out->slowest_rank = rank;
-            out->slowest_rank_io_time = rt[k].io;
-            out->slowest_rank_meta_only_time = rt[k].md;
-            out->slowest_rank_rw_only_time = rt[k].rw;
-        }
-    }
-    out->total_bytes = total_bytes;
-    out->shared_time_by_slowest = shared;
-    out->agg_time_by_slowest = out->slowest_rank_io_time + shared;
-    if (out->agg_time_by_slowest != 0.0)
-        out->agg_perf_by_slowest = ((double)total_bytes / 1048576.0) /
-                                   out->agg_time_by_slowest;
-    rc = TOKIO_OK;
-done:
-    if (rc < 0)
-        memset(out, 0, sizeof(*out));
-    keymap_free(&km);
-    free(rt);
+    for (size_t i = 0; rc == TOKIO_OK && i < n && !a.bad; i++)
+        rc = perf_add(&a, s, tokio_darshan_record(log, mod, i), ni, nf,
+                      nprocs);
+    rc = rc < 0 ? perf_nomem(mod) : perf_finish(&a, log, mod, out);
+    perf_free(&a);
     return rc;
+}
+
+/* ---- streamed figures (TOKIO_DARSHAN_DERIVED_ONLY) -------------------- */
+
+int
+tokio__darshan_fold_new(struct tokio__darshan_fold **out,
+                        const struct tokio_darshan *log, int mod,
+                        unsigned flags)
+{
+    const struct spec *s = spec_of(mod);
+    struct tokio__darshan_fold *f;
+
+    *out = NULL;
+    if (s == NULL)
+        return TOKIO_OK;
+    if ((f = tokio__calloc(1, sizeof(*f))) == NULL)
+        return TOKIO_ENOMEM;
+    f->s = s;
+    f->nprocs = tokio_darshan_job(log)->nprocs;
+    f->has_perf = (flags & TOKIO_DARSHAN_FOLD_PERF) != 0;
+    /* ranks: a few to start with, doubling as more turn up */
+    if (((flags & TOKIO_DARSHAN_FOLD_TOTALS) &&
+         (f->total = total_new(mod)) == NULL) ||
+        (f->has_perf && perf_init(&f->perf, 16) < 0)) {
+        tokio__darshan_fold_free(f);
+        return TOKIO_ENOMEM;
+    }
+    *out = f;
+    return TOKIO_OK;
+}
+
+int
+tokio__darshan_fold_record(struct tokio__darshan_fold *f,
+                           const struct tokio_darshan_record *r)
+{
+    size_t ni = tokio_darshan_counter_count(f->s->mod);
+    size_t nf = tokio_darshan_fcounter_count(f->s->mod);
+
+    if (f->total != NULL && record_fits(r, ni, nf))
+        agg_record(f->s, f->total, r);
+    return f->has_perf ? perf_add(&f->perf, f->s, r, ni, nf, f->nprocs)
+                       : TOKIO_OK;
+}
+
+void
+tokio__darshan_fold_free(struct tokio__darshan_fold *f)
+{
+    if (f == NULL)
+        return;
+    free(f->total);
+    if (f->has_perf)
+        perf_free(&f->perf);
+    free(f);
 }
 
 /* ---- --file (§13) ---------------------------------------------------- */
@@ -567,6 +753,8 @@ tokio_darshan_file_counts(const struct tokio_darshan *log, int mod,
     memset(out, 0, sizeof(*out));
     if (s == NULL)
         return bad_module(mod);
+    if (log->mods[mod].fold != NULL)
+        return not_kept(log, mod, "--total/--perf");
     size_t n = tokio_darshan_record_count(log, mod);
     size_t ni = tokio_darshan_counter_count(mod);
     size_t nf = tokio_darshan_fcounter_count(mod);

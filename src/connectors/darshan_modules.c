@@ -536,6 +536,13 @@ add_plain(struct dmodule *m, struct dprec *r, const int64_t *iv, size_t ni,
 {
     int rc;
 
+    if (m->fold != NULL) {
+        const struct tokio_darshan_record pr = {
+            .id = r->id, .rank = r->rank, .n_counters = ni, .counters = iv,
+            .n_fcounters = nf, .fcounters = fv,
+        };
+        return tokio__darshan_fold_record(m->fold, &pr);
+    }
     r->ni = ni;
     r->nf = nf;
     if ((rc = push_ints(m, iv, ni, &r->i_off)) < 0 ||
@@ -850,7 +857,7 @@ dec_dfs_daos(struct tokio_darshan *log, struct dmodule *m,
     }
     r.has_uuid = 1;
     r.uuid_off = m->bytes.n;
-    for (size_t k = 0; k < sizeof(u); k++)
+    for (size_t k = 0; m->fold == NULL && k < sizeof(u); k++)
         if ((rc = pool_push(&m->bytes, &u[k], 1, NULL)) < 0)
             return rc;
     return add_plain(m, &r, iv, ni, fv, 15);
@@ -1147,6 +1154,44 @@ size_pools(struct dmodule *m, size_t used)
                            sizeof(struct tokio_darshan_segment))) < 0)
         return rc;
     return pool_reserve(&m->bytes, est * m->bytes.n, 1);
+}
+
+/* The decoders of fixed-size records: used == 0 means "too short". */
+int
+tokio__darshan_streamable(const struct tokio_darshan *log, int mod)
+{
+    unsigned ver = log->mods[mod].ver;
+
+    switch (mod) {
+    case TOKIO_DARSHAN_POSIX:
+    case TOKIO_DARSHAN_MPIIO:
+    case TOKIO_DARSHAN_STDIO:
+    case TOKIO_DARSHAN_DFS:
+    case TOKIO_DARSHAN_DAOS:
+        return ver >= decoders[mod].min_ver && ver <= decoders[mod].max_ver;
+    default:
+        return 0;
+    }
+}
+
+int
+tokio__darshan_decode_piece(struct tokio_darshan *log, int mod,
+                            const unsigned char *p, size_t n,
+                            size_t *used_out)
+{
+    struct dmodule *m = &log->mods[mod];
+    size_t pos = 0;
+    int rc = TOKIO_OK;
+
+    while (pos < n) {
+        size_t used = 0;
+        rc = decoders[mod].fn(log, m, p + pos, n - pos, &used);
+        if (rc < 0 || used == 0)
+            break;
+        pos += used;
+    }
+    *used_out = pos;
+    return rc;
 }
 
 int

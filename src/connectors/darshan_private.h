@@ -44,6 +44,9 @@ struct dmodule {
     struct dpool bytes;         /* uuids and hostnames */
     struct tokio_darshan_record *pub;   /* built when decoding ends */
     size_t n_pub;
+    /* TOKIO_DARSHAN_FOLD_*: the --total/--perf figures the records
+     * were folded into (no raw region, no records) */
+    struct tokio__darshan_fold *fold;
 };
 
 struct dname {
@@ -111,6 +114,39 @@ uint32_t tokio__darshan_adler32(uint32_t adler, const unsigned char *p,
 /* Decode module `mod` of `log` from mods[mod].raw (darshan_modules.c).
  * Returns TOKIO_OK (module possibly left undecoded) or TOKIO_ENOMEM. */
 int tokio__darshan_decode_module(struct tokio_darshan *log, int mod);
+
+/* Whether module `mod` of `log` can be decoded a piece at a time: a
+ * decoder of fixed-size records reads its record version (modules.c). */
+int tokio__darshan_streamable(const struct tokio_darshan *log, int mod);
+
+/* Decode the whole records of module `mod` in `n` bytes at `p` (a piece
+ * of its region) into the module's fold, or its pools when it has none;
+ * *used_out is the bytes they took (a partial last record is left).
+ * Returns TOKIO_OK or TOKIO_ENOMEM (darshan_modules.c). */
+int tokio__darshan_decode_piece(struct tokio_darshan *log, int mod,
+                                const unsigned char *p, size_t n,
+                                size_t *used_out);
+
+/*
+ * Streamed derived figures (darshan_derived.c): --total's aggregate and
+ * --perf's per-rank times of one module, taking one record at a time, so
+ * tokio_darshan_totals() and tokio_darshan_perf() need no records.
+ */
+struct tokio__darshan_fold;
+
+/* A fold for module `mod` of `log` (job record read) of the figures
+ * `flags` (TOKIO_DARSHAN_FOLD_*) ask for: *out is NULL when the module
+ * has no derived views.  TOKIO_OK or TOKIO_ENOMEM. */
+int tokio__darshan_fold_new(struct tokio__darshan_fold **out,
+                            const struct tokio_darshan *log, int mod,
+                            unsigned flags);
+
+/* Fold record `r` in (TOKIO_OK or TOKIO_ENOMEM). */
+int tokio__darshan_fold_record(struct tokio__darshan_fold *f,
+                               const struct tokio_darshan_record *r);
+
+/* Release a fold (NULL is fine). */
+void tokio__darshan_fold_free(struct tokio__darshan_fold *f);
 
 /* The module's own description block of `darshan-parser --base`. */
 void tokio__darshan_print_description(int mod, unsigned ver, FILE *fp);

@@ -21,6 +21,8 @@
 #include "tokio/connectors/darshan.h"
 #include "tokio/connectors/darshan_writer.h"
 
+#define MADE "made.darshan"   /* the name logs are written under */
+
 #define POSIX_BIT TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_POSIX)
 #define STDIO_BIT TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_STDIO)
 
@@ -105,29 +107,6 @@ make_log(size_t *len)
     return buf;
 }
 
-struct tmp {
-    char *dir;
-    char path[4096];
-};
-
-static void
-put_file(struct tmp *t, const unsigned char *buf, size_t len)
-{
-    if (t->dir == NULL) {
-        t->dir = tokio_test_mkdtemp();
-        snprintf(t->path, sizeof(t->path), "%s/made.darshan", t->dir);
-    }
-    tokio_test_write_file(t->path, buf, len);
-}
-
-static void
-tmp_free(struct tmp *t)
-{
-    if (t->dir != NULL)
-        tokio_test_rmtree(t->dir);
-    free(t->dir);
-}
-
 static uint64_t
 u64_at(const unsigned char *p)
 {
@@ -140,13 +119,13 @@ u64_at(const unsigned char *p)
 static void
 test_select_reads_only_the_chosen_modules(void **state)
 {
-    struct tmp t = { 0 };
+    struct tokio_test_tmpfile t = { 0 };
     size_t len;
     unsigned char *buf = make_log(&len);
     struct tokio_darshan *all = NULL, *some = NULL;
 
     (void)state;
-    put_file(&t, buf, len);
+    tokio_test_tmpfile_put(&t, MADE, buf, len);
     assert_int_equal(tokio_darshan_open(&all, t.path), TOKIO_OK);
     assert_int_equal(tokio_darshan_open_select(&some, t.path, POSIX_BIT, 0),
                      TOKIO_OK);
@@ -189,13 +168,13 @@ test_select_reads_only_the_chosen_modules(void **state)
     tokio_darshan_free(some);
     tokio_darshan_free(all);
     free(buf);
-    tmp_free(&t);
+    tokio_test_tmpfile_free(&t);
 }
 
 static void
 test_zlib_framing_is_checked(void **state)
 {
-    struct tmp t = { 0 };
+    struct tokio_test_tmpfile t = { 0 };
     size_t len;
     unsigned char *buf = make_log(&len);
     struct tokio_darshan *log = NULL;
@@ -207,7 +186,7 @@ test_zlib_framing_is_checked(void **state)
 
     /* a wrong Adler-32 trailer */
     buf[len - 1] ^= 0x5a;
-    put_file(&t, buf, len);
+    tokio_test_tmpfile_put(&t, MADE, buf, len);
     assert_int_equal(tokio_darshan_open(&log, t.path), TOKIO_EFORMAT);
     assert_null(log);
     assert_contains(tokio_errmsg(), "made.darshan");
@@ -221,28 +200,28 @@ test_zlib_framing_is_checked(void **state)
 
     /* no zlib header */
     buf[off] = 0x00;
-    put_file(&t, buf, len);
+    tokio_test_tmpfile_put(&t, MADE, buf, len);
     assert_int_equal(tokio_darshan_open(&log, t.path), TOKIO_EFORMAT);
     assert_contains(tokio_errmsg(), "no zlib header");
     buf[off] = 0x78;
 
     /* the trailer cut off */
-    put_file(&t, buf, len - 2);
+    tokio_test_tmpfile_put(&t, MADE, buf, len - 2);
     uint64_t short_len = rlen - 2;
     memcpy(buf + MOD_MAP_OFF + 16 * TOKIO_DARSHAN_STDIO + 8, &short_len, 8);
-    put_file(&t, buf, len - 2);
+    tokio_test_tmpfile_put(&t, MADE, buf, len - 2);
     assert_int_equal(tokio_darshan_open(&log, t.path), TOKIO_EFORMAT);
     assert_contains(tokio_errmsg(), "truncated compressed stream");
 
     /* a skipped region reaching past the end is still an error */
     uint64_t long_len = rlen + 100;
     memcpy(buf + MOD_MAP_OFF + 16 * TOKIO_DARSHAN_STDIO + 8, &long_len, 8);
-    put_file(&t, buf, len);
+    tokio_test_tmpfile_put(&t, MADE, buf, len);
     assert_int_equal(tokio_darshan_open_select(&log, t.path, POSIX_BIT, 0),
                      TOKIO_EFORMAT);
     assert_contains(tokio_errmsg(), "STDIO module region: truncated");
     free(buf);
-    tmp_free(&t);
+    tokio_test_tmpfile_free(&t);
 }
 
 static void
@@ -276,16 +255,16 @@ oom_trial(void *p)
 static void
 test_select_survives_every_oom(void **state)
 {
-    struct tmp t = { 0 };
+    struct tokio_test_tmpfile t = { 0 };
     size_t len;
     unsigned char *buf = make_log(&len);
 
     (void)state;
-    put_file(&t, buf, len);
+    tokio_test_tmpfile_put(&t, MADE, buf, len);
     struct oom_ctx c = { t.path };
     tokio_test_every_oom(oom_trial, &c, 1);
     free(buf);
-    tmp_free(&t);
+    tokio_test_tmpfile_free(&t);
 }
 
 /* ---- the pack's logs: a selective read has the same POSIX/STDIO ------- */

@@ -135,7 +135,10 @@ TOKIO_API int tokio_darshan_open_mem(struct tokio_darshan **out,
 
 /** Flags of tokio_darshan_open_select(). */
 enum tokio_darshan_open_flags {
-    TOKIO_DARSHAN_SKIP_NAMES = 1        /* no name table: names are NULL */
+    TOKIO_DARSHAN_SKIP_NAMES = 1,       /* no name table: names are NULL */
+    TOKIO_DARSHAN_FOLD_TOTALS = 2,      /* --total figures, no records */
+    TOKIO_DARSHAN_FOLD_PERF = 4,        /* --perf figures, no records */
+    TOKIO_DARSHAN_DERIVED_ONLY = 6      /* both */
 };
 
 /** The bit of module `mod` in tokio_darshan_open_select()'s mask. */
@@ -152,10 +155,30 @@ enum tokio_darshan_open_flags {
  * the end of the file is still TOKIO_EFORMAT).  For readers that need a
  * few modules of big logs (index-darshanlogs: POSIX and STDIO).
  * Bits are current module ids (older logs are remapped first).
+ *
+ * With TOKIO_DARSHAN_FOLD_TOTALS and/or TOKIO_DARSHAN_FOLD_PERF in
+ * `flags` (TOKIO_DARSHAN_DERIVED_ONLY: both), the modules read that have
+ * derived views (POSIX, MPI-IO, STDIO, DFS, DAOS; a record version
+ * darshan-util reads) are inflated a small piece at a time and each
+ * record is folded into the module's --total (resp. --perf) figures as
+ * it is decoded: such a module is decoded but keeps no records (record
+ * count 0) and no raw region; tokio_darshan_totals() (resp.
+ * tokio_darshan_perf()) gives what it gives on a full open, the other
+ * views of its records fail with TOKIO_EINVAL.  For cache-darshan
+ * --total/--perf: memory stays a few pages whatever the log's size.
  */
 TOKIO_API int tokio_darshan_open_select(struct tokio_darshan **out,
                                         const char *path, uint64_t modules,
                                         unsigned flags);
+
+/**
+ * As tokio_darshan_open_select(), from `len` bytes at `buf` (not kept
+ * after return); `name` as in tokio_darshan_open_mem().
+ */
+TOKIO_API int tokio_darshan_open_mem_select(struct tokio_darshan **out,
+                                            const void *buf, size_t len,
+                                            const char *name,
+                                            uint64_t modules, unsigned flags);
 
 /** Release a log (NULL is fine). */
 TOKIO_API void tokio_darshan_free(struct tokio_darshan *log);
@@ -190,7 +213,8 @@ TOKIO_API unsigned tokio_darshan_module_version(
  */
 TOKIO_API int tokio_darshan_module_decoded(const struct tokio_darshan *log,
                                            int mod);
-/** The decompressed region of module `mod` (NULL if absent). */
+/** The decompressed region of module `mod` (NULL if absent, not read,
+ *  or folded: tokio_darshan_open_select()). */
 TOKIO_API const unsigned char *tokio_darshan_module_raw(
     const struct tokio_darshan *log, int mod, size_t *len_out);
 
@@ -260,8 +284,9 @@ struct tokio_darshan_total {
 /**
  * Aggregate all records of module `mod` (--total).  On success *out holds
  * the result (free with tokio_darshan_total_free()) and the result is
- * TOKIO_OK; fails with TOKIO_EINVAL (module without --total) or
- * TOKIO_ENOMEM, leaving *out NULL.  Thread-safe on a shared log.
+ * TOKIO_OK; fails with TOKIO_EINVAL (module without --total, or opened
+ * with TOKIO_DARSHAN_FOLD_PERF alone) or TOKIO_ENOMEM, leaving *out NULL.
+ * Thread-safe on a shared log.
  */
 TOKIO_API int tokio_darshan_totals(const struct tokio_darshan *log, int mod,
                                    struct tokio_darshan_total **out);
@@ -283,7 +308,8 @@ struct tokio_darshan_perf {
 
 /**
  * Fill *out with module `mod`'s performance estimates (--perf).  Returns
- * TOKIO_OK, TOKIO_EINVAL (module without --perf), TOKIO_EFORMAT (a record
+ * TOKIO_OK, TOKIO_EINVAL (module without --perf, or opened with
+ * TOKIO_DARSHAN_FOLD_TOTALS alone), TOKIO_EFORMAT (a record
  * names a rank at or beyond the job's nprocs: darshan-parser aborts
  * there) or TOKIO_ENOMEM; *out is zeroed on failure.
  */
@@ -316,8 +342,8 @@ struct tokio_darshan_file_counts {
 
 /**
  * Fill *out with module `mod`'s per-file-category counts (--file).
- * Returns TOKIO_OK, TOKIO_EINVAL (module without --file) or TOKIO_ENOMEM;
- * *out is zeroed on failure.
+ * Returns TOKIO_OK, TOKIO_EINVAL (module without --file, or opened with
+ * TOKIO_DARSHAN_DERIVED_ONLY) or TOKIO_ENOMEM; *out is zeroed on failure.
  */
 TOKIO_API int tokio_darshan_file_counts(const struct tokio_darshan *log,
                                         int mod,
