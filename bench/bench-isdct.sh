@@ -7,7 +7,8 @@
 #            (cache-isdct --json and --csv, output to /dev/null);
 #   json.gz  the same dump saved as JSON: load it back, write it out;
 #   compare  compare-isdct OLD NEW on two JSON caches (two loads, the diff
-#            and its reduction);
+#            and its reduction; tokio reads the two in two threads, and
+#            the CPU time below is both threads');
 #   parse    the read alone in-process, import and start-up excluded on
 #            both sides: NerscIsdct(path) (best of 3) against
 #            bench/bench_isdct (build/bench/bench_isdct, the same

@@ -7,7 +7,9 @@
  * --report-zeros keeps unchanged counters; --gibs turns *_bytes into GiB.
  * --summary wins over --all, as there.  JSON is printed sorted with an
  * indent of 4, as json.dumps(indent=4, sort_keys=True).
+ * The two dumps are read at once, the old one in a second thread.
  */
+#include <pthread.h>
 #include <stdio.h>
 
 #include "cli/cli.h"
@@ -26,17 +28,49 @@ static const char description[] =
     "report the drives that appeared or disappeared and the counters that\n"
     "changed.";
 
+/* One dump read in a thread of its own; its error message kept here, as
+ * errors are per thread. */
+struct load {
+    const char *path;
+    struct tokio_nersc_isdct *dump;
+    int rc;
+    char msg[1024];
+};
+
+static void *
+load_dump(void *arg)
+{
+    struct load *l = arg;
+
+    l->rc = tokio_nersc_isdct_open(&l->dump, l->path);
+    if (l->rc < 0)
+        snprintf(l->msg, sizeof(l->msg), "%s", tokio_errmsg());
+    return NULL;
+}
+
+/* Both dumps, the old one in a second thread when one can be made. */
+static void
+load_both(struct load *old, struct load *now)
+{
+    pthread_t thread;
+    int threaded = pthread_create(&thread, NULL, load_dump, old) == 0;
+
+    if (!threaded)
+        load_dump(old);
+    load_dump(now);
+    if (threaded)
+        pthread_join(thread, NULL);
+}
+
 static int
-compare(const char *old_path, const char *new_path, int all, int gibs,
+compare(const struct tokio_nersc_isdct *old_dump,
+        const struct tokio_nersc_isdct *dump, int all, int gibs,
         int summary, int report_zeros, FILE *fp)
 {
-    struct tokio_nersc_isdct *old_dump = NULL, *dump = NULL;
     json_t *diff = NULL, *res = NULL;
     int rc;
 
-    if ((rc = tokio_nersc_isdct_open(&old_dump, old_path)) < 0 ||
-        (rc = tokio_nersc_isdct_open(&dump, new_path)) < 0 ||
-        (rc = tokio_nersc_isdct_diff(dump, old_dump, report_zeros,
+    if ((rc = tokio_nersc_isdct_diff(dump, old_dump, report_zeros,
                                      &diff)) < 0)
         goto done;
     if (gibs) {
@@ -61,8 +95,6 @@ compare(const char *old_path, const char *new_path, int all, int gibs,
 done:
     json_decref(res);
     json_decref(diff);
-    tokio_nersc_isdct_free(dump);
-    tokio_nersc_isdct_free(old_dump);
     return rc;
 }
 
@@ -81,6 +113,7 @@ cmd_compare_isdct(int argc, char **argv)
         OPT_END
     };
     struct tokio_output *o = NULL;
+    struct load old = { NULL, NULL, 0, "" }, now = { NULL, NULL, 0, "" };
     int npos, rc;
 
     npos = cli_parse(argc, argv, opts, usage, description);
@@ -89,13 +122,22 @@ cmd_compare_isdct(int argc, char **argv)
     if (npos != 2)
         return cli_usage_error(cmd, "an old and a new ISDCT dump are "
                                     "required");
-    if (tokio_output_open(&o, NULL) < 0)
-        return cli_fail(cmd, NULL);
-    if (compare(argv[1], argv[2], all, gibs, summary, report_zeros,
-                tokio_output_fp(o)) < 0) {
+    old.path = argv[1];
+    now.path = argv[2];
+    load_both(&old, &now);
+    /* the old dump's error first, as when read one after the other */
+    if (old.rc < 0 || now.rc < 0) {
+        rc = cli_fail(cmd, "%s", old.rc < 0 ? old.msg : now.msg);
+    } else if (tokio_output_open(&o, NULL) < 0) {
+        rc = cli_fail(cmd, NULL);
+    } else if (compare(old.dump, now.dump, all, gibs, summary, report_zeros,
+                       tokio_output_fp(o)) < 0) {
         tokio_output_abort(o);
-        return cli_fail(cmd, NULL);
+        rc = cli_fail(cmd, NULL);
+    } else {
+        rc = tokio_output_commit(o) < 0 ? cli_fail(cmd, NULL) : CLI_EXIT_OK;
     }
-    rc = tokio_output_commit(o) < 0 ? cli_fail(cmd, NULL) : CLI_EXIT_OK;
+    tokio_nersc_isdct_free(now.dump);
+    tokio_nersc_isdct_free(old.dump);
     return rc;
 }

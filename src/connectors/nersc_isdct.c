@@ -163,10 +163,15 @@ struct counter {
     struct val v;
 };
 
-/* One drive: its counters in first-set order. */
+/* One drive: its counters in first-set order, and their places by
+ * name: slot[] holds place + 1 (0 when free), at the hash of the key id,
+ * nslot a power of two.  A table per drive stays small and in cache
+ * while the drive is read. */
 struct device {
     struct counter *c;
     size_t n, cap;
+    uint32_t *slot;
+    size_t nslot;
 };
 
 /* keys' aux: the counter keeps its unit (see has_unit()) */
@@ -179,13 +184,6 @@ struct store {
     struct itab serials;    /* drive serials; id = index in dev[] */
     struct device *dev;     /* capdev of them, serials.n used */
     size_t capdev;
-    /* (drive, counter name) -> place in the drive's c[]: one table for
-     * all drives; dk = (drive << 32 | key) + 1, 0 when free */
-    struct dkslot {
-        uint64_t dk;
-        size_t idx;
-    } *slot;
-    size_t nslot, nused;
 };
 
 struct tokio_nersc_isdct {
@@ -371,6 +369,8 @@ itab_free(struct itab *t)
 /* ---- the typed store -------------------------------------------------- */
 
 static int has_unit(const char *key);
+static int store_append(struct store *st, uint32_t d, uint32_t key,
+                        struct val v);
 
 static void
 val_release(struct val *v)
@@ -387,37 +387,35 @@ store_free(struct store *st)
         for (size_t i = 0; i < st->dev[d].n; i++)
             val_release(&st->dev[d].c[i].v);
         free(st->dev[d].c);
+        free(st->dev[d].slot);
     }
     free(st->dev);
-    free(st->slot);
     itab_free(&st->keys);
     itab_free(&st->texts);
     itab_free(&st->serials);
 }
 
+/* Home slot of key id `key` in a table of `nslot`. */
 static size_t
-dk_home(uint64_t dk, size_t nslot)
+key_home(uint32_t key, size_t nslot)
 {
-    /* MurmurHash3's finalizer: every bit of dk moves the low ones */
-    dk ^= dk >> 33;
-    dk *= 0xff51afd7ed558ccdu;
-    dk ^= dk >> 33;
-    return (size_t)dk & (nslot - 1);
+    return (size_t)(((uint64_t)key * 0x9e3779b97f4a7c15u) >> 32) & (nslot - 1);
 }
 
 /* Place of counter `key` in drive `d`'s c[], or SIZE_MAX. */
 static size_t
 store_find(const struct store *st, uint32_t d, uint32_t key)
 {
-    uint64_t dk = ((uint64_t)d << 32 | key) + 1;
+    const struct device *dv = &st->dev[d];
 
-    if (st->nslot == 0)
+    if (dv->nslot == 0)
         return SIZE_MAX;
-    for (size_t i = dk_home(dk, st->nslot);; i = (i + 1) & (st->nslot - 1)) {
-        if (st->slot[i].dk == dk)
-            return st->slot[i].idx;
-        if (st->slot[i].dk == 0)
+    for (size_t i = key_home(key, dv->nslot);; i = (i + 1) & (dv->nslot - 1)) {
+        uint32_t at = dv->slot[i];
+        if (at == 0)
             return SIZE_MAX;
+        if (dv->c[at - 1].key == key)
+            return at - 1;
     }
 }
 
@@ -437,25 +435,25 @@ store_get_name(const struct store *st, uint32_t d, const char *name)
     return key < 0 ? NULL : store_get(st, d, (uint32_t)key);
 }
 
+/* Drive `dv`'s table made again from its c[], twice as large as c[]
+ * can grow (cap, a power of two). */
 static int
-store_rehash(struct store *st)
+store_rehash(struct device *dv)
 {
-    size_t nslot = st->nslot ? 2 * st->nslot : 1024;
-    struct dkslot *slot = tokio__calloc(nslot, sizeof(*slot));
+    size_t nslot = 2 * dv->cap;
+    uint32_t *slot = tokio__calloc(nslot, sizeof(*slot));
 
     if (slot == NULL)
         return TOKIO_ENOMEM;
-    for (size_t k = 0; k < st->nslot; k++) {
-        if (st->slot[k].dk == 0)
-            continue;
-        size_t i = dk_home(st->slot[k].dk, nslot);
-        while (slot[i].dk != 0)
+    for (size_t k = 0; k < dv->n; k++) {
+        size_t i = key_home(dv->c[k].key, nslot);
+        while (slot[i] != 0)
             i = (i + 1) & (nslot - 1);
-        slot[i] = st->slot[k];
+        slot[i] = (uint32_t)k + 1;
     }
-    free(st->slot);
-    st->slot = slot;
-    st->nslot = nslot;
+    free(dv->slot);
+    dv->slot = slot;
+    dv->nslot = nslot;
     return TOKIO_OK;
 }
 
@@ -472,12 +470,27 @@ store_set(struct store *st, uint32_t d, uint32_t key, struct val v)
         dv->c[i].v = v;
         return TOKIO_OK;
     }
-    if (2 * (st->nused + 1) > st->nslot && store_rehash(st) < 0) {
+    return store_append(st, d, key, v);
+}
+
+/* drive[key] = v for a counter the drive does not have yet.  `v` is
+ * taken over, even on failure. */
+static int
+store_append(struct store *st, uint32_t d, uint32_t key, struct val v)
+{
+    struct device *dv = &st->dev[d];
+
+    /* places are kept as uint32_t */
+    if (dv->n >= UINT32_MAX / 4) {
         val_release(&v);
         return TOKIO_ENOMEM;
     }
     if (dv->n == dv->cap) {
+        /* a new drive starts as large as the last one came to be, as
+         * drives mostly have the same counters */
         size_t cap = dv->cap ? 2 * dv->cap : 64;
+        while (dv->cap == 0 && d > 0 && cap < st->dev[d - 1].n)
+            cap *= 2;
         struct counter *g = tokio__reallocarray(dv->c, cap, sizeof(*g));
         if (g == NULL) {
             val_release(&v);
@@ -486,13 +499,14 @@ store_set(struct store *st, uint32_t d, uint32_t key, struct val v)
         dv->c = g;
         dv->cap = cap;
     }
-    uint64_t dk = ((uint64_t)d << 32 | key) + 1;
-    size_t k = dk_home(dk, st->nslot);
-    while (st->slot[k].dk != 0)
-        k = (k + 1) & (st->nslot - 1);
-    st->slot[k].dk = dk;
-    st->slot[k].idx = dv->n;
-    st->nused++;
+    if (dv->nslot < 2 * dv->cap && store_rehash(dv) < 0) {
+        val_release(&v);
+        return TOKIO_ENOMEM;
+    }
+    size_t k = key_home(key, dv->nslot);
+    while (dv->slot[k] != 0)
+        k = (k + 1) & (dv->nslot - 1);
+    dv->slot[k] = (uint32_t)dv->n + 1;
     dv->c[dv->n].key = key;
     dv->c[dv->n++].v = v;
     return TOKIO_OK;
@@ -1849,6 +1863,29 @@ scan_ws(struct scan *s)
         s->p++;
 }
 
+/* Past the bytes from `p` that need no care in a JSON string: all but
+ * '"', '\\', controls and non-ASCII; eight at a time while it can. */
+static const char *
+scan_plain(const char *p, const char *end)
+{
+    const uint64_t ones = 0x0101010101010101u, highs = ones * 0x80;
+
+    for (; end - p >= 8; p += 8) {
+        uint64_t w, q, b;
+        memcpy(&w, p, 8);
+        q = w ^ (ones * '"');
+        b = w ^ (ones * '\\');
+        /* a zero byte in q or b, a byte below 0x20, or a high bit */
+        if ((((q - ones) & ~q) | ((b - ones) & ~b) | (w - ones * 0x20) | w) &
+            highs)
+            break;
+    }
+    while (p < end && *p != '"' && *p != '\\' &&
+           (unsigned char)*p >= 0x20 && (unsigned char)*p < 0x80)
+        p++;
+    return p;
+}
+
 /* A '"'-quoted string without escapes; 0 if not one. */
 static int
 scan_string(struct scan *s, const char **b, size_t *n)
@@ -1856,8 +1893,12 @@ scan_string(struct scan *s, const char **b, size_t *n)
     const char *q;
     int high = 0;
 
-    if (s->p >= s->end || *s->p != '"' ||
-        (q = memchr(s->p + 1, '"', (size_t)(s->end - s->p - 1))) == NULL)
+    if (s->p >= s->end || *s->p != '"')
+        return 0;
+    q = scan_plain(s->p + 1, s->end);
+    if (q < s->end && *q == '"')
+        goto done;      /* plain ASCII, the usual case */
+    if ((q = memchr(s->p + 1, '"', (size_t)(s->end - s->p - 1))) == NULL)
         return 0;
     for (const char *c = s->p + 1; c < q; c++) {
         unsigned char u = (unsigned char)*c;
@@ -1868,6 +1909,7 @@ scan_string(struct scan *s, const char **b, size_t *n)
     if (high && !tokio__utf8_valid((const unsigned char *)s->p + 1,
                                    (size_t)(q - s->p - 1)))
         return 0;
+done:
     *b = s->p + 1;
     *n = (size_t)(q - s->p - 1);
     s->p = q + 1;
@@ -1968,6 +2010,23 @@ scan_value(struct scan *s, struct store *st, struct val *out)
     }
 }
 
+/*
+ * Whether the string at s->p is the counter name `key`, read past it if
+ * so.  Names here all came through scan_string(), so hold no '"' or
+ * '\\': the name in quotes is the whole string.
+ */
+static int
+scan_same_key(struct scan *s, const struct store *st, uint32_t key)
+{
+    const struct istr *e = &st->keys.v[key];
+
+    if ((size_t)(s->end - s->p) < e->len + 2 || s->p[0] != '"' ||
+        s->p[e->len + 1] != '"' || memcmp(s->p + 1, e->s, e->len) != 0)
+        return 0;
+    s->p += e->len + 2;
+    return 1;
+}
+
 static int
 fast_json(struct store *st, const char *text, size_t len)
 {
@@ -1999,22 +2058,34 @@ fast_json(struct store *st, const char *text, size_t len)
         if (!scan_word(&s, "{", 1))
             return 0;
         scan_ws(&s);
+        /* while this drive's names come as the last one's did, each is
+         * new to it, so it needs no look-up */
+        const struct device *prev = d > 0 ? &st->dev[d - 1] : NULL;
+        int in_step = prev != NULL;
         if (!scan_word(&s, "}", 1)) {
             do {
                 struct val v;
+                size_t pos = st->dev[d].n;
+                long k;
                 scan_ws(&s);
-                if (!scan_string(&s, &b, &n))
-                    return 0;
-                long k = store_key(st, b, n);
-                if (k < 0)
-                    return -1;
+                if (in_step && pos < prev->n &&
+                    scan_same_key(&s, st, prev->c[pos].key)) {
+                    k = (long)prev->c[pos].key;
+                } else {
+                    in_step = 0;
+                    if (!scan_string(&s, &b, &n))
+                        return 0;
+                    if ((k = store_key(st, b, n)) < 0)
+                        return -1;
+                }
                 scan_ws(&s);
                 if (!scan_word(&s, ":", 1))
                     return 0;
                 scan_ws(&s);
                 if ((rc = scan_value(&s, st, &v)) <= 0)
                     return rc;
-                if (store_set(st, (uint32_t)d, (uint32_t)k, v) < 0)
+                if ((in_step ? store_append(st, (uint32_t)d, (uint32_t)k, v)
+                             : store_set(st, (uint32_t)d, (uint32_t)k, v)) < 0)
                     return -1;
                 scan_ws(&s);
             } while (scan_word(&s, ",", 1));
@@ -2212,7 +2283,7 @@ struct jout {
     size_t len;
 };
 
-static void
+static inline void
 jout_put(struct jout *o, const char *s, size_t n)
 {
     if (o->len + n > sizeof(o->buf)) {
@@ -2228,33 +2299,44 @@ jout_put(struct jout *o, const char *s, size_t n)
     o->len += n;
 }
 
-/* The JSON text of an interned string, made once. */
+/* The JSON text of an interned string followed by `suffix`, made once:
+ * each table's strings are always written with the same suffix. */
 static int
-jout_istr(struct jout *o, struct istr *e)
+jout_istr(struct jout *o, struct istr *e, const char *suffix)
 {
     size_t i = 0;
 
     if (e->enc == NULL) {
+        size_t sl = strlen(suffix);
+        char *text = NULL;
         /* printable ASCII needing no escape is itself in quotes; the
          * rest goes to the general writer */
         while (i < e->len && e->s[i] >= 0x20 && e->s[i] < 0x7f &&
                e->s[i] != '"' && e->s[i] != '\\')
             i++;
-        if (i == e->len) {
-            if ((e->enc = tokio__malloc(e->len + 3)) == NULL)
-                return TOKIO_ENOMEM;
-            e->enc[0] = '"';
-            memcpy(e->enc + 1, e->s, e->len);
-            memcpy(e->enc + 1 + e->len, "\"", 2);
-        } else {
+        if (i < e->len) {
             json_t *j = json_stringn_nocheck(e->s, e->len);
             int rc = j == NULL ? TOKIO_ENOMEM
-                               : tokio_json_dumps(&e->enc, j, 0);
+                               : tokio_json_dumps(&text, j, 0);
             json_decref(j);
             if (rc < 0)
                 return TOKIO_ENOMEM;
         }
-        e->enc_len = strlen(e->enc);
+        size_t tl = text != NULL ? strlen(text) : e->len + 2;
+        if ((e->enc = tokio__malloc(tl + sl + 1)) == NULL) {
+            free(text);
+            return TOKIO_ENOMEM;
+        }
+        if (text != NULL) {
+            memcpy(e->enc, text, tl);
+        } else {
+            e->enc[0] = '"';
+            memcpy(e->enc + 1, e->s, e->len);
+            e->enc[tl - 1] = '"';
+        }
+        memcpy(e->enc + tl, suffix, sl + 1);
+        e->enc_len = tl + sl;
+        free(text);
     }
     jout_put(o, e->enc, e->enc_len);
     return TOKIO_OK;
@@ -2278,14 +2360,14 @@ jout_val(struct jout *o, struct store *st, const struct val *v)
         break;
     case V_INT:
         text = int_text(num, v->u.i);
-        jout_put(o, text, strlen(text));
+        jout_put(o, text, (size_t)(num + 23 - text));
         break;
     case V_REAL:
         tokio_format_double(num, sizeof(num), v->u.d);
         jout_put(o, num, strlen(num));
         break;
     case V_TEXT:
-        return jout_istr(o, &st->texts.v[v->u.text]);
+        return jout_istr(o, &st->texts.v[v->u.text], "");
     case V_JSON:
         if (tokio_json_dumps(&text, v->u.json, 0) < 0)
             return TOKIO_ENOMEM;
@@ -2312,16 +2394,13 @@ tokio_nersc_isdct_write_json(const struct tokio_nersc_isdct *d, FILE *fp)
     for (size_t k = 0; k < st->serials.n && rc == TOKIO_OK; k++) {
         if (k > 0)
             jout_put(o, ", ", 2);
-        rc = jout_istr(o, &st->serials.v[k]);
-        jout_put(o, ": {", 3);
+        rc = jout_istr(o, &st->serials.v[k], ": {");
         for (size_t i = 0; i < st->dev[k].n && rc == TOKIO_OK; i++) {
             const struct counter *c = &st->dev[k].c[i];
             if (i > 0)
                 jout_put(o, ", ", 2);
-            if ((rc = jout_istr(o, &st->keys.v[c->key])) == TOKIO_OK) {
-                jout_put(o, ": ", 2);
+            if ((rc = jout_istr(o, &st->keys.v[c->key], ": ")) == TOKIO_OK)
                 rc = jout_val(o, st, &c->v);
-            }
         }
         jout_put(o, "}", 1);
     }
@@ -2519,9 +2598,21 @@ oom:
                         "ISDCT dump");
 }
 
-/* One cell as pandas prints it; write errors show in ferror(fp). */
+/* A text cell, quoted as tokio_csv_write_field() does, after what is
+ * gathered in `o`. */
 static void
-write_cell(FILE *fp, const struct store *st, const struct val *v,
+csv_text(struct jout *o, const char *s, size_t n)
+{
+    if (o->len > 0)
+        (void)fwrite(o->buf, 1, o->len, o->fp);
+    o->len = 0;
+    tokio_csv_write_field(o->fp, s, n);
+}
+
+/* One cell as pandas prints it, into `o`; write errors show in
+ * ferror(o->fp). */
+static void
+write_cell(struct jout *o, const struct store *st, const struct val *v,
            enum col_kind kind)
 {
     char buf[64];
@@ -2530,29 +2621,30 @@ write_cell(FILE *fp, const struct store *st, const struct val *v,
     if (v == NULL || v->type == V_NULL)
         return;
     if (v->type == V_TEXT) {
-        tokio_csv_write_field(fp, st->texts.v[v->u.text].s,
-                              st->texts.v[v->u.text].len);
+        csv_text(o, st->texts.v[v->u.text].s, st->texts.v[v->u.text].len);
         return;
     }
     if (v->type == V_JSON) {
         /* as the jansson value prints (a tagged big integer is text) */
         if (json_is_string(v->u.json)) {
-            tokio_csv_write_field(fp, json_string_value(v->u.json),
-                                  json_string_length(v->u.json));
+            csv_text(o, json_string_value(v->u.json),
+                     json_string_length(v->u.json));
         } else {
             py_str_number(v->u.json, buf, sizeof(buf));
-            fputs(buf, fp);
+            jout_put(o, buf, strlen(buf));
         }
         return;
     }
     val_num(v, &n);
     if (kind == COL_FLOAT || v->type == V_REAL) {
         tokio_format_double(buf, sizeof(buf), num_double(&n));
-        fputs(buf, fp);
+        jout_put(o, buf, strlen(buf));
     } else if (v->type == V_INT) {
-        fputs(int_text(buf, n.i), fp);
+        char *t = int_text(buf, n.i);
+        jout_put(o, t, (size_t)(buf + 23 - t));
     } else {
-        fputs(v->type == V_TRUE ? "True" : "False", fp);
+        jout_put(o, v->type == V_TRUE ? "True" : "False",
+                 v->type == V_TRUE ? 4 : 5);
     }
 }
 
@@ -2570,13 +2662,16 @@ tokio_nersc_isdct_write_csv(const struct tokio_nersc_isdct *d, FILE *fp,
     struct frame f;
     size_t *sel = NULL, nsel = 0;
     const struct val **cell = NULL;
+    struct jout *o = NULL;
     int rc;
 
     if ((rc = frame_build(&f, st)) < 0)
         return rc;
     if ((sel = tokio__calloc(f.ncols + 2, sizeof(*sel))) == NULL ||
-        (cell = tokio__calloc(f.ncols + 1, sizeof(*cell))) == NULL) {
+        (cell = tokio__calloc(f.ncols + 1, sizeof(*cell))) == NULL ||
+        (o = tokio__malloc(sizeof(*o))) == NULL) {
         free(sel);
+        free(cell);
         frame_free(&f);
         return tokio__error(TOKIO_ENOMEM, "out of memory writing CSV");
     }
@@ -2591,6 +2686,7 @@ tokio_nersc_isdct_write_csv(const struct tokio_nersc_isdct *d, FILE *fp,
         if (names == NULL) {
             free(sel);
             free(cell);
+            free(o);
             frame_free(&f);
             return tokio__error(TOKIO_ENOMEM, "out of memory writing CSV");
         }
@@ -2623,21 +2719,27 @@ tokio_nersc_isdct_write_csv(const struct tokio_nersc_isdct *d, FILE *fp,
         tokio_csv_write_field(fp, name->s, name->len);
     }
     fputc('\n', fp);
+    /* the rows gathered in `o`, written in large pieces */
+    o->fp = fp;
+    o->len = 0;
     for (size_t r = 0; r < f.nrows && !ferror(fp); r++) {
         const struct device *dv = &st->dev[f.rows[r]];
         const struct istr *sn = &st->serials.v[f.rows[r]];
         for (size_t i = 0; i < dv->n; i++)
             cell[f.col_of[dv->c[i].key]] = &dv->c[i].v;
-        tokio_csv_write_field(fp, sn->s, sn->len);
+        csv_text(o, sn->s, sn->len);
         for (size_t i = 0; i < nsel; i++) {
             size_t k = sel[i];
-            fputc(',', fp);
-            write_cell(fp, st, cell[k], f.kind[k]);
+            jout_put(o, ",", 1);
+            write_cell(o, st, cell[k], f.kind[k]);
         }
-        fputc('\n', fp);
+        jout_put(o, "\n", 1);
         for (size_t i = 0; i < dv->n; i++)
             cell[f.col_of[dv->c[i].key]] = NULL;
     }
+    if (o->len > 0)
+        (void)fwrite(o->buf, 1, o->len, fp);
+    free(o);
     free(sel);
     free(cell);
     frame_free(&f);
@@ -2697,40 +2799,92 @@ diff_counter(const char *sn, const char *key, const json_t *now,
     return TOKIO_OK;
 }
 
+/* One counter's change from the typed values: numbers directly, the
+ * rest (text, null, tagged) through their jansson form. */
+static int
+diff_val(const struct store *st, const struct store *ost, const char *sn,
+         const char *key, const struct val *now, const struct val *before,
+         int report_zeros, json_t **out)
+{
+    struct num a = { 0, 0, 0 }, b = { 0, 0, 0 }, r;
+    int bad, rc;
+
+    if (val_num(now, &a) && val_num(before, &b)) {
+        *out = NULL;
+        r = num_sub(&a, &b);
+        if (!report_zeros && num_is_zero(&r))
+            return TOKIO_OK;
+        if ((*out = num_json(&r, &bad)) == NULL)
+            return bad ? counter_error(sn, key, "difference out of range")
+                       : TOKIO_ENOMEM;
+        return TOKIO_OK;
+    }
+    if (now->type == V_TEXT && before->type == V_TEXT &&
+        strcmp(key, "endurance_analyzer") != 0) {
+        const struct istr *tn = &st->texts.v[now->u.text];
+        const struct istr *tb = &ost->texts.v[before->u.text];
+        if (tn->len == tb->len && memcmp(tn->s, tb->s, tn->len) == 0) {
+            /* unchanged text */
+            *out = report_zeros ? json_string("") : NULL;
+            return report_zeros && *out == NULL ? TOKIO_ENOMEM : TOKIO_OK;
+        }
+    }
+    json_t *jn = val_json(st, now), *jb = val_json(ost, before);
+    if (jn == NULL || jb == NULL)
+        rc = TOKIO_ENOMEM;
+    else
+        rc = diff_counter(sn, key, jn, jb, report_zeros, out);
+    json_decref(jn);
+    json_decref(jb);
+    return rc;
+}
+
+/* A drive's serial in the other store, or -1. */
+static long
+other_serial(const struct store *other, const struct istr *sn)
+{
+    return itab_find(&other->serials, sn->s, sn->len, sn->hash);
+}
+
+/*
+ * The diff straight from the typed counters (no jansson form of either
+ * dump): drives in `dump`'s order, each drive's counters in its order,
+ * as the reference walks its dicts.
+ */
 int
 tokio_nersc_isdct_diff(const struct tokio_nersc_isdct *dump,
                        const struct tokio_nersc_isdct *old_dump,
                        int report_zeros, json_t **out)
 {
+    const struct store *st = &dump->st, *ost = &old_dump->st;
     json_t *added, *removed, *devices, *res = json_object();
-    const char *sn, *key;
-    json_t *c, *v;
+    /* key id in `st` -> key id in `ost` + 1, 0 when `ost` lacks it */
+    uint32_t *okey = tokio__calloc(st->keys.n, sizeof(*okey));
     int rc = TOKIO_OK;
 
     *out = NULL;
-    json_t *now = tree(dump), *before = tree(old_dump);
-    if (now == NULL || before == NULL) {
-        json_decref(res);
-        return TOKIO_ENOMEM;
-    }
     /* set_new() takes each value over, even when it fails */
-    if (res == NULL || set_new(res, "added_devices", json_array()) < 0 ||
+    if (res == NULL || okey == NULL ||
+        set_new(res, "added_devices", json_array()) < 0 ||
         set_new(res, "removed_devices", json_array()) < 0 ||
         set_new(res, "devices", json_object()) < 0) {
-        json_decref(res);
-        return tokio__error(TOKIO_ENOMEM, "out of memory comparing ISDCT "
-                            "dumps");
+        rc = TOKIO_ENOMEM;
+        goto done;
+    }
+    for (size_t k = 0; k < st->keys.n; k++) {
+        const struct istr *e = &st->keys.v[k];
+        long ok = itab_find(&ost->keys, e->s, e->len, e->hash);
+        okey[k] = ok < 0 ? 0 : (uint32_t)ok + 1;
     }
     added = json_object_get(res, "added_devices");
     removed = json_object_get(res, "removed_devices");
     devices = json_object_get(res, "devices");
-    json_object_foreach(now, sn, c) {
-        const json_t *oc = json_object_get(before, sn);
-        if (oc == NULL) {
+    for (size_t d = 0; d < st->serials.n && rc >= 0; d++) {
+        const char *sn = st->serials.v[d].s;
+        long od = other_serial(ost, &st->serials.v[d]);
+        if (od < 0) {
             if (json_array_append_new(added, json_string(sn)) < 0)
                 rc = TOKIO_ENOMEM;
-            if (rc < 0)
-                break;
             continue;
         }
         json_t *dd = json_object();
@@ -2738,29 +2892,29 @@ tokio_nersc_isdct_diff(const struct tokio_nersc_isdct *dump,
             rc = TOKIO_ENOMEM;
             break;
         }
-        json_object_foreach(c, key, v) {
-            const json_t *ov = json_object_get(oc, key);
+        for (size_t i = 0; i < st->dev[d].n; i++) {
+            const struct counter *c = &st->dev[d].c[i];
+            const struct val *ov = okey[c->key] == 0 ? NULL
+                : store_get(ost, (uint32_t)od, okey[c->key] - 1);
+            const char *key = st->keys.v[c->key].s;
             json_t *change;
             if (ov == NULL)
                 continue;   /* the reference warns and skips it */
-            if ((rc = diff_counter(sn, key, v, ov, report_zeros,
-                                   &change)) < 0)
+            if ((rc = diff_val(st, ost, sn, key, &c->v, ov, report_zeros,
+                               &change)) < 0)
                 break;
             if (change != NULL && (rc = set_new(dd, key, change)) < 0)
                 break;
         }
-        if (rc < 0)
-            break;
     }
-    if (rc >= 0) {
-        json_object_foreach(before, sn, c) {
-            if (json_object_get(now, sn) == NULL &&
-                json_array_append_new(removed, json_string(sn)) < 0) {
-                rc = TOKIO_ENOMEM;
-                break;
-            }
-        }
+    for (size_t d = 0; d < ost->serials.n && rc >= 0; d++) {
+        if (other_serial(st, &ost->serials.v[d]) < 0 &&
+            json_array_append_new(removed,
+                                  json_string(ost->serials.v[d].s)) < 0)
+            rc = TOKIO_ENOMEM;
     }
+done:
+    free(okey);
     if (rc < 0) {
         json_decref(res);
         if (rc == TOKIO_ENOMEM)

@@ -140,6 +140,21 @@ test_compare_isdct_failures(void **state)
     assert_contains(r.err, "inputs/absent.tgz");
     assert_string_equal(r.out, "");
     tokio_run_free(&r);
+    /* the dumps are read at once; the old one's error is told first */
+    const char *old_missing[] = { "compare-isdct", "inputs/gone.tgz", NEW,
+                                  NULL };
+    const char *both_missing[] = { "compare-isdct", "inputs/gone.tgz",
+                                   "inputs/absent.tgz", NULL };
+    r = tokio_test_run(wd->dir, NULL, old_missing);
+    assert_int_equal(r.status, 1);
+    assert_contains(r.err, "inputs/gone.tgz");
+    assert_string_equal(r.out, "");
+    tokio_run_free(&r);
+    r = tokio_test_run(wd->dir, NULL, both_missing);
+    assert_int_equal(r.status, 1);
+    assert_contains(r.err, "inputs/gone.tgz");
+    assert_null(strstr(r.err, "inputs/absent.tgz"));
+    tokio_run_free(&r);
     r = tokio_test_run(wd->dir, NULL, one);
     assert_int_equal(r.status, 2);
     assert_contains(r.err, "an old and a new ISDCT dump are required");

@@ -691,6 +691,16 @@ test_nersc_isdct_diff_reports_changes(void **state)
     assert_contains(tokio_errmsg(), "incompatible numeric types for A/s");
     assert_null(diff);
     tokio_nersc_isdct_free(bad);
+    /* unchanged text endurance_analyzer is skipped, even with zeros */
+    bad = from_text("{\"A\": {\"endurance_analyzer\": \"n/a\","
+                    " \"s\": \"n/a\"}}");
+    assert_int_equal(tokio_nersc_isdct_diff(bad, bad, 1, &diff), TOKIO_OK);
+    want = json_loads("{\"added_devices\": [], \"removed_devices\": [],"
+                      " \"devices\": {\"A\": {\"s\": \"\"}}}", 0, NULL);
+    assert_true(json_equal(diff, want));
+    json_decref(want);
+    json_decref(diff);
+    tokio_nersc_isdct_free(bad);
     /* null - null is Python's TypeError too, but for endurance_analyzer */
     bad = from_text("{\"A\": {\"node_name\": null}}");
     assert_int_equal(tokio_nersc_isdct_diff(bad, bad, 0, &diff),
@@ -1036,6 +1046,13 @@ test_nersc_isdct_json_reads_as_jansson(void **state)
         " {\"A\": {\"s\": \"a\\\"b\", \"n\": 1234567890123456789}}\n",
         "{\"A\": {\"x\": 1}, \"B\": {\"y\": -0}, \"A\": {\"z\": 3}}",
         "{\"A\":{\"x\":-1.5e-3,\"y\":true,\"z\":null,\"w\":\"\"},\"B\":{}}",
+        /* names read as the last drive's were, then not: a shorter name,
+         * a longer one with the same start, one given twice, the end */
+        "{\"A\": {\"x\": 1, \"yy\": 2, \"z\": 3},"
+        " \"B\": {\"x\": 4, \"y\": 5, \"yy\": 6, \"x\": 7, \"z\": 8},"
+        " \"C\": {\"x\": 1, \"yy\": 2},"
+        " \"D\": {\"x\": 0, \"yyy\": 1, \"z\": 2, \"yy\": 3},"
+        " \"E\": {\"x\": 1, \"x\": 2, \"yyy\": 3}, \"F\": {\"x\": 5}}",
     };
     for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
         json_t *want = json_loads(texts[i], 0, NULL), *got = NULL;
