@@ -38,37 +38,53 @@
 #include "core/text.h"
 #include "tokio/input.h"
 
-/* A record keeps its strings as offsets into the snapshot's pool while the
- * pool may still move; _finish() turns them into pointers.  Field slots,
- * `lfs df`: str fs, target, mount_pt, role; num total, used, remaining,
- * target_index.  `lctl dl -t`: str fs, target, status, role, role_id,
- * uuid, target_ip, nid; num index, ref_count. */
-#define N_STR 8
-#define N_NUM 4
+/*
+ * A snapshot is built in place: its public records (struct
+ * tokio_lfs_df_target or tokio_lfs_dl_target) in one growing array, their
+ * strings in an arena of blocks that never move, so that the records can
+ * point into it from the start.  While lines come in, two hash tables
+ * find the file system of a name and the record of a (file system,
+ * target) key; _finish() drops them.
+ */
+struct slot {
+    uint32_t hash;
+    uint32_t id;                /* index + 1; 0: empty */
+};
 
-struct rec {
-    size_t str[N_STR];
-    int64_t num[N_NUM];
-    size_t fs_rank;             /* order of the file system's first line */
-    size_t pos;                 /* order of the target's first line */
-    uint64_t hash;              /* of (fs, target): see hash_key() */
+struct table {
+    struct slot *slot;
+    size_t cap;                 /* 0 or a power of two > 2 * entries */
+};
+
+struct key {                    /* what the key table compares */
+    const char *target;
+    uint32_t target_n;
+    uint32_t fs;                /* the file system's rank */
+};
+
+struct block {
+    struct block *next;
+    size_t used, cap;
+    char data[];
 };
 
 struct snap {
-    char *pool;
-    size_t pool_len, pool_cap;
-    struct rec *recs;
-    size_t n, cap;
-    size_t *hash;               /* record index + 1, 0 = empty */
-    size_t hash_cap;            /* power of two, > 2n */
-    size_t *fs_off;             /* pool offsets of distinct fs names */
-    size_t n_fs, fs_cap;
+    void *recs;                 /* n records of rec_size bytes */
+    size_t n, cap, rec_size;
+    struct key *keys;           /* one per record, while building */
+    struct table by_key;        /* (fs rank, target) -> record */
+    const char **fs;            /* distinct file system names, in order */
+    size_t *fs_n;
+    size_t n_fs, fs_cap, last_fs;
+    struct table by_fs;         /* name -> rank */
+    struct block *arena;
+    size_t arena_used;          /* bytes handed out, over all blocks */
     size_t hint_n, hint_pool;   /* first sizes: see tokio__lfs_df_size_like */
 };
 
 struct tokio_lfs_df {
     struct snap s;
-    struct tokio_lfs_df_target *pub;
+    struct tokio_lfs_df_target *pub;    /* s.recs, once finished */
 };
 
 struct tokio_lfs_dl {
@@ -116,19 +132,36 @@ all_digits(const char *s, size_t n)
 static int
 parse_digits(const char *s, size_t n, int64_t *out)
 {
-    size_t fast = n < 18 ? n : 18;      /* 18 digits always fit */
+    size_t fast = n < 18 ? n : 18, i = 0;  /* 18 digits always fit */
     int64_t v = 0;
     int big = 0;
 
     if (n == 0)
         return 0;
-    for (size_t i = 0; i < fast; i++) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* eight at a time, the first digit in the low byte: each byte less
+     * '0' must be 0..9 (a byte below '0' borrows into its high bit, one
+     * above '9' carries into it when 0x76 is added), then pairs, fours
+     * and eights of digits are combined by multiplying */
+    for (; fast - i >= 8; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        w -= 0x3030303030303030u;
+        if (((w | (w + 0x7676767676767676u)) & 0x8080808080808080u) != 0)
+            return 0;
+        w = (w * 10 + (w >> 8)) & 0x00ff00ff00ff00ffu;
+        w = (w * 100 + (w >> 16)) & 0x0000ffff0000ffffu;
+        w = (w * 10000 + (w >> 32)) & 0xffffffffu;
+        v = v * 100000000 + (int64_t)w;
+    }
+#endif
+    for (; i < fast; i++) {
         unsigned d = (unsigned char)s[i] - (unsigned)'0';
         if (d > 9)
             return 0;
         v = v * 10 + (int64_t)d;
     }
-    for (size_t i = fast; i < n; i++) {
+    for (i = fast; i < n; i++) {
         unsigned d = (unsigned char)s[i] - (unsigned)'0';
         if (d > 9)
             return 0;
@@ -156,45 +189,88 @@ is_snx_name(const char *s, size_t n)
     return i + 1 < n && s[i] == '-' ? i : 0;
 }
 
-/* ---- the snapshot: a pool of strings, records, a (fs, target) index ---- */
+/* ---- the snapshot: records, their strings, two indexes ---- */
 
 static void
 snap_release(struct snap *s)
 {
-    free(s->pool);
+    while (s->arena != NULL) {
+        struct block *b = s->arena;
+        s->arena = b->next;
+        free(b);
+    }
     free(s->recs);
-    free(s->hash);
-    free(s->fs_off);
+    free(s->keys);
+    free(s->by_key.slot);
+    free(s->fs);
+    free(s->fs_n);
+    free(s->by_fs.slot);
 }
 
-/* Copy `n` bytes into the pool, NUL-ended; offset in *off. */
-static int
-pool_add(struct snap *s, const char *str, size_t n, size_t *off)
+/* `n` bytes of the arena; NULL when out of memory.  A history's next
+ * snapshot most likely fits in a first block sized as the one before it
+ * needed, and needs little more when not (blocks of an eighth of that);
+ * else each block is twice the one before. */
+static char *
+arena_alloc(struct snap *s, size_t n)
 {
-    if (s->pool_cap - s->pool_len < n + 1) {
-        size_t cap = s->pool_cap ? s->pool_cap
-                                 : s->hint_pool > 4096 ? s->hint_pool : 4096;
-        while (cap - s->pool_len < n + 1) {
-            if (cap > SIZE_MAX / 2)
-                return TOKIO_ENOMEM;
-            cap *= 2;
-        }
-        char *p = tokio__realloc(s->pool, cap);
-        if (p == NULL)
-            return TOKIO_ENOMEM;
-        s->pool = p;
-        s->pool_cap = cap;
+    struct block *b = s->arena;
+
+    if (b == NULL || b->cap - b->used < n) {
+        size_t cap = b == NULL ? (s->hint_pool > 0 ? s->hint_pool : 4096)
+                     : s->hint_pool > 0 ? s->hint_pool / 8
+                     : b->cap < SIZE_MAX / 4 ? 2 * b->cap : b->cap;
+        if (cap < 4096)
+            cap = 4096;
+        if (cap < n)
+            cap = n;
+        if (cap > SIZE_MAX / 2 - sizeof(*b) ||
+            (b = tokio__malloc(sizeof(*b) + cap)) == NULL)
+            return NULL;
+        b->next = s->arena;
+        b->used = 0;
+        b->cap = cap;
+        s->arena = b;
     }
-    memcpy(s->pool + s->pool_len, str, n);
-    s->pool[s->pool_len + n] = '\0';
-    *off = s->pool_len;
-    s->pool_len += n + 1;
-    return TOKIO_OK;
+    b->used += n;
+    s->arena_used += n;
+    return b->data + b->used - n;
+}
+
+/* A NUL-ended copy of `n` bytes in the arena; NULL when out of memory. */
+static const char *
+arena_strdup(struct snap *s, const char *str, size_t n)
+{
+    char *p = arena_alloc(s, n + 1);
+
+    if (p != NULL) {
+        memcpy(p, str, n);
+        p[n] = '\0';
+    }
+    return p;
+}
+
+/* Copy `n` bytes to `dst`, NUL-ended, lower-casing ASCII when `lower`;
+ * the end of the copy. */
+static char *
+put_str(char *dst, const char *src, size_t n, int lower)
+{
+    if (lower) {
+        for (size_t i = 0; i < n; i++) {
+            char c = src[i];
+            dst[i] = c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+        }
+    } else {
+        memcpy(dst, src, n);
+    }
+    dst[n] = '\0';
+    return dst + n + 1;
 }
 
 /* Eight bytes at a time, the last word padded with 0xff (no UTF-8 byte);
- * its length mixed in, so that "ab" and "ab\xff" differ. */
-static uint64_t
+ * its length mixed in, so that "ab" and "ab\xff" differ; then mixed so
+ * that the low 32 bits depend on every byte. */
+static uint32_t
 hash_bytes(uint64_t h, const char *s, size_t n)
 {
     const uint64_t k = 0x9e3779b97f4a7c15u;
@@ -208,184 +284,316 @@ hash_bytes(uint64_t h, const char *s, size_t n)
     uint64_t w = ~(uint64_t)0;
     memcpy(&w, s, n);
     h = (h ^ w ^ n) * k;
-    return h ^ (h >> 29);
-}
-
-/* The hash of (fs, target); the table takes its low bits, which the
- * final multiply and shift leave depending on every byte. */
-static uint64_t
-hash_key(const char *fs, size_t fs_n, const char *t, size_t t_n)
-{
-    uint64_t h = hash_bytes(0x243f6a8885a308d3u, fs, fs_n);
-
-    h = hash_bytes(h, t, t_n);
     h = (h ^ (h >> 32)) * 0xbf58476d1ce4e5b9u;
-    return h ^ (h >> 31);
+    return (uint32_t)(h ^ (h >> 31));
 }
 
-static int
-str_is(const struct snap *s, size_t off, const char *str, size_t n)
+/* The slot holding an entry whose hash is `h` and for which same(id)
+ * holds, or the empty slot where it would go. */
+static struct slot *
+table_probe(const struct table *t, uint32_t h,
+            int (*same)(const struct snap *, size_t, const void *),
+            const struct snap *s, const void *key)
 {
-    return strncmp(s->pool + off, str, n) == 0 && s->pool[off + n] == '\0';
-}
+    size_t mask = t->cap - 1, i = h & mask;
 
-/* The slot of (fs, target), whose hash_key() is `h`, in the hash: holding
- * its record, or empty.  Records keep their hash, so that most probes
- * that miss compare no strings. */
-static size_t
-hash_slot(const struct snap *s, uint64_t h, const char *fs, size_t fs_n,
-          const char *t, size_t t_n)
-{
-    size_t mask = s->hash_cap - 1;
-    size_t i = h & mask;
-
-    while (s->hash[i] != 0) {
-        const struct rec *r = &s->recs[s->hash[i] - 1];
-        if (r->hash == h && str_is(s, r->str[0], fs, fs_n) &&
-            str_is(s, r->str[1], t, t_n))
-            break;
+    while (t->slot[i].id != 0 &&
+           (t->slot[i].hash != h || !same(s, t->slot[i].id - 1, key)))
         i = (i + 1) & mask;
-    }
-    return i;
+    return &t->slot[i];
 }
 
+/* A larger table for more than `n` entries (`hint`: how many to expect).
+ * Entries keep their hashes: growing reads no record. */
 static int
-hash_grow(struct snap *s)
+table_grow(struct table *t, size_t n, size_t hint)
 {
-    size_t cap = s->hash_cap ? s->hash_cap * 2 : 64;
-
-    while (s->hash_cap == 0 && cap <= 2 * (s->hint_n + 1))
+    size_t cap = t->cap ? t->cap * 2 : 16;
+    while (cap <= 2 * ((t->cap == 0 && hint > n ? hint : n) + 1))
         cap *= 2;
-    size_t *hash = tokio__calloc(cap, sizeof(*hash));
-
-    if (hash == NULL)
+    if (cap > SIZE_MAX / 4 / sizeof(struct slot))
         return TOKIO_ENOMEM;
-    /* Every record is in the table: walk them in order, not the old
-     * table (that would visit the records at random); keys are distinct,
-     * so the first empty slot is the place. */
-    for (size_t i = 0; i < s->n; i++) {
-        size_t j = s->recs[i].hash & (cap - 1);
-        while (hash[j] != 0)
+    struct slot *slot = tokio__calloc(cap, sizeof(*slot));
+    if (slot == NULL)
+        return TOKIO_ENOMEM;
+    for (size_t i = 0; i < t->cap; i++) {
+        if (t->slot[i].id == 0)
+            continue;
+        size_t j = t->slot[i].hash & (cap - 1);
+        while (slot[j].id != 0)
             j = (j + 1) & (cap - 1);
-        hash[j] = i + 1;
+        slot[j] = t->slot[i];
     }
-    free(s->hash);
-    s->hash = hash;
-    s->hash_cap = cap;
+    free(t->slot);
+    t->slot = slot;
+    t->cap = cap;
     return TOKIO_OK;
 }
 
-/* Add or replace the record of (strs[0], strs[1]): a repeated target (a
- * file system mounted twice) keeps its first place and takes the later
- * values, as a Python dict assignment does.  A file system's name is kept
- * once, however many targets it has. */
-static int
-snap_put(struct snap *s, const char *const *strs, const size_t *lens,
-         size_t n_str, const int64_t *nums, size_t n_num)
-{
-    struct rec r;
-    struct rec *old = NULL;
-    size_t slot, first = 0;
-    int rc;
+struct str {
+    const char *p;
+    size_t n;
+};
 
-    if (s->hash_cap <= 2 * (s->n + 1) && (rc = hash_grow(s)) < 0)
-        return rc;
-    for (size_t i = n_str; i < N_STR; i++)
-        r.str[i] = 0;
-    for (size_t i = n_num; i < N_NUM; i++)
-        r.num[i] = 0;
-    r.hash = hash_key(strs[0], lens[0], strs[1], lens[1]);
-    slot = hash_slot(s, r.hash, strs[0], lens[0], strs[1], lens[1]);
-    if (s->hash[slot] != 0) {
-        old = &s->recs[s->hash[slot] - 1];
-        r.str[0] = old->str[0];
-        r.str[1] = old->str[1];
-        r.fs_rank = old->fs_rank;
-        r.pos = old->pos;
-        first = 2;
-    } else {
-        if (s->n == s->cap) {
-            size_t cap = s->cap ? s->cap * 2
-                                : s->hint_n > 64 ? s->hint_n : 64;
-            struct rec *p = tokio__reallocarray(s->recs, cap, sizeof(*p));
-            if (p == NULL)
-                return TOKIO_ENOMEM;
-            s->recs = p;
-            s->cap = cap;
-        }
-        if (s->n_fs == s->fs_cap) {
-            size_t cap = s->fs_cap ? s->fs_cap * 2 : 8;
-            size_t *p = tokio__reallocarray(s->fs_off, cap, sizeof(*p));
-            if (p == NULL)
-                return TOKIO_ENOMEM;
-            s->fs_off = p;
-            s->fs_cap = cap;
-        }
-        /* most lines are of the file system of the line before */
-        r.fs_rank = s->n > 0 ? s->recs[s->n - 1].fs_rank : 0;
-        if (r.fs_rank >= s->n_fs ||
-            !str_is(s, s->fs_off[r.fs_rank], strs[0], lens[0]))
-            for (r.fs_rank = 0; r.fs_rank < s->n_fs; r.fs_rank++)
-                if (str_is(s, s->fs_off[r.fs_rank], strs[0], lens[0]))
-                    break;
-        if (r.fs_rank < s->n_fs) {
-            r.str[0] = s->fs_off[r.fs_rank];
-            first = 1;
-        }
-        r.pos = s->n;
-    }
-    for (size_t i = first; i < n_str; i++)
-        if ((rc = pool_add(s, strs[i], lens[i], &r.str[i])) < 0)
-            return rc;
-    for (size_t i = 0; i < n_num; i++)
-        r.num[i] = nums[i];
-    if (old != NULL) {
-        *old = r;
+static int
+same_fs(const struct snap *s, size_t rank, const void *key)
+{
+    const struct str *k = key;
+
+    return s->fs_n[rank] == k->n && memcmp(s->fs[rank], k->p, k->n) == 0;
+}
+
+static int
+same_key(const struct snap *s, size_t i, const void *key)
+{
+    const struct key *k = key, *r = &s->keys[i];
+
+    return r->fs == k->fs && r->target_n == k->target_n &&
+           memcmp(r->target, k->target, k->target_n) == 0;
+}
+
+/* The rank of file system `fs` (order of first appearance), added when
+ * new; most lines are of the file system of the line before. */
+static int
+fs_rank(struct snap *s, const char *fs, size_t fs_n, size_t *rank)
+{
+    struct str k = { fs, fs_n };
+    struct slot *slot;
+    uint32_t h;
+
+    if (s->last_fs < s->n_fs && same_fs(s, s->last_fs, &k)) {
+        *rank = s->last_fs;
         return TOKIO_OK;
     }
-    if (r.fs_rank == s->n_fs)
-        s->fs_off[s->n_fs++] = r.str[0];
-    s->recs[s->n++] = r;
-    s->hash[slot] = s->n;
+    if (s->by_fs.cap <= 2 * (s->n_fs + 1) &&
+        table_grow(&s->by_fs, s->n_fs, 0) < 0)
+        return TOKIO_ENOMEM;
+    h = hash_bytes(0x243f6a8885a308d3u, fs, fs_n);
+    slot = table_probe(&s->by_fs, h, same_fs, s, &k);
+    if (slot->id == 0) {
+        const char *copy;
+        if (s->n_fs >= UINT32_MAX - 1)
+            return TOKIO_ENOMEM;
+        if (s->n_fs == s->fs_cap) {
+            size_t cap = s->fs_cap ? s->fs_cap * 2 : 8;
+            const char **p = tokio__reallocarray(s->fs, cap, sizeof(*p));
+            if (p == NULL)
+                return TOKIO_ENOMEM;
+            s->fs = p;
+            size_t *q = tokio__reallocarray(s->fs_n, cap, sizeof(*q));
+            if (q == NULL)
+                return TOKIO_ENOMEM;
+            s->fs_n = q;
+            s->fs_cap = cap;
+        }
+        if ((copy = arena_strdup(s, fs, fs_n)) == NULL)
+            return TOKIO_ENOMEM;
+        s->fs[s->n_fs] = copy;
+        s->fs_n[s->n_fs] = fs_n;
+        slot->hash = h;
+        slot->id = (uint32_t)++s->n_fs;
+    }
+    *rank = s->last_fs = slot->id - 1;
     return TOKIO_OK;
 }
 
+/*
+ * The record of (fs, target): 1 and a new record, whose fs and target
+ * the caller sets to *fs_out and *tg_out (arena copies), or 0 and the
+ * record holding that key already (a repeated target, a file system
+ * mounted twice, keeps its first place and takes the later values, as a
+ * Python dict assignment does); a negative status when out of memory.
+ */
 static int
-cmp_rec(const void *a, const void *b)
+snap_record(struct snap *s, const char *fs, size_t fs_n, const char *tg,
+            size_t tg_n, void **rec, const char **fs_out,
+            const char **tg_out)
 {
-    const struct rec *x = a, *y = b;
+    size_t rank;
+    int rc;
 
-    if (x->fs_rank != y->fs_rank)
-        return x->fs_rank < y->fs_rank ? -1 : 1;
-    return x->pos < y->pos ? -1 : x->pos > y->pos;
+    if (tg_n > UINT32_MAX || (rc = fs_rank(s, fs, fs_n, &rank)) < 0)
+        return TOKIO_ENOMEM;
+    struct key k = { tg, (uint32_t)tg_n, (uint32_t)rank };
+    uint64_t seed = 0x243f6a8885a308d3u ^ (rank * 0x9e3779b97f4a7c15u);
+    uint32_t h = hash_bytes(seed, tg, tg_n);
+
+    if (s->by_key.cap <= 2 * (s->n + 1) &&
+        table_grow(&s->by_key, s->n, s->hint_n) < 0)
+        return TOKIO_ENOMEM;
+    struct slot *slot = table_probe(&s->by_key, h, same_key, s, &k);
+    if (slot->id != 0) {
+        *rec = (char *)s->recs + (slot->id - 1) * s->rec_size;
+        return 0;
+    }
+    if (s->n >= UINT32_MAX - 1)
+        return TOKIO_ENOMEM;
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : s->hint_n > 64 ? s->hint_n : 64;
+        void *p = tokio__reallocarray(s->recs, cap, s->rec_size);
+        if (p == NULL)
+            return TOKIO_ENOMEM;
+        s->recs = p;
+        struct key *q = tokio__reallocarray(s->keys, cap, sizeof(*q));
+        if (q == NULL)
+            return TOKIO_ENOMEM;
+        s->keys = q;
+        s->cap = cap;
+    }
+    if ((k.target = arena_strdup(s, tg, tg_n)) == NULL)
+        return TOKIO_ENOMEM;
+    s->keys[s->n] = k;
+    slot->hash = h;
+    slot->id = (uint32_t)++s->n;
+    *rec = (char *)s->recs + (s->n - 1) * s->rec_size;
+    *fs_out = s->fs[rank];
+    *tg_out = k.target;
+    return 1;
 }
 
-/* Group by file system; the hash is stale afterwards and is dropped, as
- * nothing is added once a snapshot is finished. */
-static void
-snap_order(struct snap *s)
+/*
+ * Group the records by file system (in order of first appearance), each
+ * one's in order of first appearance; drop the indexes, as nothing is
+ * added once a snapshot is finished, and the records' spare room.
+ */
+static int
+snap_finish(struct snap *s)
 {
     size_t i = 1;
 
+    if (s->keys == NULL)                    /* finished already, or empty */
+        return TOKIO_OK;
     /* the usual file lists one file system after another: already in
-     * order, which one pass shows more cheaply than qsort() finds out */
-    while (i < s->n && cmp_rec(&s->recs[i - 1], &s->recs[i]) < 0)
+     * order; else a stable counting sort by file system */
+    while (i < s->n && s->keys[i - 1].fs <= s->keys[i].fs)
         i++;
-    if (i < s->n)
-        qsort(s->recs, s->n, sizeof(*s->recs), cmp_rec);
-    free(s->hash);
-    s->hash = NULL;
-    s->hash_cap = 0;
+    if (i < s->n) {
+        size_t *at = tokio__calloc(s->n_fs + 1, sizeof(*at));
+        char *recs = tokio__reallocarray(NULL, s->n, s->rec_size);
+        if (at == NULL || recs == NULL) {
+            free(at);
+            free(recs);
+            return TOKIO_ENOMEM;
+        }
+        for (i = 0; i < s->n; i++)
+            at[s->keys[i].fs + 1]++;
+        for (i = 1; i <= s->n_fs; i++)
+            at[i] += at[i - 1];
+        for (i = 0; i < s->n; i++)
+            memcpy(recs + at[s->keys[i].fs]++ * s->rec_size,
+                   (char *)s->recs + i * s->rec_size, s->rec_size);
+        free(at);
+        free(s->recs);
+        s->recs = recs;
+        s->cap = s->n;
+    }
+    if (s->n == 0) {
+        free(s->recs);
+        s->recs = NULL;
+        s->cap = 0;
+    } else if (s->cap > s->n) {             /* keeps the old when it fails */
+        void *p = tokio__reallocarray(s->recs, s->n, s->rec_size);
+        if (p != NULL) {
+            s->recs = p;
+            s->cap = s->n;
+        }
+    }
+    free(s->keys);
+    free(s->by_key.slot);
+    free(s->fs);
+    free(s->fs_n);
+    free(s->by_fs.slot);
+    s->keys = NULL;
+    s->by_key = (struct table){ NULL, 0 };
+    s->fs = NULL;
+    s->fs_n = NULL;
+    s->by_fs = (struct table){ NULL, 0 };
+    s->n_fs = s->fs_cap = s->last_fs = 0;
+    return TOKIO_OK;
 }
 
-/* Once the public array is built the records are not needed any more:
- * dropping them halves what a history of snapshots holds. */
-static void
-snap_drop_recs(struct snap *s)
+/*
+ * Set the record of (fs, tg) in an `lfs df` snapshot being built: mount
+ * point and role (strs, lens; the role lower-cased when `lower`), copied
+ * to the arena, and total, used, remaining KiB and target index (nums).
+ * TOKIO_OK or TOKIO_ENOMEM (no message).
+ */
+static int
+df_put(struct tokio_lfs_df *df, const char *fs, size_t fs_n, const char *tg,
+       size_t tg_n, const char *const *strs, const size_t *lens, int lower,
+       const int64_t *nums)
 {
-    free(s->recs);
-    s->recs = NULL;
-    s->cap = 0;
+    char *a = arena_alloc(&df->s, lens[0] + lens[1] + 2);
+    const char *fs_s = NULL, *tg_s = NULL;
+    void *rec;
+    int rc;
+
+    if (a == NULL ||
+        (rc = snap_record(&df->s, fs, fs_n, tg, tg_n, &rec, &fs_s, &tg_s)) < 0)
+        return TOKIO_ENOMEM;
+    struct tokio_lfs_df_target *t = rec;
+    if (rc == 1) {
+        t->fs = fs_s;
+        t->target = tg_s;
+    }
+    t->mount_pt = a;
+    a = put_str(a, strs[0], lens[0], 0);
+    t->role = a;
+    put_str(a, strs[1], lens[1], lower);
+    t->total_kib = nums[0];
+    t->used_kib = nums[1];
+    t->remaining_kib = nums[2];
+    t->target_index = nums[3];
+    return TOKIO_OK;
+}
+
+/* Set the record of (fs, tg) to `strs` (status, role, role_id, uuid,
+ * target_ip, nid, NUL-ended in the arena) and `nums` (index, ref_count). */
+static int
+dl_set(struct tokio_lfs_dl *dl, const char *fs, size_t fs_n, const char *tg,
+       size_t tg_n, const char *const *strs, const int64_t *nums)
+{
+    const char *fs_s = NULL, *tg_s = NULL;
+    void *rec;
+    int rc;
+
+    if ((rc = snap_record(&dl->s, fs, fs_n, tg, tg_n, &rec, &fs_s, &tg_s)) < 0)
+        return TOKIO_ENOMEM;
+    struct tokio_lfs_dl_target *t = rec;
+    if (rc == 1) {
+        t->fs = fs_s;
+        t->target = tg_s;
+    }
+    t->status = strs[0];
+    t->role = strs[1];
+    t->role_id = strs[2];
+    t->uuid = strs[3];
+    t->target_ip = strs[4];
+    t->nid = strs[5];
+    t->index = nums[0];
+    t->ref_count = nums[1];
+    return TOKIO_OK;
+}
+
+/* As dl_set(), copying the strings (`lens` bytes each) to the arena. */
+static int
+dl_put(struct tokio_lfs_dl *dl, const char *fs, size_t fs_n, const char *tg,
+       size_t tg_n, const char *const *strs, const size_t *lens,
+       const int64_t *nums)
+{
+    const char *copy[6];
+    size_t total = 6;
+
+    for (int i = 0; i < 6; i++)
+        total += lens[i];
+    char *a = arena_alloc(&dl->s, total);
+    if (a == NULL)
+        return TOKIO_ENOMEM;
+    for (int i = 0; i < 6; i++) {
+        copy[i] = a;
+        a = put_str(a, strs[i], lens[i], 0);
+    }
+    return dl_set(dl, fs, fs_n, tg, tg_n, copy, nums);
 }
 
 /* ---- tokens ---- */
@@ -397,24 +605,66 @@ struct tok {
 };
 
 /* The end of the token at line[i]: the first blank from i on, or len.
- * Tokens are most of a line, so eight bytes at a time while none of them
- * is below 0x21 (every blank is; (w - 0x21..) & ~w has the high bit of
- * such a byte set, and of no byte >= 0x80); bytes one by one after. */
-static size_t
+ * Tokens are most of a line, so eight bytes at a time: (w - 0x21..) & ~w
+ * has the high bit set of the first byte below 0x21 (every blank is; no
+ * byte >= 0x80 is), which on a little-endian machine is the lowest set
+ * bit's byte; bytes one by one for the rest of the line. */
+static inline size_t
 token_end(const char *line, size_t i, size_t len)
 {
     const uint64_t low = 0x2121212121212121u, high = 0x8080808080808080u;
 
     while (len - i >= 8) {
-        uint64_t w;
+        uint64_t w, m;
         memcpy(&w, line + i, 8);
-        if (((w - low) & ~w & high) != 0)
-            break;
-        i += 8;
+        if ((m = (w - low) & ~w & high) == 0) {
+            i += 8;
+            continue;
+        }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        i += (size_t)__builtin_ctzll(m) / 8;
+        if (is_space((unsigned char)line[i]))
+            return i;
+        i++;                                /* a control byte, no blank */
+#else
+        break;
+#endif
     }
     while (i < len && !is_space((unsigned char)line[i]))
         i++;
     return i;
+}
+
+/* All bytes in 1..0x7f, i.e. text that needs no UTF-8 decoding: eight at
+ * a time (a byte's high bit, or a NUL's borrow, flags it), the tail as an
+ * overlapping last word. */
+static int
+ascii_text(const char *s, size_t n)
+{
+    const uint64_t one = 0x0101010101010101u, high = 0x8080808080808080u;
+    uint64_t w, bad = 0;
+    size_t i = 0;
+
+    if (n < 8) {
+        for (; i < n; i++)
+            bad |= (unsigned char)s[i] == 0 ? 0x80u : (unsigned char)s[i];
+        return (bad & 0x80u) == 0;
+    }
+    for (; n - i > 8; i += 8) {
+        memcpy(&w, s + i, 8);
+        bad |= w | ((w - one) & ~w);
+    }
+    memcpy(&w, s + n - 8, 8);
+    bad |= w | ((w - one) & ~w);
+    return (bad & high) == 0;
+}
+
+/* Text a parsed line must be: valid UTF-8 without NUL bytes. */
+static int
+text_ok(const char *line, size_t len)
+{
+    return ascii_text(line, len) ||
+           tokio__text_valid((const unsigned char *)line, len);
 }
 
 /* Split at most `max` tokens; the rest of the line (from the start of the
@@ -465,7 +715,7 @@ tokio__lfs_df_add_line(struct tokio_lfs_df *df, const char *line, size_t len,
 
     if (tokenize(line, len, t, 5, &r, &rn) < 5 || rn == 0)
         return 0;
-    int64_t nums[4];
+    int64_t nums[4] = { 0, 0, 0, 0 };
     int fits[4];
     size_t snx_n;
     if ((snx_n = is_snx_name(t[0].p, t[0].n)) == 0 ||
@@ -488,9 +738,7 @@ tokio__lfs_df_add_line(struct tokio_lfs_df *df, const char *line, size_t len,
         d--;
     if (d == rn - 1 || d == 0 || r[d - 1] != ':')
         return 0;
-    size_t colon = d - 1, tok_end = 0, bracket = 0;
-    while (tok_end < rn && !is_space((unsigned char)r[tok_end]))
-        tok_end++;
+    size_t colon = d - 1, tok_end = token_end(r, 0, rn), bracket = 0;
     for (size_t i = colon; i-- > 0;) {
         if (r[i] == ':')
             break;                          /* the role holds no colon */
@@ -501,7 +749,7 @@ tokio__lfs_df_add_line(struct tokio_lfs_df *df, const char *line, size_t len,
     }
     if (bracket == 0)
         return 0;
-    if (!tokio__text_valid((const unsigned char *)line, len))
+    if (!text_ok(line, len))
         return tokio__error(TOKIO_EFORMAT, "'%s' line %zu: not UTF-8 text",
                             name, lineno);
 
@@ -524,23 +772,10 @@ tokio__lfs_df_add_line(struct tokio_lfs_df *df, const char *line, size_t len,
         return tokio__error(TOKIO_EFORMAT, "'%s' line %zu: number too large",
                             name, lineno);
 
-    char role[64];
-    size_t role_n = colon - bracket - 1;
-    char *role_heap = NULL;
-    char *rp = role;
-    if (role_n >= sizeof(role) &&
-        (rp = role_heap = tokio__malloc(role_n + 1)) == NULL)
+    const char *strs[2] = { r, r + bracket + 1 };
+    size_t lens[2] = { bracket, colon - bracket - 1 };
+    if (df_put(df, fs, fs_n, tg, tg_n, strs, lens, 1, nums) < 0)
         return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'", name);
-    for (size_t i = 0; i < role_n; i++) {
-        char c = r[bracket + 1 + i];
-        rp[i] = c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
-    }
-    const char *strs[4] = { fs, tg, r, rp };
-    size_t lens[4] = { fs_n, tg_n, bracket, role_n };
-    int rc = snap_put(&df->s, strs, lens, 4, nums, 4);
-    free(role_heap);
-    if (rc < 0)
-        return tokio__error(rc, "out of memory reading '%s'", name);
     return 1;
 }
 
@@ -562,14 +797,15 @@ tokio__lfs_dl_add_line(struct tokio_lfs_dl *dl, const char *line, size_t len,
 
     if (tokenize(line, len, t, 7, &r, &rn) != 7 || rn != 0)
         return 0;
-    int64_t nums[2];
+    int64_t nums[2] = { 0, 0 };
     int fits[2];
+    size_t fs_n;
     if ((fits[0] = parse_digits(t[0].p, t[0].n, &nums[0])) == 0 ||
-        !is_snx_name(t[3].p, t[3].n) ||
+        (fs_n = is_snx_name(t[3].p, t[3].n)) == 0 ||
         (fits[1] = parse_digits(t[5].p, t[5].n, &nums[1])) == 0 ||
         t[6].n < 3 || memchr(t[6].p + 1, '@', t[6].n - 2) == NULL)
         return 0;
-    if (!tokio__text_valid((const unsigned char *)line, len))
+    if (!text_ok(line, len))
         return tokio__error(TOKIO_EFORMAT, "'%s' line %zu: not UTF-8 text",
                             name, lineno);
 
@@ -579,39 +815,33 @@ tokio__lfs_dl_add_line(struct tokio_lfs_dl *dl, const char *line, size_t len,
 
     /* role_id.split('-')[0:2]: "snx11025", "OST0007" */
     const char *id = t[3].p, *end = t[3].p + t[3].n;
-    size_t fs_n = (size_t)((const char *)memchr(id, '-', t[3].n) - id);
     const char *tg = id + fs_n + 1;
     const char *dash = memchr(tg, '-', (size_t)(end - tg));
     size_t tg_n = (size_t)((dash ? dash : end) - tg);
     size_t ip_n = (size_t)((const char *)memchr(t[6].p, '@', t[6].n) - t[6].p);
 
-    /* status and role in lower case, as the reference stores them */
-    char low[2][64];
-    char *heap[2] = { NULL, NULL };
-    char *lp[2];
-    for (int k = 0; k < 2; k++) {
-        const struct tok *src = &t[1 + k];
-        lp[k] = low[k];
-        if (src->n >= sizeof(low[k]) &&
-            (lp[k] = heap[k] = tokio__malloc(src->n + 1)) == NULL) {
-            free(heap[0]);
-            return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
-                                name);
-        }
-        for (size_t i = 0; i < src->n; i++) {
-            char c = src->p[i];
-            lp[k][i] = c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
-        }
-    }
-    const char *strs[8] = { id, tg, lp[0], lp[1], t[3].p, t[4].p, t[6].p,
-                            t[6].p };
-    size_t lens[8] = { fs_n, tg_n, t[1].n, t[2].n, t[3].n, t[4].n, ip_n,
-                       t[6].n };
-    int rc = snap_put(&dl->s, strs, lens, 8, nums, 2);
-    free(heap[0]);
-    free(heap[1]);
-    if (rc < 0)
-        return tokio__error(rc, "out of memory reading '%s'", name);
+    /* Tokens 1-6 in one copy, each NUL-ended in place of the blank after
+     * it; status and role in lower case, as the reference stores them;
+     * the target IP (the NID's part before "@") on its own after them. */
+    size_t span = (size_t)(t[6].p + t[6].n - t[1].p);
+    char *a = arena_alloc(&dl->s, span + ip_n + 2);
+    if (a == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'", name);
+    memcpy(a, t[1].p, span);
+    const char *strs[6];
+    for (int k = 1; k <= 6; k++)
+        a[t[k].p - t[1].p + t[k].n] = '\0';
+    for (int k = 1; k <= 2; k++)
+        put_str(a + (t[k].p - t[1].p), t[k].p, t[k].n, 1);
+    strs[0] = a;
+    strs[1] = a + (t[2].p - t[1].p);
+    strs[2] = a + (t[3].p - t[1].p);
+    strs[3] = a + (t[4].p - t[1].p);
+    strs[4] = a + span + 1;
+    strs[5] = a + (t[6].p - t[1].p);
+    put_str(a + span + 1, t[6].p, ip_n, 0);
+    if (dl_set(dl, id, fs_n, tg, tg_n, strs, nums) < 0)
+        return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'", name);
     return 1;
 }
 
@@ -620,13 +850,21 @@ tokio__lfs_dl_add_line(struct tokio_lfs_dl *dl, const char *line, size_t len,
 struct tokio_lfs_df *
 tokio__lfs_df_new(void)
 {
-    return tokio__calloc(1, sizeof(struct tokio_lfs_df));
+    struct tokio_lfs_df *df = tokio__calloc(1, sizeof(*df));
+
+    if (df != NULL)
+        df->s.rec_size = sizeof(*df->pub);
+    return df;
 }
 
 struct tokio_lfs_dl *
 tokio__lfs_dl_new(void)
 {
-    return tokio__calloc(1, sizeof(struct tokio_lfs_dl));
+    struct tokio_lfs_dl *dl = tokio__calloc(1, sizeof(*dl));
+
+    if (dl != NULL)
+        dl->s.rec_size = sizeof(*dl->pub);
+    return dl;
 }
 
 /* A history's snapshots are alike: sizing a new one's first allocations
@@ -635,7 +873,7 @@ static void
 snap_size_like(struct snap *s, const struct snap *like)
 {
     s->hint_n = like->n;
-    s->hint_pool = like->pool_len;
+    s->hint_pool = like->arena_used;
 }
 
 void
@@ -655,60 +893,18 @@ tokio__lfs_dl_size_like(struct tokio_lfs_dl *dl,
 int
 tokio__lfs_df_finish(struct tokio_lfs_df *df)
 {
-    const struct snap *s = &df->s;
-
-    snap_order(&df->s);
-    free(df->pub);
-    df->pub = NULL;
-    if (s->n == 0)
-        return TOKIO_OK;
-    if ((df->pub = tokio__reallocarray(NULL, s->n, sizeof(*df->pub))) ==
-        NULL)
+    if (snap_finish(&df->s) < 0)
         return tokio__error(TOKIO_ENOMEM, "out of memory");
-    for (size_t i = 0; i < s->n; i++) {
-        const struct rec *r = &s->recs[i];
-        struct tokio_lfs_df_target *p = &df->pub[i];
-        p->fs = s->pool + r->str[0];
-        p->target = s->pool + r->str[1];
-        p->mount_pt = s->pool + r->str[2];
-        p->role = s->pool + r->str[3];
-        p->total_kib = r->num[0];
-        p->used_kib = r->num[1];
-        p->remaining_kib = r->num[2];
-        p->target_index = r->num[3];
-    }
-    snap_drop_recs(&df->s);
+    df->pub = df->s.recs;
     return TOKIO_OK;
 }
 
 int
 tokio__lfs_dl_finish(struct tokio_lfs_dl *dl)
 {
-    const struct snap *s = &dl->s;
-
-    snap_order(&dl->s);
-    free(dl->pub);
-    dl->pub = NULL;
-    if (s->n == 0)
-        return TOKIO_OK;
-    if ((dl->pub = tokio__reallocarray(NULL, s->n, sizeof(*dl->pub))) ==
-        NULL)
+    if (snap_finish(&dl->s) < 0)
         return tokio__error(TOKIO_ENOMEM, "out of memory");
-    for (size_t i = 0; i < s->n; i++) {
-        const struct rec *r = &s->recs[i];
-        struct tokio_lfs_dl_target *p = &dl->pub[i];
-        p->fs = s->pool + r->str[0];
-        p->target = s->pool + r->str[1];
-        p->status = s->pool + r->str[2];
-        p->role = s->pool + r->str[3];
-        p->role_id = s->pool + r->str[4];
-        p->uuid = s->pool + r->str[5];
-        p->target_ip = s->pool + r->str[6];
-        p->nid = s->pool + r->str[7];
-        p->index = r->num[0];
-        p->ref_count = r->num[1];
-    }
-    snap_drop_recs(&dl->s);
+    dl->pub = dl->s.recs;
     return TOKIO_OK;
 }
 
@@ -948,10 +1144,11 @@ get_int(const json_t *o, const char *fs, const char *tg, const char *key,
     return TOKIO_OK;
 }
 
-/* Walk {fs: {target: {...}}}, handing each target object to `one`. */
+/* Walk {fs: {target: {...}}}, handing each target object to `one` with
+ * the snapshot `snap`. */
 static int
-from_json_walk(const json_t *json, struct snap *s,
-               int (*one)(struct snap *s, const char *fs, const char *tg,
+from_json_walk(const json_t *json, void *snap,
+               int (*one)(void *snap, const char *fs, const char *tg,
                           const json_t *o))
 {
     const char *fs, *tg;
@@ -969,7 +1166,7 @@ from_json_walk(const json_t *json, struct snap *s,
             if (!json_is_object(o))
                 return tokio__error(TOKIO_EFORMAT, "JSON %s/%s: not an "
                                     "object", fs, tg);
-            if ((rc = one(s, fs, tg, o)) < 0)
+            if ((rc = one(snap, fs, tg, o)) < 0)
                 return rc;
         }
     }
@@ -977,47 +1174,47 @@ from_json_walk(const json_t *json, struct snap *s,
 }
 
 static int
-df_from_one(struct snap *s, const char *fs, const char *tg, const json_t *o)
+df_from_one(void *df, const char *fs, const char *tg, const json_t *o)
 {
-    const char *strs[4] = { fs, tg, NULL, NULL };
-    size_t lens[4];
-    int64_t nums[4];
+    const char *strs[2] = { NULL, NULL };
+    size_t lens[2];
+    int64_t nums[4] = { 0, 0, 0, 0 };
     int rc;
 
     if ((rc = get_int(o, fs, tg, "total_kib", &nums[0])) < 0 ||
         (rc = get_int(o, fs, tg, "used_kib", &nums[1])) < 0 ||
         (rc = get_int(o, fs, tg, "remaining_kib", &nums[2])) < 0 ||
         (rc = get_int(o, fs, tg, "target_index", &nums[3])) < 0 ||
-        (rc = get_str(o, fs, tg, "mount_pt", &strs[2])) < 0 ||
-        (rc = get_str(o, fs, tg, "role", &strs[3])) < 0)
+        (rc = get_str(o, fs, tg, "mount_pt", &strs[0])) < 0 ||
+        (rc = get_str(o, fs, tg, "role", &strs[1])) < 0)
         return rc;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 2; i++)
         lens[i] = strlen(strs[i]);
-    if (snap_put(s, strs, lens, 4, nums, 4) < 0)
+    if (df_put(df, fs, strlen(fs), tg, strlen(tg), strs, lens, 0, nums) < 0)
         return tokio__error(TOKIO_ENOMEM, "out of memory");
     return TOKIO_OK;
 }
 
 static int
-dl_from_one(struct snap *s, const char *fs, const char *tg, const json_t *o)
+dl_from_one(void *dl, const char *fs, const char *tg, const json_t *o)
 {
-    const char *strs[8] = { fs, tg, NULL, NULL, NULL, NULL, NULL, NULL };
-    size_t lens[8];
-    int64_t nums[2];
+    const char *strs[6] = { NULL, NULL, NULL, NULL, NULL, NULL };
+    size_t lens[6];
+    int64_t nums[2] = { 0, 0 };
     int rc;
 
     if ((rc = get_int(o, fs, tg, "index", &nums[0])) < 0 ||
         (rc = get_int(o, fs, tg, "ref_count", &nums[1])) < 0 ||
-        (rc = get_str(o, fs, tg, "status", &strs[2])) < 0 ||
-        (rc = get_str(o, fs, tg, "role", &strs[3])) < 0 ||
-        (rc = get_str(o, fs, tg, "role_id", &strs[4])) < 0 ||
-        (rc = get_str(o, fs, tg, "uuid", &strs[5])) < 0 ||
-        (rc = get_str(o, fs, tg, "target_ip", &strs[6])) < 0 ||
-        (rc = get_str(o, fs, tg, "nid", &strs[7])) < 0)
+        (rc = get_str(o, fs, tg, "status", &strs[0])) < 0 ||
+        (rc = get_str(o, fs, tg, "role", &strs[1])) < 0 ||
+        (rc = get_str(o, fs, tg, "role_id", &strs[2])) < 0 ||
+        (rc = get_str(o, fs, tg, "uuid", &strs[3])) < 0 ||
+        (rc = get_str(o, fs, tg, "target_ip", &strs[4])) < 0 ||
+        (rc = get_str(o, fs, tg, "nid", &strs[5])) < 0)
         return rc;
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < 6; i++)
         lens[i] = strlen(strs[i]);
-    if (snap_put(s, strs, lens, 8, nums, 2) < 0)
+    if (dl_put(dl, fs, strlen(fs), tg, strlen(tg), strs, lens, nums) < 0)
         return tokio__error(TOKIO_ENOMEM, "out of memory");
     return TOKIO_OK;
 }
@@ -1031,7 +1228,7 @@ tokio_lfs_df_from_json(struct tokio_lfs_df **out, const json_t *json)
     *out = NULL;
     if (df == NULL)
         return tokio__error(TOKIO_ENOMEM, "out of memory");
-    if ((rc = from_json_walk(json, &df->s, df_from_one)) < 0 ||
+    if ((rc = from_json_walk(json, df, df_from_one)) < 0 ||
         (rc = tokio__lfs_df_finish(df)) < 0) {
         tokio_lfs_df_free(df);
         return rc;
@@ -1049,7 +1246,7 @@ tokio_lfs_dl_from_json(struct tokio_lfs_dl **out, const json_t *json)
     *out = NULL;
     if (dl == NULL)
         return tokio__error(TOKIO_ENOMEM, "out of memory");
-    if ((rc = from_json_walk(json, &dl->s, dl_from_one)) < 0 ||
+    if ((rc = from_json_walk(json, dl, dl_from_one)) < 0 ||
         (rc = tokio__lfs_dl_finish(dl)) < 0) {
         tokio_lfs_dl_free(dl);
         return rc;
@@ -1272,7 +1469,6 @@ tokio_lfs_df_free(struct tokio_lfs_df *df)
     if (df == NULL)
         return;
     snap_release(&df->s);
-    free(df->pub);
     free(df);
 }
 
@@ -1282,6 +1478,5 @@ tokio_lfs_dl_free(struct tokio_lfs_dl *dl)
     if (dl == NULL)
         return;
     snap_release(&dl->s);
-    free(dl->pub);
     free(dl);
 }

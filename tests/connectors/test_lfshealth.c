@@ -212,6 +212,119 @@ test_lfs_dl_fixture_failovers_mode_and_skips(void **state)
     tokio_lfs_dl_free(dl);
 }
 
+/* Many file systems, their lines interleaved (target by target), then
+ * every key again with new values: the indexes' growth, the grouping by
+ * file system (order of first appearance, each one's targets in order of
+ * first appearance) and the dict assignment, at a size the fixtures do
+ * not reach; expectations from the same formulas that wrote the text. */
+enum { MANY_FS = 40, MANY_TG = 30 };
+
+static char *
+many_text(int dl)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *fp = open_memstream(&buf, &n);
+
+    assert_non_null(fp);
+    fprintf(fp, dl ? "  0 UP mgc MGC10.0.0.1@o2ib 1234-5678 5\n"
+                   : "UUID 1K-blocks Used Available Use%% Mounted on\n");
+    for (int pass = 0; pass < 2; pass++)
+        for (int t = 0; t < MANY_TG; t++)
+            for (int f = 0; f < MANY_FS; f++) {
+                int v = (f * 100 + t) * 10 + pass;
+                if (dl)
+                    fprintf(fp, "%3d %s osc snx%d-OST%04x-osc-ffff8 "
+                            "uuid-%d %d 10.0.%d.%d@o2ib\n", v,
+                            pass ? "Up" : "UP", 1000 + f, t, v, pass,
+                            f, t % 7);
+                else
+                    fprintf(fp, "snx%d-OST%04x_UUID %d %d %d 50%% "
+                            "/m%d[OST:%d]\n", 1000 + f, t, 3 * v, v, 2 * v,
+                            f, t);
+            }
+    fclose(fp);
+    return buf;
+}
+
+static void
+test_lfs_many_file_systems_interleaved_and_repeated(void **state)
+{
+    (void)state;
+    char want[64];
+    char *text = many_text(0);
+    struct tokio_lfs_df *df = NULL, *back = NULL;
+    json_t *j = NULL, *j2 = NULL;
+
+    assert_int_equal(tokio_lfs_df_open_mem(&df, text, strlen(text), "many"),
+                     TOKIO_OK);
+    free(text);
+    assert_int_equal(tokio_lfs_df_count(df), MANY_FS * MANY_TG);
+    for (int f = 0; f < MANY_FS; f++)
+        for (int t = 0; t < MANY_TG; t++) {
+            const struct tokio_lfs_df_target *p =
+                tokio_lfs_df_target(df, (size_t)(f * MANY_TG + t));
+            int v = (f * 100 + t) * 10 + 1;
+            snprintf(want, sizeof(want), "snx%d", 1000 + f);
+            assert_string_equal(p->fs, want);
+            snprintf(want, sizeof(want), "OST%04x", t);
+            assert_string_equal(p->target, want);
+            snprintf(want, sizeof(want), "/m%d", f);
+            assert_string_equal(p->mount_pt, want);
+            assert_string_equal(p->role, "ost");
+            assert_int_equal(p->total_kib, 3 * v);
+            assert_int_equal(p->used_kib, v);
+            assert_int_equal(p->remaining_kib, 2 * v);
+            assert_int_equal(p->target_index, t);
+        }
+    assert_int_equal(tokio_lfs_df_to_json(df, &j), TOKIO_OK);
+    assert_int_equal(tokio_lfs_df_from_json(&back, j), TOKIO_OK);
+    assert_int_equal(tokio_lfs_df_to_json(back, &j2), TOKIO_OK);
+    assert_true(json_equal(j, j2));
+    json_decref(j);
+    json_decref(j2);
+    tokio_lfs_df_free(back);
+    tokio_lfs_df_free(df);
+
+    struct tokio_lfs_dl *dl = NULL, *dback = NULL;
+    text = many_text(1);
+    assert_int_equal(tokio_lfs_dl_open_mem(&dl, text, strlen(text), "many"),
+                     TOKIO_OK);
+    free(text);
+    assert_int_equal(tokio_lfs_dl_count(dl), MANY_FS * MANY_TG);
+    for (int f = 0; f < MANY_FS; f++)
+        for (int t = 0; t < MANY_TG; t++) {
+            const struct tokio_lfs_dl_target *p =
+                tokio_lfs_dl_target(dl, (size_t)(f * MANY_TG + t));
+            int v = (f * 100 + t) * 10 + 1;
+            snprintf(want, sizeof(want), "snx%d", 1000 + f);
+            assert_string_equal(p->fs, want);
+            snprintf(want, sizeof(want), "OST%04x", t);
+            assert_string_equal(p->target, want);
+            assert_int_equal(p->index, v);
+            assert_string_equal(p->status, "up");
+            assert_string_equal(p->role, "osc");
+            snprintf(want, sizeof(want), "snx%d-OST%04x-osc-ffff8",
+                     1000 + f, t);
+            assert_string_equal(p->role_id, want);
+            snprintf(want, sizeof(want), "uuid-%d", v);
+            assert_string_equal(p->uuid, want);
+            assert_int_equal(p->ref_count, 1);
+            snprintf(want, sizeof(want), "10.0.%d.%d", f, t % 7);
+            assert_string_equal(p->target_ip, want);
+            snprintf(want, sizeof(want), "10.0.%d.%d@o2ib", f, t % 7);
+            assert_string_equal(p->nid, want);
+        }
+    assert_int_equal(tokio_lfs_dl_to_json(dl, &j), TOKIO_OK);
+    assert_int_equal(tokio_lfs_dl_from_json(&dback, j), TOKIO_OK);
+    assert_int_equal(tokio_lfs_dl_to_json(dback, &j2), TOKIO_OK);
+    assert_true(json_equal(j, j2));
+    json_decref(j);
+    json_decref(j2);
+    tokio_lfs_dl_free(dback);
+    tokio_lfs_dl_free(dl);
+}
+
 static void
 test_lfs_from_json_rejects_wrong_types(void **state)
 {
@@ -338,6 +451,7 @@ main(void)
         cmocka_unit_test(test_lfs_dl_matches_golden_json_text_failovers),
         cmocka_unit_test(test_lfs_df_fixture_order_duplicates_and_odd_lines),
         cmocka_unit_test(test_lfs_dl_fixture_failovers_mode_and_skips),
+        cmocka_unit_test(test_lfs_many_file_systems_interleaved_and_repeated),
         cmocka_unit_test(test_lfs_from_json_rejects_wrong_types),
         cmocka_unit_test(test_lfs_bad_inputs_report_file_and_line),
         cmocka_unit_test(test_lfs_open_survives_every_oom),
