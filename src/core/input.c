@@ -821,6 +821,20 @@ tokio_input_read(struct tokio_input *in, void *buf, size_t size,
     return fill(in, buf, size, n_out);
 }
 
+/* For a plain regular file, its size plus one (room to see the end in
+ * one read), else `dflt`. */
+static size_t
+plain_size_hint(const struct tokio_input *in, size_t dflt)
+{
+    struct stat st;
+
+    if (in->codec != CODEC_PLAIN || in->fd < 0 || fstat(in->fd, &st) != 0 ||
+        !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+        (uint64_t)st.st_size >= SIZE_MAX / 2)
+        return dflt;
+    return (size_t)st.st_size + 1 > dflt ? (size_t)st.st_size + 1 : dflt;
+}
+
 int
 tokio_input_read_all(struct tokio_input *in, size_t max,
                      unsigned char **buf_out, size_t *len_out)
@@ -839,8 +853,11 @@ tokio_input_read_all(struct tokio_input *in, size_t max,
     for (;;) {
         if (len == cap) {
             /* Room for one byte past `max`: reading it proves the input
-             * too long without holding more than max + 1 bytes. */
+             * too long without holding more than max + 1 bytes.  A plain
+             * file's size is known: room for it and the end at once. */
             size_t want = cap < CHUNK_SIZE ? CHUNK_SIZE : cap;
+            if (cap == 0)
+                want = plain_size_hint(in, want);
             unsigned char *grown;
 
             want = want > max + 1 - cap ? max + 1 : cap + want;
