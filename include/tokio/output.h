@@ -17,9 +17,12 @@ struct tokio_output;
 /**
  * Start writing to `path`, or to standard output when `path` is NULL or
  * "-".  A file is written to a temporary file beside it and renamed over
- * `path` by tokio_output_commit(), so readers never see a partial file.
+ * `path` by tokio_output_commit(), so readers never see a partial file;
+ * through a symbolic link, the file it names is replaced.  A device, FIFO
+ * or socket (/dev/null) is written in place instead, never replaced.
  * @param[out] out  release with tokio_output_commit() or _abort().
- * @return TOKIO_OK, TOKIO_EIO (folder missing or not writable), ENOMEM.
+ * @return TOKIO_OK, TOKIO_EIO (folder missing or not writable, `path` is
+ *         a folder), ENOMEM.
  */
 TOKIO_API int tokio_output_open(struct tokio_output **out, const char *path);
 
