@@ -12,7 +12,10 @@
 # (decompression included), MB/s, peak RSS, the reference's figures and
 # the speed ratio, import time left out on both sides; then the wall time
 # of one process each that opens the input once (the reference's imports
-# included, as the issue's end-to-end figures are).  Never pass/fail.
+# included, as the issue's end-to-end figures are).  Then, per input, the
+# CPU time (user + system, best of 3) and peak RSS of one process each
+# that reads it and prints its JSON (json.dumps, sorted keys, indent 4):
+# `tokio cache-craysdb FILE` against the reference.  Never pass/fail.
 #
 # The reference is found through environment variables only:
 #   PYTOKIO_SRC     a pytokio checkout (NERSC/pytokio; see bench-darshan.sh);
@@ -47,6 +50,13 @@ if [ -z "$pysrc" ] || [ ! -f "$pysrc/tokio/connectors/craysdb.py" ] ||
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+
+cat > "$work/refjson.py" <<'EOF'
+import sys, json
+from tokio.connectors.craysdb import CraySdbProc
+print(json.dumps(CraySdbProc(cache_file=sys.argv[1]), sort_keys=True,
+                 indent=4))
+EOF
 
 cat > "$work/ref.py" <<'EOF'
 import sys, time, resource
@@ -97,6 +107,20 @@ wall() {
     awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", (b - a) / 1e9 }'
 }
 
+# best user + system seconds of 3 runs of a command and its peak KiB,
+# "SECONDS KIB" (output dropped)
+cpu3() {
+    best=
+    for _ in 1 2 3; do
+        /usr/bin/time -f '%U %S %M' -o "$work/time" "$@" > /dev/null \
+            2>/dev/null || { echo "0 0"; return; }
+        best=$(awk -v b="$best" '{ s = $1 + $2
+            if (b == "" || s < b + 0) print s, $3; else print b }' \
+            "$work/time")
+    done
+    echo "$best"
+}
+
 echo "in-process: best CPU time of one parse (decompression included), MB/s of"
 echo "uncompressed text, peak RSS of the process; e2e: wall ms of one process"
 echo "that opens the input once (the reference's imports included)"
@@ -123,5 +147,21 @@ for file in "$sample" "$work/sample.xtdb2proc" "$big" \
         "$(basename "$file")" "$(awk -v b="$bytes" 'BEGIN { print b / 1e6 }')" \
         "$(ms "$t_s")" "$(mbs "$bytes" "$t_s")" "$t_rss" "$t_items" "$r_ms" \
         "$r_mbs" "$r_rss" "$r_items" "$r" "$e_t" "$e_r" "$e"
+done
+
+[ -x "$build/tokio" ] || exit 0
+echo
+echo "JSON out, one process each: best CPU s (user + system) of 3, peak RSS"
+printf '%-30s %8s %8s | %8s %8s | %5s\n' input tok_s RSS_KiB ref_s RSS_KiB \
+    ratio
+for file in "$sample" "$big" "$work/x$scale-sample.xtdb2proc"; do
+    set -- $(cpu3 "$build/tokio" cache-craysdb "$file")
+    t=$1 t_rss=$2 r=- r_rss=- q=-
+    if [ -n "$pysrc" ]; then
+        set -- $(cpu3 env PYTHONPATH="$pysrc" "$py" "$work/refjson.py" "$file")
+        r=$1 r_rss=$2 q=$(ratio "$r" "$t")
+    fi
+    printf '%-30s %8s %8s | %8s %8s | %5s\n' "$(basename "$file")" "$t" \
+        "$t_rss" "$r" "$r_rss" "$q"
 done
 exit 0

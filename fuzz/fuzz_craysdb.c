@@ -1,7 +1,8 @@
 /*
  * fuzz/fuzz_craysdb.c - the Cray SDB processor table reader
  * (src/connectors/craysdb.c) on arbitrary bytes: parse, then every way
- * out (JSON, back to a table and to the same JSON again, xtdb2proc text,
+ * out (JSON, back to a table and to the same JSON again, JSON written
+ * straight (the same text as the tree written), xtdb2proc text,
  * CSV, one record alone, a coordinate lookup).
  * Seeds: fuzz/corpus/craysdb/.
  */
@@ -9,10 +10,12 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <jansson.h>
 
 #include "tokio/connectors/craysdb.h"
+#include "tokio/output.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -41,6 +44,25 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             !json_equal(json, back))
             abort();
         json_decref(back);
+        /* the JSON written straight is the tree written */
+        char *tree = NULL, *direct = NULL;
+        size_t direct_len = 0;
+        FILE *mem = open_memstream(&direct, &direct_len);
+        if (mem != NULL &&
+            tokio_json_dumps(&tree, json, TOKIO_JSON_SORT_KEYS |
+                                          TOKIO_JSON_INDENT(4)) == TOKIO_OK &&
+            tokio_craysdb_write_json(db, mem, TOKIO_JSON_SORT_KEYS |
+                                              TOKIO_JSON_INDENT(4)) ==
+                TOKIO_OK) {
+            fclose(mem);
+            mem = NULL;
+            if (strcmp(tree, direct) != 0)
+                abort();
+        }
+        if (mem != NULL)
+            fclose(mem);
+        free(tree);
+        free(direct);
         /* each record alone is the table's record */
         const char *id;
         json_t *rec;

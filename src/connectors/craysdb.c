@@ -7,12 +7,18 @@
  * load_str(), writing back as its __repr__()/save_cache().
  *
  * The table is typed, not a jansson tree: records in input order, each a
- * run of fields (key, then null, an integer or text) in one array; keys
- * are kept once each, in order of first appearance (the CSV's columns),
- * and a line's keys are looked for first where the line before had them,
- * as every line of real output has the same keys in the same order; text
- * is in one pool addressed by offset; an index by processor_id finds
- * records and repeated ids.  JSON is built only when asked for.
+ * run of values (null, an integer or text) in one array and a list of
+ * their keys; keys are kept once each, in order of first appearance (the
+ * CSV's columns).  Every line of real output has the same keys in the
+ * same order, so a record's key list equal to the one before is kept
+ * once, and a line is read in one pass: each key is first matched where
+ * the line before had it, each value scanned as it is read (integers and
+ * null without a copy), text equal to the line before's under the same
+ * key shared; only new text is checked for UTF-8.  Text is in one pool
+ * addressed by offset; an index by processor_id finds records and
+ * repeated ids.  Input streams line by line (gzip inflated ahead in a
+ * second thread, see input.c); JSON is built, or written straight, only
+ * when asked for.
  *
  * Test inputs: ../shared/testdata/pytokio-inputs/sample.xtdb2proc.gz;
  * goldens in ../shared/testdata/golden/pytokio/craysdb/.
@@ -45,19 +51,25 @@
 
 /* The key that names a record; the reference keys its dict by it. */
 #define PROCESSOR_ID_KEY "processor_id"
+#define NO_KEY ((size_t)-1)
 
 enum kind { V_NULL, V_INT, V_TEXT };
 
+/* A value; its key is in the record's key list, at the same place. */
 struct field {
-    size_t key;             /* index in db->keys */
-    enum kind kind;
-    int64_t i;              /* V_INT */
-    size_t off, len;        /* V_TEXT: in db->text */
+    union {
+        int64_t i;          /* V_INT */
+        size_t off;         /* V_TEXT: in db->text */
+    } v;
+    uint32_t len;           /* V_TEXT (a line is at most 256 MiB) */
+    uint8_t kind;
 };
 
 struct record {
     int64_t id;
-    size_t first, n;        /* in db->fields */
+    size_t first;           /* its values in db->fields */
+    size_t keys;            /* its key list in db->order */
+    size_t n;               /* number of both */
 };
 
 struct key {
@@ -70,13 +82,15 @@ struct tokio_craysdb {
     size_t text_len, text_cap;
     struct key *keys;
     size_t n_keys, cap_keys;
+    uint32_t *order;        /* key lists: indexes in keys[] */
+    size_t n_order, cap_order;
     struct field *fields;
     size_t n_fields, cap_fields;
     struct record *recs;
     size_t n_recs, cap_recs;
     size_t *slots;          /* record index + 1 by processor_id hash */
     size_t n_slots;
-    size_t id_key;          /* index of "processor_id", or (size_t)-1 */
+    size_t id_key;          /* index of "processor_id", or NO_KEY */
 };
 
 /* Grow `*p` (`*cap` items of `size`) to room for one more; -1: no memory. */
@@ -124,38 +138,43 @@ key_name(const struct tokio_craysdb *db, size_t k)
     return db->text + db->keys[k].off;
 }
 
-/* The index of key `s` (`len` bytes), added when new; `guess` is where
- * it is likely to be.  (size_t)-1 when out of memory. */
+/* 1 if key `k` is `s` (`len` bytes). */
+static int
+key_is(const struct tokio_craysdb *db, size_t k, const char *s, size_t len)
+{
+    return db->keys[k].len == len && memcmp(key_name(db, k), s, len) == 0;
+}
+
+/* The index of key `s` (`len` bytes), added when new; NO_KEY when out of
+ * memory or when the table already has UINT32_MAX keys. */
 static size_t
-intern(struct tokio_craysdb *db, const char *s, size_t len, size_t guess)
+intern(struct tokio_craysdb *db, const char *s, size_t len)
 {
     size_t k;
 
-    if (guess < db->n_keys && db->keys[guess].len == len &&
-        memcmp(key_name(db, guess), s, len) == 0)
-        return guess;
     for (k = 0; k < db->n_keys; k++)
-        if (db->keys[k].len == len && memcmp(key_name(db, k), s, len) == 0)
+        if (key_is(db, k, s, len))
             return k;
-    if (grow(&db->keys, &db->cap_keys, db->n_keys, sizeof(*db->keys)) < 0 ||
+    if (db->n_keys == UINT32_MAX ||
+        grow(&db->keys, &db->cap_keys, db->n_keys, sizeof(*db->keys)) < 0 ||
         add_text(db, s, len, &db->keys[db->n_keys].off) < 0)
-        return (size_t)-1;
+        return NO_KEY;
     db->keys[db->n_keys].len = len;
     db->keys[db->n_keys].seen = 0;
-    if (len == sizeof(PROCESSOR_ID_KEY) - 1 &&
-        memcmp(s, PROCESSOR_ID_KEY, len) == 0)
+    if (key_is(db, db->n_keys, PROCESSOR_ID_KEY,
+               sizeof(PROCESSOR_ID_KEY) - 1))
         db->id_key = db->n_keys;
     return db->n_keys++;
 }
 
-/* The key of a given name, or (size_t)-1. */
+/* The key of a given name, or NO_KEY. */
 static size_t
 find_key(const struct tokio_craysdb *db, const char *name)
 {
     for (size_t k = 0; k < db->n_keys; k++)
         if (strcmp(key_name(db, k), name) == 0)
             return k;
-    return (size_t)-1;
+    return NO_KEY;
 }
 
 /* The slot of processor `id`: empty, or holding its record. */
@@ -190,14 +209,25 @@ grow_slots(struct tokio_craysdb *db)
     return 0;
 }
 
-/* The field `key` of record `r`, or NULL. */
+/* The value of key `key` in record `r`, or NULL. */
 static const struct field *
 rec_field(const struct tokio_craysdb *db, const struct record *r, size_t key)
 {
     for (size_t i = 0; i < r->n; i++)
-        if (db->fields[r->first + i].key == key)
+        if (db->order[r->keys + i] == key)
             return &db->fields[r->first + i];
     return NULL;
+}
+
+/* As rec_field(), looking first at place `i`, where keys of a record
+ * like the others are. */
+static const struct field *
+rec_field_at(const struct tokio_craysdb *db, const struct record *r,
+             size_t i, size_t key)
+{
+    if (i < r->n && db->order[r->keys + i] == key)
+        return &db->fields[r->first + i];
+    return rec_field(db, r, key);
 }
 
 /* The record of processor `id`, or NULL. */
@@ -217,37 +247,58 @@ rec_begin(struct tokio_craysdb *db)
     if (grow(&db->recs, &db->cap_recs, db->n_recs, sizeof(*db->recs)) < 0)
         return -1;
     db->recs[db->n_recs].first = db->n_fields;
+    db->recs[db->n_recs].keys = db->n_order;
     db->recs[db->n_recs].n = 0;
     db->recs[db->n_recs].id = 0;
     return 0;
 }
 
-/* A new field of the record being built; NULL when out of memory. */
-static struct field *
+/* A new value, of key `key`, of the record being built; NULL when out of
+ * memory. */
+static inline struct field *
 field_add(struct tokio_craysdb *db, size_t key)
 {
-    if (grow(&db->fields, &db->cap_fields, db->n_fields,
-             sizeof(*db->fields)) < 0)
+    if ((db->n_fields == db->cap_fields &&
+         grow(&db->fields, &db->cap_fields, db->n_fields,
+              sizeof(*db->fields)) < 0) ||
+        (db->n_order == db->cap_order &&
+         grow(&db->order, &db->cap_order, db->n_order,
+              sizeof(*db->order)) < 0))
         return NULL;
+    db->order[db->n_order++] = (uint32_t)key;
     struct field *f = &db->fields[db->n_fields++];
-    f->key = key;
     f->kind = V_NULL;
-    f->i = 0;
-    f->off = f->len = 0;
+    f->len = 0;
+    f->v.i = 0;
     db->recs[db->n_recs].n++;
     return f;
 }
 
+/* Value `i` of the record before the one being built, if it has key `key`
+ * there too; else NULL. */
+static inline const struct field *
+field_before(const struct tokio_craysdb *db, size_t i, size_t key)
+{
+    const struct record *prev = db->n_recs ? &db->recs[db->n_recs - 1]
+                                           : NULL;
+
+    if (prev == NULL || i >= prev->n || db->order[prev->keys + i] != key)
+        return NULL;
+    return &db->fields[prev->first + i];
+}
+
 /*
  * End the record being built: it needs an integer processor_id not seen
- * before.  Returns 0, or a message's text via *why (EFORMAT) and 1, or
- * -1 when out of memory.
+ * before.  Every record of real output has the same keys in the same
+ * order: a key list equal to the record before's is kept once.  Returns
+ * 0, or a message's text via *why (EFORMAT) and 1, or -1 when out of
+ * memory.
  */
 static int
 rec_end(struct tokio_craysdb *db, const char **why)
 {
     struct record *r = &db->recs[db->n_recs];
-    const struct field *id = db->id_key == (size_t)-1
+    const struct field *id = db->id_key == NO_KEY
                                  ? NULL : rec_field(db, r, db->id_key);
 
     if (id == NULL || id->kind != V_INT) {
@@ -255,7 +306,7 @@ rec_end(struct tokio_craysdb *db, const char **why)
                           : "processor_id is not an integer";
         return 1;
     }
-    r->id = id->i;
+    r->id = id->v.i;
     if (grow_slots(db) < 0)
         return -1;
     size_t *slot = find_slot(db, r->id);
@@ -263,11 +314,38 @@ rec_end(struct tokio_craysdb *db, const char **why)
         *why = NULL;        /* repeated */
         return 1;
     }
+    if (db->n_recs > 0) {
+        const struct record *prev = r - 1;
+        if (prev->n == r->n &&
+            memcmp(db->order + prev->keys, db->order + r->keys,
+                   r->n * sizeof(*db->order)) == 0) {
+            db->n_order = r->keys;
+            r->keys = prev->keys;
+        }
+    }
     *slot = ++db->n_recs;
     return 0;
 }
 
-
+/* Text value `s` (`len` bytes) into `f`: the copy of the record before
+ * when it has the same text under the same key (a status, a type), else
+ * a new one, which with `check` must be UTF-8 without NUL.  -1 when out
+ * of memory, 1 when the text is not valid. */
+static int
+set_text(struct tokio_craysdb *db, struct field *f, const char *s,
+         size_t len, const struct field *before, int check)
+{
+    f->kind = V_TEXT;
+    f->len = (uint32_t)len;
+    if (before != NULL && before->kind == V_TEXT && before->len == len &&
+        memcmp(db->text + before->v.off, s, len) == 0) {
+        f->v.off = before->v.off;
+        return 0;
+    }
+    if (check && !tokio__text_valid(s, len))
+        return 1;
+    return add_text(db, s, len, &f->v.off);
+}
 
 /*
  * Python's int() over a stripped field: optional sign, decimal digits,
@@ -314,11 +392,12 @@ py_int(const char *s, size_t len, int64_t *value_out)
  * The value of one field into `f`, as the reference's load_str():
  * surrounding whitespace, then any surrounding quote characters removed
  * (so 'null' and '5' lose their quotes and their type too); null, an
- * integer, or the remaining text.  -1 when out of memory.
+ * integer, or the remaining text.  -1 when out of memory, 1 when the text
+ * is not UTF-8 without NUL.
  */
 static int
 parse_value(struct tokio_craysdb *db, struct field *f, const char *s,
-            size_t len)
+            size_t len, const struct field *before)
 {
     while (len > 0 && tokio__py_space((unsigned char)*s))
         s++, len--;
@@ -332,15 +411,50 @@ parse_value(struct tokio_craysdb *db, struct field *f, const char *s,
         f->kind = V_NULL;
         return 0;
     }
-    if (py_int(s, len, &f->i)) {
+    if (py_int(s, len, &f->v.i)) {
         f->kind = V_INT;
         return 0;
     }
-    /* the caller checked the whole line is UTF-8; quotes and blanks cut
-     * off its ends are ASCII, so what is left still is */
-    f->kind = V_TEXT;
-    f->len = len;
-    return add_text(db, s, len, &f->off);
+    /* quotes, blanks and digits are ASCII: only the text left needs
+     * checking */
+    return set_text(db, f, s, len, before, 1);
+}
+
+/*
+ * The value that starts at `s` and runs to the next ',' or `end`, into
+ * `f`; returns where it stops (that ',' or `end`), NULL when out of
+ * memory (*bad_text 0) or when the text is not valid (*bad_text 1).
+ * Plain integers and null, most of a line, are read as they are scanned;
+ * anything else as parse_value() says.
+ */
+static const char *
+scan_value(struct tokio_craysdb *db, struct field *f, const char *s,
+           const char *end, const struct field *before, int *bad_text)
+{
+    int rc;
+
+    const char *p = s + (s < end && *s == '-'), *digits = p;
+    uint64_t v = 0;
+
+    /* up to 18 digits cannot overflow */
+    while (p < end && *p >= '0' && *p <= '9' && p - digits < 18)
+        v = v * 10 + (uint64_t)(*p++ - '0');
+    if (p > digits && (p == end || *p == ',')) {
+        f->kind = V_INT;
+        f->v.i = *s == '-' ? -(int64_t)v : (int64_t)v;
+        return p;
+    }
+    if (end - s >= 4 && memcmp(s, "null", 4) == 0 &&
+        (end - s == 4 || s[4] == ',')) {
+        f->kind = V_NULL;
+        return s + 4;
+    }
+    p = memchr(s, ',', (size_t)(end - s));
+    if (p == NULL)
+        p = end;
+    rc = parse_value(db, f, s, (size_t)(p - s), before);
+    *bad_text = rc > 0;
+    return rc == 0 ? p : NULL;
 }
 
 /* 1 if the line holds nothing but Python whitespace. */
@@ -353,61 +467,103 @@ blank_line(const char *line, size_t len)
     return 1;
 }
 
+/* The error for a line that is not UTF-8 without NUL, told before any
+ * other; 0 when it is. */
+static int
+text_error(const char *line, size_t len, const char *name, size_t lineno)
+{
+    if (tokio__text_valid(line, len))
+        return 0;
+    return tokio__error(TOKIO_EFORMAT, "'%s' line %zu: %s", name, lineno,
+                        memchr(line, '\0', len) ? "NUL byte"
+                                                : "invalid UTF-8");
+}
+
 /*
- * Parse one record line into `db`.  `name` and `lineno` say where, for
- * messages.
+ * Parse one record line into `db`, in one pass: each key is first looked
+ * for where the line before had it (every line of real output has the
+ * same keys in the same order), each value scanned as it is read.  Only
+ * new text is checked for UTF-8 (keys matched, digits and separators are
+ * ASCII), and any error is first checked to be one of the line's text.
+ * `name` and `lineno` say where, for messages.
  */
 static int
 parse_line(struct tokio_craysdb *db, const char *line, size_t len,
            const char *name, size_t lineno)
 {
-    const struct record *prev;
-    size_t field = 0;
+    const char *end = line + len, *p = line;
     const char *why;
+    int rc, bad_text = 0;
+    /* the record before: its key list (which does not move while this
+     * line is read) and values */
+    size_t prev_keys = 0, prev_first = 0, prev_n = 0;
 
-    if (memchr(line, '\0', len) != NULL)
-        return tokio__error(TOKIO_EFORMAT, "'%s' line %zu: NUL byte", name,
-                            lineno);
-    if (!tokio__utf8_valid((const unsigned char *)line, len))
-        return tokio__error(TOKIO_EFORMAT, "'%s' line %zu: invalid UTF-8",
-                            name, lineno);
+    if (db->n_recs > 0) {
+        prev_keys = db->recs[db->n_recs - 1].keys;
+        prev_first = db->recs[db->n_recs - 1].first;
+        prev_n = db->recs[db->n_recs - 1].n;
+    }
     if (rec_begin(db) < 0)
         goto oom;
-    /* after rec_begin(), which may move the records */
-    prev = db->n_recs ? &db->recs[db->n_recs - 1] : NULL;
-    for (const char *p = line, *end = line + len;; field++) {
-        const char *comma = memchr(p, ',', (size_t)(end - p));
-        const char *stop = comma ? comma : end;
-        const char *eq = memchr(p, '=', (size_t)(stop - p));
+    for (size_t field = 0;; field++) {
+        size_t k = field < prev_n ? db->order[prev_keys + field] : NO_KEY;
+        const struct field *before = NULL;
+        const char *v;
 
-        if (eq == NULL)
-            return tokio__error(TOKIO_EFORMAT, "'%s' line %zu: field %zu "
-                                "('%.*s') is not key=value", name, lineno,
-                                field + 1,
-                                (int)(stop - p > 40 ? 40 : stop - p), p);
-        /* keys are taken as they are: the reference did not strip them */
-        size_t guess = prev && field < prev->n
-                           ? db->fields[prev->first + field].key
-                           : (size_t)-1;
-        size_t k = intern(db, p, (size_t)(eq - p), guess);
-        if (k == (size_t)-1)
-            goto oom;
-        if (db->keys[k].seen == db->n_recs + 1)
-            return tokio__error(TOKIO_EFORMAT, "'%s' line %zu: key '%.*s' "
-                                "repeated", name, lineno, (int)(eq - p), p);
+        /* a key holds no ',' or '=': if it matches up to an '=', that is
+         * this field's first '=' */
+        if (k != NO_KEY && (size_t)(end - p) > db->keys[k].len &&
+            p[db->keys[k].len] == '=' &&
+            memcmp(p, key_name(db, k), db->keys[k].len) == 0) {
+            v = p + db->keys[k].len + 1;
+        } else {
+            const char *stop = memchr(p, ',', (size_t)(end - p));
+            const char *eq;
+            if (stop == NULL)
+                stop = end;
+            if ((eq = memchr(p, '=', (size_t)(stop - p))) == NULL) {
+                if ((rc = text_error(line, len, name, lineno)) < 0)
+                    return rc;
+                return tokio__error(TOKIO_EFORMAT, "'%s' line %zu: field %zu "
+                                    "('%.*s') is not key=value", name,
+                                    lineno, field + 1,
+                                    (int)(stop - p > 40 ? 40 : stop - p), p);
+            }
+            if (!tokio__text_valid(p, (size_t)(eq - p)))
+                return text_error(line, len, name, lineno);
+            /* keys are taken as they are: the reference did not strip
+             * them */
+            if ((k = intern(db, p, (size_t)(eq - p))) == NO_KEY)
+                goto oom;
+            v = eq + 1;
+        }
+        if (db->keys[k].seen == db->n_recs + 1) {
+            if ((rc = text_error(line, len, name, lineno)) < 0)
+                return rc;
+            return tokio__error(TOKIO_EFORMAT, "'%s' line %zu: key '%s' "
+                                "repeated", name, lineno, key_name(db, k));
+        }
         db->keys[k].seen = db->n_recs + 1;
         struct field *f = field_add(db, k);
-        if (f == NULL ||
-            parse_value(db, f, eq + 1, (size_t)(stop - eq - 1)) < 0)
+        if (f == NULL)
             goto oom;
-        if (comma == NULL)
+        if (field < prev_n && db->order[prev_keys + field] == k)
+            before = &db->fields[prev_first + field];
+        p = scan_value(db, f, v, end, before, &bad_text);
+        if (p == NULL && bad_text)
+            return text_error(line, len, name, lineno);
+        if (p == NULL)
+            goto oom;
+        if (p == end)
             break;
-        p = comma + 1;
+        p++;
     }
     switch (rec_end(db, &why)) {
     case 0:
         return TOKIO_OK;
     case 1:
+        if ((rc = text_error(line, len, name, lineno)) < 0)
+            return rc;
         if (why != NULL)
             return tokio__error(TOKIO_EFORMAT, "'%s' line %zu: %s", name,
                                 lineno, why);
@@ -422,26 +578,6 @@ oom:
 }
 
 static int
-parse_input(struct tokio_craysdb *db, struct tokio_input *in,
-            const char *name)
-{
-    const char *line;
-    size_t len;
-    int rc;
-
-    while ((rc = tokio_input_getline(in, &line, &len)) == TOKIO_OK &&
-           line != NULL) {
-        /* only a '#' in the first column starts a comment, as there */
-        if ((len > 0 && line[0] == '#') || blank_line(line, len))
-            continue;
-        if ((rc = parse_line(db, line, len, name, tokio_input_lineno(in))) <
-            0)
-            return rc;
-    }
-    return rc;
-}
-
-static int
 new_db(struct tokio_craysdb **out)
 {
     struct tokio_craysdb *db = tokio__calloc(1, sizeof(*db));
@@ -449,37 +585,8 @@ new_db(struct tokio_craysdb **out)
     *out = db;
     if (db == NULL)
         return tokio__error(TOKIO_ENOMEM, "out of memory");
-    db->id_key = (size_t)-1;
+    db->id_key = NO_KEY;
     return TOKIO_OK;
-}
-
-/* Read all of `in` into a new table; `*out` stays NULL on failure. */
-static int
-load(struct tokio_craysdb **out, struct tokio_input *in)
-{
-    struct tokio_craysdb *db = NULL;
-    int rc;
-
-    if ((rc = new_db(&db)) < 0)
-        return rc;
-    if ((rc = parse_input(db, in, tokio_input_name(in))) < 0) {
-        tokio_craysdb_free(db);     /* no half-built table */
-        return rc;
-    }
-    *out = db;
-    return TOKIO_OK;
-}
-
-/* A table saved as JSON (what tokio_craysdb_to_json() gives) starts with
- * '{'; xtdb2proc text never does. */
-static int
-looks_like_json(const unsigned char *buf, size_t len)
-{
-    size_t i = 0;
-
-    while (i < len && tokio__py_space(buf[i]))
-        i++;
-    return i < len && buf[i] == '{';
 }
 
 static int
@@ -499,18 +606,115 @@ load_json(struct tokio_craysdb **out, const char *text, size_t len,
     return rc;
 }
 
+/* The JSON form: `head` (`head_len` bytes: the lines already read, each
+ * ended by "\n") and the rest of `in`, as one text (so messages count
+ * lines right). */
+static int
+read_json(struct tokio_craysdb **out, struct tokio_input *in,
+          const char *head, size_t head_len)
+{
+    const char *name = tokio_input_name(in);
+    unsigned char *rest = NULL;
+    size_t rest_len = 0;
+    char *all;
+    int rc;
+
+    if ((rc = tokio_input_read_all(in, 0, &rest, &rest_len)) < 0)
+        return rc;
+    if ((all = tokio__malloc(head_len + rest_len + 1)) == NULL) {
+        free(rest);
+        return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
+                            name);
+    }
+    memcpy(all, head, head_len);
+    memcpy(all + head_len, rest, rest_len);
+    all[head_len + rest_len] = '\0';
+    free(rest);
+    rc = load_json(out, all, head_len + rest_len, name);
+    free(all);
+    return rc;
+}
+
+/* Append `len` bytes and a "\n" to the growing text `*buf`. */
+static int
+keep_line(char **buf, size_t *used, const char *line, size_t len)
+{
+    char *b = tokio__realloc(*buf, *used + len + 1);
+
+    if (b == NULL)
+        return -1;
+    memcpy(b + *used, line, len);
+    b[*used + len] = '\n';
+    *buf = b;
+    *used += len + 1;
+    return 0;
+}
+
+/*
+ * Read `in` into a new table: xtdb2proc text line by line as it streams,
+ * or the JSON form (what tokio_craysdb_to_json() gives: its first
+ * non-blank character is a '{', which xtdb2proc text never has) whole.
+ * `*out` stays NULL on failure.
+ */
+static int
+load(struct tokio_craysdb **out, struct tokio_input *in)
+{
+    const char *name = tokio_input_name(in);
+    struct tokio_craysdb *db = NULL;
+    char *head = NULL;          /* leading blank lines, for the JSON form */
+    size_t head_len = 0, i = 0;
+    const char *line;
+    size_t len;
+    int rc;
+
+    while ((rc = tokio_input_getline(in, &line, &len)) == TOKIO_OK &&
+           line != NULL && blank_line(line, len))
+        if (keep_line(&head, &head_len, line, len) < 0) {
+            free(head);
+            return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
+                                name);
+        }
+    while (rc == TOKIO_OK && line != NULL && i < len &&
+           tokio__py_space((unsigned char)line[i]))
+        i++;
+    if (rc == TOKIO_OK && line != NULL && i < len && line[i] == '{') {
+        if (keep_line(&head, &head_len, line, len) < 0)
+            rc = tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
+                              name);
+        else
+            rc = read_json(out, in, head, head_len);
+        free(head);
+        return rc;
+    }
+    free(head);
+    if (rc == TOKIO_OK)
+        rc = new_db(&db);
+    while (rc == TOKIO_OK && line != NULL) {
+        /* only a '#' in the first column starts a comment, as there */
+        if (!(len > 0 && line[0] == '#') && !blank_line(line, len))
+            rc = parse_line(db, line, len, name, tokio_input_lineno(in));
+        if (rc == TOKIO_OK)
+            rc = tokio_input_getline(in, &line, &len);
+    }
+    if (rc < 0) {
+        tokio_craysdb_free(db);     /* no half-built table */
+        return rc;
+    }
+    *out = db;
+    return TOKIO_OK;
+}
+
 int
 tokio_craysdb_open(struct tokio_craysdb **out, const char *path)
 {
-    unsigned char *buf = NULL;
-    size_t len = 0;
+    struct tokio_input *in = NULL;
     int rc;
 
     *out = NULL;
-    if ((rc = tokio_read_file(path, 0, &buf, &len)) < 0)
+    if ((rc = tokio_input_open(&in, path)) < 0)
         return rc;
-    rc = tokio_craysdb_open_mem(out, buf, len, path);
-    free(buf);
+    rc = load(out, in);
+    tokio_input_close(in);
     return rc;
 }
 
@@ -539,8 +743,6 @@ tokio_craysdb_open_mem(struct tokio_craysdb **out, const void *buf,
     int rc;
 
     *out = NULL;
-    if (looks_like_json(buf, len))
-        return load_json(out, buf, len, name ? name : "<memory>");
     if ((rc = tokio_input_open_mem(&in, buf, len,
                                    name ? name : "<memory>")) < 0)
         return rc;
@@ -563,13 +765,13 @@ rec_json(const struct tokio_craysdb *db, const struct record *r)
 
     for (size_t i = 0; i < r->n && obj != NULL; i++) {
         const struct field *f = &db->fields[r->first + i];
-        json_t *v = f->kind == V_INT ? json_integer(f->i)
+        size_t k = db->order[r->keys + i];
+        json_t *v = f->kind == V_INT ? json_integer(f->v.i)
                     : f->kind == V_TEXT
-                        ? json_stringn_nocheck(db->text + f->off, f->len)
+                        ? json_stringn_nocheck(db->text + f->v.off, f->len)
                         : json_null();
         if (v == NULL || json_object_setn_new_nocheck(
-                             obj, key_name(db, f->key),
-                             db->keys[f->key].len, v) < 0) {
+                             obj, key_name(db, k), db->keys[k].len, v) < 0) {
             json_decref(obj);
             obj = NULL;
         }
@@ -605,13 +807,13 @@ tokio_craysdb_coords(const struct tokio_craysdb *db, int64_t processor_id,
                             "in the Cray SDB processor table", processor_id);
     for (int i = 0; i < 3; i++) {
         size_t k = find_key(db, names[i]);
-        const struct field *f = k == (size_t)-1 ? NULL : rec_field(db, r, k);
+        const struct field *f = k == NO_KEY ? NULL : rec_field(db, r, k);
 
         if (f == NULL || f->kind != V_INT)
             return tokio__error(TOKIO_EFORMAT, "processor %" PRId64 ": %s is "
                                 "%s", processor_id, names[i],
                                 f ? "not an integer" : "missing");
-        xyz_out[i] = f->i;
+        xyz_out[i] = f->v.i;
     }
     return TOKIO_OK;
 }
@@ -635,6 +837,133 @@ tokio_craysdb_to_json(const struct tokio_craysdb *db, json_t **out)
     return TOKIO_OK;
 }
 
+/* A record's processor_id as the JSON key it becomes, for sorting. */
+struct id_text {
+    char s[24];
+    size_t rec;
+};
+
+static int
+cmp_id_text(const void *a, const void *b)
+{
+    return strcmp(((const struct id_text *)a)->s,
+                  ((const struct id_text *)b)->s);
+}
+
+/* A key by name, for ranking keys in the order of sorted JSON keys. */
+struct key_name {
+    const char *s;
+    size_t k;
+};
+
+static int
+cmp_key_name(const void *a, const void *b)
+{
+    return strcmp(((const struct key_name *)a)->s,
+                  ((const struct key_name *)b)->s);
+}
+
+/* A place in a key list and the rank of its key. */
+struct place {
+    size_t rank, i;
+};
+
+static int
+cmp_place(const void *a, const void *b)
+{
+    const struct place *x = a, *y = b;
+
+    return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* Record `r` into `js`, members in the order of `places` (r->n). */
+static void
+rec_stream(const struct tokio_craysdb *db, const struct record *r,
+           const struct place *places, struct tokio__jstream *js)
+{
+    tokio__jstream_begin(js);
+    for (size_t j = 0; j < r->n; j++) {
+        size_t i = places[j].i, k = db->order[r->keys + i];
+        const struct field *f = &db->fields[r->first + i];
+
+        tokio__jstream_key(js, key_name(db, k), db->keys[k].len);
+        if (f->kind == V_INT)
+            tokio__jstream_int(js, f->v.i);
+        else if (f->kind == V_TEXT)
+            tokio__jstream_string(js, db->text + f->v.off, f->len);
+        else
+            tokio__jstream_value(js, json_null());
+    }
+    tokio__jstream_end(js);
+}
+
+int
+tokio_craysdb_write_json(const struct tokio_craysdb *db, FILE *fp,
+                         unsigned flags)
+{
+    const int sort = (flags & TOKIO_JSON_SORT_KEYS) != 0;
+    struct id_text *ids = tokio__calloc(db->n_recs + 1, sizeof(*ids));
+    struct key_name *names = tokio__calloc(db->n_keys + 1, sizeof(*names));
+    size_t *rank = tokio__calloc(db->n_keys + 1, sizeof(*rank));
+    struct place *places = NULL;
+    size_t most = 0, sorted_for = SIZE_MAX;
+    struct tokio__jstream *js = NULL;
+    int rc;
+
+    for (size_t r = 0; r < db->n_recs; r++)
+        most = db->recs[r].n > most ? db->recs[r].n : most;
+    places = tokio__calloc(most + 1, sizeof(*places));
+    if (ids == NULL || names == NULL || rank == NULL || places == NULL ||
+        (js = tokio__jstream_open(fp, flags)) == NULL) {
+        rc = tokio__error(TOKIO_ENOMEM, "out of memory writing JSON");
+        goto out;
+    }
+    /* each key's rank among the keys sorted by name */
+    for (size_t k = 0; k < db->n_keys; k++) {
+        names[k].s = key_name(db, k);
+        names[k].k = k;
+    }
+    if (sort)
+        qsort(names, db->n_keys, sizeof(*names), cmp_key_name);
+    for (size_t k = 0; k < db->n_keys; k++)
+        rank[names[k].k] = k;
+    for (size_t r = 0; r < db->n_recs; r++) {
+        snprintf(ids[r].s, sizeof(ids[r].s), "%" PRId64, db->recs[r].id);
+        ids[r].rec = r;
+    }
+    if (sort)
+        qsort(ids, db->n_recs, sizeof(*ids), cmp_id_text);
+    tokio__jstream_begin(js);
+    for (size_t j = 0; j < db->n_recs; j++) {
+        const struct record *r = &db->recs[ids[j].rec];
+
+        /* records mostly share one key list: sorted once for them */
+        if (r->keys != sorted_for) {
+            for (size_t i = 0; i < r->n; i++) {
+                places[i].i = i;
+                places[i].rank = sort ? rank[db->order[r->keys + i]] : i;
+            }
+            qsort(places, r->n, sizeof(*places), cmp_place);
+            sorted_for = r->keys;
+        }
+        tokio__jstream_key(js, ids[j].s, strlen(ids[j].s));
+        rec_stream(db, r, places, js);
+    }
+    tokio__jstream_end(js);
+    rc = TOKIO_OK;
+out:
+    if (js != NULL) {
+        int wrc = tokio__jstream_close(js);
+        if (rc == TOKIO_OK)
+            rc = wrc;
+    }
+    free(ids);
+    free(names);
+    free(rank);
+    free(places);
+    return rc;
+}
+
 /* Check one record of the JSON form; `key` is its processor_id text. */
 static int
 check_record(const char *key, const json_t *rec)
@@ -650,6 +979,9 @@ check_record(const char *key, const json_t *rec)
         if (!json_is_integer(v) && !json_is_string(v) && !json_is_null(v))
             return tokio__error(TOKIO_EFORMAT, "Cray SDB record '%s': '%s' "
                                 "is not an integer, string or null", key, k);
+        if (json_is_string(v) && json_string_length(v) > UINT32_MAX)
+            return tokio__error(TOKIO_EFORMAT, "Cray SDB record '%s': '%s' "
+                                "is too long", key, k);
     }
     v = json_object_get(rec, PROCESSOR_ID_KEY);
     if (!json_is_integer(v))
@@ -666,7 +998,6 @@ check_record(const char *key, const json_t *rec)
 static int
 add_json_record(struct tokio_craysdb *db, const json_t *rec)
 {
-    const struct record *prev;
     const char *k;
     const json_t *v;
     const char *why;
@@ -674,24 +1005,27 @@ add_json_record(struct tokio_craysdb *db, const json_t *rec)
 
     if (rec_begin(db) < 0)
         return -1;
-    prev = db->n_recs ? &db->recs[db->n_recs - 1] : NULL;
     json_object_foreach((json_t *)rec, k, v) {
-        size_t guess = prev && j < prev->n ? db->fields[prev->first + j].key
-                                           : (size_t)-1;
-        size_t key = intern(db, k, strlen(k), guess);
-        j++;
+        const struct record *prev = db->n_recs ? &db->recs[db->n_recs - 1]
+                                               : NULL;
+        size_t len = strlen(k);
+        size_t key = prev && j < prev->n ? db->order[prev->keys + j] : NO_KEY;
         struct field *f;
-        if (key == (size_t)-1 || (f = field_add(db, key)) == NULL)
+
+        if (key == NO_KEY || !key_is(db, key, k, len))
+            key = intern(db, k, len);
+        if (key == NO_KEY || (f = field_add(db, key)) == NULL)
             return -1;
         if (json_is_integer(v)) {
             f->kind = V_INT;
-            f->i = (int64_t)json_integer_value(v);
-        } else if (json_is_string(v)) {
-            f->kind = V_TEXT;
-            f->len = json_string_length(v);
-            if (add_text(db, json_string_value(v), f->len, &f->off) < 0)
-                return -1;
+            f->v.i = (int64_t)json_integer_value(v);
+        } else if (json_is_string(v) &&
+                   set_text(db, f, json_string_value(v),
+                            json_string_length(v),
+                            field_before(db, j, key), 0) < 0) {
+            return -1;
         }
+        j++;
     }
     /* keys are distinct and ids were checked: only memory can fail */
     return rec_end(db, &why) == 0 ? 0 : -1;
@@ -733,8 +1067,8 @@ tokio_craysdb_write(const struct tokio_craysdb *db, FILE *fp)
     /* the reference wrote every record with the first record's keys */
     for (size_t r = 0; r < db->n_recs; r++) {
         for (size_t i = 0; i < first->n; i++) {
-            size_t key = db->fields[first->first + i].key;
-            const struct field *f = rec_field(db, &db->recs[r], key);
+            size_t key = db->order[first->keys + i];
+            const struct field *f = rec_field_at(db, &db->recs[r], i, key);
 
             if (f == NULL)
                 return tokio__error(TOKIO_EFORMAT, "Cray SDB record %" PRId64
@@ -743,9 +1077,10 @@ tokio_craysdb_write(const struct tokio_craysdb *db, FILE *fp)
             if (i)
                 fputc(',', fp);
             if (f->kind == V_INT)
-                fprintf(fp, "%s=%" PRId64, key_name(db, key), f->i);
+                fprintf(fp, "%s=%" PRId64, key_name(db, key), f->v.i);
             else if (f->kind == V_TEXT)
-                fprintf(fp, "%s='%s'", key_name(db, key), db->text + f->off);
+                fprintf(fp, "%s='%s'", key_name(db, key),
+                        db->text + f->v.off);
             else
                 fprintf(fp, "%s=null", key_name(db, key));
         }
@@ -769,13 +1104,13 @@ tokio_craysdb_write_csv(const struct tokio_craysdb *db, FILE *fp)
     fputc('\n', fp);
     for (size_t r = 0; r < db->n_recs; r++) {
         for (size_t k = 0; k < db->n_keys; k++) {
-            const struct field *f = rec_field(db, &db->recs[r], k);
+            const struct field *f = rec_field_at(db, &db->recs[r], k, k);
             if (k)
                 fputc(',', fp);
             if (f != NULL && f->kind == V_INT)
-                fprintf(fp, "%" PRId64, f->i);
+                fprintf(fp, "%" PRId64, f->v.i);
             else if (f != NULL && f->kind == V_TEXT)
-                tokio_csv_write_field(fp, db->text + f->off, f->len);
+                tokio_csv_write_field(fp, db->text + f->v.off, f->len);
         }
         fputc('\n', fp);
     }
@@ -791,6 +1126,7 @@ tokio_craysdb_free(struct tokio_craysdb *db)
         return;
     free(db->text);
     free(db->keys);
+    free(db->order);
     free(db->fields);
     free(db->recs);
     free(db->slots);

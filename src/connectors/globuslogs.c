@@ -251,7 +251,7 @@ pool_add(struct tokio_globuslogs *g, const char *p, size_t len,
     return 0;
 }
 
-static struct kv *
+static inline struct kv *
 add_kv(struct tokio_globuslogs *g)
 {
     if (g->nkv == g->kvcap) {
@@ -286,7 +286,7 @@ add_rec(struct tokio_globuslogs *g)
 
 /* The key of a new pair: the previous record's copy when it has the same
  * key at the same place, else a new one. */
-static int
+static inline int
 set_key(struct tokio_globuslogs *g, const struct rec *r, struct kv *kv,
         const char *k, size_t klen)
 {
@@ -343,6 +343,9 @@ static int
 peel(struct parser *ps, const char *line, size_t len)
 {
     size_t pos = 0;
+    size_t key_end = 0;     /* where the key at pos ends, when the search
+                               for the value before it found it */
+    uint64_t seen = 0;      /* a bit per key hash seen on a short line */
 
     /* the table only serves long lines: cleared when one used it */
     if (ps->hashed > 0)
@@ -350,11 +353,13 @@ peel(struct parser *ps, const char *line, size_t len)
     ps->nraw = ps->hashed = 0;
     while (pos < len) {
         const char *k = line + pos, *v;
-        size_t klen, vlen, u = pos, next = len;
+        size_t klen, vlen, u = key_end, next = len;
         int matched = 0;
 
-        while (u < len && upper((unsigned char)line[u]))
-            u++;
+        if (u == 0)
+            for (u = pos; u < len && upper((unsigned char)line[u]); u++)
+                ;
+        key_end = 0;
         if (u > pos && u < len && line[u] == '=') {
             /* the shortest value followed by \s+[A-Z]+= */
             for (size_t p = next_low(line, u + 1, len); p < len;
@@ -371,6 +376,7 @@ peel(struct parser *ps, const char *line, size_t len)
                     v = line + u + 1;
                     vlen = p - (u + 1);
                     next = q;
+                    key_end = w;
                     matched = 1;
                     break;
                 }
@@ -393,10 +399,15 @@ peel(struct parser *ps, const char *line, size_t len)
             hash = (hash ^ (unsigned char)k[b]) * 16777619u;
         size_t i, slot = 0;
         if (ps->nraw < SMALL_LINE) {
-            for (i = 0; i < ps->nraw; i++)
-                if (ps->raw[i].hash == hash && ps->raw[i].klen == klen &&
-                    memcmp(ps->raw[i].k, k, klen) == 0)
-                    break;
+            uint64_t bit = (uint64_t)1 << (hash & 63);
+            /* a key whose bit is clear is new: no search */
+            i = ps->nraw;
+            if (seen & bit)
+                for (i = 0; i < ps->nraw; i++)
+                    if (ps->raw[i].hash == hash && ps->raw[i].klen == klen &&
+                        memcmp(ps->raw[i].k, k, klen) == 0)
+                        break;
+            seen |= bit;
         } else {
             if (ps->nraw * 2 >= ps->nslots) {
                 if (rehash(ps) < 0)

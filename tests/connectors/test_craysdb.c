@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "tokio/connectors/craysdb.h"
+#include "tokio/output.h"
 #include "core/alloc.h"
 
 #define SAMPLE "pytokio-inputs/sample.xtdb2proc.gz"
@@ -375,6 +376,188 @@ test_craysdb_from_json_rejects_bad_tables(void **state)
     }
 }
 
+/* ---- JSON written straight from the table ---------------------------- */
+
+/* tokio_craysdb_write_json() with `flags` (free()). */
+static char *
+write_json_text(const struct tokio_craysdb *db, unsigned flags)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+
+    assert_non_null(fp);
+    assert_int_equal(tokio_craysdb_write_json(db, fp, flags), TOKIO_OK);
+    assert_int_equal(fclose(fp), 0);
+    return buf;
+}
+
+/* The streamed JSON must be byte for byte what writing the tree gives,
+ * with and without sorting and indentation. */
+static void
+check_write_json_as_tree(const struct tokio_craysdb *db)
+{
+    static const unsigned flags[] = {
+        0, TOKIO_JSON_INDENT(4), TOKIO_JSON_SORT_KEYS,
+        TOKIO_JSON_SORT_KEYS | TOKIO_JSON_INDENT(4),
+    };
+    json_t *tree = NULL;
+
+    assert_int_equal(tokio_craysdb_to_json(db, &tree), TOKIO_OK);
+    for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+        char *want = NULL, *got = write_json_text(db, flags[i]);
+        assert_int_equal(tokio_json_dumps(&want, tree, flags[i]), TOKIO_OK);
+        assert_string_equal(got, want);
+        free(want);
+        free(got);
+    }
+    json_decref(tree);
+}
+
+static void
+test_craysdb_write_json_is_the_tree_written(void **state)
+{
+    (void)state;
+    /* records whose keys differ in set and order, ids that sort
+     * differently as text and as numbers, text repeated and changed */
+    struct tokio_craysdb *db = open_text(
+        "b=1,a='x',processor_id=10\n"
+        "b=2,a='x',processor_id=9\n"
+        "a='y',b=null,processor_id=100\n"
+        "processor_id=-3,c='\xc3\xa9t\xc3\xa9 \"q\" x',a='x'\n"
+        "processor_id=11,c='z'\n");
+    char *text;
+
+    check_write_json_as_tree(db);
+    text = write_json_text(db, TOKIO_JSON_SORT_KEYS);
+    assert_string_equal(text,
+        "{\"-3\": {\"a\": \"x\", \"c\": \"\\u00e9t\\u00e9 \\\"q\\\" x\", "
+        "\"processor_id\": -3}, "
+        "\"10\": {\"a\": \"x\", \"b\": 1, \"processor_id\": 10}, "
+        "\"100\": {\"a\": \"y\", \"b\": null, \"processor_id\": 100}, "
+        "\"11\": {\"c\": \"z\", \"processor_id\": 11}, "
+        "\"9\": {\"a\": \"x\", \"b\": 2, \"processor_id\": 9}}");
+    free(text);
+    tokio_craysdb_free(db);
+    /* an empty table */
+    db = open_text("# nothing\n");
+    text = write_json_text(db, TOKIO_JSON_INDENT(4));
+    assert_string_equal(text, "{}");
+    free(text);
+    tokio_craysdb_free(db);
+}
+
+static void
+test_craysdb_write_json_sample_is_the_tree_written(void **state)
+{
+    (void)state;
+    TOKIO_TEST_NEED_DATA(sample, SAMPLE);
+    struct tokio_craysdb *db = NULL;
+
+    assert_int_equal(tokio_craysdb_open(&db, sample), TOKIO_OK);
+    check_write_json_as_tree(db);
+    tokio_craysdb_free(db);
+}
+
+/* Keys found where the line before had them, or looked for when a line
+ * differs; values kept apart even when the text repeats. */
+static void
+test_craysdb_lines_with_other_keys(void **state)
+{
+    (void)state;
+    struct tokio_craysdb *db = open_text(
+        "a=1,b='up',processor_id=1\n"
+        "a=2,b='up',processor_id=2\n"
+        "b='up',a=3,processor_id=3\n"
+        "a=4,b='down',c=null,processor_id=4\n"
+        "a=5,b=,processor_id=5\n"
+        "ab=6,a=7,processor_id=6\n");
+    json_t *r;
+
+    assert_int_equal(tokio_craysdb_count(db), 6);
+    r = tokio_craysdb_proc_json(db, 3);
+    assert_int_equal(json_integer_value(json_object_get(r, "a")), 3);
+    assert_string_equal(json_string_value(json_object_get(r, "b")), "up");
+    json_decref(r);
+    r = tokio_craysdb_proc_json(db, 4);
+    assert_string_equal(json_string_value(json_object_get(r, "b")), "down");
+    assert_true(json_is_null(json_object_get(r, "c")));
+    json_decref(r);
+    r = tokio_craysdb_proc_json(db, 5);
+    assert_string_equal(json_string_value(json_object_get(r, "b")), "");
+    json_decref(r);
+    r = tokio_craysdb_proc_json(db, 6);
+    assert_int_equal(json_integer_value(json_object_get(r, "ab")), 6);
+    assert_int_equal(json_integer_value(json_object_get(r, "a")), 7);
+    assert_null(json_object_get(r, "b"));
+    json_decref(r);
+    check_write_json_as_tree(db);
+    tokio_craysdb_free(db);
+}
+
+/* Only new text is checked as it is read, yet a line that is not UTF-8
+ * (or holds a NUL) is reported as such before any other fault of it. */
+static void
+test_craysdb_bad_text_is_told_first(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        size_t len;
+        const char *fragment;
+    } cases[] = {
+        { "a=1,junk,b='\xff',processor_id=1\n", 0,
+          "'t' line 1: invalid UTF-8" },
+        { "a=1,processor_id=1\na=1,\xff=2,processor_id=2\n", 0,
+          "'t' line 2: invalid UTF-8" },
+        { "a=1,processor_id=1\na=1,a=2,b='\xe9',processor_id=2\n", 0,
+          "'t' line 2: invalid UTF-8" },
+        { "a='\xc3',processor_id=1\n", 0, "'t' line 1: invalid UTF-8" },
+        { "a='x',processor_id=1\na='\xff',processor_id=2\n", 0,
+          "'t' line 2: invalid UTF-8" },
+        { "a=1,b='\xff'\n", 0, "'t' line 1: invalid UTF-8" },
+        { "a=1,processor_id=1\na\0=1,processor_id=2\n", 39,
+          "'t' line 2: NUL byte" },
+        { "a=1,processor_id=1\na=1,processor_id=1,x=\0\n", 42,
+          "'t' line 2: NUL byte" },
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct tokio_craysdb *db = (struct tokio_craysdb *)1;
+        size_t len = cases[i].len ? cases[i].len : strlen(cases[i].text);
+
+        print_message("case %zu\n", i);
+        assert_int_equal(tokio_craysdb_open_mem(&db, cases[i].text, len,
+                                                "t"), TOKIO_EFORMAT);
+        assert_null(db);
+        assert_contains(tokio_errmsg(), cases[i].fragment);
+    }
+}
+
+/* The JSON form is told by its first non-blank character, after blank
+ * lines, and compressed as well. */
+static void
+test_craysdb_json_form_after_blank_lines(void **state)
+{
+    (void)state;
+    static const char json[] =
+        "\n \t\n  {\"5\": {\"processor_id\": 5, \"s\": \"up\"}}\n";
+    static const char bad[] = "\n\n{\"5\": {\"processor_id\": 5,}}\n";
+    struct tokio_craysdb *db = NULL;
+    json_t *r;
+
+    assert_int_equal(tokio_craysdb_open_mem(&db, json, strlen(json), "j"),
+                     TOKIO_OK);
+    r = tokio_craysdb_proc_json(db, 5);
+    assert_string_equal(json_string_value(json_object_get(r, "s")), "up");
+    json_decref(r);
+    tokio_craysdb_free(db);
+    assert_int_equal(tokio_craysdb_open_mem(&db, bad, strlen(bad), "j"),
+                     TOKIO_EFORMAT);
+    assert_null(db);
+    /* the syntax error's line counts the blank lines */
+    assert_contains(tokio_errmsg(), "'j' line 3");
+}
+
 /* ---- anomalies: out of memory --------------------------------------- */
 
 static int
@@ -413,6 +596,32 @@ json_round_trip(void *ctx)
     return rc;
 }
 
+static int
+write_json_mem(void *ctx)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    int rc;
+
+    assert_non_null(fp);
+    rc = tokio_craysdb_write_json(ctx, fp, TOKIO_JSON_SORT_KEYS |
+                                           TOKIO_JSON_INDENT(4));
+    fclose(fp);
+    free(buf);
+    return rc;
+}
+
+static void
+test_craysdb_write_json_survives_every_oom(void **state)
+{
+    (void)state;
+    struct tokio_craysdb *db = open_text(small);
+
+    tokio_test_every_oom(write_json_mem, db, 1);
+    tokio_craysdb_free(db);
+}
+
 static void
 test_craysdb_json_survives_every_oom(void **state)
 {
@@ -442,6 +651,12 @@ main(void)
         cmocka_unit_test(test_craysdb_from_json_rejects_bad_tables),
         cmocka_unit_test(test_craysdb_open_survives_every_oom),
         cmocka_unit_test(test_craysdb_json_survives_every_oom),
+        cmocka_unit_test(test_craysdb_write_json_is_the_tree_written),
+        cmocka_unit_test(test_craysdb_write_json_sample_is_the_tree_written),
+        cmocka_unit_test(test_craysdb_lines_with_other_keys),
+        cmocka_unit_test(test_craysdb_bad_text_is_told_first),
+        cmocka_unit_test(test_craysdb_json_form_after_blank_lines),
+        cmocka_unit_test(test_craysdb_write_json_survives_every_oom),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,7 +9,8 @@
  * processor_id (as a string), each record an object of the line's keys
  * in their order, values as the reference keeps them: integers, strings
  * (quotes removed) and null.  The table itself is kept typed, and JSON is
- * built only when asked for.
+ * built (or written straight, tokio_craysdb_write_json()) only when asked
+ * for.
  */
 #ifndef TOKIO_CONNECTORS_CRAYSDB_H
 #define TOKIO_CONNECTORS_CRAYSDB_H
@@ -77,6 +78,16 @@ TOKIO_API int tokio_craysdb_coords(const struct tokio_craysdb *db,
  */
 TOKIO_API int tokio_craysdb_to_json(const struct tokio_craysdb *db,
                                     json_t **out);
+
+/**
+ * Write the table's JSON to `fp` exactly as tokio_json_write() would
+ * write tokio_craysdb_to_json()'s object with the same `flags`
+ * (TOKIO_JSON_SORT_KEYS, TOKIO_JSON_INDENT()), without building it: for
+ * large tables, several times faster and smaller.  No newline follows.
+ * @return TOKIO_OK, TOKIO_ENOMEM, TOKIO_EIO.
+ */
+TOKIO_API int tokio_craysdb_write_json(const struct tokio_craysdb *db,
+                                       FILE *fp, unsigned flags);
 
 /**
  * Build a table from the JSON form (borrowed): an object keyed by
