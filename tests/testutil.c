@@ -341,6 +341,39 @@ tokio_test_tts_read(const char *path, const char *name)
     return ts;
 }
 
+size_t
+tokio_test_each_pack_darshan_log(int (*check)(const char *path, void *ctx),
+                                 void *ctx)
+{
+    static const char *const folders[] = {
+        "darshan-logs", "darshan-logs-derived", "pytokio-inputs",
+    };
+    size_t checked = 0;
+
+    TOKIO_TEST_NEED_DATA(top, "darshan-logs");
+    (void)top;
+    for (size_t f = 0; f < sizeof(folders) / sizeof(folders[0]); f++) {
+        const char *p = tokio_test_data(folders[f]);
+        if (p == NULL)
+            continue;
+        char *dir = strdup(p);
+        DIR *dh = opendir(dir);
+        struct dirent *de;
+        assert_non_null(dh);
+        while ((de = readdir(dh)) != NULL) {
+            size_t n = strlen(de->d_name);
+            char path[4096];
+            if (n < 8 || strcmp(de->d_name + n - 8, ".darshan") != 0)
+                continue;
+            snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+            checked += (size_t)check(path, ctx);
+        }
+        closedir(dh);
+        free(dir);
+    }
+    return checked;
+}
+
 void
 tokio_test_tmpfile_put(struct tokio_test_tmpfile *t, const char *name,
                        const void *data, size_t len)

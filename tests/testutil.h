@@ -190,6 +190,16 @@ char *tokio_test_sqlite_fixture(const char *sql, const char *name,
  * running `sql`; the test fails, with SQLite's message, when it cannot. */
 void tokio_test_make_db(const char *path, const char *sql);
 
+/*
+ * Call check(path, ctx) on every "*.darshan" of the test data pack's
+ * darshan-logs, darshan-logs-derived and pytokio-inputs folders; `check`
+ * returns 1 for a log it checked, 0 for one it passed over.  Returns how
+ * many were checked.  Skips the test when the pack is absent.
+ */
+size_t tokio_test_each_pack_darshan_log(int (*check)(const char *path,
+                                                     void *ctx),
+                                        void *ctx);
+
 struct tokio_timeseries;
 
 /* Write `ts` into the TTS HDF5 file `path` in one update (schema version

@@ -10,7 +10,6 @@
  */
 #include "testutil.h"
 
-#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -377,38 +376,19 @@ test_folded_read_survives_every_oom(void **state)
     tokio_test_tmpfile_free(&t);
 }
 
+static int
+check_folded(const char *path, void *ctx)
+{
+    (void)ctx;
+    assert_same_figures(path);
+    return 1;
+}
+
 static void
 test_folded_figures_on_pack_logs(void **state)
 {
-    static const char *const dirs[] = {
-        "darshan-logs", "darshan-logs-derived", "pytokio-inputs",
-    };
-    size_t seen = 0;
-
     (void)state;
-    TOKIO_TEST_NEED_DATA(top, "darshan-logs");
-    (void)top;
-    for (size_t d = 0; d < 3; d++) {
-        const char *p = tokio_test_data(dirs[d]);
-        if (p == NULL)
-            continue;
-        char *dir = strdup(p);
-        DIR *dh = opendir(dir);
-        assert_non_null(dh);
-        struct dirent *de;
-        while ((de = readdir(dh)) != NULL) {
-            size_t n = strlen(de->d_name);
-            if (n < 8 || strcmp(de->d_name + n - 8, ".darshan") != 0)
-                continue;
-            char path[4096];
-            snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-            assert_same_figures(path);
-            seen++;
-        }
-        closedir(dh);
-        free(dir);
-    }
-    assert_true(seen >= 10);
+    assert_true(tokio_test_each_pack_darshan_log(check_folded, NULL) >= 10);
 }
 
 int

@@ -11,7 +11,6 @@
  */
 #include "testutil.h"
 
-#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,41 +120,26 @@ assert_same_views(const struct tokio_darshan *log, const char *name)
 
 /* ---- the pack's logs ------------------------------------------------ */
 
+static int
+check_stream(const char *path, void *ctx)
+{
+    struct tokio_darshan *log = NULL;
+
+    (void)ctx;
+    if (tokio_darshan_open(&log, path) < 0)
+        return 0;       /* placeholders, stored symlinks */
+    assert_same_views(log, path);
+    tokio_darshan_free(log);
+    return 1;
+}
+
 static void
 test_stream_equals_tree_on_every_pack_log(void **state)
 {
-    static const char *const dirs[] = {
-        "darshan-logs", "darshan-logs-derived", "pytokio-inputs",
-    };
-    size_t seen = 0;
+    size_t seen;
 
     (void)state;
-    TOKIO_TEST_NEED_DATA(top, "darshan-logs");
-    (void)top;
-    for (size_t d = 0; d < 3; d++) {
-        const char *p = tokio_test_data(dirs[d]);
-        if (p == NULL)
-            continue;
-        char *dir = strdup(p);
-        DIR *dh = opendir(dir);
-        assert_non_null(dh);
-        struct dirent *de;
-        while ((de = readdir(dh)) != NULL) {
-            size_t n = strlen(de->d_name);
-            if (n < 8 || strcmp(de->d_name + n - 8, ".darshan") != 0)
-                continue;
-            char path[4096];
-            snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-            struct tokio_darshan *log = NULL;
-            if (tokio_darshan_open(&log, path) < 0)
-                continue;       /* placeholders, stored symlinks */
-            assert_same_views(log, path);
-            tokio_darshan_free(log);
-            seen++;
-        }
-        closedir(dh);
-        free(dir);
-    }
+    seen = tokio_test_each_pack_darshan_log(check_stream, NULL);
     print_message("%zu logs, stream and tree alike\n", seen);
     assert_true(seen >= 10);
 }

@@ -9,7 +9,6 @@
  */
 #include "testutil.h"
 
-#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -294,54 +293,36 @@ assert_same_module(const struct tokio_darshan *a, const struct tokio_darshan *b,
     }
 }
 
+static int
+check_select(const char *path, void *ctx)
+{
+    struct tokio_darshan *all = NULL, *some = NULL;
+    int rc = tokio_darshan_open(&all, path);
+    int rc2 = tokio_darshan_open_select(&some, path, POSIX_BIT | STDIO_BIT,
+                                        0);
+
+    (void)ctx;
+    if (rc < 0) {
+        /* a selective read may pass where the full one failed, never
+         * the other way round */
+        tokio_darshan_free(some);
+        return 0;
+    }
+    assert_int_equal(rc2, rc);
+    assert_same_module(all, some, TOKIO_DARSHAN_POSIX, path);
+    assert_same_module(all, some, TOKIO_DARSHAN_STDIO, path);
+    assert_int_equal(tokio_darshan_name_count(all),
+                     tokio_darshan_name_count(some));
+    tokio_darshan_free(all);
+    tokio_darshan_free(some);
+    return 1;
+}
+
 static void
 test_select_agrees_with_full_read_on_pack_logs(void **state)
 {
-    static const char *const dirs[] = {
-        "darshan-logs", "darshan-logs-derived", "pytokio-inputs",
-    };
-    size_t seen = 0;
-
     (void)state;
-    TOKIO_TEST_NEED_DATA(top, "darshan-logs");
-    (void)top;
-    for (size_t d = 0; d < 3; d++) {
-        const char *p = tokio_test_data(dirs[d]);
-        if (p == NULL)
-            continue;
-        char *dir = strdup(p);
-        DIR *dh = opendir(dir);
-        assert_non_null(dh);
-        struct dirent *de;
-        while ((de = readdir(dh)) != NULL) {
-            size_t n = strlen(de->d_name);
-            if (n < 8 || strcmp(de->d_name + n - 8, ".darshan") != 0)
-                continue;
-            char path[4096];
-            snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-            struct tokio_darshan *all = NULL, *some = NULL;
-            int rc = tokio_darshan_open(&all, path);
-            int rc2 = tokio_darshan_open_select(&some, path,
-                                                POSIX_BIT | STDIO_BIT, 0);
-            if (rc < 0) {
-                /* a selective read may pass where the full one failed,
-                 * never the other way round */
-                tokio_darshan_free(some);
-                continue;
-            }
-            assert_int_equal(rc2, rc);
-            assert_same_module(all, some, TOKIO_DARSHAN_POSIX, path);
-            assert_same_module(all, some, TOKIO_DARSHAN_STDIO, path);
-            assert_int_equal(tokio_darshan_name_count(all),
-                             tokio_darshan_name_count(some));
-            tokio_darshan_free(all);
-            tokio_darshan_free(some);
-            seen++;
-        }
-        closedir(dh);
-        free(dir);
-    }
-    assert_true(seen >= 10);
+    assert_true(tokio_test_each_pack_darshan_log(check_select, NULL) >= 10);
 }
 
 int
