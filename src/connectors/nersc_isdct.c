@@ -2750,14 +2750,30 @@ tokio_nersc_isdct_write_csv(const struct tokio_nersc_isdct *d, FILE *fp,
 
 /* ---- diff and its reductions (compare_isdct) -------------------------- */
 
+/* The change now - before as JSON in *out, or nothing (*out NULL) for
+ * no change unless `report_zeros`. */
+static int
+num_change(const struct num *now, const struct num *before, const char *sn,
+           const char *key, int report_zeros, json_t **out)
+{
+    struct num r = num_sub(now, before);
+    int bad;
+
+    if (!report_zeros && num_is_zero(&r))
+        return TOKIO_OK;
+    if ((*out = num_json(&r, &bad)) == NULL)
+        return bad ? counter_error(sn, key, "difference out of range")
+                   : TOKIO_ENOMEM;
+    return TOKIO_OK;
+}
+
 /* One counter's change, as NerscIsdct.diff(); *out NULL to skip it. */
 static int
 diff_counter(const char *sn, const char *key, const json_t *now,
              const json_t *before, int report_zeros, json_t **out)
 {
     int endurance = strcmp(key, "endurance_analyzer") == 0;
-    struct num a = { 0, 0, 0 }, b = { 0, 0, 0 }, r = { 0, 0, 0 };
-    int bad;
+    struct num a = { 0, 0, 0 }, b = { 0, 0, 0 };
 
     *out = NULL;
     if (json_is_string(now) && !endurance) {
@@ -2790,13 +2806,7 @@ diff_counter(const char *sn, const char *key, const json_t *now,
         return tokio__error(TOKIO_EFORMAT, "incompatible numeric types for "
                             "%s/%s", sn, key);
     }
-    r = num_sub(&a, &b);
-    if (!report_zeros && num_is_zero(&r))
-        return TOKIO_OK;
-    if ((*out = num_json(&r, &bad)) == NULL)
-        return bad ? counter_error(sn, key, "difference out of range")
-                   : TOKIO_ENOMEM;
-    return TOKIO_OK;
+    return num_change(&a, &b, sn, key, report_zeros, out);
 }
 
 /* One counter's change from the typed values: numbers directly, the
@@ -2806,18 +2816,12 @@ diff_val(const struct store *st, const struct store *ost, const char *sn,
          const char *key, const struct val *now, const struct val *before,
          int report_zeros, json_t **out)
 {
-    struct num a = { 0, 0, 0 }, b = { 0, 0, 0 }, r;
-    int bad, rc;
+    struct num a = { 0, 0, 0 }, b = { 0, 0, 0 };
+    int rc;
 
     if (val_num(now, &a) && val_num(before, &b)) {
         *out = NULL;
-        r = num_sub(&a, &b);
-        if (!report_zeros && num_is_zero(&r))
-            return TOKIO_OK;
-        if ((*out = num_json(&r, &bad)) == NULL)
-            return bad ? counter_error(sn, key, "difference out of range")
-                       : TOKIO_ENOMEM;
-        return TOKIO_OK;
+        return num_change(&a, &b, sn, key, report_zeros, out);
     }
     if (now->type == V_TEXT && before->type == V_TEXT &&
         strcmp(key, "endurance_analyzer") != 0) {
