@@ -4,11 +4,16 @@
  * Bytes → tokio_input_open_mem → every line → close, then the same bytes
  * once more through read_all with a small cap, so both ways of reading a
  * damaged stream are exercised.  Any status is fine; crashes, leaks and
- * hangs are not.
+ * hangs are not.  A single gzip member is also inflated by zlib with its
+ * own checks on: tokio checks the trailer itself (src/core/input.c), and
+ * must accept exactly what zlib accepts, with the same bytes.
  */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include <zlib.h>
 
 #include "tokio/input.h"
 
@@ -21,6 +26,39 @@ static volatile size_t sink;
 /* Enough for any seed, small enough that a bzip2 bomb (a few bytes can
  * claim megabytes) stays quick: reading stops after this many bytes. */
 #define FUZZ_MAX ((size_t)1 << 20)
+
+/*
+ * zlib's verdict on `data` as one gzip member and nothing after it: 1
+ * and the bytes (out, *out_len) when it inflates whole with its CRC and
+ * length right, 0 when zlib rejects it, -1 when it is something else
+ * (more members, trailing bytes, over FUZZ_MAX) and not compared.
+ */
+static int
+zlib_single_member(const uint8_t *data, size_t size, unsigned char *out,
+                   size_t *out_len)
+{
+    z_stream z;
+    int ret;
+
+    memset(&z, 0, sizeof(z));
+    /* a header CRC (FLG.FHCRC) is not checked by tokio, as Python's gzip
+     * module does not check it: zlib alone would refuse a wrong one */
+    if (size < 4 || data[0] != 0x1f || data[1] != 0x8b || (data[3] & 2) ||
+        inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
+        return -1;
+    z.next_in = (unsigned char *)data;
+    z.avail_in = (uInt)size;
+    z.next_out = out;
+    z.avail_out = (uInt)FUZZ_MAX;
+    ret = inflate(&z, Z_FINISH);
+    *out_len = FUZZ_MAX - z.avail_out;
+    inflateEnd(&z);
+    if (ret == Z_STREAM_END)
+        return z.avail_in == 0 ? 1 : -1;
+    if (ret == Z_DATA_ERROR)
+        return 0;
+    return -1;      /* truncated, or more than FUZZ_MAX bytes */
+}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -41,13 +79,26 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         tokio_input_close(in);
     }
+    unsigned char *want = malloc(FUZZ_MAX);
+    size_t want_len = 0;
+    int zlib_ok = want != NULL
+        ? zlib_single_member(data, size, want, &want_len) : -1;
     if (tokio_input_open_mem(&in, data, size, "fuzz") == TOKIO_OK) {
-        if (tokio_input_read_all(in, FUZZ_MAX, &buf, &len) == TOKIO_OK) {
+        int rc = tokio_input_read_all(in, FUZZ_MAX, &buf, &len);
+        if (rc == TOKIO_OK) {
             total += buf[len];
+            if (zlib_ok == 0)
+                abort();    /* zlib refused what tokio took */
+            if (zlib_ok == 1 &&
+                (len != want_len || memcmp(buf, want, len) != 0))
+                abort();
             free(buf);
+        } else if (zlib_ok == 1 && rc != TOKIO_ENOMEM) {
+            abort();        /* zlib took what tokio refused */
         }
         tokio_input_close(in);
     }
+    free(want);
     sink = total;
     return 0;
 }

@@ -32,6 +32,7 @@
 #include <zlib.h>
 
 #include "core/alloc.h"
+#include "core/crc32.h"
 #include "core/error.h"
 
 /* Compressed bytes are read, and decompressed bytes produced, in chunks of
@@ -76,6 +77,13 @@ struct tokio_input {
     bz_stream bz;
     int bz_live;
     int between;                /* a gzip member just ended */
+    /* gzip members are checked here, not by zlib (see gzip_check()):
+     * the member's CRC-32 and length so far, and the last raw bytes
+     * inflate() consumed, where a member's trailer ends up */
+    uint32_t member_crc;
+    uint32_t member_size;       /* modulo 2^32, as the trailer has it */
+    unsigned char tail[8];
+    size_t tail_len;
     size_t members;             /* gzip members or bzip2 streams finished */
 
     unsigned char *buf;         /* decompressed, CHUNK_SIZE + 1 for a NUL */
@@ -205,6 +213,15 @@ plain_fill(struct tokio_input *in, unsigned char *dst, size_t size,
     return TOKIO_OK;
 }
 
+/* zlib leaves the member's check to gzip_check().  This also turns off
+ * zlib's check of the optional header CRC (FHCRC), which gzip(1) never
+ * writes; the data, which the trailer's CRC covers, is still checked. */
+static int
+gzip_no_zlib_check(struct tokio_input *in)
+{
+    return inflateValidate(&in->z, 0);
+}
+
 /*
  * After a member, gzip(1) goes on to the next one (what `cat a.gz b.gz`
  * makes) and skips NUL padding (tape blocks), as Python's gzip module
@@ -235,9 +252,59 @@ gzip_next_member(struct tokio_input *in, int *done)
     if (p[k] != gzip_magic[0])
         return fail(in, TOKIO_EFORMAT, "trailing garbage after gzip data",
                     NULL);
-    if (inflateReset(&in->z) != Z_OK)
+    if (inflateReset(&in->z) != Z_OK || gzip_no_zlib_check(in) != Z_OK)
         return fail(in, TOKIO_ERR, "cannot restart the gzip decoder", NULL);
     in->between = 0;
+    in->member_crc = in->member_size = 0;
+    in->tail_len = 0;
+    return TOKIO_OK;
+}
+
+/* Keep the last 8 of the raw bytes inflate() consumed, p[0..n). */
+static void
+gzip_keep_tail(struct tokio_input *in, const unsigned char *p, size_t n)
+{
+    size_t keep = sizeof(in->tail);
+
+    if (n >= keep) {
+        memcpy(in->tail, p + n - keep, keep);
+        in->tail_len = keep;
+        return;
+    }
+    if (in->tail_len + n > keep) {
+        size_t drop = in->tail_len + n - keep;
+        memmove(in->tail, in->tail + drop, in->tail_len - drop);
+        in->tail_len -= drop;
+    }
+    memcpy(in->tail + in->tail_len, p, n);
+    in->tail_len += n;
+}
+
+/*
+ * A member ended: its trailer, the last 8 bytes inflate() consumed, holds
+ * the CRC-32 and the length (RFC 1952 section 2.3.1, little-endian).
+ * zlib would check them itself with a CRC several times slower than
+ * tokio__crc32(); the messages are zlib's.
+ */
+static int
+gzip_check(struct tokio_input *in)
+{
+    const unsigned char *t = in->tail;
+    uint32_t crc, size;
+
+    if (in->tail_len < sizeof(in->tail))
+        return fail(in, TOKIO_EFORMAT, "corrupt gzip data",
+                    "incorrect length check");
+    crc = (uint32_t)t[0] | (uint32_t)t[1] << 8 | (uint32_t)t[2] << 16 |
+          (uint32_t)t[3] << 24;
+    size = (uint32_t)t[4] | (uint32_t)t[5] << 8 | (uint32_t)t[6] << 16 |
+           (uint32_t)t[7] << 24;
+    if (crc != in->member_crc)
+        return fail(in, TOKIO_EFORMAT, "corrupt gzip data",
+                    "incorrect data check");
+    if (size != in->member_size)
+        return fail(in, TOKIO_EFORMAT, "corrupt gzip data",
+                    "incorrect length check");
     return TOKIO_OK;
 }
 
@@ -263,10 +330,15 @@ gzip_fill(struct tokio_input *in, unsigned char *dst, size_t size,
         in->z.next_out = dst;
         in->z.avail_out = (uInt)size;
         ret = inflate(&in->z, Z_NO_FLUSH);
+        gzip_keep_tail(in, p, avail - in->z.avail_in);
         raw_skip(in, avail - in->z.avail_in);
         *n_out = size - in->z.avail_out;
+        in->member_crc = tokio__crc32(in->member_crc, dst, *n_out);
+        in->member_size += (uint32_t)*n_out;
         switch (ret) {
         case Z_STREAM_END:
+            if ((rc = gzip_check(in)) < 0)
+                return rc;
             in->between = 1;
             in->members++;
             break;
@@ -593,6 +665,10 @@ start_codec(struct tokio_input *in)
         in->z.zfree = tokio__zlib_free;
         /* 16 + MAX_WBITS: gzip wrapper only, the largest window */
         rc = inflateInit2(&in->z, 16 + MAX_WBITS);
+        if (rc == Z_OK && gzip_no_zlib_check(in) != Z_OK) {
+            inflateEnd(&in->z);
+            rc = Z_STREAM_ERROR;
+        }
         if (rc == Z_MEM_ERROR)
             return tokio__error(TOKIO_ENOMEM, "out of memory opening '%s'",
                                 in->name);

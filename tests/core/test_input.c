@@ -20,9 +20,10 @@
 
 /* ---- fixtures ---- */
 
-/* One gzip member holding `len` bytes of `data` (free()). */
+/* One gzip member holding `len` bytes of `data` deflated at `level`
+ * (free()). */
 static unsigned char *
-gzip_bytes(const void *data, size_t len, size_t *out_len)
+gzip_level_bytes(const void *data, size_t len, int level, size_t *out_len)
 {
     z_stream z;
     size_t cap = compressBound(len) + 64;
@@ -30,7 +31,7 @@ gzip_bytes(const void *data, size_t len, size_t *out_len)
 
     assert_non_null(out);
     memset(&z, 0, sizeof(z));
-    assert_int_equal(deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8,
+    assert_int_equal(deflateInit2(&z, level, Z_DEFLATED, 16 + MAX_WBITS, 8,
                                   Z_DEFAULT_STRATEGY), Z_OK);
     z.next_in = (unsigned char *)data;
     z.avail_in = (uInt)len;
@@ -40,6 +41,12 @@ gzip_bytes(const void *data, size_t len, size_t *out_len)
     *out_len = cap - z.avail_out;
     deflateEnd(&z);
     return out;
+}
+
+static unsigned char *
+gzip_bytes(const void *data, size_t len, size_t *out_len)
+{
+    return gzip_level_bytes(data, len, 6, out_len);
 }
 
 /* One bzip2 stream holding `len` bytes of `data` (free()). */
@@ -750,6 +757,84 @@ test_input_corrupt_bytes_are_eformat(void **state)
     free(text);
 }
 
+/* Read `path` whole: the status, and the bytes compared with `want`. */
+static int
+read_file_equal(const char *path, const unsigned char *want, size_t len)
+{
+    unsigned char *buf;
+    size_t n;
+    int rc = tokio_read_file(path, 0, &buf, &n);
+
+    if (rc == TOKIO_OK) {
+        assert_int_equal(n, len);
+        assert_memory_equal(buf, want, len);
+        free(buf);
+    }
+    return rc;
+}
+
+/*
+ * The trailer (CRC-32 and length) is checked by tokio, not zlib, so it
+ * must be found wherever it lies: stored (level 0) members of sizes that
+ * put the trailer on each side of and across the first 64 KiB read of the
+ * file, alone and followed by a second member.  Each of its 8 bytes
+ * flipped fails with zlib's own words for it.
+ */
+static void
+test_input_gzip_trailer_checked_across_reads(void **state)
+{
+    const size_t chunk = (size_t)64 << 10;
+    char *dir = tokio_test_mkdtemp();
+    char path[4096];
+    unsigned char *data = malloc(chunk + 256);
+    size_t straddled = 0;
+
+    (void)state;
+    assert_non_null(data);
+    for (size_t i = 0; i < chunk + 256; i++)
+        data[i] = (unsigned char)(i * 2654435761u >> 13);
+    snprintf(path, sizeof(path), "%s/t.gz", dir);
+    for (size_t len = chunk - 64; len < chunk + 16; len++) {
+        size_t zlen;
+        unsigned char *z = gzip_level_bytes(data, len, 0, &zlen);
+        unsigned char *two = malloc(2 * zlen);
+        unsigned char *want = malloc(2 * len);
+
+        assert_non_null(two);
+        assert_non_null(want);
+        if (zlen - 8 < chunk && zlen > chunk)
+            straddled++;
+        tokio_test_write_file(path, z, zlen);
+        assert_int_equal(read_file_equal(path, data, len), TOKIO_OK);
+        /* two members: the first one's trailer is checked mid-file */
+        memcpy(two, z, zlen);
+        memcpy(two + zlen, z, zlen);
+        memcpy(want, data, len);
+        memcpy(want + len, data, len);
+        tokio_test_write_file(path, two, 2 * zlen);
+        assert_int_equal(read_file_equal(path, want, 2 * len), TOKIO_OK);
+        for (size_t k = 0; k < 8; k++) {
+            z[zlen - 8 + k] ^= 0x40;
+            tokio_test_write_file(path, z, zlen);
+            assert_int_equal(read_file_equal(path, data, len),
+                             TOKIO_EFORMAT);
+            assert_contains(tokio_errmsg(), path);
+            assert_contains(tokio_errmsg(), k < 4
+                            ? "corrupt gzip data: incorrect data check"
+                            : "corrupt gzip data: incorrect length check");
+            z[zlen - 8 + k] ^= 0x40;
+        }
+        free(want);
+        free(two);
+        free(z);
+    }
+    /* the sizes above did put some trailers across the read */
+    assert_true(straddled >= 7);
+    tokio_test_rmtree(dir);
+    free(dir);
+    free(data);
+}
+
 static void
 test_input_missing_file_is_eio_naming_path(void **state)
 {
@@ -854,6 +939,7 @@ main(void)
         cmocka_unit_test(test_input_truncated_gzip_names_input_and_line),
         cmocka_unit_test(test_input_truncated_bzip2_names_input_and_line),
         cmocka_unit_test(test_input_corrupt_bytes_are_eformat),
+        cmocka_unit_test(test_input_gzip_trailer_checked_across_reads),
         cmocka_unit_test(test_input_missing_file_is_eio_naming_path),
         cmocka_unit_test(test_input_open_getline_survives_every_oom),
     };
