@@ -22,6 +22,7 @@
 #include "core/alloc.h"
 #include "core/run.h"
 #include "tokio/common.h"
+#include "tokio/connectors/darshan_json.h"
 #include "tokio/connectors/hdf5.h"
 #include "tokio/input.h"
 #include "tokio/time.h"
@@ -372,6 +373,25 @@ tokio_test_each_pack_darshan_log(int (*check)(const char *path, void *ctx),
         free(dir);
     }
     return checked;
+}
+
+char *
+tokio_test_darshan_json_text(const struct tokio_darshan *log,
+                             const struct tokio_darshan_json_opts *o,
+                             unsigned flags, int *rc_out)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+
+    assert_non_null(fp);
+    *rc_out = tokio_darshan_write_json(log, o, fp, flags);
+    assert_int_equal(fclose(fp), 0);
+    if (*rc_out < 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
 }
 
 void

@@ -200,6 +200,15 @@ size_t tokio_test_each_pack_darshan_log(int (*check)(const char *path,
                                                      void *ctx),
                                         void *ctx);
 
+struct tokio_darshan;
+struct tokio_darshan_json_opts;
+
+/* What tokio_darshan_write_json(log, o, fp, flags) writes, as a string
+ * (free()), or NULL with *rc_out its failure status. */
+char *tokio_test_darshan_json_text(const struct tokio_darshan *log,
+                                   const struct tokio_darshan_json_opts *o,
+                                   unsigned flags, int *rc_out);
+
 struct tokio_timeseries;
 
 /* Write `ts` into the TTS HDF5 file `path` in one update (schema version

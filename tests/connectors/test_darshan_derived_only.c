@@ -113,18 +113,9 @@ static char *
 json_text(const struct tokio_darshan *log, int *rc_out)
 {
     struct tokio_darshan_json_opts o = { .total = 1, .perf = 1 };
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *fp = open_memstream(&buf, &len);
 
-    assert_non_null(fp);
-    *rc_out = tokio_darshan_write_json(log, &o, fp, TOKIO_JSON_INDENT(4));
-    assert_int_equal(fclose(fp), 0);
-    if (*rc_out < 0) {
-        free(buf);
-        return NULL;
-    }
-    return buf;
+    return tokio_test_darshan_json_text(log, &o, TOKIO_JSON_INDENT(4),
+                                        rc_out);
 }
 
 /* The figures of a full read and a folded read of `path` are the same,

@@ -23,26 +23,6 @@
 #include "tokio/connectors/darshan_writer.h"
 #include "tokio/output.h"
 
-/* What the stream writes, or NULL with *rc_out its failure. */
-static char *
-stream_text(const struct tokio_darshan *log,
-            const struct tokio_darshan_json_opts *o, unsigned flags,
-            int *rc_out)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *fp = open_memstream(&buf, &len);
-
-    assert_non_null(fp);
-    *rc_out = tokio_darshan_write_json(log, o, fp, flags);
-    assert_int_equal(fclose(fp), 0);
-    if (*rc_out < 0) {
-        free(buf);
-        return NULL;
-    }
-    return buf;
-}
-
 /* What the tree gives, or NULL with *rc_out its failure. */
 static char *
 tree_text(const struct tokio_darshan *log,
@@ -71,7 +51,7 @@ assert_same(const struct tokio_darshan *log,
 
     for (size_t f = 0; f < 2; f++) {
         int rc_s, rc_t;
-        char *s = stream_text(log, o, flags[f], &rc_s);
+        char *s = tokio_test_darshan_json_text(log, o, flags[f], &rc_s);
         char *t = tree_text(log, o, flags[f], &rc_t);
         if (rc_s != rc_t || (s && t && strcmp(s, t) != 0)) {
             size_t i = 0;
@@ -241,7 +221,8 @@ test_stream_merges_records_sharing_a_name(void **state)
     /* and the merge is there: "/scratch/a" has ranks 0, 1, 2, 3 */
     struct tokio_darshan_json_opts o = { .base = 1, .total = 1 };
     int rc;
-    char *s = stream_text(log, &o, TOKIO_JSON_SORT_KEYS, &rc);
+    char *s = tokio_test_darshan_json_text(log, &o, TOKIO_JSON_SORT_KEYS,
+                                           &rc);
     assert_non_null(s);
     json_error_t err;
     json_t *j = json_loads(s, 0, &err);
