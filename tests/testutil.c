@@ -307,6 +307,27 @@ tokio_test_assert_contains(const char *haystack, const char *needle,
     _fail(file, line);
 }
 
+void
+tokio_test_check_fails(const char *const *env, const char *const *argv,
+                       int status, const char *msg, const char *file,
+                       int line)
+{
+    struct tokio_run r = tokio_test_run(NULL, env, argv);
+
+    if (r.status != status) {
+        print_error("%s:%d: tokio %s ...: exit %d, not %d; stderr: %s\n",
+                    file, line, argv[0], r.status, status, r.err);
+        _fail(file, line);
+    }
+    tokio_test_assert_contains(r.err, msg, file, line);
+    if (r.out == NULL || r.out[0] != '\0') {
+        print_error("%s:%d: tokio %s ...: wrote to stdout: %s\n", file,
+                    line, argv[0], r.out ? r.out : "(null)");
+        _fail(file, line);
+    }
+    tokio_run_free(&r);
+}
+
 char *
 tokio_test_join(const char *dir, const char *name)
 {

@@ -86,6 +86,16 @@ struct tokio_run tokio_test_run(const char *cwd, const char *const *env,
                                 const char *const *argv);
 void tokio_run_free(struct tokio_run *r);
 
+/* Run `tokio argv...` as tokio_test_run(NULL, env, argv) and check that
+ * it failed as it should: exit `status`, `msg` in its standard error and
+ * nothing on its standard output (no partial result). */
+#define tokio_test_run_fails(env, argv, status, msg)                        \
+    tokio_test_check_fails((env), (argv), (status), (msg), __FILE__,        \
+                           __LINE__)
+void tokio_test_check_fails(const char *const *env, const char *const *argv,
+                            int status, const char *msg, const char *file,
+                            int line);
+
 /* Fail the test, showing both, unless `haystack` contains `needle`. */
 #define assert_contains(haystack, needle)                                   \
     tokio_test_assert_contains((haystack), (needle), __FILE__, __LINE__)

@@ -134,14 +134,9 @@ test_cache_nersc_globuslogs_failures(void **state)
           "bad.json': page 0 hit 0 has no object _source" },
     };
 
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        struct tokio_run r = tokio_test_run(NULL, env, cases[i].argv);
-        if (r.status != cases[i].status)
-            fail_msg("case %zu: exit %d, stderr %s", i, r.status, r.err);
-        assert_contains(r.err, cases[i].msg);
-        assert_string_equal(r.out, "");
-        tokio_run_free(&r);
-    }
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+        tokio_test_run_fails(env, cases[i].argv, cases[i].status,
+                             cases[i].msg);
     tokio_test_rmtree(dir);
     free(dir);
 }
