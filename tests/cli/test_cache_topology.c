@@ -95,20 +95,33 @@ test_cache_topology_output_file_holds_same_json(void **state)
     free(dir);
 }
 
+/* In `dir`: job.json, a Slurm cache of job 7 on `node`, and map.txt
+ * holding `map_text`; their paths into slurm[4096] and map[4096]. */
+static void
+write_job_and_map(const char *dir, const char *node, const char *map_text,
+                  char *slurm, char *map)
+{
+    char job[512];
+
+    snprintf(slurm, 4096, "%s/job.json", dir);
+    snprintf(map, 4096, "%s/map.txt", dir);
+    snprintf(job, sizeof(job),
+             "{\"7\": {\"jobidraw\": \"7\", \"start\": "
+             "\"2017-03-20T01:59:02\", \"end\": \"2017-03-20T02:11:39\", "
+             "\"nodelist\": [\"%s\"]}}", node);
+    tokio_test_write_file(slurm, job, SIZE_MAX);
+    tokio_test_write_file(map, map_text, SIZE_MAX);
+}
+
 static void
 test_cache_topology_non_cray_nodes_print_braces_and_warn(void **state)
 {
     (void)state;
     char *dir = tokio_test_mkdtemp(), slurm[4096], map[4096];
 
-    snprintf(slurm, sizeof(slurm), "%s/job.json", dir);
-    snprintf(map, sizeof(map), "%s/map.txt", dir);
-    tokio_test_write_file(slurm,
-        "{\"7\": {\"jobidraw\": \"7\", \"start\": \"2017-03-20T01:59:02\", "
-        "\"end\": \"2017-03-20T02:11:39\", \"nodelist\": [\"login3\"]}}",
-        SIZE_MAX);
-    tokio_test_write_file(map, "x_coord=0,y_coord=0,z_coord=0,"
-                          "processor_id=1\n", SIZE_MAX);
+    write_job_and_map(dir, "login3",
+                      "x_coord=0,y_coord=0,z_coord=0,processor_id=1\n",
+                      slurm, map);
     const char *argv[] = { "cache-topology", "--nodemap-cache", map,
                            "--jobinfo-cache", slurm, NULL };
     struct tokio_run r = tokio_test_run(NULL, NULL, argv);
@@ -127,14 +140,8 @@ test_cache_topology_garbled_map_exits_1_naming_line(void **state)
     (void)state;
     char *dir = tokio_test_mkdtemp(), slurm[4096], map[4096];
 
-    snprintf(slurm, sizeof(slurm), "%s/job.json", dir);
-    snprintf(map, sizeof(map), "%s/map.txt", dir);
-    tokio_test_write_file(slurm,
-        "{\"7\": {\"jobidraw\": \"7\", \"start\": \"2017-03-20T01:59:02\", "
-        "\"end\": \"2017-03-20T02:11:39\", \"nodelist\": [\"nid1\"]}}",
-        SIZE_MAX);
-    tokio_test_write_file(map, "# header\nprocessor_id=1,garbage\n",
-                          SIZE_MAX);
+    write_job_and_map(dir, "nid1", "# header\nprocessor_id=1,garbage\n",
+                      slurm, map);
     const char *argv[] = { "cache-topology", "--nodemap-cache", map,
                            "--jobinfo-cache", slurm, NULL };
     struct tokio_run r = tokio_test_run(NULL, NULL, argv);
