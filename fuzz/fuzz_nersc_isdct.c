@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -80,6 +81,41 @@ check_writer(const struct tokio_nersc_isdct *d)
         fclose(fb);
     free(a);
     free(b);
+}
+
+/* The same bytes read from a file (through the windowed reader of
+ * tokio_nersc_isdct_open()) and from memory: the same status and dump. */
+static void
+check_file_reader(const uint8_t *data, size_t size)
+{
+    char path[] = "/tmp/fuzz-isdct-XXXXXX";
+    struct tokio_nersc_isdct *x = NULL, *y = NULL;
+    json_t *jx = NULL, *jy = NULL;
+    int fd = mkstemp(path);
+
+    if (fd < 0)
+        return;
+    FILE *fp = fdopen(fd, "w");
+    if (fp == NULL || fwrite(data, 1, size, fp) != size || fclose(fp) != 0) {
+        if (fp == NULL)
+            close(fd);
+        unlink(path);
+        return;
+    }
+    int rx = tokio_nersc_isdct_open(&x, path);
+    int ry = tokio_nersc_isdct_open_mem(&y, data, size, path);
+    unlink(path);
+    if (rx != TOKIO_ENOMEM && ry != TOKIO_ENOMEM &&
+        (rx != ry ||
+         (rx == TOKIO_OK &&
+          (tokio_nersc_isdct_to_json(x, &jx) != TOKIO_OK ||
+           tokio_nersc_isdct_to_json(y, &jy) != TOKIO_OK ||
+           !json_equal(jx, jy)))))
+        abort();
+    json_decref(jx);
+    json_decref(jy);
+    tokio_nersc_isdct_free(x);
+    tokio_nersc_isdct_free(y);
 }
 
 /* Plain JSON text: the connector's reading against jansson's. */
@@ -153,6 +189,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     exercise(data, size);
     check_json_reader(data, size);
+    check_file_reader(data, size);
     if ((tar = wrap_tar(data, size, &len)) != NULL) {
         exercise(tar, len);
         free(tar);

@@ -80,6 +80,7 @@
 #include "core/error.h"
 #include "core/text.h"
 #include "core/json.h"
+#include "connectors/nersc_isdct_private.h"
 
 /* The three header kinds the reference's REX_SERIAL_NO knows; the first
  * two hold "Key : value" lines, the last SMART registers. */
@@ -419,6 +420,22 @@ store_find(const struct store *st, uint32_t d, uint32_t key)
     }
 }
 
+/* As store_find(), looking first at place *hint, where drives that
+ * share one order of counters have it; *hint follows what is found. */
+static size_t
+store_find_at(const struct store *st, uint32_t d, uint32_t key,
+              size_t *hint)
+{
+    const struct device *dv = &st->dev[d];
+    size_t i = *hint;
+
+    if (i < dv->n && dv->c[i].key == key)
+        return i;
+    if ((i = store_find(st, d, key)) != SIZE_MAX)
+        *hint = i;
+    return i;
+}
+
 static struct val *
 store_get(const struct store *st, uint32_t d, uint32_t key)
 {
@@ -426,21 +443,24 @@ store_get(const struct store *st, uint32_t d, uint32_t key)
     return i == SIZE_MAX ? NULL : &st->dev[d].c[i].v;
 }
 
-/* As store_get() by name. */
-static struct val *
-store_get_name(const struct store *st, uint32_t d, const char *name)
+/* Slots for a table of up to `cap` counters: a power of two, at most
+ * four in five of them used, so probes stay short. */
+static size_t
+slots_for(size_t cap)
 {
-    size_t n = strlen(name);
-    long key = itab_find(&st->keys, name, n, hash_bytes(name, n));
-    return key < 0 ? NULL : store_get(st, d, (uint32_t)key);
+    size_t nslot = 16;
+
+    while (nslot < cap + cap / 4 + 1)
+        nslot *= 2;
+    return nslot;
 }
 
-/* Drive `dv`'s table made again from its c[], twice as large as c[]
- * can grow (cap, a power of two). */
+/* Drive `dv`'s table made again from its c[], as large as c[] can grow
+ * (cap). */
 static int
 store_rehash(struct device *dv)
 {
-    size_t nslot = 2 * dv->cap;
+    size_t nslot = slots_for(dv->cap);
     uint32_t *slot = tokio__calloc(nslot, sizeof(*slot));
 
     if (slot == NULL)
@@ -487,10 +507,10 @@ store_append(struct store *st, uint32_t d, uint32_t key, struct val v)
     }
     if (dv->n == dv->cap) {
         /* a new drive starts as large as the last one came to be, as
-         * drives mostly have the same counters */
-        size_t cap = dv->cap ? 2 * dv->cap : 64;
-        while (dv->cap == 0 && d > 0 && cap < st->dev[d - 1].n)
-            cap *= 2;
+         * drives mostly have the same counters, with room for the few
+         * synthesize() adds after a dump is read */
+        size_t last = d > 0 ? st->dev[d - 1].n : 0;
+        size_t cap = dv->cap ? 2 * dv->cap : last > 56 ? last + 8 : 64;
         struct counter *g = tokio__reallocarray(dv->c, cap, sizeof(*g));
         if (g == NULL) {
             val_release(&v);
@@ -499,7 +519,7 @@ store_append(struct store *st, uint32_t d, uint32_t key, struct val v)
         dv->c = g;
         dv->cap = cap;
     }
-    if (dv->nslot < 2 * dv->cap && store_rehash(dv) < 0) {
+    if (dv->nslot < dv->cap + dv->cap / 4 + 1 && store_rehash(dv) < 0) {
         val_release(&v);
         return TOKIO_ENOMEM;
     }
@@ -1628,12 +1648,49 @@ num_val(const struct num *n, struct val *out)
     return isfinite(n->d);
 }
 
+/* A counter synthesize() reads or writes: its key id (-1: no drive has
+ * it) and its place in the last drive it was in (see store_find_at()). */
+struct synth_key {
+    const char *name;
+    long key;
+    size_t hint;
+};
+
+/* The counter `k` of drive `d`, or NULL. */
+static const struct val *
+synth_get(const struct store *st, uint32_t d, struct synth_key *k)
+{
+    size_t i;
+
+    if (k->key < 0 ||
+        (i = store_find_at(st, d, (uint32_t)k->key, &k->hint)) == SIZE_MAX)
+        return NULL;
+    return &st->dev[d].c[i].v;
+}
+
+/* drive[k] = v, the key made on first use; `v` is taken over. */
+static int
+synth_set(struct store *st, uint32_t d, struct synth_key *k, struct val v)
+{
+    size_t i;
+
+    if (k->key < 0 && (k->key = name_key(st, k->name)) < 0)
+        return TOKIO_ENOMEM;
+    if ((i = store_find_at(st, d, (uint32_t)k->key, &k->hint)) != SIZE_MAX) {
+        val_release(&st->dev[d].c[i].v);
+        st->dev[d].c[i].v = v;
+        return TOKIO_OK;
+    }
+    k->hint = st->dev[d].n;
+    return store_append(st, d, (uint32_t)k->key, v);
+}
+
 /* drive[to] = drive[from] * factor, when `from` is there. */
 static int
-scale(struct store *st, uint32_t d, const char *from, const char *to,
-      int64_t factor)
+scale(struct store *st, uint32_t d, struct synth_key *from,
+      struct synth_key *to, int64_t factor)
 {
-    const struct val *v = store_get_name(st, d, from);
+    const struct val *v = synth_get(st, d, from);
     const char *sn = st->serials.v[d].s;
     struct num n = { 0, 0, 0 }, r = { 0, 0, 0 };
     struct val out;
@@ -1641,12 +1698,20 @@ scale(struct store *st, uint32_t d, const char *from, const char *to,
     if (v == NULL)
         return TOKIO_OK;
     if (!val_num(v, &n))
-        return counter_error(sn, from, "not a number");
+        return counter_error(sn, from->name, "not a number");
     r = num_mul(&n, factor);
     if (!num_val(&r, &out))
-        return counter_error(sn, from, "too large");
-    long key = name_key(st, to);
-    return key < 0 ? TOKIO_ENOMEM : store_set(st, d, (uint32_t)key, out);
+        return counter_error(sn, from->name, "too large");
+    return synth_set(st, d, to, out);
+}
+
+/* The id of counter `name`, -1 when no drive has it. */
+static long
+find_key(const struct store *st, const char *name)
+{
+    size_t n = strlen(name);
+
+    return itab_find(&st->keys, name, n, hash_bytes(name, n));
 }
 
 /* _synthesize_metrics(): bytes from native units, and the write
@@ -1654,42 +1719,45 @@ scale(struct store *st, uint32_t d, const char *from, const char *to,
 static int
 synthesize(struct store *st)
 {
+    struct synth_key k[] = {
+        { "data_units_read", 0, 0 },
+        { "data_units_read_bytes", -1, 0 },
+        { "data_units_written", 0, 0 },
+        { "data_units_written_bytes", -1, 0 },
+        { "smart_nand_bytes_written_raw", 0, 0 },
+        { "smart_nand_bytes_written_bytes", -1, 0 },
+        { "smart_host_bytes_written_raw", 0, 0 },
+        { "smart_host_bytes_written_bytes", -1, 0 },
+        { "write_amplification_factor", -1, 0 },
+    };
+    struct synth_key *nand_raw = &k[4], *host_raw = &k[6], *waf_key = &k[8];
     int rc;
 
+    for (size_t i = 0; i < 8; i += 2)
+        k[i].key = find_key(st, k[i].name);
     for (uint32_t d = 0; d < st->serials.n; d++) {
         const char *sn = st->serials.v[d].s;
-        if ((rc = scale(st, d, "data_units_read", "data_units_read_bytes",
-                        DATA_UNIT_BYTES)) < 0 ||
-            (rc = scale(st, d, "data_units_written",
-                        "data_units_written_bytes", DATA_UNIT_BYTES)) < 0 ||
-            (rc = scale(st, d, "smart_nand_bytes_written_raw",
-                        "smart_nand_bytes_written_bytes",
-                        SMART_RAW_BYTES)) < 0 ||
-            (rc = scale(st, d, "smart_host_bytes_written_raw",
-                        "smart_host_bytes_written_bytes",
-                        SMART_RAW_BYTES)) < 0)
+        if ((rc = scale(st, d, &k[0], &k[1], DATA_UNIT_BYTES)) < 0 ||
+            (rc = scale(st, d, &k[2], &k[3], DATA_UNIT_BYTES)) < 0 ||
+            (rc = scale(st, d, &k[4], &k[5], SMART_RAW_BYTES)) < 0 ||
+            (rc = scale(st, d, &k[6], &k[7], SMART_RAW_BYTES)) < 0)
             return rc;
-        const struct val *nand =
-            store_get_name(st, d, "smart_nand_bytes_written_raw");
-        const struct val *host =
-            store_get_name(st, d, "smart_host_bytes_written_raw");
+        const struct val *nand = synth_get(st, d, nand_raw);
+        const struct val *host = synth_get(st, d, host_raw);
         struct num a = { 0, 0, 0 }, b = { 0, 0, 0 };
         if (nand == NULL || host == NULL || nand->type == V_NULL ||
             host->type == V_NULL)
             continue;
         if (!val_num(host, &b))
-            return counter_error(sn, "smart_host_bytes_written_raw",
-                                 "not a number");
+            return counter_error(sn, host_raw->name, "not a number");
         if (!(num_double(&b) > 0) && !(b.is_int && b.i > 0))
             continue;
         if (!val_num(nand, &a))
-            return counter_error(sn, "smart_nand_bytes_written_raw",
-                                 "not a number");
+            return counter_error(sn, nand_raw->name, "not a number");
         struct val waf = { V_REAL, { 0 } };
         waf.u.d = num_double(&a) / num_double(&b);
-        long key = name_key(st, "write_amplification_factor");
-        if (key < 0 || (rc = store_set(st, d, (uint32_t)key, waf)) < 0)
-            return TOKIO_ENOMEM;
+        if ((rc = synth_set(st, d, waf_key, waf)) < 0)
+            return rc;
     }
     return TOKIO_OK;
 }
@@ -1847,12 +1915,19 @@ open_native(struct tokio_nersc_isdct **out, const char *path,
  * read straight into `st`, without a jansson tree: strings without
  * escapes, integers of up to 18 digits, reals, true, false and null.
  * Anything else - an escape, a longer integer, a serial given twice,
- * malformed text - gives up (0) and the caller reads it through jansson,
- * whose reading (or error message) stands.  1 when read, -1 when out of
- * memory.
+ * malformed text - gives up and the caller reads it through jansson,
+ * whose reading (or error message) stands.
+ *
+ * The text comes through a window (struct jwin): the whole text at once,
+ * or a file inflated a window at a time, so a large dump is never held
+ * whole in memory.  It is read in steps (enum jstep), each all or nothing:
+ * a step that runs into the window's end (struct scan's `short_`) before
+ * the input's end is tried again once the window has more text, from the
+ * last step read; nothing is stored before a step is complete.
  */
 struct scan {
     const char *p, *end;
+    int short_;     /* ran into `end`: more text could complete the step */
 };
 
 static void
@@ -1861,6 +1936,7 @@ scan_ws(struct scan *s)
     while (s->p < s->end && (*s->p == ' ' || *s->p == '\t' ||
                              *s->p == '\n' || *s->p == '\r'))
         s->p++;
+    s->short_ |= s->p == s->end;
 }
 
 /* Past the bytes from `p` that need no care in a JSON string: all but
@@ -1893,13 +1969,17 @@ scan_string(struct scan *s, const char **b, size_t *n)
     const char *q;
     int high = 0;
 
-    if (s->p >= s->end || *s->p != '"')
+    if (s->p >= s->end || *s->p != '"') {
+        s->short_ |= s->p >= s->end;
         return 0;
+    }
     q = scan_plain(s->p + 1, s->end);
     if (q < s->end && *q == '"')
         goto done;      /* plain ASCII, the usual case */
-    if ((q = memchr(s->p + 1, '"', (size_t)(s->end - s->p - 1))) == NULL)
+    if ((q = memchr(s->p + 1, '"', (size_t)(s->end - s->p - 1))) == NULL) {
+        s->short_ = 1;
         return 0;
+    }
     for (const char *c = s->p + 1; c < q; c++) {
         unsigned char u = (unsigned char)*c;
         if (u == '\\' || u < 0x20)
@@ -1923,6 +2003,7 @@ scan_digits(struct scan *s)
 
     while (s->p < s->end && is_digit(*s->p))
         s->p++;
+    s->short_ |= s->p == s->end;
     return (int)(s->p - b);
 }
 
@@ -1976,7 +2057,14 @@ scan_number(struct scan *s, struct val *out)
 static int
 scan_word(struct scan *s, const char *w, size_t n)
 {
-    if ((size_t)(s->end - s->p) < n || memcmp(s->p, w, n) != 0)
+    size_t left = (size_t)(s->end - s->p);
+
+    if (left < n) {
+        /* what is there may still begin the word */
+        s->short_ |= memcmp(s->p, w, left) == 0;
+        return 0;
+    }
+    if (memcmp(s->p, w, n) != 0)
         return 0;
     s->p += n;
     return 1;
@@ -1990,8 +2078,10 @@ scan_value(struct scan *s, struct store *st, struct val *out)
     size_t n;
 
     out->type = V_NULL;
-    if (s->p >= s->end)
+    if (s->p >= s->end) {
+        s->short_ = 1;
         return 0;
+    }
     switch (*s->p) {
     case '"':
         if (!scan_string(s, &b, &n))
@@ -2010,10 +2100,30 @@ scan_value(struct scan *s, struct store *st, struct val *out)
     }
 }
 
+/* memcmp(a, b, n) == 0 for the short names of counters, without a
+ * call: eight bytes at a time. */
+static int
+same_bytes(const char *a, const char *b, size_t n)
+{
+    uint64_t x, y;
+
+    for (; n >= 8; a += 8, b += 8, n -= 8) {
+        memcpy(&x, a, 8);
+        memcpy(&y, b, 8);
+        if (x != y)
+            return 0;
+    }
+    for (; n > 0; n--)
+        if (*a++ != *b++)
+            return 0;
+    return 1;
+}
+
 /*
  * Whether the string at s->p is the counter name `key`, read past it if
  * so.  Names here all came through scan_string(), so hold no '"' or
- * '\\': the name in quotes is the whole string.
+ * '\\': the name in quotes is the whole string.  Too few bytes left is
+ * not a match: scan_string() then tells whether the name is cut.
  */
 static int
 scan_same_key(struct scan *s, const struct store *st, uint32_t key)
@@ -2021,29 +2131,66 @@ scan_same_key(struct scan *s, const struct store *st, uint32_t key)
     const struct istr *e = &st->keys.v[key];
 
     if ((size_t)(s->end - s->p) < e->len + 2 || s->p[0] != '"' ||
-        s->p[e->len + 1] != '"' || memcmp(s->p + 1, e->s, e->len) != 0)
+        s->p[e->len + 1] != '"' || !same_bytes(s->p + 1, e->s, e->len))
         return 0;
     s->p += e->len + 2;
     return 1;
 }
 
-static int
-fast_json(struct store *st, const char *text, size_t len)
+/* The next byte after white space, not read; 0 (and short_) at the end. */
+static char
+scan_peek(struct scan *s)
 {
-    struct scan s = { text, text + len };
+    scan_ws(s);
+    return s->p < s->end ? *s->p : '\0';
+}
+
+/* Where the reader is in the form. */
+enum jstep {
+    J_OPEN,         /* before the outer '{' */
+    J_DRIVE,        /* before a drive's "serial": { */
+    J_COUNTER,      /* before a drive's "key": value */
+    J_AFTER_DRIVE,  /* after a drive's '}' */
+    J_END,          /* after the outer '}' */
+    J_DONE
+};
+
+struct jread {
+    enum jstep step;
+    long d;             /* the drive being read */
+    int in_step;        /* its names have come as the last drive's did */
+};
+
+/* Read one step at s->p: 1 when read, 0 when not (s->short_ says if more
+ * text could make it), -1 out of memory. */
+static int
+json_step(struct store *st, struct scan *s, struct jread *r, int at_eof)
+{
     const char *b;
     size_t n;
+    char c;
     int rc;
 
-    scan_ws(&s);
-    if (!scan_word(&s, "{", 1))
-        return 0;
-    scan_ws(&s);
-    if (scan_word(&s, "}", 1))
-        goto end;
-    do {
-        scan_ws(&s);
-        if (!scan_string(&s, &b, &n))
+    switch (r->step) {
+    case J_OPEN:
+        if (scan_peek(s) != '{')
+            return 0;
+        s->p++;
+        if ((c = scan_peek(s)) == '\0')
+            return 0;
+        if (c == '}')
+            s->p++;
+        r->step = c == '}' ? J_END : J_DRIVE;
+        return 1;
+    case J_DRIVE: {
+        scan_ws(s);
+        if (!scan_string(s, &b, &n) || scan_peek(s) != ':')
+            return 0;
+        s->p++;
+        if (scan_peek(s) != '{')
+            return 0;
+        s->p++;
+        if ((c = scan_peek(s)) == '\0')
             return 0;
         size_t before = st->serials.n;
         long d = store_device(st, b, n);
@@ -2051,54 +2198,190 @@ fast_json(struct store *st, const char *text, size_t len)
             return -1;
         if (st->serials.n == before)
             return 0;           /* given twice: jansson keeps the last */
-        scan_ws(&s);
-        if (!scan_word(&s, ":", 1))
-            return 0;
-        scan_ws(&s);
-        if (!scan_word(&s, "{", 1))
-            return 0;
-        scan_ws(&s);
+        r->d = d;
+        r->in_step = d > 0;
+        if (c == '}')
+            s->p++;
+        r->step = c == '}' ? J_AFTER_DRIVE : J_COUNTER;
+        return 1;
+    }
+    case J_COUNTER: {
         /* while this drive's names come as the last one's did, each is
          * new to it, so it needs no look-up */
-        const struct device *prev = d > 0 ? &st->dev[d - 1] : NULL;
-        int in_step = prev != NULL;
-        if (!scan_word(&s, "}", 1)) {
-            do {
-                struct val v;
-                size_t pos = st->dev[d].n;
-                long k;
-                scan_ws(&s);
-                if (in_step && pos < prev->n &&
-                    scan_same_key(&s, st, prev->c[pos].key)) {
-                    k = (long)prev->c[pos].key;
-                } else {
-                    in_step = 0;
-                    if (!scan_string(&s, &b, &n))
-                        return 0;
-                    if ((k = store_key(st, b, n)) < 0)
-                        return -1;
-                }
-                scan_ws(&s);
-                if (!scan_word(&s, ":", 1))
-                    return 0;
-                scan_ws(&s);
-                if ((rc = scan_value(&s, st, &v)) <= 0)
-                    return rc;
-                if ((in_step ? store_append(st, (uint32_t)d, (uint32_t)k, v)
-                             : store_set(st, (uint32_t)d, (uint32_t)k, v)) < 0)
-                    return -1;
-                scan_ws(&s);
-            } while (scan_word(&s, ",", 1));
-            if (!scan_word(&s, "}", 1))
+        const struct device *prev = r->d > 0 ? &st->dev[r->d - 1] : NULL;
+        size_t pos = st->dev[r->d].n;
+        int in_step = r->in_step;
+        struct val v;
+        long k;
+        scan_ws(s);
+        if (in_step && pos < prev->n &&
+            scan_same_key(s, st, prev->c[pos].key)) {
+            k = (long)prev->c[pos].key;
+        } else {
+            in_step = 0;
+            if (!scan_string(s, &b, &n))
                 return 0;
+            if ((k = store_key(st, b, n)) < 0)
+                return -1;
         }
-        scan_ws(&s);
-    } while (scan_word(&s, ",", 1));
-    if (!scan_word(&s, "}", 1))
+        if (scan_peek(s) != ':')
+            return 0;
+        s->p++;
+        scan_ws(s);
+        if ((rc = scan_value(s, st, &v)) <= 0)
+            return rc;
+        /* only a ',' or '}' after it shows the value is whole */
+        if ((c = scan_peek(s)) != ',' && c != '}')
+            return 0;
+        s->p++;
+        if ((in_step ? store_append(st, (uint32_t)r->d, (uint32_t)k, v)
+                     : store_set(st, (uint32_t)r->d, (uint32_t)k, v)) < 0)
+            return -1;
+        r->in_step = in_step;
+        if (c == '}')
+            r->step = J_AFTER_DRIVE;
+        return 1;
+    }
+    case J_AFTER_DRIVE:
+        if ((c = scan_peek(s)) != ',' && c != '}')
+            return 0;
+        s->p++;
+        r->step = c == ',' ? J_DRIVE : J_END;
+        return 1;
+    case J_END:
+        /* nothing but white space may follow, to the very end */
+        if (scan_peek(s) != '\0' || !at_eof)
+            return 0;
+        r->step = J_DONE;
+        return 1;
+    default:
         return 0;
-end:
-    scan_ws(&s);
-    return s.p == s.end;
+    }
+}
+
+/* The text being read: buf[done..len) not read yet; `in` gives more
+ * (NULL: buf is the whole text). */
+struct jwin {
+    struct tokio_input *in;
+    char *buf;
+    size_t done, len, cap;
+    int eof;
+};
+
+/* A window of this much holds many drives (a drive is ~4 KiB of JSON):
+ * refills are rare and the text stays in the caches. */
+#define JSON_WINDOW ((size_t)256 << 10)
+
+/* Move what is unread to the front and read up to a full window, growing
+ * it when one step does not fit; 1, 0 when it may grow no more (the
+ * caller reads the whole text instead, and its limits and messages
+ * apply), or the input's error. */
+static int
+jwin_more(struct jwin *w)
+{
+    size_t n;
+    int rc;
+
+    memmove(w->buf, w->buf + w->done, w->len - w->done);
+    w->len -= w->done;
+    w->done = 0;
+    if (w->len == w->cap) {
+        char *g;
+        if (w->cap >= TOKIO_INPUT_DEFAULT_MAX / 2 ||
+            (g = tokio__realloc(w->buf, 2 * w->cap)) == NULL)
+            return 0;
+        w->buf = g;
+        w->cap *= 2;
+    }
+    while (w->len < w->cap && !w->eof) {
+        if ((rc = tokio_input_read(w->in, w->buf + w->len, w->cap - w->len,
+                                   &n)) < 0)
+            return rc;
+        w->eof = n == 0;
+        w->len += n;
+    }
+    return 1;
+}
+
+/* The whole form from `w` into `st`: 1 when read, 0 when it is not the
+ * plain saved form (or a window could not grow), or a negative status
+ * with its message (out of memory, the input's error). */
+static int
+fast_json(struct store *st, struct jwin *w, const char *name)
+{
+    struct jread r = { J_OPEN, -1, 0 };
+
+    for (;;) {
+        struct scan s = { w->buf + w->done, w->buf + w->len, 0 };
+        int rc = json_step(st, &s, &r, w->eof);
+        if (rc > 0) {
+            w->done = (size_t)(s.p - w->buf);
+            if (r.step == J_DONE)
+                return 1;
+            continue;
+        }
+        if (rc < 0)
+            return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
+                                name);
+        if (!s.short_ || w->eof || w->in == NULL)
+            return 0;
+        if ((rc = jwin_more(w)) <= 0)
+            return rc;
+    }
+}
+
+/* A dump from the saved form in `w`, or through jansson from `buf` when
+ * the form is not plain (w == NULL: straight through jansson). */
+static int
+open_json(struct tokio_nersc_isdct **out, struct jwin *w, const char *name)
+{
+    struct tokio_nersc_isdct *d = tokio__calloc(1, sizeof(*d));
+    int rc;
+
+    if (d == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'", name);
+    if ((rc = fast_json(&d->st, w, name)) > 0) {
+        if ((rc = synthesize(&d->st)) < 0) {
+            tokio_nersc_isdct_free(d);
+            return rc == TOKIO_ENOMEM
+                ? tokio__error(rc, "out of memory reading an ISDCT dump")
+                : tokio__error_prefix("'%s'", name);
+        }
+        *out = d;
+        return 1;
+    }
+    tokio_nersc_isdct_free(d);
+    return rc;
+}
+
+/* The JSON form through jansson. */
+static int
+open_tree(struct tokio_nersc_isdct **out, const unsigned char *buf,
+          size_t len, const char *name)
+{
+    json_t *json;
+    int rc = tokio__json_parse_named(&json, (const char *)buf, len, 0, name);
+
+    if (rc < 0)
+        return rc;
+    rc = tokio_nersc_isdct_from_json(out, json);
+    json_decref(json);
+    if (rc < 0 && rc != TOKIO_ENOMEM)
+        return tokio__error_prefix("'%s'", name);
+    return rc;
+}
+
+/* Whether decompressed bytes are ISDCT's text outputs (a tar archive:
+ * "ustar" at 257) or else JSON (its first non-space a '{'). */
+static int
+is_native(const unsigned char *buf, size_t len)
+{
+    size_t i = 0;
+
+    while (i < len && tokio__py_space(buf[i]))
+        i++;
+    return (len >= 262 && memcmp(buf + 257, "ustar", 5) == 0) || i == len ||
+           buf[i] != '{';
 }
 
 /* Bytes already decompressed: a tar archive, or else JSON. */
@@ -2106,41 +2389,59 @@ static int
 open_bytes(struct tokio_nersc_isdct **out, const unsigned char *buf,
            size_t len, const char *name)
 {
-    size_t i = 0;
-
-    while (i < len && tokio__py_space(buf[i]))
-        i++;
-    /* a tar header has "ustar" at 257; JSON starts with "{" */
-    int is_tar = len >= 262 && memcmp(buf + 257, "ustar", 5) == 0;
-    if (is_tar || i == len || buf[i] != '{')
+    if (is_native(buf, len))
         return open_native(out, name, buf, len);
+    struct jwin w = { NULL, (char *)buf, 0, len, len, 1 };
+    int rc = open_json(out, &w, name);
+    return rc != 0 ? (rc > 0 ? TOKIO_OK : rc) : open_tree(out, buf, len, name);
+}
 
-    /* the form we save, without a tree; anything else through jansson */
-    struct tokio_nersc_isdct *d = tokio__calloc(1, sizeof(*d));
-    int fast = d == NULL ? -1 : fast_json(&d->st, (const char *)buf, len);
-    if (fast > 0) {
-        int rc = synthesize(&d->st);
-        if (rc < 0) {
-            tokio_nersc_isdct_free(d);
-            return rc == TOKIO_ENOMEM
-                ? tokio__error(rc, "out of memory reading an ISDCT dump")
-                : tokio__error_prefix("'%s'", name);
-        }
-        *out = d;
-        return TOKIO_OK;
-    }
-    tokio_nersc_isdct_free(d);
-    if (fast < 0)
-        return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'", name);
+/*
+ * A file read through a window: the plain saved form as it is inflated,
+ * never whole; anything else (a tarball, JSON the fast path does not
+ * take) read whole as before, the tarball from the window on, the JSON
+ * again from the start.  1 when done, 0 when the file must be read whole
+ * from the start, or an error.
+ */
+int
+tokio__nersc_isdct_open_window(struct tokio_nersc_isdct **out,
+                               const char *path)
+{
+    struct tokio_input *in = NULL;
+    struct jwin w = { NULL, NULL, 0, 0, JSON_WINDOW, 0 };
+    unsigned char *rest = NULL, *all;
+    size_t rest_len = 0;
+    int rc;
 
-    json_t *json;
-    int rc = tokio__json_parse_named(&json, (const char *)buf, len, 0, name);
-    if (rc < 0)
+    if ((rc = tokio_input_open(&in, path)) < 0)
         return rc;
-    rc = tokio_nersc_isdct_from_json(out, json);
-    json_decref(json);
-    if (rc < 0 && rc != TOKIO_ENOMEM)
-        return tokio__error_prefix("'%s'", name);
+    w.in = in;
+    if ((w.buf = tokio__malloc(w.cap)) == NULL) {
+        rc = tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'", path);
+        goto done;
+    }
+    if ((rc = jwin_more(&w)) <= 0)
+        goto done;
+    if (!is_native((unsigned char *)w.buf, w.len)) {
+        rc = open_json(out, &w, path);
+        goto done;
+    }
+    /* a tarball: the rest after the window, in one buffer with it */
+    if ((rc = tokio_input_read_all(in, TOKIO_INPUT_DEFAULT_MAX - w.len,
+                                   &rest, &rest_len)) < 0)
+        goto done;
+    if ((all = tokio__realloc(w.buf, w.len + rest_len + 1)) == NULL) {
+        rc = tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'", path);
+        goto done;
+    }
+    w.buf = (char *)all;
+    memcpy(all + w.len, rest, rest_len + 1);
+    rc = open_native(out, path, all, w.len + rest_len);
+    rc = rc < 0 ? rc : 1;
+done:
+    free(rest);
+    free(w.buf);
+    tokio_input_close(in);
     return rc;
 }
 
@@ -2157,9 +2458,16 @@ tokio_nersc_isdct_open(struct tokio_nersc_isdct **out, const char *path)
         return tokio__error(TOKIO_EINVAL, "tokio_nersc_isdct_open: no path");
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
         return open_native(out, path, NULL, 0);
+    /* standard input cannot be read twice, should the window give up */
+    if (strcmp(path, "-") != 0 &&
+        (rc = tokio__nersc_isdct_open_window(out, path)) != 0)
+        return rc < 0 ? rc : TOKIO_OK;
     if ((rc = tokio_read_file(path, 0, &buf, &len)) < 0)
         return rc;
-    rc = open_bytes(out, buf, len, path);
+    if (is_native(buf, len))
+        rc = open_native(out, path, buf, len);
+    else
+        rc = open_tree(out, buf, len, path);
     free(buf);
     return rc;
 }
@@ -2896,10 +3204,13 @@ tokio_nersc_isdct_diff(const struct tokio_nersc_isdct *dump,
             rc = TOKIO_ENOMEM;
             break;
         }
-        for (size_t i = 0; i < st->dev[d].n; i++) {
+        for (size_t i = 0, hint = 0; i < st->dev[d].n; i++, hint++) {
             const struct counter *c = &st->dev[d].c[i];
-            const struct val *ov = okey[c->key] == 0 ? NULL
-                : store_get(ost, (uint32_t)od, okey[c->key] - 1);
+            /* the old drive mostly has its counters in the same order */
+            size_t at = okey[c->key] == 0 ? SIZE_MAX
+                : store_find_at(ost, (uint32_t)od, okey[c->key] - 1, &hint);
+            const struct val *ov = at == SIZE_MAX ? NULL
+                : &ost->dev[od].c[at].v;
             const char *key = st->keys.v[c->key].s;
             json_t *change;
             if (ov == NULL)

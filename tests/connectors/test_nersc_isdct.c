@@ -15,10 +15,14 @@
 #include <sys/time.h>
 #include <unistd.h>
 #include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <zlib.h>
 
 #include "tokio/connectors/nersc_isdct.h"
 #include "tokio/output.h"
 #include "core/alloc.h"
+#include "connectors/nersc_isdct_private.h"
 
 #define INPUTS "pytokio-inputs/"
 #define GOLDEN "golden/pytokio/"
@@ -1075,6 +1079,205 @@ test_nersc_isdct_json_reads_as_jansson(void **state)
     assert_non_null(strstr(tokio_errmsg(), "'t' line 1 column"));
 }
 
+/* ---- the saved form read through a window ----------------------------- */
+
+/* Growing text for the window fixtures. */
+struct text {
+    char *s;
+    size_t len, cap;
+};
+
+static void
+text_add(struct text *t, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    for (;;) {
+        va_start(ap, fmt);
+        n = vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
+        va_end(ap);
+        assert_true(n >= 0);
+        if ((size_t)n < t->cap - t->len)
+            break;
+        t->cap = 2 * t->cap + (size_t)n + 1;
+        assert_non_null(t->s = realloc(t->s, t->cap));
+    }
+    t->len += (size_t)n;
+}
+
+/* The reader's window, as src/connectors/nersc_isdct.c sizes it. */
+#define WINDOW ((size_t)256 << 10)
+
+/*
+ * A saved dump after `pad` spaces: a drive holding one text of `big`
+ * letters, then `ndrives` small drives with every counter type, names of
+ * 1 to 40 letters and values of many lengths.  The long text is cheap to
+ * read and moves the small drives to the edge of the reader's window;
+ * `pad` then shifts them across it a byte at a time.
+ */
+static char *
+window_json(size_t pad, size_t big, size_t ndrives, size_t *len)
+{
+    struct text t = { calloc(1, big + 4096), 0, big + 4096 };
+
+    assert_non_null(t.s);
+    text_add(&t, "%*s{\"BIG-1\": {\"big\": \"", (int)pad, "");
+    memset(t.s + t.len, 'b', big);
+    t.len += big;
+    text_add(&t, "\"}");
+    for (size_t d = 0; d < ndrives; d++) {
+        text_add(&t, ", \"SN%05zu-1\": {", d);
+        for (size_t k = 0; k < 40; k++) {
+            size_t v = d * 40 + k;
+            text_add(&t, "%s\"%.*s\": ", k ? ", " : "", (int)(k + 1),
+                     "abcdefghijklmnopqrstuvwxyzabcdefghijklmn");
+            switch (v % 7) {
+            case 0: text_add(&t, "%zu", v * 7919 % 100003); break;
+            case 1: text_add(&t, "-%zu.%zue-%zu", v % 97, v % 13, v % 5); break;
+            case 2: text_add(&t, "\"text %zu\"", v); break;
+            case 3: text_add(&t, "true"); break;
+            case 4: text_add(&t, "false"); break;
+            case 5: text_add(&t, "null"); break;
+            default: text_add(&t, "%zu", v); break;
+            }
+        }
+        text_add(&t, "}");
+    }
+    text_add(&t, "}\n");
+    *len = t.len;
+    return t.s;
+}
+
+/* The dump's JSON as cache-isdct writes it (free()). */
+static char *
+dump_text(const struct tokio_nersc_isdct *d)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+
+    assert_non_null(fp);
+    assert_int_equal(tokio_nersc_isdct_write_json(d, fp), TOKIO_OK);
+    assert_int_equal(fclose(fp), 0);
+    return buf;
+}
+
+/* `text` opened from a file at `path` (plain, or gzip with `gz`) reads
+ * as the same text in memory does, failures included; `windowed`: 1 when
+ * it must read through the window without falling back to jansson, 0
+ * when it must fall back, -1 either. */
+static void
+assert_file_reads_as_memory(const char *path, const char *text, size_t len,
+                            int gz, int windowed)
+{
+    struct tokio_nersc_isdct *a = NULL, *b = NULL;
+
+    if (gz) {
+        gzFile f = gzopen(path, "wb1");
+        assert_non_null(f);
+        assert_int_equal(gzwrite(f, text, (unsigned)len), (int)len);
+        assert_int_equal(gzclose(f), Z_OK);
+    } else {
+        tokio_test_write_file(path, text, len);
+    }
+    if (windowed >= 0) {
+        int rw = tokio__nersc_isdct_open_window(&a, path);
+        if (rw != windowed)
+            fail_msg("%s: windowed read gave %d: %s", path, rw,
+                     rw < 0 ? tokio_errmsg() : "");
+        tokio_nersc_isdct_free(a);
+        a = NULL;
+    }
+    int ra = tokio_nersc_isdct_open(&a, path);
+    char *ma = strdup(tokio_errmsg());
+    int rb = tokio_nersc_isdct_open_mem(&b, text, len, path);
+    assert_int_equal(ra, rb);
+    if (ra < 0) {
+        assert_string_equal(ma, tokio_errmsg());
+    } else {
+        char *ta = dump_text(a), *tb = dump_text(b);
+        assert_string_equal(ta, tb);
+        free(ta);
+        free(tb);
+    }
+    free(ma);
+    tokio_nersc_isdct_free(a);
+    tokio_nersc_isdct_free(b);
+}
+
+/*
+ * A file is read through a 256 KiB window, a step at a time, each step
+ * tried again when it runs into the window's edge: every byte of the
+ * small drives (serials, names, each type of value, the separators, the
+ * end of the text) put on the edge in turn reads as the whole text in
+ * memory does, and as jansson does; so does a value longer than the
+ * window; a cut anywhere fails as the whole text fails.
+ */
+static void
+test_nersc_isdct_json_window_edges(void **state)
+{
+    (void)state;
+    char *dir = tokio_test_mkdtemp(), *path = tokio_test_join(dir, "w.json");
+    const size_t head = strlen("{\"BIG-1\": {\"big\": \"") + strlen("\"}");
+    const size_t sweep = 360;
+    size_t len, len0;
+    char *text;
+
+    /* the first small drives: at pad 0 the edge is `sweep` bytes into
+     * them, and each pad moves it one byte back */
+    for (size_t pad = 0; pad <= sweep; pad++) {
+        text = window_json(pad, WINDOW - head - sweep, 3, &len);
+        assert_file_reads_as_memory(path, text, len, pad % 16 == 0, 1);
+        free(text);
+    }
+    /* the end of the text: one small drive, its last bytes on the edge */
+    free(window_json(0, 0, 1, &len0));
+    for (size_t pad = 0; pad <= 80; pad++) {
+        text = window_json(pad, WINDOW + 2 - len0, 1, &len);
+        assert_file_reads_as_memory(path, text, len, pad % 16 == 0, 1);
+        free(text);
+    }
+
+    text = window_json(0, WINDOW - head - sweep, 3, &len);
+    /* as jansson reads it */
+    json_t *j = json_loads(text, 0, NULL);
+    struct tokio_nersc_isdct *d = NULL, *e = NULL;
+    assert_non_null(j);
+    tokio_test_write_file(path, text, len);
+    assert_int_equal(tokio_nersc_isdct_from_json(&d, j), TOKIO_OK);
+    assert_int_equal(tokio_nersc_isdct_open(&e, path), TOKIO_OK);
+    char *a = dump_text(d), *b = dump_text(e);
+    assert_string_equal(a, b);
+    assert_int_equal(tokio_nersc_isdct_count(e), 4);
+    free(a);
+    free(b);
+    tokio_nersc_isdct_free(d);
+    tokio_nersc_isdct_free(e);
+    json_decref(j);
+    /* cut short: around the window's edge, and elsewhere */
+    for (size_t cut = WINDOW - 12; cut < WINDOW + 12; cut++)
+        assert_file_reads_as_memory(path, text, cut, 0, cut > 0 ? 0 : -1);
+    for (size_t cut = 0; cut < len; cut += len / 7 + 1)
+        assert_file_reads_as_memory(path, text, cut, 0, cut > 0 ? 0 : -1);
+    /* an escape past the window: jansson reads all of it */
+    char *q = strstr(text + WINDOW, "\"text ");
+    assert_non_null(q);
+    memcpy(q, "\"\\u0041ext", 10);
+    assert_file_reads_as_memory(path, text, len, 0, 0);
+    assert_file_reads_as_memory(path, text, len, 1, 0);
+    free(text);
+
+    /* a value longer than the window: the window grows */
+    text = window_json(3, 3 * WINDOW, 2, &len);
+    assert_file_reads_as_memory(path, text, len, 0, 1);
+    assert_file_reads_as_memory(path, text, len, 1, 1);
+    free(text);
+    tokio_test_rmtree(dir);
+    free(path);
+    free(dir);
+}
+
 /* Everything after opening: JSON, CSV, diff, reductions, summary. */
 static int
 outputs_trial(void *ctx)
@@ -1143,6 +1346,7 @@ main(void)
         cmocka_unit_test(test_nersc_isdct_summary_needs_timestamps),
         cmocka_unit_test(test_nersc_isdct_write_json_matches_tree),
         cmocka_unit_test(test_nersc_isdct_json_reads_as_jansson),
+        cmocka_unit_test(test_nersc_isdct_json_window_edges),
         cmocka_unit_test(test_nersc_isdct_open_survives_every_oom),
         cmocka_unit_test(test_nersc_isdct_outputs_survive_every_oom),
     };
