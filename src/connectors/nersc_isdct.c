@@ -167,12 +167,17 @@ struct counter {
 /* One drive: its counters in first-set order, and their places by
  * name: slot[] holds place + 1 (0 when free), at the hash of the key id,
  * nslot a power of two.  A table per drive stays small and in cache
- * while the drive is read. */
+ * while the drive is read.  Drives mostly list the same counters in the
+ * same order: a drive whose names are, place for place, the first n
+ * names of an earlier drive keeps no table and finds its counters
+ * through that drive's (layout: its index + 1; 0 for a table of its
+ * own). */
 struct device {
     struct counter *c;
     size_t n, cap;
     uint32_t *slot;
     size_t nslot;
+    size_t layout;
 };
 
 /* keys' aux: the counter keeps its unit (see has_unit()) */
@@ -403,12 +408,10 @@ key_home(uint32_t key, size_t nslot)
     return (size_t)(((uint64_t)key * 0x9e3779b97f4a7c15u) >> 32) & (nslot - 1);
 }
 
-/* Place of counter `key` in drive `d`'s c[], or SIZE_MAX. */
+/* Place of counter `key` in drive `dv`'s own table, or SIZE_MAX. */
 static size_t
-store_find(const struct store *st, uint32_t d, uint32_t key)
+table_find(const struct device *dv, uint32_t key)
 {
-    const struct device *dv = &st->dev[d];
-
     if (dv->nslot == 0)
         return SIZE_MAX;
     for (size_t i = key_home(key, dv->nslot);; i = (i + 1) & (dv->nslot - 1)) {
@@ -418,6 +421,30 @@ store_find(const struct store *st, uint32_t d, uint32_t key)
         if (dv->c[at - 1].key == key)
             return at - 1;
     }
+}
+
+/* Place of counter `key` in drive `d`'s c[], or SIZE_MAX. */
+static size_t
+store_find(const struct store *st, uint32_t d, uint32_t key)
+{
+    const struct device *dv = &st->dev[d];
+
+    if (dv->layout == 0)
+        return table_find(dv, key);
+    size_t i = table_find(&st->dev[dv->layout - 1], key);
+    return i < dv->n ? i : SIZE_MAX;
+}
+
+/* The drive whose table drive `d`'s names may follow: the one drive
+ * d - 1 follows, or d - 1 itself (0 when none). */
+static size_t
+layout_after(const struct store *st, uint32_t d)
+{
+    const struct device *prev = d > 0 ? &st->dev[d - 1] : NULL;
+
+    if (prev == NULL)
+        return 0;
+    return prev->layout != 0 ? prev->layout : prev->nslot > 0 ? d : 0;
 }
 
 /* As store_find(), looking first at place *hint, where drives that
@@ -519,6 +546,12 @@ store_append(struct store *st, uint32_t d, uint32_t key, struct val v)
         dv->c = g;
         dv->cap = cap;
     }
+    if (dv->layout != 0) {
+        const struct device *lay = &st->dev[dv->layout - 1];
+        if (dv->n < lay->n && lay->c[dv->n].key == key)
+            goto put;       /* still the same names as the layout's */
+        dv->layout = 0;     /* from here on a table of its own */
+    }
     if (dv->nslot < dv->cap + dv->cap / 4 + 1 && store_rehash(dv) < 0) {
         val_release(&v);
         return TOKIO_ENOMEM;
@@ -527,6 +560,7 @@ store_append(struct store *st, uint32_t d, uint32_t key, struct val v)
     while (dv->slot[k] != 0)
         k = (k + 1) & (dv->nslot - 1);
     dv->slot[k] = (uint32_t)dv->n + 1;
+put:
     dv->c[dv->n].key = key;
     dv->c[dv->n++].v = v;
     return TOKIO_OK;
@@ -2137,7 +2171,8 @@ scan_same_key(struct scan *s, const struct store *st, uint32_t key)
     return 1;
 }
 
-/* The next byte after white space, not read; 0 (and short_) at the end. */
+/* The next byte after white space, not read; 0 (and short_) at the end,
+ * or a NUL byte in the text, which is never what a step wants. */
 static char
 scan_peek(struct scan *s)
 {
@@ -2200,6 +2235,7 @@ json_step(struct store *st, struct scan *s, struct jread *r, int at_eof)
             return 0;           /* given twice: jansson keeps the last */
         r->d = d;
         r->in_step = d > 0;
+        st->dev[d].layout = layout_after(st, (uint32_t)d);
         if (c == '}')
             s->p++;
         r->step = c == '}' ? J_AFTER_DRIVE : J_COUNTER;
@@ -2249,8 +2285,10 @@ json_step(struct store *st, struct scan *s, struct jread *r, int at_eof)
         r->step = c == ',' ? J_DRIVE : J_END;
         return 1;
     case J_END:
-        /* nothing but white space may follow, to the very end */
-        if (scan_peek(s) != '\0' || !at_eof)
+        /* nothing but white space may follow, to the very end (a NUL
+         * byte is text, not the end) */
+        scan_ws(s);
+        if (s->p != s->end || !at_eof)
             return 0;
         r->step = J_DONE;
         return 1;

@@ -1077,6 +1077,12 @@ test_nersc_isdct_json_reads_as_jansson(void **state)
     assert_int_equal(tokio_nersc_isdct_open_mem(&d, bad, strlen(bad), "t"),
                      TOKIO_EFORMAT);
     assert_non_null(strstr(tokio_errmsg(), "'t' line 1 column"));
+    /* a NUL byte after the end is text, not the end (fuzz_nersc_isdct) */
+    static const char nul[] = "{\"A\": {\"x\": 1}}\n\0\0";
+    assert_int_equal(tokio_nersc_isdct_open_mem(&d, nul, sizeof(nul) - 1,
+                                                "nul"), TOKIO_EFORMAT);
+    assert_non_null(strstr(tokio_errmsg(), "'nul' line 2 column"));
+    assert_null(d);
 }
 
 /* ---- the saved form read through a window ----------------------------- */
