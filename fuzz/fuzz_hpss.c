@@ -2,17 +2,46 @@
  * fuzz/fuzz_hpss.c - the HPSS log and daily report reader
  * (src/connectors/hpss.c) on arbitrary bytes: the first byte picks the
  * kind (auto, daily, hsi, ftp), the rest is the input; then every way
- * out (JSON, back from JSON, CSV).  Seeds: fuzz/corpus/hpss/.
+ * out (JSON, back from JSON, CSV), and the JSON written straight from the
+ * records must be the tree's, byte for byte.  Seeds: fuzz/corpus/hpss/.
  */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <jansson.h>
 
 #include "tokio/connectors/hpss.h"
+#include "tokio/output.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* tokio_hpss_write_json() against tokio_json_write() of the tree. */
+static void
+check_writer(const struct tokio_hpss *h, const json_t *json)
+{
+    const unsigned flags = TOKIO_JSON_SORT_KEYS | TOKIO_JSON_INDENT(4);
+    char *a = NULL, *b = NULL;
+    size_t alen = 0, blen = 0;
+    FILE *fa = open_memstream(&a, &alen), *fb = open_memstream(&b, &blen);
+
+    if (fa != NULL && fb != NULL &&
+        tokio_hpss_write_json(h, fa, flags) == TOKIO_OK &&
+        tokio_json_write(fb, json, flags) == TOKIO_OK) {
+        fflush(fa);
+        fflush(fb);
+        if (alen != blen || memcmp(a, b, alen) != 0)
+            abort();
+    }
+    if (fa != NULL)
+        fclose(fa);
+    if (fb != NULL)
+        fclose(fb);
+    free(a);
+    free(b);
+}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -27,7 +56,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     (void)tokio_hpss_count(h, "hsi");
     (void)tokio_hpss_report_date(h);
-    if (tokio_hpss_to_json(h, &json) == TOKIO_OK &&
+    if (tokio_hpss_to_json(h, &json) == TOKIO_OK)
+        check_writer(h, json);
+    if (json != NULL &&
         tokio_hpss_from_json(&again, json, tokio_hpss_kind(h)) == TOKIO_OK) {
         FILE *fp = fopen("/dev/null", "w");
         if (fp != NULL) {

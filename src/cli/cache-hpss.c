@@ -35,6 +35,18 @@ write_csv(FILE *fp, void *hpss)
     return tokio_hpss_write_csv(hpss, fp);
 }
 
+/* json.dumps(..., indent=4, sort_keys=True) and a newline */
+static int
+write_json(FILE *fp, void *hpss)
+{
+    int rc = tokio_hpss_write_json(hpss, fp, TOKIO_JSON_SORT_KEYS |
+                                             TOKIO_JSON_INDENT(4));
+
+    if (rc >= 0)
+        fputc('\n', fp);   /* a write error shows at commit */
+    return rc;
+}
+
 int
 cmd_cache_hpss(int argc, char **argv)
 {
@@ -55,7 +67,6 @@ cmd_cache_hpss(int argc, char **argv)
         OPT_END
     };
     struct tokio_hpss *h = NULL;
-    json_t *j = NULL;
     int npos, rc;
 
     npos = cli_parse(argc, argv, opts, usage, description);
@@ -68,17 +79,7 @@ cmd_cache_hpss(int argc, char **argv)
         return cli_usage_error(cmd, "give --json or --csv, not both");
     if (tokio_hpss_open(&h, argv[1], (enum tokio_hpss_kind)kind) < 0)
         return cli_fail(cmd, NULL);
-    if (!csv) {
-        if (tokio_hpss_to_json(h, &j) < 0) {
-            rc = cli_fail(cmd, NULL);
-        } else {
-            rc = cli_write_json(cmd, output, j, TOKIO_JSON_SORT_KEYS |
-                                                TOKIO_JSON_INDENT(4));
-            json_decref(j);
-        }
-    } else {
-        rc = cli_write_output(cmd, output, write_csv, h);
-    }
+    rc = cli_write_output(cmd, output, csv ? write_csv : write_json, h);
     tokio_hpss_free(h);
     return rc;
 }

@@ -2039,6 +2039,92 @@ nomem:
     return tokio__error(TOKIO_ENOMEM, "out of memory");
 }
 
+/* Field indexes of `app` in the order of their names. */
+static size_t
+fields_by_name(enum app app, size_t order[MAX_FIELDS])
+{
+    const struct field *f = apps[app].fields;
+    size_t n = apps[app].n;
+
+    for (size_t i = 0; i < n; i++) {
+        size_t j = i;
+        for (; j > 0 && strcmp(f[order[j - 1]].name, f[i].name) > 0; j--)
+            order[j] = order[j - 1];
+        order[j] = i;
+    }
+    return n;
+}
+
+/* A log's JSON straight from its records: applications and field names
+ * sorted, records in input order, as tokio_json_write() lays out
+ * tokio_hpss_to_json()'s tree. */
+static int
+write_log_json(const struct tokio_hpss *h, FILE *fp, unsigned flags)
+{
+    static const enum app by_name[N_APPS] = {
+        APP_FTP, APP_HSI, APP_HTAR, APP_PFTP
+    };
+    struct tokio__jstream *js = tokio__jstream_open(fp, flags);
+
+    if (js == NULL)
+        return TOKIO_ENOMEM;
+    tokio__jstream_begin(js);
+    for (size_t a = 0; a < N_APPS; a++) {
+        enum app app = by_name[a];
+        const struct field *f = apps[app].fields;
+        size_t order[MAX_FIELDS], nf = fields_by_name(app, order);
+        int any = 0;
+
+        for (size_t i = 0; i < h->n; i++) {
+            const struct rec *r = &h->recs[i];
+            if (r->app != app)
+                continue;
+            if (!any) {
+                tokio__jstream_key(js, apps[app].name,
+                                   strlen(apps[app].name));
+                tokio__jstream_begin_list(js);
+                any = 1;
+            }
+            tokio__jstream_item(js);
+            tokio__jstream_begin(js);
+            for (size_t k = 0; k < nf; k++) {
+                size_t x = order[k];
+                if (!(r->present & (1u << x)))
+                    continue;
+                tokio__jstream_key(js, f[x].name, strlen(f[x].name));
+                if (f[x].type == T_INT)
+                    tokio__jstream_int(js, r->v[x].i);
+                else if (f[x].type == T_REAL)
+                    tokio__jstream_real(js, r->v[x].d);
+                else
+                    tokio__jstream_string(js, h->pool + r->v[x].off,
+                                          strlen(h->pool + r->v[x].off));
+            }
+            tokio__jstream_end(js);
+        }
+        if (any)
+            tokio__jstream_end(js);
+    }
+    tokio__jstream_end(js);
+    return tokio__jstream_close(js);
+}
+
+int
+tokio_hpss_write_json(const struct tokio_hpss *h, FILE *fp, unsigned flags)
+{
+    json_t *j = NULL;
+    int rc;
+
+    /* unsorted, the tree's order is that of first appearance */
+    if (h->kind != TOKIO_HPSS_DAILY && (flags & TOKIO_JSON_SORT_KEYS))
+        return write_log_json(h, fp, flags);
+    if ((rc = tokio_hpss_to_json(h, &j)) < 0)
+        return rc;
+    rc = tokio_json_write(fp, j, flags);
+    json_decref(j);
+    return rc;
+}
+
 static int
 cmp_str(const void *a, const void *b)
 {

@@ -749,9 +749,10 @@ tokio__json_parse_named(json_t **out, const char *text, size_t len,
 struct tokio__jstream {
     struct out o;               /* buffer and sort caches */
     unsigned flags;
-    unsigned depth;             /* objects open */
+    unsigned depth;             /* objects and lists open */
     int rc;                     /* first error */
     unsigned char first[JSTREAM_DEPTH + 1];   /* no member yet, per depth */
+    unsigned char list[JSTREAM_DEPTH + 1];    /* a list, not an object */
 };
 
 struct tokio__jstream *
@@ -768,8 +769,8 @@ tokio__jstream_open(FILE *fp, unsigned flags)
     return js;
 }
 
-void
-tokio__jstream_begin(struct tokio__jstream *js)
+static void
+jstream_open_one(struct tokio__jstream *js, int list)
 {
     if (js->depth == JSTREAM_DEPTH) {
         if (js->rc == TOKIO_OK)
@@ -777,8 +778,21 @@ tokio__jstream_begin(struct tokio__jstream *js)
                                   "than %d objects", JSTREAM_DEPTH);
         return;
     }
-    /* "{" waits for the first member: an empty object is "{}" */
+    /* "{" or "[" waits for the first member: an empty one is "{}"/"[]" */
     js->first[++js->depth] = 1;
+    js->list[js->depth] = (unsigned char)list;
+}
+
+void
+tokio__jstream_begin(struct tokio__jstream *js)
+{
+    jstream_open_one(js, 0);
+}
+
+void
+tokio__jstream_begin_list(struct tokio__jstream *js)
+{
+    jstream_open_one(js, 1);
 }
 
 void
@@ -787,22 +801,27 @@ tokio__jstream_end(struct tokio__jstream *js)
     if (js->depth == 0)
         return;
     if (js->first[js->depth]) {
-        put_lit(&js->o, "{}");
+        if (js->list[js->depth])
+            put_lit(&js->o, "[]");
+        else
+            put_lit(&js->o, "{}");
     } else {
         if (js->flags & 0xffu)
             newline_indent(&js->o, js->flags & 0xffu, js->depth - 1);
-        put_char(&js->o, '}');
+        put_char(&js->o, js->list[js->depth] ? ']' : '}');
     }
     js->depth--;
 }
 
-void
-tokio__jstream_key(struct tokio__jstream *js, const char *key, size_t len)
+/* What comes before a member: the opening bracket or a separator, and
+ * the member's line. */
+static void
+jstream_next(struct tokio__jstream *js)
 {
     const unsigned indent = js->flags & 0xffu;
 
     if (js->first[js->depth]) {
-        put_char(&js->o, '{');
+        put_char(&js->o, js->list[js->depth] ? '[' : '{');
         js->first[js->depth] = 0;
     } else if (indent) {
         put_char(&js->o, ',');
@@ -811,8 +830,20 @@ tokio__jstream_key(struct tokio__jstream *js, const char *key, size_t len)
     }
     if (indent)
         newline_indent(&js->o, indent, js->depth);
+}
+
+void
+tokio__jstream_key(struct tokio__jstream *js, const char *key, size_t len)
+{
+    jstream_next(js);
     write_string(&js->o, key, len);
     put_lit(&js->o, ": ");
+}
+
+void
+tokio__jstream_item(struct tokio__jstream *js)
+{
+    jstream_next(js);
 }
 
 void

@@ -47,14 +47,18 @@ struct tokio__jstream;
 
 /* NULL when out of memory (tokio__error() set). */
 struct tokio__jstream *tokio__jstream_open(FILE *fp, unsigned flags);
-/* Start an object where a value goes (top level, or after a key). */
+/* Start an object, or a list, where a value goes (top level, after a
+ * key, or after tokio__jstream_item()). */
 void tokio__jstream_begin(struct tokio__jstream *js);
-/* End the innermost object ("{}" if it got no member). */
+void tokio__jstream_begin_list(struct tokio__jstream *js);
+/* End the innermost object or list ("{}" or "[]" if it got no member). */
 void tokio__jstream_end(struct tokio__jstream *js);
 /* The next member's key (`len` bytes, escaped as the writer does). */
 void tokio__jstream_key(struct tokio__jstream *js, const char *key,
                         size_t len);
-/* Values, each after a key (or alone at the top level). */
+/* The next element of a list: a value or a begin follows. */
+void tokio__jstream_item(struct tokio__jstream *js);
+/* Values, each after a key or item (or alone at the top level). */
 void tokio__jstream_int(struct tokio__jstream *js, int64_t v);
 void tokio__jstream_uint(struct tokio__jstream *js, uint64_t v);
 void tokio__jstream_real(struct tokio__jstream *js, double v);

@@ -1,8 +1,9 @@
 /*
  * tests/core/test_json_stream.c - the streaming JSON writer
  * (tokio__jstream_*) writes what tokio_json_write() writes for the same
- * tree: separators, indentation, "{}" for empty objects, escaping, the
- * repr() of reals, big unsigned integers, and json_t values at depth.
+ * tree: separators, indentation, "{}" and "[]" when empty, lists,
+ * escaping, the repr() of reals, big unsigned integers, and json_t values
+ * at depth.
  * Then its failures: nesting too deep, a NULL value, a failing FILE.
  */
 #include "testutil.h"
@@ -125,6 +126,65 @@ test_stream_writes_what_the_tree_writer_writes(void **state)
     json_decref(tree);
 }
 
+/* Lists: of objects, of scalars, empty, nested, at the top level too. */
+static void
+fill_lists(struct tokio__jstream *js)
+{
+    tokio__jstream_begin(js);
+    tokio__jstream_key(js, "a", 1);
+    tokio__jstream_begin_list(js);
+    for (int i = 0; i < 2; i++) {
+        tokio__jstream_item(js);
+        tokio__jstream_begin(js);
+        tokio__jstream_key(js, "n", 1);
+        tokio__jstream_int(js, i);
+        tokio__jstream_key(js, "s", 1);
+        tokio__jstream_string(js, "x", 1);
+        tokio__jstream_end(js);
+    }
+    tokio__jstream_end(js);
+    tokio__jstream_key(js, "b", 1);
+    tokio__jstream_begin_list(js);
+    tokio__jstream_end(js);
+    tokio__jstream_key(js, "c", 1);
+    tokio__jstream_begin_list(js);
+    tokio__jstream_item(js);
+    tokio__jstream_real(js, 2.5);
+    tokio__jstream_item(js);
+    tokio__jstream_begin_list(js);
+    tokio__jstream_item(js);
+    tokio__jstream_begin(js);
+    tokio__jstream_end(js);
+    tokio__jstream_end(js);
+    tokio__jstream_end(js);
+    tokio__jstream_end(js);
+}
+
+static void
+test_stream_lists(void **state)
+{
+    static const unsigned flags[] = {
+        TOKIO_JSON_SORT_KEYS, TOKIO_JSON_SORT_KEYS | TOKIO_JSON_INDENT(4),
+    };
+    json_t *tree = json_pack("{s:[{s:i, s:s}, {s:i, s:s}], s:[], "
+                             "s:[f, [{}]]}", "a", "n", 0, "s", "x", "n", 1,
+                             "s", "x", "b", "c", 2.5);
+
+    (void)state;
+    assert_non_null(tree);
+    for (size_t f = 0; f < 2; f++) {
+        char *want = NULL;
+        int rc;
+        assert_int_equal(tokio_json_dumps(&want, tree, flags[f]), TOKIO_OK);
+        char *got = stream_text(flags[f], fill_lists, &rc);
+        assert_int_equal(rc, TOKIO_OK);
+        assert_string_equal(got, want);
+        free(got);
+        free(want);
+    }
+    json_decref(tree);
+}
+
 static void
 fill_empty(struct tokio__jstream *js)
 {
@@ -210,6 +270,7 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stream_writes_what_the_tree_writer_writes),
+        cmocka_unit_test(test_stream_lists),
         cmocka_unit_test(test_stream_empty_object),
         cmocka_unit_test(test_stream_failures_are_kept_for_close),
         cmocka_unit_test(test_stream_open_out_of_memory),

@@ -97,6 +97,16 @@ TOKIO_API const char *tokio_hpss_report_date(const struct tokio_hpss *h);
 TOKIO_API int tokio_hpss_to_json(const struct tokio_hpss *h, json_t **out);
 
 /**
+ * Write what tokio_json_write(fp, tree, flags) writes of
+ * tokio_hpss_to_json()'s tree; with TOKIO_JSON_SORT_KEYS a log's records
+ * are written as they are, without making the tree (whose making and
+ * freeing cost more than all the rest).
+ * @return TOKIO_OK, TOKIO_EIO (the FILE failed), TOKIO_ENOMEM.
+ */
+TOKIO_API int tokio_hpss_write_json(const struct tokio_hpss *h, FILE *fp,
+                                    unsigned flags);
+
+/**
  * Build from the JSON form (borrowed).  `kind` may be TOKIO_HPSS_AUTO: an
  * object whose keys are all "hsi"/"htar" is an HSI log, all "ftp"/"pftp"
  * an FTP log, else a daily report (the empty object is an empty HSI log).
