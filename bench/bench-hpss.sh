@@ -1,8 +1,9 @@
 #!/bin/sh
 # HPSS logs and daily report: tokio_hpss_open() (bench/bench_hpss) against
 # the reference's HsiLog/FtpLog.from_file() and HpssDailyReport, parse only
-# and parse + JSON (json.dumps, sorted, indent 4), on the sample inputs and
-# on 100x enlarged copies.  Prints MB/s of uncompressed text, the ratio
+# (in-process), and parse + JSON end to end (one process each: `tokio
+# cache-hpss --json` against a script doing json.dumps, sorted, indent 4),
+# on the sample inputs and on 100x enlarged copies.  Prints MB/s of uncompressed text, the ratio
 # and peak RSS, all in CPU time (the machine may be shared); never fails
 # the build.
 set -u
@@ -69,8 +70,8 @@ for kind in hsi ftp daily; do
         reps=$((20000000 / bytes + 1))
         t=$("$build/bench/bench_hpss" "$file" $reps 2>&1 >/dev/null |
             cut -d' ' -f2)
-        t_rss=$(rss "$build/bench/bench_hpss" "$file" --json)
-        tj=$(cpu "$build/bench/bench_hpss" "$file" --json)
+        t_rss=$(rss "$build/tokio" cache-hpss --json "$file")
+        tj=$(cpu "$build/tokio" cache-hpss --json "$file")
         mv "$work/out" "$work/c.json"
         line="$f ($bytes B): tokio parse $(mbs $bytes $t) MB/s, RSS $t_rss KiB"
         if [ -x "$py" ] && [ -d "$pytokio/tokio" ]; then

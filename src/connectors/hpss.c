@@ -2109,6 +2109,148 @@ write_log_json(const struct tokio_hpss *h, FILE *fp, unsigned flags)
     return tokio__jstream_close(js);
 }
 
+/* A string and its index, sorted by the one and then the other. */
+struct named {
+    const char *s;
+    size_t i;
+};
+
+static int
+cmp_named(const void *a, const void *b)
+{
+    const struct named *x = a, *y = b;
+    int c = strcmp(x->s, y->s);
+
+    return c != 0 ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+/* Whether x[k] is the last of its run of equal strings: a dict keeps the
+ * last value set under a key. */
+static int
+last_of_run(const struct named *x, size_t n, size_t k)
+{
+    return k + 1 == n || strcmp(x[k].s, x[k + 1].s) != 0;
+}
+
+static void
+write_cell(struct tokio__jstream *js, const struct tokio_hpss *h,
+           const struct rcell *c)
+{
+    if (c->type == T_INT)
+        tokio__jstream_int(js, c->v.i);
+    else if (c->type == T_REAL)
+        tokio__jstream_real(js, c->v.d);
+    else
+        tokio__jstream_string(js, h->pool + c->v.off,
+                              strlen(h->pool + c->v.off));
+}
+
+/* Row `r` of `t`: its columns in `cols` (sorted, the key column left
+ * out where rows are keyed by it). */
+static void
+write_row(struct tokio__jstream *js, const struct tokio_hpss *h,
+          const struct table *t, size_t r, const struct named *cols,
+          size_t ncols)
+{
+    tokio__jstream_begin(js);
+    for (size_t k = 0; k < ncols; k++)
+        if (last_of_run(cols, ncols, k)) {
+            tokio__jstream_key(js, cols[k].s, strlen(cols[k].s));
+            write_cell(js, h, &t->cells[r * t->nkeys + cols[k].i]);
+        }
+    tokio__jstream_end(js);
+}
+
+/* Table `t` as table_to_json() makes it, keys sorted. */
+static int
+write_table(struct tokio__jstream *js, const struct tokio_hpss *h,
+            const struct table *t)
+{
+    struct named *cols = tokio__calloc(t->nkeys + 1, sizeof(*cols));
+    struct named *rows = NULL;
+    size_t ncols = 0;
+
+    if (cols == NULL)
+        return TOKIO_ENOMEM;
+    for (size_t k = 0; k < t->nkeys; k++)
+        if (k != t->keyslot)
+            cols[ncols++] = (struct named){ h->pool + t->keys[k], k };
+    qsort(cols, ncols, sizeof(*cols), cmp_named);
+    if (t->keyslot == SIZE_MAX) {
+        tokio__jstream_begin_list(js);
+        for (size_t r = 0; r < t->nrows; r++) {
+            tokio__jstream_item(js);
+            write_row(js, h, t, r, cols, ncols);
+        }
+        tokio__jstream_end(js);
+        free(cols);
+        return TOKIO_OK;
+    }
+    /* rows keyed by a column: by that key, the last row of a key wins */
+    if ((rows = tokio__calloc(t->nrows + 1, sizeof(*rows))) == NULL) {
+        free(cols);
+        return TOKIO_ENOMEM;
+    }
+    for (size_t r = 0; r < t->nrows; r++)
+        rows[r] = (struct named){
+            h->pool + t->cells[r * t->nkeys + t->keyslot].v.off, r };
+    qsort(rows, t->nrows, sizeof(*rows), cmp_named);
+    tokio__jstream_begin(js);
+    for (size_t k = 0; k < t->nrows; k++)
+        if (last_of_run(rows, t->nrows, k)) {
+            tokio__jstream_key(js, rows[k].s, strlen(rows[k].s));
+            write_row(js, h, t, rows[k].i, cols, ncols);
+        }
+    tokio__jstream_end(js);
+    free(rows);
+    free(cols);
+    return TOKIO_OK;
+}
+
+/* A daily report read as text: systems, titles, rows and columns sorted,
+ * as tokio_json_write() lays out report_to_json()'s tree (a system and
+ * title name one table: a later one replaced it where it was read). */
+static int
+write_report_json(const struct tokio_hpss *h, FILE *fp, unsigned flags)
+{
+    struct named *tabs = tokio__calloc(h->ntables + 1, sizeof(*tabs));
+    struct tokio__jstream *js = NULL;
+    int rc = TOKIO_OK;
+
+    if (tabs == NULL || (js = tokio__jstream_open(fp, flags)) == NULL) {
+        free(tabs);
+        return tokio__error(TOKIO_ENOMEM, "out of memory writing JSON");
+    }
+    for (size_t i = 0; i < h->ntables; i++)
+        tabs[i] = (struct named){ h->pool + h->tables[i].system, i };
+    qsort(tabs, h->ntables, sizeof(*tabs), cmp_named);
+    tokio__jstream_begin(js);
+    for (size_t a = 0; a < h->ntables && rc == TOKIO_OK;) {
+        /* one system: its tables by title */
+        size_t b = a + 1;
+        while (b < h->ntables && strcmp(tabs[a].s, tabs[b].s) == 0)
+            b++;
+        for (size_t k = a; k < b; k++)
+            tabs[k].s = h->pool + h->tables[tabs[k].i].title;
+        qsort(tabs + a, b - a, sizeof(*tabs), cmp_named);
+        tokio__jstream_key(js, h->pool + h->tables[tabs[a].i].system,
+                           strlen(h->pool + h->tables[tabs[a].i].system));
+        tokio__jstream_begin(js);
+        for (size_t k = a; k < b && rc == TOKIO_OK; k++) {
+            tokio__jstream_key(js, tabs[k].s, strlen(tabs[k].s));
+            rc = write_table(js, h, &h->tables[tabs[k].i]);
+        }
+        tokio__jstream_end(js);
+        a = b;
+    }
+    tokio__jstream_end(js);
+    free(tabs);
+    int crc = tokio__jstream_close(js);
+    if (rc == TOKIO_ENOMEM)
+        return tokio__error(rc, "out of memory writing JSON");
+    return crc;
+}
+
 int
 tokio_hpss_write_json(const struct tokio_hpss *h, FILE *fp, unsigned flags)
 {
@@ -2116,8 +2258,14 @@ tokio_hpss_write_json(const struct tokio_hpss *h, FILE *fp, unsigned flags)
     int rc;
 
     /* unsorted, the tree's order is that of first appearance */
-    if (h->kind != TOKIO_HPSS_DAILY && (flags & TOKIO_JSON_SORT_KEYS))
-        return write_log_json(h, fp, flags);
+    if (flags & TOKIO_JSON_SORT_KEYS) {
+        if (h->kind != TOKIO_HPSS_DAILY)
+            return write_log_json(h, fp, flags);
+        if (h->report == NULL)
+            return write_report_json(h, fp, flags);
+    }
+    if (h->report != NULL)
+        return tokio_json_write(fp, h->report, flags);
     if ((rc = tokio_hpss_to_json(h, &j)) < 0)
         return rc;
     rc = tokio_json_write(fp, j, flags);

@@ -507,7 +507,8 @@ round_trip(const char *text)
 }
 
 /* tokio_hpss_write_json() writes, byte for byte, what tokio_json_write()
- * makes of tokio_hpss_to_json()'s tree, for each layout. */
+ * makes of tokio_hpss_to_json()'s tree, for each layout: logs and daily
+ * reports (repeated columns, replaced tables, rows keyed by a column). */
 static void
 assert_write_json_matches_tree(const struct tokio_hpss *h)
 {
@@ -539,8 +540,16 @@ test_hpss_write_json_matches_tree(void **state)
     (void)state;
     const char *texts[] = { hsi_text, ftp_text, daily_text, dup_text };
     for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
-        struct tokio_hpss *h = open_text(texts[i], TOKIO_HPSS_AUTO);
+        struct tokio_hpss *h = open_text(texts[i], TOKIO_HPSS_AUTO), *again;
+        json_t *j = NULL;
         assert_write_json_matches_tree(h);
+        /* and read back from its JSON */
+        assert_int_equal(tokio_hpss_to_json(h, &j), TOKIO_OK);
+        assert_int_equal(tokio_hpss_from_json(&again, j, TOKIO_HPSS_AUTO),
+                         TOKIO_OK);
+        assert_write_json_matches_tree(again);
+        tokio_hpss_free(again);
+        json_decref(j);
         tokio_hpss_free(h);
     }
     /* an empty log: "{}" */

@@ -99,8 +99,8 @@ TOKIO_API int tokio_hpss_to_json(const struct tokio_hpss *h, json_t **out);
 /**
  * Write what tokio_json_write(fp, tree, flags) writes of
  * tokio_hpss_to_json()'s tree; with TOKIO_JSON_SORT_KEYS a log's records
- * are written as they are, without making the tree (whose making and
- * freeing cost more than all the rest).
+ * and a report's tables are written as they are, without making the tree
+ * (whose making and freeing cost more than all the rest).
  * @return TOKIO_OK, TOKIO_EIO (the FILE failed), TOKIO_ENOMEM.
  */
 TOKIO_API int tokio_hpss_write_json(const struct tokio_hpss *h, FILE *fp,
