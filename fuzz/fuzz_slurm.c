@@ -3,7 +3,8 @@
  * or JSON (told apart by the first byte, as the connector does) through
  * open_mem, every serializer and the JSON round trip, a JSON cache also
  * through jansson and tokio_slurm_from_json() (the fast reader must
- * agree with it); and the same bytes
+ * agree with it), the JSON written without a tree byte for byte the
+ * tree's; and the same bytes
  * as a node list, expanded and compacted again.  Seeds: fuzz/corpus/slurm/.
  */
 #include <stddef.h>
@@ -14,8 +15,34 @@
 
 #include "core/alloc.h"
 #include "tokio/connectors/slurm.h"
+#include "tokio/output.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* tokio_slurm_write_json() against tokio_json_write() of the tree. */
+static void
+check_writer(const struct tokio_slurm *s, const json_t *json)
+{
+    const unsigned flags = TOKIO_JSON_SORT_KEYS | TOKIO_JSON_INDENT(4);
+    char *a = NULL, *b = NULL;
+    size_t alen = 0, blen = 0;
+    FILE *fa = open_memstream(&a, &alen), *fb = open_memstream(&b, &blen);
+
+    if (fa != NULL && fb != NULL &&
+        tokio_slurm_write_json(s, fa, flags) == TOKIO_OK &&
+        tokio_json_write(fb, json, flags) == TOKIO_OK) {
+        fflush(fa);
+        fflush(fb);
+        if (alen != blen || memcmp(a, b, alen) != 0)
+            abort();
+    }
+    if (fa != NULL)
+        fclose(fa);
+    if (fb != NULL)
+        fclose(fb);
+    free(a);
+    free(b);
+}
 
 static void
 exercise_table(const uint8_t *data, size_t size)
@@ -39,6 +66,7 @@ exercise_table(const uint8_t *data, size_t size)
     if (tokio_slurm_get_job_nodes(s, &list, &n) >= 0)
         free(list);
     if (tokio_slurm_to_json(s, &j) >= 0) {
+        check_writer(s, j);
         /* what we wrote must read back as the same table */
         int rc = tokio_slurm_from_json(&t, j);
         if (rc < 0 && rc != TOKIO_ENOMEM)

@@ -41,17 +41,14 @@ static int
 write_result(FILE *fp, void *ctx)
 {
     const struct result *r = ctx;
-    json_t *j = NULL;
     int rc;
 
     if (r->csv) {
         rc = tokio_slurm_write_csv(r->s, fp);
     } else if (r->json) {
-        if ((rc = tokio_slurm_to_json(r->s, &j)) < 0)
-            return rc;
-        rc = tokio_json_write(fp, j, r->to_file ? 0 : TOKIO_JSON_SORT_KEYS |
-                                                      TOKIO_JSON_INDENT(4));
-        json_decref(j);
+        rc = tokio_slurm_write_json(r->s, fp, r->to_file
+                                    ? 0 : TOKIO_JSON_SORT_KEYS |
+                                          TOKIO_JSON_INDENT(4));
     } else {
         rc = tokio_slurm_write_native(r->s, fp);
     }

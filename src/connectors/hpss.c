@@ -2109,29 +2109,6 @@ write_log_json(const struct tokio_hpss *h, FILE *fp, unsigned flags)
     return tokio__jstream_close(js);
 }
 
-/* A string and its index, sorted by the one and then the other. */
-struct named {
-    const char *s;
-    size_t i;
-};
-
-static int
-cmp_named(const void *a, const void *b)
-{
-    const struct named *x = a, *y = b;
-    int c = strcmp(x->s, y->s);
-
-    return c != 0 ? c : (x->i > y->i) - (x->i < y->i);
-}
-
-/* Whether x[k] is the last of its run of equal strings: a dict keeps the
- * last value set under a key. */
-static int
-last_of_run(const struct named *x, size_t n, size_t k)
-{
-    return k + 1 == n || strcmp(x[k].s, x[k + 1].s) != 0;
-}
-
 static void
 write_cell(struct tokio__jstream *js, const struct tokio_hpss *h,
            const struct rcell *c)
@@ -2149,12 +2126,12 @@ write_cell(struct tokio__jstream *js, const struct tokio_hpss *h,
  * out where rows are keyed by it). */
 static void
 write_row(struct tokio__jstream *js, const struct tokio_hpss *h,
-          const struct table *t, size_t r, const struct named *cols,
+          const struct table *t, size_t r, const struct tokio__jkey *cols,
           size_t ncols)
 {
     tokio__jstream_begin(js);
     for (size_t k = 0; k < ncols; k++)
-        if (last_of_run(cols, ncols, k)) {
+        if (tokio__jkeys_last(cols, ncols, k)) {
             tokio__jstream_key(js, cols[k].s, strlen(cols[k].s));
             write_cell(js, h, &t->cells[r * t->nkeys + cols[k].i]);
         }
@@ -2166,16 +2143,16 @@ static int
 write_table(struct tokio__jstream *js, const struct tokio_hpss *h,
             const struct table *t)
 {
-    struct named *cols = tokio__calloc(t->nkeys + 1, sizeof(*cols));
-    struct named *rows = NULL;
+    struct tokio__jkey *cols = tokio__calloc(t->nkeys + 1, sizeof(*cols));
+    struct tokio__jkey *rows = NULL;
     size_t ncols = 0;
 
     if (cols == NULL)
         return TOKIO_ENOMEM;
     for (size_t k = 0; k < t->nkeys; k++)
         if (k != t->keyslot)
-            cols[ncols++] = (struct named){ h->pool + t->keys[k], k };
-    qsort(cols, ncols, sizeof(*cols), cmp_named);
+            cols[ncols++] = (struct tokio__jkey){ h->pool + t->keys[k], k };
+    tokio__jkeys_sort(cols, ncols);
     if (t->keyslot == SIZE_MAX) {
         tokio__jstream_begin_list(js);
         for (size_t r = 0; r < t->nrows; r++) {
@@ -2192,12 +2169,12 @@ write_table(struct tokio__jstream *js, const struct tokio_hpss *h,
         return TOKIO_ENOMEM;
     }
     for (size_t r = 0; r < t->nrows; r++)
-        rows[r] = (struct named){
+        rows[r] = (struct tokio__jkey){
             h->pool + t->cells[r * t->nkeys + t->keyslot].v.off, r };
-    qsort(rows, t->nrows, sizeof(*rows), cmp_named);
+    tokio__jkeys_sort(rows, t->nrows);
     tokio__jstream_begin(js);
     for (size_t k = 0; k < t->nrows; k++)
-        if (last_of_run(rows, t->nrows, k)) {
+        if (tokio__jkeys_last(rows, t->nrows, k)) {
             tokio__jstream_key(js, rows[k].s, strlen(rows[k].s));
             write_row(js, h, t, rows[k].i, cols, ncols);
         }
@@ -2213,7 +2190,7 @@ write_table(struct tokio__jstream *js, const struct tokio_hpss *h,
 static int
 write_report_json(const struct tokio_hpss *h, FILE *fp, unsigned flags)
 {
-    struct named *tabs = tokio__calloc(h->ntables + 1, sizeof(*tabs));
+    struct tokio__jkey *tabs = tokio__calloc(h->ntables + 1, sizeof(*tabs));
     struct tokio__jstream *js = NULL;
     int rc = TOKIO_OK;
 
@@ -2222,8 +2199,8 @@ write_report_json(const struct tokio_hpss *h, FILE *fp, unsigned flags)
         return tokio__error(TOKIO_ENOMEM, "out of memory writing JSON");
     }
     for (size_t i = 0; i < h->ntables; i++)
-        tabs[i] = (struct named){ h->pool + h->tables[i].system, i };
-    qsort(tabs, h->ntables, sizeof(*tabs), cmp_named);
+        tabs[i] = (struct tokio__jkey){ h->pool + h->tables[i].system, i };
+    tokio__jkeys_sort(tabs, h->ntables);
     tokio__jstream_begin(js);
     for (size_t a = 0; a < h->ntables && rc == TOKIO_OK;) {
         /* one system: its tables by title */
@@ -2232,7 +2209,7 @@ write_report_json(const struct tokio_hpss *h, FILE *fp, unsigned flags)
             b++;
         for (size_t k = a; k < b; k++)
             tabs[k].s = h->pool + h->tables[tabs[k].i].title;
-        qsort(tabs + a, b - a, sizeof(*tabs), cmp_named);
+        tokio__jkeys_sort(tabs + a, b - a);
         tokio__jstream_key(js, h->pool + h->tables[tabs[a].i].system,
                            strlen(h->pool + h->tables[tabs[a].i].system));
         tokio__jstream_begin(js);

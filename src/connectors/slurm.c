@@ -1780,6 +1780,88 @@ tokio_slurm_to_json(const struct tokio_slurm *s, json_t **out)
     return TOKIO_OK;
 }
 
+/* Task `t` as task_to_json() makes it, its keys sorted. */
+static int
+write_task(struct tokio__jstream *js, const struct tokio_slurm *s, size_t t)
+{
+    const struct task *task = &s->tasks[t];
+    struct tokio__jkey *keys = tokio__calloc(task->n_fields + 1,
+                                             sizeof(*keys));
+
+    if (keys == NULL)
+        return TOKIO_ENOMEM;
+    for (size_t i = 0; i < task->n_fields; i++)
+        keys[i] = (struct tokio__jkey){
+            str_at(s, s->fields[task->first + i].key), task->first + i };
+    tokio__jkeys_sort(keys, task->n_fields);
+    tokio__jstream_begin(js);
+    for (size_t k = 0; k < task->n_fields; k++) {
+        const struct field *f = &s->fields[keys[k].i];
+        if (!tokio__jkeys_last(keys, task->n_fields, k))
+            continue;
+        tokio__jstream_key(js, keys[k].s, strlen(keys[k].s));
+        if (f->kind == V_TEXT) {
+            tokio__jstream_string(js, str_at(s, f->val), f->n);
+        } else if (f->kind == V_JSON) {
+            tokio__jstream_value(js, f->json);
+        } else {
+            const char *name = str_at(s, f->val);
+            tokio__jstream_begin_list(js);
+            for (size_t n = 0; n < f->n; n++) {
+                size_t len = strlen(name);
+                tokio__jstream_item(js);
+                tokio__jstream_string(js, name, len);
+                name += len + 1;
+            }
+            tokio__jstream_end(js);
+        }
+    }
+    tokio__jstream_end(js);
+    free(keys);
+    return TOKIO_OK;
+}
+
+int
+tokio_slurm_write_json(const struct tokio_slurm *s, FILE *fp, unsigned flags)
+{
+    struct tokio__jkey *ids = NULL;
+    struct tokio__jstream *js = NULL;
+    json_t *j = NULL;
+    int rc = TOKIO_OK;
+
+    /* unsorted, the tree's order is the tasks' */
+    if (!(flags & TOKIO_JSON_SORT_KEYS)) {
+        if ((rc = tokio_slurm_to_json(s, &j)) < 0)
+            return rc;
+        rc = tokio_json_write(fp, j, flags);
+        json_decref(j);
+        return rc;
+    }
+    if ((ids = tokio__calloc(s->n_tasks + 1, sizeof(*ids))) == NULL ||
+        (js = tokio__jstream_open(fp, flags)) == NULL) {
+        free(ids);
+        return tokio__error(TOKIO_ENOMEM, "out of memory serializing %zu "
+                            "Slurm tasks", s->n_tasks);
+    }
+    for (size_t i = 0; i < s->n_tasks; i++)
+        ids[i] = (struct tokio__jkey){ str_at(s, s->tasks[i].id), i };
+    tokio__jkeys_sort(ids, s->n_tasks);
+    tokio__jstream_begin(js);
+    for (size_t k = 0; k < s->n_tasks && rc == TOKIO_OK; k++) {
+        if (!tokio__jkeys_last(ids, s->n_tasks, k))
+            continue;
+        tokio__jstream_key(js, ids[k].s, strlen(ids[k].s));
+        rc = write_task(js, s, ids[k].i);
+    }
+    tokio__jstream_end(js);
+    free(ids);
+    int crc = tokio__jstream_close(js);
+    if (rc < 0)
+        return tokio__error(rc, "out of memory serializing %zu Slurm tasks",
+                            s->n_tasks);
+    return crc;
+}
+
 /* Header of the native form: jobidraw, then the first task's keys. */
 static int
 native_columns(const struct tokio_slurm *s, const char ***cols_out,

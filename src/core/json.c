@@ -891,6 +891,28 @@ tokio__jstream_value(struct tokio__jstream *js, const json_t *v)
         js->rc = rc;
 }
 
+static int
+cmp_jkey(const void *a, const void *b)
+{
+    const struct tokio__jkey *x = a, *y = b;
+    int c = strcmp(x->s, y->s);
+
+    return c != 0 ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+void
+tokio__jkeys_sort(struct tokio__jkey *k, size_t n)
+{
+    if (n > 1)
+        qsort(k, n, sizeof(*k), cmp_jkey);
+}
+
+int
+tokio__jkeys_last(const struct tokio__jkey *k, size_t n, size_t at)
+{
+    return at + 1 == n || strcmp(k[at].s, k[at + 1].s) != 0;
+}
+
 int
 tokio__jstream_close(struct tokio__jstream *js)
 {

@@ -13,6 +13,7 @@
 
 #include "core/alloc.h"
 #include "tokio/connectors/slurm.h"
+#include "tokio/output.h"
 #include "tokio/time.h"
 
 #define SAMPLE "pytokio-inputs/sample.slurm"
@@ -486,6 +487,65 @@ test_slurm_json_fast_and_jansson_paths_agree(void **state)
 
 /* Times through the fast path and through strptime agree, on either side
  * of a daylight-saving change and for what only strptime takes. */
+/* tokio_slurm_write_json() writes, byte for byte, what
+ * tokio_json_write() makes of tokio_slurm_to_json()'s tree, in each
+ * layout: sacct text, the cache forms above (repeated tasks and keys, a
+ * node list as text, values jansson reads), the pack's sample. */
+static void
+assert_write_json_matches_tree(const struct tokio_slurm *s)
+{
+    static const unsigned flags[] = {
+        TOKIO_JSON_SORT_KEYS | TOKIO_JSON_INDENT(4), TOKIO_JSON_SORT_KEYS, 0,
+    };
+    json_t *tree = NULL;
+
+    assert_int_equal(tokio_slurm_to_json(s, &tree), TOKIO_OK);
+    for (size_t f = 0; f < sizeof(flags) / sizeof(flags[0]); f++) {
+        char *want = NULL, *got = NULL;
+        size_t len = 0;
+        FILE *fp = open_memstream(&got, &len);
+        assert_non_null(fp);
+        assert_int_equal(tokio_json_dumps(&want, tree, flags[f]), TOKIO_OK);
+        assert_int_equal(tokio_slurm_write_json(s, fp, flags[f]), TOKIO_OK);
+        assert_int_equal(fclose(fp), 0);
+        assert_string_equal(got, want);
+        free(got);
+        free(want);
+    }
+    json_decref(tree);
+}
+
+static void
+test_slurm_write_json_matches_tree(void **state)
+{
+    (void)state;
+    const char *texts[] = { sacct_text, fast_json, slow_json };
+    struct tokio_slurm *s;
+
+    for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+        s = NULL;
+        assert_int_equal(tokio_slurm_open_mem(&s, texts[i], strlen(texts[i]),
+                                              "t"), TOKIO_OK);
+        assert_write_json_matches_tree(s);
+        tokio_slurm_free(s);
+    }
+    /* a stream that takes no writes */
+    s = NULL;
+    assert_int_equal(tokio_slurm_open_mem(&s, sacct_text, strlen(sacct_text),
+                                          "t"), TOKIO_OK);
+    FILE *ro = fopen("/dev/null", "r");
+    assert_non_null(ro);
+    assert_int_equal(tokio_slurm_write_json(s, ro, TOKIO_JSON_SORT_KEYS),
+                     TOKIO_EIO);
+    fclose(ro);
+    tokio_slurm_free(s);
+    TOKIO_TEST_NEED_DATA(path, "pytokio-inputs/sample.slurm");
+    s = NULL;
+    assert_int_equal(tokio_slurm_open(&s, path), TOKIO_OK);
+    assert_write_json_matches_tree(s);
+    tokio_slurm_free(s);
+}
+
 static void
 test_slurm_times_match_strptime(void **state)
 {
@@ -661,6 +721,7 @@ main(void)
         cmocka_unit_test(test_slurm_empty_input_is_eformat),
         cmocka_unit_test(test_slurm_open_survives_every_oom),
         cmocka_unit_test(test_slurm_json_fast_and_jansson_paths_agree),
+        cmocka_unit_test(test_slurm_write_json_matches_tree),
         cmocka_unit_test(test_slurm_times_match_strptime),
         cmocka_unit_test(test_slurm_bad_values_are_eformat),
         cmocka_unit_test(test_slurm_json_survives_every_oom),

@@ -134,6 +134,16 @@ TOKIO_API int tokio_slurm_get_job_startend(const struct tokio_slurm *s,
 TOKIO_API int tokio_slurm_to_json(const struct tokio_slurm *s, json_t **out);
 
 /**
+ * Write what tokio_json_write(fp, tree, flags) writes of
+ * tokio_slurm_to_json()'s tree; with TOKIO_JSON_SORT_KEYS the tasks are
+ * written as they are, without making the tree (whose making and freeing
+ * cost more than all the rest).
+ * @return TOKIO_OK, TOKIO_EIO (the FILE failed), TOKIO_ENOMEM.
+ */
+TOKIO_API int tokio_slurm_write_json(const struct tokio_slurm *s, FILE *fp,
+                                     unsigned flags);
+
+/**
  * The native text form (the reference's str()): "jobidraw" then the first
  * task's other fields as the header, one '|'-joined line per task, node
  * lists comma-joined, no newline after the last line.  This is sacct text
