@@ -2436,10 +2436,9 @@ open_bytes(struct tokio_nersc_isdct **out, const unsigned char *buf,
 
 /*
  * A file read through a window: the plain saved form as it is inflated,
- * never whole; anything else (a tarball, JSON the fast path does not
- * take) read whole as before, the tarball from the window on, the JSON
- * again from the start.  1 when done, 0 when the file must be read whole
- * from the start, or an error.
+ * never whole.  1 when done, 0 when the file must be read whole from the
+ * start instead (a tarball, whose first window is read again, or JSON
+ * the windowed reader does not take, which jansson reads), or an error.
  */
 int
 tokio__nersc_isdct_open_window(struct tokio_nersc_isdct **out,
@@ -2447,37 +2446,16 @@ tokio__nersc_isdct_open_window(struct tokio_nersc_isdct **out,
 {
     struct tokio_input *in = NULL;
     struct jwin w = { NULL, NULL, 0, 0, JSON_WINDOW, 0 };
-    unsigned char *rest = NULL, *all;
-    size_t rest_len = 0;
     int rc;
 
     if ((rc = tokio_input_open(&in, path)) < 0)
         return rc;
     w.in = in;
-    if ((w.buf = tokio__malloc(w.cap)) == NULL) {
+    if ((w.buf = tokio__malloc(w.cap)) == NULL)
         rc = tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'", path);
-        goto done;
-    }
-    if ((rc = jwin_more(&w)) <= 0)
-        goto done;
-    if (!is_native((unsigned char *)w.buf, w.len)) {
-        rc = open_json(out, &w, path);
-        goto done;
-    }
-    /* a tarball: the rest after the window, in one buffer with it */
-    if ((rc = tokio_input_read_all(in, TOKIO_INPUT_DEFAULT_MAX - w.len,
-                                   &rest, &rest_len)) < 0)
-        goto done;
-    if ((all = tokio__realloc(w.buf, w.len + rest_len + 1)) == NULL) {
-        rc = tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'", path);
-        goto done;
-    }
-    w.buf = (char *)all;
-    memcpy(all + w.len, rest, rest_len + 1);
-    rc = open_native(out, path, all, w.len + rest_len);
-    rc = rc < 0 ? rc : 1;
-done:
-    free(rest);
+    else if ((rc = jwin_more(&w)) > 0)
+        rc = is_native((unsigned char *)w.buf, w.len)
+             ? 0 : open_json(out, &w, path);
     free(w.buf);
     tokio_input_close(in);
     return rc;

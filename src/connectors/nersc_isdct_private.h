@@ -10,9 +10,8 @@
 /*
  * The first try of tokio_nersc_isdct_open() on a file: 1 when it was read
  * through a window (a saved dump in the plain form, inflated and read a
- * window at a time) or whole (a tarball), 0 when it must be read again
- * whole (JSON the windowed reader does not take: jansson reads it), or
- * an error.  Tests check with it that the windowed reader does not fall
+ * window at a time), 0 when it must be read whole (a tarball, or JSON the
+ * windowed reader does not take: jansson reads it), or an error.  Tests check with it that the windowed reader does not fall
  * back where it need not.
  */
 int tokio__nersc_isdct_open_window(struct tokio_nersc_isdct **out,
