@@ -25,6 +25,7 @@
 #include "tokio/connectors/darshan_json.h"
 #include "tokio/connectors/hdf5.h"
 #include "tokio/input.h"
+#include "tokio/output.h"
 #include "tokio/time.h"
 
 const char *
@@ -394,6 +395,26 @@ tokio_test_each_pack_darshan_log(int (*check)(const char *path, void *ctx),
         free(dir);
     }
     return checked;
+}
+
+void
+tokio_test_assert_writes_tree(int (*write)(const void *obj, FILE *fp,
+                                           unsigned flags),
+                              const void *obj, const void *tree,
+                              const unsigned *flags, size_t n)
+{
+    for (size_t f = 0; f < n; f++) {
+        char *want = NULL, *got = NULL;
+        size_t len = 0;
+        FILE *fp = open_memstream(&got, &len);
+        assert_non_null(fp);
+        assert_int_equal(tokio_json_dumps(&want, tree, flags[f]), TOKIO_OK);
+        assert_int_equal(write(obj, fp, flags[f]), TOKIO_OK);
+        assert_int_equal(fclose(fp), 0);
+        assert_string_equal(got, want);
+        free(got);
+        free(want);
+    }
 }
 
 char *

@@ -210,6 +210,17 @@ size_t tokio_test_each_pack_darshan_log(int (*check)(const char *path,
                                                      void *ctx),
                                         void *ctx);
 
+/*
+ * Check that write(obj, fp, flags) writes, byte for byte, what
+ * tokio_json_write() makes of `tree` (a json_t), for each of the `n`
+ * layouts in `flags`: for connectors that write their JSON straight from
+ * their records.
+ */
+void tokio_test_assert_writes_tree(int (*write)(const void *obj, FILE *fp,
+                                                unsigned flags),
+                                   const void *obj, const void *tree,
+                                   const unsigned *flags, size_t n);
+
 struct tokio_darshan;
 struct tokio_darshan_json_opts;
 

@@ -491,6 +491,12 @@ test_slurm_json_fast_and_jansson_paths_agree(void **state)
  * tokio_json_write() makes of tokio_slurm_to_json()'s tree, in each
  * layout: sacct text, the cache forms above (repeated tasks and keys, a
  * node list as text, values jansson reads), the pack's sample. */
+static int
+write_json(const void *s, FILE *fp, unsigned flags)
+{
+    return tokio_slurm_write_json(s, fp, flags);
+}
+
 static void
 assert_write_json_matches_tree(const struct tokio_slurm *s)
 {
@@ -500,18 +506,8 @@ assert_write_json_matches_tree(const struct tokio_slurm *s)
     json_t *tree = NULL;
 
     assert_int_equal(tokio_slurm_to_json(s, &tree), TOKIO_OK);
-    for (size_t f = 0; f < sizeof(flags) / sizeof(flags[0]); f++) {
-        char *want = NULL, *got = NULL;
-        size_t len = 0;
-        FILE *fp = open_memstream(&got, &len);
-        assert_non_null(fp);
-        assert_int_equal(tokio_json_dumps(&want, tree, flags[f]), TOKIO_OK);
-        assert_int_equal(tokio_slurm_write_json(s, fp, flags[f]), TOKIO_OK);
-        assert_int_equal(fclose(fp), 0);
-        assert_string_equal(got, want);
-        free(got);
-        free(want);
-    }
+    tokio_test_assert_writes_tree(write_json, s, tree, flags,
+                                  sizeof(flags) / sizeof(flags[0]));
     json_decref(tree);
 }
 
