@@ -397,6 +397,20 @@ tokio_test_each_pack_darshan_log(int (*check)(const char *path, void *ctx),
     return checked;
 }
 
+char *
+tokio_test_written(int (*write)(const void *obj, FILE *fp, unsigned flags),
+                   const void *obj, unsigned flags)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+
+    assert_non_null(fp);
+    assert_int_equal(write(obj, fp, flags), TOKIO_OK);
+    assert_int_equal(fclose(fp), 0);
+    return buf;
+}
+
 void
 tokio_test_assert_writes_tree(int (*write)(const void *obj, FILE *fp,
                                            unsigned flags),
@@ -404,13 +418,8 @@ tokio_test_assert_writes_tree(int (*write)(const void *obj, FILE *fp,
                               const unsigned *flags, size_t n)
 {
     for (size_t f = 0; f < n; f++) {
-        char *want = NULL, *got = NULL;
-        size_t len = 0;
-        FILE *fp = open_memstream(&got, &len);
-        assert_non_null(fp);
+        char *want = NULL, *got = tokio_test_written(write, obj, flags[f]);
         assert_int_equal(tokio_json_dumps(&want, tree, flags[f]), TOKIO_OK);
-        assert_int_equal(write(obj, fp, flags[f]), TOKIO_OK);
-        assert_int_equal(fclose(fp), 0);
         assert_string_equal(got, want);
         free(got);
         free(want);

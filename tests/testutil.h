@@ -210,6 +210,12 @@ size_t tokio_test_each_pack_darshan_log(int (*check)(const char *path,
                                                      void *ctx),
                                         void *ctx);
 
+/* What write(obj, fp, flags) writes, as a string (free()); the test
+ * fails unless it returns TOKIO_OK. */
+char *tokio_test_written(int (*write)(const void *obj, FILE *fp,
+                                      unsigned flags),
+                         const void *obj, unsigned flags);
+
 /*
  * Check that write(obj, fp, flags) writes, byte for byte, what
  * tokio_json_write() makes of `tree` (a json_t), for each of the `n`

@@ -2055,6 +2055,19 @@ fields_by_name(enum app app, size_t order[MAX_FIELDS])
     return n;
 }
 
+/* A value of type `type` (T_INT, T_REAL, T_STR: a pool offset). */
+static void
+write_typed(struct tokio__jstream *js, const struct tokio_hpss *h,
+            int type, const union val *v)
+{
+    if (type == T_INT)
+        tokio__jstream_int(js, v->i);
+    else if (type == T_REAL)
+        tokio__jstream_real(js, v->d);
+    else
+        tokio__jstream_string(js, h->pool + v->off, strlen(h->pool + v->off));
+}
+
 /* A log's JSON straight from its records: applications and field names
  * sorted, records in input order, as tokio_json_write() lays out
  * tokio_hpss_to_json()'s tree. */
@@ -2092,13 +2105,7 @@ write_log_json(const struct tokio_hpss *h, FILE *fp, unsigned flags)
                 if (!(r->present & (1u << x)))
                     continue;
                 tokio__jstream_key(js, f[x].name, strlen(f[x].name));
-                if (f[x].type == T_INT)
-                    tokio__jstream_int(js, r->v[x].i);
-                else if (f[x].type == T_REAL)
-                    tokio__jstream_real(js, r->v[x].d);
-                else
-                    tokio__jstream_string(js, h->pool + r->v[x].off,
-                                          strlen(h->pool + r->v[x].off));
+                write_typed(js, h, f[x].type, &r->v[x]);
             }
             tokio__jstream_end(js);
         }
@@ -2107,19 +2114,6 @@ write_log_json(const struct tokio_hpss *h, FILE *fp, unsigned flags)
     }
     tokio__jstream_end(js);
     return tokio__jstream_close(js);
-}
-
-static void
-write_cell(struct tokio__jstream *js, const struct tokio_hpss *h,
-           const struct rcell *c)
-{
-    if (c->type == T_INT)
-        tokio__jstream_int(js, c->v.i);
-    else if (c->type == T_REAL)
-        tokio__jstream_real(js, c->v.d);
-    else
-        tokio__jstream_string(js, h->pool + c->v.off,
-                              strlen(h->pool + c->v.off));
 }
 
 /* Row `r` of `t`: its columns in `cols` (sorted, the key column left
@@ -2132,8 +2126,9 @@ write_row(struct tokio__jstream *js, const struct tokio_hpss *h,
     tokio__jstream_begin(js);
     for (size_t k = 0; k < ncols; k++)
         if (tokio__jkeys_last(cols, ncols, k)) {
+            const struct rcell *c = &t->cells[r * t->nkeys + cols[k].i];
             tokio__jstream_key(js, cols[k].s, strlen(cols[k].s));
-            write_cell(js, h, &t->cells[r * t->nkeys + cols[k].i]);
+            write_typed(js, h, c->type, &c->v);
         }
     tokio__jstream_end(js);
 }

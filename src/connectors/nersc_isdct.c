@@ -470,14 +470,21 @@ store_get(const struct store *st, uint32_t d, uint32_t key)
     return i == SIZE_MAX ? NULL : &st->dev[d].c[i].v;
 }
 
-/* Slots for a table of up to `cap` counters: a power of two, at most
+/* Whether `nslot` slots hold a table of `cap` counters with at most
  * four in five of them used, so probes stay short. */
+static int
+slots_enough(size_t nslot, size_t cap)
+{
+    return nslot >= cap + cap / 4 + 1;
+}
+
+/* Slots for a table of up to `cap` counters: the power of two enough. */
 static size_t
 slots_for(size_t cap)
 {
     size_t nslot = 16;
 
-    while (nslot < cap + cap / 4 + 1)
+    while (!slots_enough(nslot, cap))
         nslot *= 2;
     return nslot;
 }
@@ -505,19 +512,30 @@ store_rehash(struct device *dv)
 }
 
 /* drive[key] = v, as a dict: a new counter goes last, a known one keeps
- * its place.  `v` is taken over, even on failure. */
+ * its place; looked for first at *hint (see store_find_at()), which
+ * follows.  `v` is taken over, even on failure. */
 static int
-store_set(struct store *st, uint32_t d, uint32_t key, struct val v)
+store_set_at(struct store *st, uint32_t d, uint32_t key, struct val v,
+             size_t *hint)
 {
     struct device *dv = &st->dev[d];
-    size_t i = store_find(st, d, key);
+    size_t i = store_find_at(st, d, key, hint);
 
     if (i != SIZE_MAX) {
         val_release(&dv->c[i].v);
         dv->c[i].v = v;
         return TOKIO_OK;
     }
+    *hint = dv->n;
     return store_append(st, d, key, v);
+}
+
+static int
+store_set(struct store *st, uint32_t d, uint32_t key, struct val v)
+{
+    size_t hint = SIZE_MAX;
+
+    return store_set_at(st, d, key, v, &hint);
 }
 
 /* drive[key] = v for a counter the drive does not have yet.  `v` is
@@ -552,7 +570,7 @@ store_append(struct store *st, uint32_t d, uint32_t key, struct val v)
             goto put;       /* still the same names as the layout's */
         dv->layout = 0;     /* from here on a table of its own */
     }
-    if (dv->nslot < dv->cap + dv->cap / 4 + 1 && store_rehash(dv) < 0) {
+    if (!slots_enough(dv->nslot, dv->cap) && store_rehash(dv) < 0) {
         val_release(&v);
         return TOKIO_ENOMEM;
     }
@@ -1706,17 +1724,11 @@ synth_get(const struct store *st, uint32_t d, struct synth_key *k)
 static int
 synth_set(struct store *st, uint32_t d, struct synth_key *k, struct val v)
 {
-    size_t i;
-
-    if (k->key < 0 && (k->key = name_key(st, k->name)) < 0)
+    if (k->key < 0 && (k->key = name_key(st, k->name)) < 0) {
+        val_release(&v);
         return TOKIO_ENOMEM;
-    if ((i = store_find_at(st, d, (uint32_t)k->key, &k->hint)) != SIZE_MAX) {
-        val_release(&st->dev[d].c[i].v);
-        st->dev[d].c[i].v = v;
-        return TOKIO_OK;
     }
-    k->hint = st->dev[d].n;
-    return store_append(st, d, (uint32_t)k->key, v);
+    return store_set_at(st, d, (uint32_t)k->key, v, &k->hint);
 }
 
 /* drive[to] = drive[from] * factor, when `from` is there. */
@@ -1753,29 +1765,33 @@ find_key(const struct store *st, const char *name)
 static int
 synthesize(struct store *st)
 {
-    struct synth_key k[] = {
-        { "data_units_read", 0, 0 },
-        { "data_units_read_bytes", -1, 0 },
-        { "data_units_written", 0, 0 },
-        { "data_units_written_bytes", -1, 0 },
-        { "smart_nand_bytes_written_raw", 0, 0 },
-        { "smart_nand_bytes_written_bytes", -1, 0 },
-        { "smart_host_bytes_written_raw", 0, 0 },
-        { "smart_host_bytes_written_bytes", -1, 0 },
-        { "write_amplification_factor", -1, 0 },
+    /* to = from * factor; the `to` keys are made on first use */
+    struct {
+        struct synth_key from, to;
+        int64_t factor;
+    } scaled[] = {
+        { { "data_units_read", -1, 0 }, { "data_units_read_bytes", -1, 0 },
+          DATA_UNIT_BYTES },
+        { { "data_units_written", -1, 0 },
+          { "data_units_written_bytes", -1, 0 }, DATA_UNIT_BYTES },
+        { { "smart_nand_bytes_written_raw", -1, 0 },
+          { "smart_nand_bytes_written_bytes", -1, 0 }, SMART_RAW_BYTES },
+        { { "smart_host_bytes_written_raw", -1, 0 },
+          { "smart_host_bytes_written_bytes", -1, 0 }, SMART_RAW_BYTES },
     };
-    struct synth_key *nand_raw = &k[4], *host_raw = &k[6], *waf_key = &k[8];
+    const size_t nscaled = sizeof(scaled) / sizeof(scaled[0]);
+    struct synth_key *nand_raw = &scaled[2].from, *host_raw = &scaled[3].from;
+    struct synth_key waf_key = { "write_amplification_factor", -1, 0 };
     int rc;
 
-    for (size_t i = 0; i < 8; i += 2)
-        k[i].key = find_key(st, k[i].name);
+    for (size_t i = 0; i < nscaled; i++)
+        scaled[i].from.key = find_key(st, scaled[i].from.name);
     for (uint32_t d = 0; d < st->serials.n; d++) {
         const char *sn = st->serials.v[d].s;
-        if ((rc = scale(st, d, &k[0], &k[1], DATA_UNIT_BYTES)) < 0 ||
-            (rc = scale(st, d, &k[2], &k[3], DATA_UNIT_BYTES)) < 0 ||
-            (rc = scale(st, d, &k[4], &k[5], SMART_RAW_BYTES)) < 0 ||
-            (rc = scale(st, d, &k[6], &k[7], SMART_RAW_BYTES)) < 0)
-            return rc;
+        for (size_t i = 0; i < nscaled; i++)
+            if ((rc = scale(st, d, &scaled[i].from, &scaled[i].to,
+                            scaled[i].factor)) < 0)
+                return rc;
         const struct val *nand = synth_get(st, d, nand_raw);
         const struct val *host = synth_get(st, d, host_raw);
         struct num a = { 0, 0, 0 }, b = { 0, 0, 0 };
@@ -1790,7 +1806,7 @@ synthesize(struct store *st)
             return counter_error(sn, nand_raw->name, "not a number");
         struct val waf = { V_REAL, { 0 } };
         waf.u.d = num_double(&a) / num_double(&b);
-        if ((rc = synth_set(st, d, waf_key, waf)) < 0)
+        if ((rc = synth_set(st, d, &waf_key, waf)) < 0)
             return rc;
     }
     return TOKIO_OK;
@@ -2193,7 +2209,6 @@ enum jstep {
 struct jread {
     enum jstep step;
     long d;             /* the drive being read */
-    int in_step;        /* its names have come as the last drive's did */
 };
 
 /* Read one step at s->p: 1 when read, 0 when not (s->short_ says if more
@@ -2234,7 +2249,6 @@ json_step(struct store *st, struct scan *s, struct jread *r, int at_eof)
         if (st->serials.n == before)
             return 0;           /* given twice: jansson keeps the last */
         r->d = d;
-        r->in_step = d > 0;
         st->dev[d].layout = layout_after(st, (uint32_t)d);
         if (c == '}')
             s->p++;
@@ -2242,17 +2256,17 @@ json_step(struct store *st, struct scan *s, struct jread *r, int at_eof)
         return 1;
     }
     case J_COUNTER: {
-        /* while this drive's names come as the last one's did, each is
-         * new to it, so it needs no look-up */
-        const struct device *prev = r->d > 0 ? &st->dev[r->d - 1] : NULL;
-        size_t pos = st->dev[r->d].n;
-        int in_step = r->in_step;
+        /* while this drive's names come as its layout's do, each is new
+         * to it, so it needs no look-up */
+        const struct device *dv = &st->dev[r->d];
+        const struct device *lay = dv->layout ? &st->dev[dv->layout - 1]
+                                              : NULL;
+        int in_step = lay != NULL && dv->n < lay->n;
         struct val v;
         long k;
         scan_ws(s);
-        if (in_step && pos < prev->n &&
-            scan_same_key(s, st, prev->c[pos].key)) {
-            k = (long)prev->c[pos].key;
+        if (in_step && scan_same_key(s, st, lay->c[dv->n].key)) {
+            k = (long)lay->c[dv->n].key;
         } else {
             in_step = 0;
             if (!scan_string(s, &b, &n))
@@ -2273,7 +2287,6 @@ json_step(struct store *st, struct scan *s, struct jread *r, int at_eof)
         if ((in_step ? store_append(st, (uint32_t)r->d, (uint32_t)k, v)
                      : store_set(st, (uint32_t)r->d, (uint32_t)k, v)) < 0)
             return -1;
-        r->in_step = in_step;
         if (c == '}')
             r->step = J_AFTER_DRIVE;
         return 1;
@@ -2347,7 +2360,7 @@ jwin_more(struct jwin *w)
 static int
 fast_json(struct store *st, struct jwin *w, const char *name)
 {
-    struct jread r = { J_OPEN, -1, 0 };
+    struct jread r = { J_OPEN, -1 };
 
     for (;;) {
         struct scan s = { w->buf + w->done, w->buf + w->len, 0 };
@@ -2368,8 +2381,8 @@ fast_json(struct store *st, struct jwin *w, const char *name)
     }
 }
 
-/* A dump from the saved form in `w`, or through jansson from `buf` when
- * the form is not plain (w == NULL: straight through jansson). */
+/* A dump from the saved form in `w`: 1 when read, 0 when the form is not
+ * plain (the caller reads it through jansson), or an error. */
 static int
 open_json(struct tokio_nersc_isdct **out, struct jwin *w, const char *name)
 {

@@ -286,23 +286,23 @@ gzip_keep_tail(struct tokio_input *in, const unsigned char *p, size_t n)
  * zlib would check them itself with a CRC several times slower than
  * tokio__crc32(); the messages are zlib's.
  */
+static uint32_t
+le32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+           (uint32_t)p[3] << 24;
+}
+
 static int
 gzip_check(struct tokio_input *in)
 {
-    const unsigned char *t = in->tail;
-    uint32_t crc, size;
-
     if (in->tail_len < sizeof(in->tail))
         return fail(in, TOKIO_EFORMAT, "corrupt gzip data",
                     "incorrect length check");
-    crc = (uint32_t)t[0] | (uint32_t)t[1] << 8 | (uint32_t)t[2] << 16 |
-          (uint32_t)t[3] << 24;
-    size = (uint32_t)t[4] | (uint32_t)t[5] << 8 | (uint32_t)t[6] << 16 |
-           (uint32_t)t[7] << 24;
-    if (crc != in->member_crc)
+    if (le32(in->tail) != in->member_crc)
         return fail(in, TOKIO_EFORMAT, "corrupt gzip data",
                     "incorrect data check");
-    if (size != in->member_size)
+    if (le32(in->tail + 4) != in->member_size)
         return fail(in, TOKIO_EFORMAT, "corrupt gzip data",
                     "incorrect length check");
     return TOKIO_OK;
