@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -218,6 +219,13 @@ struct tokio_run
 tokio_test_run(const char *cwd, const char *const *env,
                const char *const *argv)
 {
+    return tokio_test_run_limited(cwd, env, argv, 0);
+}
+
+struct tokio_run
+tokio_test_run_limited(const char *cwd, const char *const *env,
+                       const char *const *argv, long max_file_bytes)
+{
     struct tokio_run r = { -1, NULL, NULL };
     const char *bin = getenv("TOKIO_BIN");
     int out_pipe[2], err_pipe[2];
@@ -252,6 +260,15 @@ tokio_test_run(const char *cwd, const char *const *env,
         }
         if (cwd != NULL && chdir(cwd) != 0)
             _exit(126);
+        if (max_file_bytes > 0) {
+            /* writing past the limit then fails with EFBIG (the signal
+             * that would kill the process stays ignored across exec) */
+            struct rlimit limit = { (rlim_t)max_file_bytes,
+                                    (rlim_t)max_file_bytes };
+            signal(SIGXFSZ, SIG_IGN);
+            if (setrlimit(RLIMIT_FSIZE, &limit) != 0)
+                _exit(125);
+        }
         args[0] = "tokio";
         memcpy(args + 1, argv, argc * sizeof(*args));
         execv(bin, (char *const *)args);
@@ -395,6 +412,36 @@ tokio_test_each_pack_darshan_log(int (*check)(const char *path, void *ctx),
         free(dir);
     }
     return checked;
+}
+
+size_t
+tokio_test_count_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    size_t n = 0;
+
+    assert_non_null(d);
+    while ((e = readdir(d)) != NULL)
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(d);
+    return n;
+}
+
+int
+tokio_test_write_to_null(int (*write)(const void *obj, FILE *fp,
+                                      unsigned flags),
+                         const void *obj)
+{
+    FILE *fp = fopen("/dev/null", "w");
+    int rc;
+
+    assert_non_null(fp);
+    rc = write(obj, fp, TOKIO_JSON_SORT_KEYS | TOKIO_JSON_INDENT(4));
+    if (rc >= 0)
+        rc = write(obj, fp, 0);
+    fclose(fp);
+    return rc;
 }
 
 char *

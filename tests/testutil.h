@@ -84,6 +84,14 @@ struct tokio_run {
  */
 struct tokio_run tokio_test_run(const char *cwd, const char *const *env,
                                 const char *const *argv);
+
+/* tokio_test_run(), with no file the command writes allowed to grow past
+ * `max_file_bytes` (> 0): a write past it fails with EFBIG, "File too
+ * large", as on a full disk. */
+struct tokio_run tokio_test_run_limited(const char *cwd,
+                                        const char *const *env,
+                                        const char *const *argv,
+                                        long max_file_bytes);
 void tokio_run_free(struct tokio_run *r);
 
 /* Run `tokio argv...` as tokio_test_run(NULL, env, argv) and check that
@@ -209,6 +217,17 @@ void tokio_test_make_db(const char *path, const char *sql);
 size_t tokio_test_each_pack_darshan_log(int (*check)(const char *path,
                                                      void *ctx),
                                         void *ctx);
+
+/* The number of entries in `dir` besides . and .. (the test fails when
+ * it cannot be read). */
+size_t tokio_test_count_entries(const char *dir);
+
+/* write(obj, fp, flags) to /dev/null, sorted and indented, then plain:
+ * the first failure's status, else TOKIO_OK (for out-of-memory sweeps of
+ * the JSON writers). */
+int tokio_test_write_to_null(int (*write)(const void *obj, FILE *fp,
+                                          unsigned flags),
+                             const void *obj);
 
 /* What write(obj, fp, flags) writes, as a string (free()); the test
  * fails unless it returns TOKIO_OK. */

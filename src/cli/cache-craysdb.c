@@ -30,15 +30,26 @@ static const char description[] =
     "its cabinet, cage, slot, status and network coordinates.  Without a\n"
     "file, runs `xtdb2proc -f -` (on a Cray system's SDB node).";
 
-/* The JSON as the golden was made (written straight from the table,
- * without a JSON tree), and a newline (a failure to write it is seen by
- * tokio_output_commit()). */
-static int
-write_json(const struct tokio_craysdb *db, FILE *fp)
-{
-    int rc = tokio_craysdb_write_json(db, fp, TOKIO_JSON_SORT_KEYS |
-                                              TOKIO_JSON_INDENT(4));
+/* What to write, and how. */
+struct craysdb_job {
+    const struct tokio_craysdb *db;
+    int csv, native;
+};
 
+/* The table as --csv, --native or JSON (as the golden was made: written
+ * straight from the table, without a JSON tree, and a newline). */
+static int
+write_table(FILE *fp, void *ctx)
+{
+    const struct craysdb_job *job = ctx;
+    int rc;
+
+    if (job->csv)
+        return tokio_craysdb_write_csv(job->db, fp);
+    if (job->native)
+        return tokio_craysdb_write(job->db, fp);
+    rc = tokio_craysdb_write_json(job->db, fp, TOKIO_JSON_SORT_KEYS |
+                                               TOKIO_JSON_INDENT(4));
     if (rc == TOKIO_OK)
         fputc('\n', fp);
     return rc;
@@ -58,7 +69,6 @@ cmd_cache_craysdb(int argc, char **argv)
         OPT_END
     };
     struct tokio_craysdb *db = NULL;
-    struct tokio_output *o = NULL;
     int npos, rc;
 
     npos = cli_parse(argc, argv, opts, usage, description);
@@ -72,16 +82,8 @@ cmd_cache_craysdb(int argc, char **argv)
     if ((npos == 1 ? tokio_craysdb_open(&db, argv[1])
                    : tokio_craysdb_query(&db)) < 0)
         return cli_fail(cmd, NULL);
-    if (tokio_output_open(&o, output) < 0) {
-        rc = cli_fail(cmd, NULL);
-    } else if ((csv ? tokio_craysdb_write_csv(db, tokio_output_fp(o))
-                : native ? tokio_craysdb_write(db, tokio_output_fp(o))
-                : write_json(db, tokio_output_fp(o))) < 0) {
-        tokio_output_abort(o);
-        rc = cli_fail(cmd, NULL);
-    } else {
-        rc = tokio_output_commit(o) < 0 ? cli_fail(cmd, NULL) : CLI_EXIT_OK;
-    }
+    struct craysdb_job job = { db, csv, native };
+    rc = cli_write_output(cmd, output, write_table, &job);
     tokio_craysdb_free(db);
     return rc;
 }

@@ -90,27 +90,36 @@ open_log(struct tokio_darshan **log, const char *path,
             (o->perf ? TOKIO_DARSHAN_FOLD_PERF : 0));
 }
 
+/* What to write: the log, which parts, and how. */
+struct darshan_job {
+    const struct tokio_darshan *log;
+    const struct tokio_darshan_json_opts *opts;
+    unsigned flags;
+};
+
+static int
+write_log_json(FILE *fp, void *ctx)
+{
+    const struct darshan_job *job = ctx;
+    int rc = tokio_darshan_write_json(job->log, job->opts, fp, job->flags);
+
+    if (rc >= 0)
+        fputc('\n', fp);
+    return rc;
+}
+
 /* The log's JSON to `output` (NULL: stdout), atomically for a file. */
 static int
 write_json(const char *cmd, const char *output,
            const struct tokio_darshan *log,
            const struct tokio_darshan_json_opts *o)
 {
-    struct tokio_output *out;
+    struct darshan_job job = {
+        log, o, output ? TOKIO_JSON_SORT_KEYS
+                       : TOKIO_JSON_SORT_KEYS | TOKIO_JSON_INDENT(4)
+    };
 
-    if (tokio_output_open(&out, output) < 0)
-        return cli_fail(cmd, NULL);
-    if (tokio_darshan_write_json(log, o, tokio_output_fp(out),
-                                 output ? TOKIO_JSON_SORT_KEYS
-                                        : TOKIO_JSON_SORT_KEYS |
-                                              TOKIO_JSON_INDENT(4)) < 0) {
-        tokio_output_abort(out);
-        return cli_fail(cmd, NULL);
-    }
-    fputc('\n', tokio_output_fp(out));
-    if (tokio_output_commit(out) < 0)
-        return cli_fail(cmd, NULL);
-    return CLI_EXIT_OK;
+    return cli_write_output(cmd, output, write_log_json, &job);
 }
 
 int

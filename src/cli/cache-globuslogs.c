@@ -25,6 +25,12 @@ static const char description[] =
     "its KEY=VALUE pairs, DATE and START as epoch seconds, sizes as\n"
     "integers, DEST as a list.";
 
+static int
+write_csv(FILE *fp, void *ctx)
+{
+    return tokio_globuslogs_write_csv(ctx, fp);
+}
+
 int
 cmd_cache_globuslogs(int argc, char **argv)
 {
@@ -38,7 +44,6 @@ cmd_cache_globuslogs(int argc, char **argv)
         OPT_END
     };
     struct tokio_globuslogs *g = NULL;
-    struct tokio_output *o = NULL;
     json_t *j = NULL;
     int npos, rc;
 
@@ -60,13 +65,8 @@ cmd_cache_globuslogs(int argc, char **argv)
                                                 TOKIO_JSON_INDENT(4));
             json_decref(j);
         }
-    } else if (tokio_output_open(&o, output) < 0) {
-        rc = cli_fail(cmd, NULL);
-    } else if (tokio_globuslogs_write_csv(g, tokio_output_fp(o)) < 0) {
-        tokio_output_abort(o);
-        rc = cli_fail(cmd, NULL);
     } else {
-        rc = tokio_output_commit(o) < 0 ? cli_fail(cmd, NULL) : CLI_EXIT_OK;
+        rc = cli_write_output(cmd, output, write_csv, g);
     }
     tokio_globuslogs_free(g);
     return rc;

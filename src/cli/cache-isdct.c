@@ -25,18 +25,25 @@ static const char description[] =
     "serial number: a .tar/.tgz or folder of nidXXXXX/*.txt isdct outputs,\n"
     "or a dump saved by --json.";
 
+/* What to write, and how. */
+struct isdct_job {
+    const struct tokio_nersc_isdct *dump;
+    int csv, to_file;
+};
+
 static int
-write_result(const struct tokio_nersc_isdct *d, FILE *fp, int csv,
-             int to_file)
+write_result(FILE *fp, void *ctx)
 {
+    const struct isdct_job *job = ctx;
     int rc;
 
-    if (csv) {
-        if ((rc = tokio_nersc_isdct_write_csv(d, fp, 0)) >= 0 && !to_file)
+    if (job->csv) {
+        rc = tokio_nersc_isdct_write_csv(job->dump, fp, 0);
+        if (rc >= 0 && !job->to_file)
             fputc('\n', fp);
         return rc;
     }
-    return tokio_nersc_isdct_write_json(d, fp);
+    return tokio_nersc_isdct_write_json(job->dump, fp);
 }
 
 int
@@ -52,7 +59,6 @@ cmd_cache_isdct(int argc, char **argv)
         OPT_END
     };
     struct tokio_nersc_isdct *d = NULL;
-    struct tokio_output *o = NULL;
     int npos, rc;
 
     (void)json;     /* the default either way */
@@ -65,18 +71,8 @@ cmd_cache_isdct(int argc, char **argv)
                                                 "time");
     if (tokio_nersc_isdct_open(&d, argv[1]) < 0)
         return cli_fail(cmd, NULL);
-    if (tokio_output_open(&o, output) < 0) {
-        tokio_nersc_isdct_free(d);
-        return cli_fail(cmd, NULL);
-    }
-    if (write_result(d, tokio_output_fp(o), csv, output != NULL) < 0) {
-        tokio_output_abort(o);
-        rc = cli_fail(cmd, NULL);
-    } else if (tokio_output_commit(o) < 0) {
-        rc = cli_fail(cmd, NULL);
-    } else {
-        rc = CLI_EXIT_OK;
-    }
+    struct isdct_job job = { d, csv, output != NULL };
+    rc = cli_write_output(cmd, output, write_result, &job);
     tokio_nersc_isdct_free(d);
     return rc;
 }

@@ -31,6 +31,34 @@ static const char description[] =
     "between <start> and <end> (YYYY-MM-DDTHH:MM:SS) from a cache of a\n"
     "query's scroll pages: the pages as JSON, or the transfers as CSV.";
 
+/* What to write, and how. */
+struct globus_job {
+    const struct tokio_nersc_globuslogs *logs;
+    int csv, to_file;
+};
+
+/* The transfers as CSV, or the pages as JSON (indented, with a newline,
+ * on standard output). */
+static int
+write_result(FILE *fp, void *ctx)
+{
+    const struct globus_job *job = ctx;
+    json_t *j = NULL;
+    int rc;
+
+    if (job->csv) {
+        rc = tokio_nersc_globuslogs_write_csv(job->logs, fp);
+    } else {
+        if ((rc = tokio_nersc_globuslogs_to_json(job->logs, &j)) >= 0)
+            rc = tokio_json_write(fp, j, job->to_file
+                                             ? 0 : TOKIO_JSON_INDENT(4));
+        json_decref(j);
+    }
+    if (rc >= 0 && !job->to_file)
+        fputc('\n', fp);
+    return rc;
+}
+
 int
 cmd_cache_nersc_globuslogs(int argc, char **argv)
 {
@@ -51,7 +79,6 @@ cmd_cache_nersc_globuslogs(int argc, char **argv)
         OPT_END
     };
     struct tokio_nersc_globuslogs *g = NULL;
-    struct tokio_output *o = NULL;
     int64_t start, end;
     int npos, rc;
 
@@ -74,27 +101,8 @@ cmd_cache_nersc_globuslogs(int argc, char **argv)
 
     if (tokio_nersc_globuslogs_open(&g, input) < 0)
         return cli_fail(cmd, NULL);
-    if (tokio_output_open(&o, output) < 0) {
-        tokio_nersc_globuslogs_free(g);
-        return cli_fail(cmd, NULL);
-    }
-    FILE *fp = tokio_output_fp(o);
-    if (csv) {
-        rc = tokio_nersc_globuslogs_write_csv(g, fp);
-    } else {
-        json_t *j = NULL;
-        if ((rc = tokio_nersc_globuslogs_to_json(g, &j)) >= 0)
-            rc = tokio_json_write(fp, j, output ? 0 : TOKIO_JSON_INDENT(4));
-        json_decref(j);
-    }
-    if (rc >= 0 && output == NULL)
-        fputc('\n', fp);
-    if (rc < 0) {
-        tokio_output_abort(o);
-        rc = cli_fail(cmd, NULL);
-    } else {
-        rc = tokio_output_commit(o) < 0 ? cli_fail(cmd, NULL) : CLI_EXIT_OK;
-    }
+    struct globus_job job = { g, csv, output != NULL };
+    rc = cli_write_output(cmd, output, write_result, &job);
     tokio_nersc_globuslogs_free(g);
     return rc;
 }

@@ -287,8 +287,14 @@ cli_write_output(const char *cmd, const char *path,
     if (tokio_output_open(&out, path) < 0)
         return cli_fail(cmd, NULL);
     if (write(tokio_output_fp(out), ctx) < 0) {
+        /* a failed write (disk full) names the output it was for */
+        int stream_failed = ferror(tokio_output_fp(out));
         tokio_output_abort(out);
-        return cli_fail(cmd, NULL);
+        if (!stream_failed)
+            return cli_fail(cmd, NULL);
+        if (path == NULL || strcmp(path, "-") == 0)
+            return cli_fail(cmd, "standard output: %s", tokio_errmsg());
+        return cli_fail(cmd, "'%s': %s", path, tokio_errmsg());
     }
     if (tokio_output_commit(out) < 0)
         return cli_fail(cmd, NULL);

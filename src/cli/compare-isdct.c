@@ -62,11 +62,20 @@ load_both(struct load *old, struct load *now)
         pthread_join(thread, NULL);
 }
 
+/* The two dumps and what to tell of them. */
+struct compare_job {
+    const struct tokio_nersc_isdct *old_dump, *dump;
+    int all, gibs, summary, report_zeros;
+};
+
 static int
-compare(const struct tokio_nersc_isdct *old_dump,
-        const struct tokio_nersc_isdct *dump, int all, int gibs,
-        int summary, int report_zeros, FILE *fp)
+compare(FILE *fp, void *ctx)
 {
+    const struct compare_job *job = ctx;
+    const struct tokio_nersc_isdct *old_dump = job->old_dump;
+    const struct tokio_nersc_isdct *dump = job->dump;
+    const int all = job->all, gibs = job->gibs, summary = job->summary;
+    const int report_zeros = job->report_zeros;
     json_t *diff = NULL, *res = NULL;
     int rc;
 
@@ -90,7 +99,7 @@ compare(const struct tokio_nersc_isdct *old_dump,
         rc = tokio_json_write(fp, res, TOKIO_JSON_SORT_KEYS |
                                        TOKIO_JSON_INDENT(4));
         if (rc >= 0)
-            fputc('\n', fp);   /* a write error shows at commit */
+            fputc('\n', fp);
     }
 done:
     json_decref(res);
@@ -112,7 +121,6 @@ cmd_compare_isdct(int argc, char **argv)
                  "include counters that do not change"),
         OPT_END
     };
-    struct tokio_output *o = NULL;
     struct load old = { NULL, NULL, 0, "" }, now = { NULL, NULL, 0, "" };
     int npos, rc;
 
@@ -128,14 +136,10 @@ cmd_compare_isdct(int argc, char **argv)
     /* the old dump's error first, as when read one after the other */
     if (old.rc < 0 || now.rc < 0) {
         rc = cli_fail(cmd, "%s", old.rc < 0 ? old.msg : now.msg);
-    } else if (tokio_output_open(&o, NULL) < 0) {
-        rc = cli_fail(cmd, NULL);
-    } else if (compare(old.dump, now.dump, all, gibs, summary, report_zeros,
-                       tokio_output_fp(o)) < 0) {
-        tokio_output_abort(o);
-        rc = cli_fail(cmd, NULL);
     } else {
-        rc = tokio_output_commit(o) < 0 ? cli_fail(cmd, NULL) : CLI_EXIT_OK;
+        struct compare_job job = { old.dump, now.dump, all, gibs, summary,
+                                   report_zeros };
+        rc = cli_write_output(cmd, NULL, compare, &job);
     }
     tokio_nersc_isdct_free(now.dump);
     tokio_nersc_isdct_free(old.dump);

@@ -78,6 +78,13 @@ summarize_one(const char *cmd, json_t *all, const char *path,
     return 0;
 }
 
+/* The summaries as the reference saves them: compact, no newline. */
+static int
+write_compact(FILE *fp, void *ctx)
+{
+    return tokio_json_write(fp, ctx, 0);
+}
+
 int
 cmd_summarize_darshanlogs(int argc, char **argv)
 {
@@ -150,14 +157,8 @@ cmd_summarize_darshanlogs(int argc, char **argv)
         rc = cli_write_json(cmd, NULL, all, TOKIO_JSON_SORT_KEYS |
                             TOKIO_JSON_INDENT(4));
     } else if (rc == CLI_EXIT_OK) {
-        struct tokio_output *o = NULL;
-        if (tokio_output_open(&o, output) < 0 ||
-            tokio_json_write(tokio_output_fp(o), all, 0) < 0) {
-            tokio_output_abort(o);
-            rc = cli_fail(cmd, NULL);
-        } else if (tokio_output_commit(o) < 0) {
-            rc = cli_fail(cmd, NULL);
-        } else {
+        rc = cli_write_output(cmd, output, write_compact, all);
+        if (rc == CLI_EXIT_OK) {
             printf("Added %zu log summaries to %s\n",
                    json_object_size(all) - start_ct, output);
         }

@@ -1086,9 +1086,7 @@ tokio_craysdb_write(const struct tokio_craysdb *db, FILE *fp)
         }
         fputc('\n', fp);
     }
-    if (ferror(fp))
-        return tokio__error(TOKIO_EIO, "cannot write the Cray SDB table");
-    return TOKIO_OK;
+    return tokio__write_check(fp, "cannot write the Cray SDB table");
 }
 
 int
@@ -1114,9 +1112,7 @@ tokio_craysdb_write_csv(const struct tokio_craysdb *db, FILE *fp)
         }
         fputc('\n', fp);
     }
-    if (ferror(fp))
-        return tokio__error(TOKIO_EIO, "cannot write CSV");
-    return TOKIO_OK;
+    return tokio__write_check(fp, "cannot write the Cray SDB CSV");
 }
 
 void

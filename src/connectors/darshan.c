@@ -1322,8 +1322,6 @@ tokio_darshan_write_base(const struct tokio_darshan *log, FILE *fp)
     }
     if (empty == TOKIO_DARSHAN_MAX_MODULES)
         fputs("\n# no module data available.\n", fp);
-    if (ferror(fp))
-        return tokio__error(TOKIO_EIO, "cannot write darshan text for '%s'",
-                            log->logname);
-    return TOKIO_OK;
+    return tokio__write_check(fp, "cannot write darshan text for '%s'",
+                              log->logname);
 }

@@ -947,10 +947,8 @@ write_view(const struct tokio_darshan *log, FILE *fp, enum view v)
     }
     if (empty == TOKIO_DARSHAN_MAX_MODULES)
         fputs("\n# no module data available.\n", fp);
-    if (ferror(fp))
-        return tokio__error(TOKIO_EIO, "cannot write darshan text for '%s'",
-                            log->logname);
-    return TOKIO_OK;
+    return tokio__write_check(fp, "cannot write darshan text for '%s'",
+                              log->logname);
 }
 
 int

@@ -362,8 +362,8 @@ tokio_darshan_write_dxt(const struct tokio_darshan *log, FILE *fp)
         rc = write_modules(log, refs, n_refs, fp);
         free(refs);
     }
-    if (rc >= 0 && ferror(fp))
-        rc = tokio__error(TOKIO_EIO, "cannot write DXT text for '%s'",
-                          tokio_darshan_logname(log));
+    if (rc >= 0)
+        rc = tokio__write_check(fp, "cannot write DXT text for '%s'",
+                                tokio_darshan_logname(log));
     return rc;
 }

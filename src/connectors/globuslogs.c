@@ -985,8 +985,7 @@ tokio_globuslogs_write_csv(const struct tokio_globuslogs *g, FILE *fp)
         }
         fputc('\n', fp);
     }
-    if (ferror(fp))
-        rc = tokio__error(TOKIO_EIO, "cannot write Globus log CSV");
+    rc = tokio__write_check(fp, "cannot write Globus log CSV");
     goto out;
 nomem:
     rc = tokio__error(TOKIO_ENOMEM, "out of memory");

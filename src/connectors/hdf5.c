@@ -1660,9 +1660,8 @@ tokio_hdf5_write_csv(struct tokio_hdf5 *h, const char *name, FILE *fp)
         }
         fputc('\n', fp);
     }
-    if (ferror(fp))
-        rc = tokio__error(TOKIO_EIO, "cannot write '%s' of '%s' as CSV: %s",
-                          name, h->path, strerror(errno));
+    rc = tokio__write_check(fp, "cannot write '%s' of '%s' as CSV", name,
+                            h->path);
 done:
     free(f.data);
     free(stamps);

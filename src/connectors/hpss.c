@@ -2383,9 +2383,7 @@ tokio_hpss_write_csv(const struct tokio_hpss *h, FILE *fp)
         fputc('\n', fp);
     }
 done:
-    if (ferror(fp))
-        return tokio__error(TOKIO_EIO, "cannot write HPSS CSV");
-    return TOKIO_OK;
+    return tokio__write_check(fp, "cannot write HPSS CSV");
 }
 
 void

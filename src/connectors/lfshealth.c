@@ -1349,9 +1349,7 @@ tokio_lfs_df_write(const struct tokio_lfs_df *df, FILE *fp)
         fprintf(fp, ":%" PRId64 "]\n", t->target_index);
     }
     free(o);
-    if (ferror(fp))
-        return tokio__error(TOKIO_EIO, "writing lfs df text failed");
-    return TOKIO_OK;
+    return tokio__write_check(fp, "cannot write lfs df text");
 }
 
 int
@@ -1369,9 +1367,7 @@ tokio_lfs_dl_write(const struct tokio_lfs_dl *dl, FILE *fp)
                 t->nid);
     }
     free(o);
-    if (ferror(fp))
-        return tokio__error(TOKIO_EIO, "writing lctl dl text failed");
-    return TOKIO_OK;
+    return tokio__write_check(fp, "cannot write lctl dl text");
 }
 
 /* ---- get_failovers ---- */

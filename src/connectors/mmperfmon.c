@@ -58,6 +58,7 @@
 #include "core/alloc.h"
 #include "core/collection.h"
 #include "core/error.h"
+#include "core/wbuf.h"
 #include "core/text.h"
 #include "core/json.h"
 
@@ -1487,42 +1488,17 @@ oom:
     return tokio__error(TOKIO_ENOMEM, "out of memory making mmperfmon JSON");
 }
 
-/* Buffered writing: stdio's per-call locking costs more than the JSON. */
-struct jw {
-    FILE *fp;
-    size_t n;
-    char buf[1 << 16];
-};
+/* Writing goes through a tokio__wbuf: stdio's per-call locking costs more
+ * than the JSON. */
 
 static void
-jw_flush(struct jw *w)
+jw_str(struct tokio__wbuf *w, const char *s)
 {
-    fwrite(w->buf, 1, w->n, w->fp);
-    w->n = 0;
+    tokio__wbuf_put(w, s, strlen(s));
 }
 
 static void
-jw_put(struct jw *w, const char *s, size_t len)
-{
-    if (len > sizeof(w->buf) - w->n) {
-        jw_flush(w);
-        if (len > sizeof(w->buf)) {
-            fwrite(s, 1, len, w->fp);
-            return;
-        }
-    }
-    memcpy(w->buf + w->n, s, len);
-    w->n += len;
-}
-
-static void
-jw_str(struct jw *w, const char *s)
-{
-    jw_put(w, s, strlen(s));
-}
-
-static void
-jw_int(struct jw *w, int64_t v)
+jw_int(struct tokio__wbuf *w, int64_t v)
 {
     char tmp[24], *p = tmp + sizeof(tmp);
     uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
@@ -1532,12 +1508,12 @@ jw_int(struct jw *w, int64_t v)
     while ((u /= 10) != 0);
     if (v < 0)
         *--p = '-';
-    jw_put(w, p, (size_t)(tmp + sizeof(tmp) - p));
+    tokio__wbuf_put(w, p, (size_t)(tmp + sizeof(tmp) - p));
 }
 
 /* A JSON string as Python writes it (ensure_ascii). */
 static int
-jw_jstr(struct jw *w, const char *s)
+jw_jstr(struct tokio__wbuf *w, const char *s)
 {
     const char *p;
     json_t *j;
@@ -1548,22 +1524,22 @@ jw_jstr(struct jw *w, const char *s)
             *p == '"' || *p == '\\')
             break;
     if (*p == '\0') {
-        jw_put(w, "\"", 1);
-        jw_put(w, s, (size_t)(p - s));
-        jw_put(w, "\"", 1);
+        tokio__wbuf_put(w, "\"", 1);
+        tokio__wbuf_put(w, s, (size_t)(p - s));
+        tokio__wbuf_put(w, "\"", 1);
         return TOKIO_OK;
     }
     /* names and values are checked UTF-8: only memory can fail here */
     if ((j = json_string(s)) == NULL)
         return tokio__error(TOKIO_ENOMEM, "out of memory writing JSON");
-    jw_flush(w);
+    tokio__wbuf_flush(w);
     rc = tokio_json_write(w->fp, j, 0);
     json_decref(j);
     return rc;
 }
 
 static int
-jw_scalar(const struct tokio_mmperfmon *m, struct jw *w, const struct node *n)
+jw_scalar(const struct tokio_mmperfmon *m, struct tokio__wbuf *w, const struct node *n)
 {
     char buf[40];
 
@@ -1588,7 +1564,7 @@ jw_scalar(const struct tokio_mmperfmon *m, struct jw *w, const struct node *n)
 
 /* `"key": ` with ", " before all but the first */
 static int
-jw_key(const struct tokio_mmperfmon *m, struct jw *w, uint32_t node,
+jw_key(const struct tokio_mmperfmon *m, struct tokio__wbuf *w, uint32_t node,
        uint32_t first)
 {
     int rc;
@@ -1596,23 +1572,23 @@ jw_key(const struct tokio_mmperfmon *m, struct jw *w, uint32_t node,
     uint32_t id = (uint32_t)m->nodes[node].key, plain = m->str.plain[id];
 
     if (node != first)
-        jw_put(w, ", ", 2);
+        tokio__wbuf_put(w, ", ", 2);
     if (plain & 0x80000000u) {
         rc = jw_jstr(w, str_get(m, id));
     } else {
-        jw_put(w, "\"", 1);
-        jw_put(w, str_get(m, id), plain);
-        jw_put(w, "\"", 1);
+        tokio__wbuf_put(w, "\"", 1);
+        tokio__wbuf_put(w, str_get(m, id), plain);
+        tokio__wbuf_put(w, "\"", 1);
         rc = TOKIO_OK;
     }
-    jw_put(w, ": ", 2);
+    tokio__wbuf_put(w, ": ", 2);
     return rc;
 }
 
 int
 tokio_mmperfmon_write_json(const struct tokio_mmperfmon *m, FILE *fp)
 {
-    struct jw *w;
+    struct tokio__wbuf *w;
     int rc = TOKIO_OK;
 
     if (m == NULL || fp == NULL)
@@ -1620,20 +1596,19 @@ tokio_mmperfmon_write_json(const struct tokio_mmperfmon *m, FILE *fp)
                             "%s", m == NULL ? "dict" : "stream");
     if ((w = tokio__malloc(sizeof(*w))) == NULL)
         return tokio__error(TOKIO_ENOMEM, "out of memory writing JSON");
-    w->fp = fp;
-    w->n = 0;
-    jw_put(w, "{", 1);
+    tokio__wbuf_init(w, fp);
+    tokio__wbuf_put(w, "{", 1);
     for (uint32_t t = m->nodes[0].first; t != 0 && rc == TOKIO_OK;
          t = m->nodes[t].next) {
         if (t != m->nodes[0].first)
-            jw_put(w, ", ", 2);
-        jw_put(w, "\"", 1);
+            tokio__wbuf_put(w, ", ", 2);
+        tokio__wbuf_put(w, "\"", 1);
         jw_int(w, m->nodes[t].key);
-        jw_put(w, "\": {", 4);
+        tokio__wbuf_put(w, "\": {", 4);
         for (uint32_t h = m->nodes[t].first; h != 0 && rc == TOKIO_OK;
              h = m->nodes[h].next) {
             rc = jw_key(m, w, h, m->nodes[t].first);
-            jw_put(w, "{", 1);
+            tokio__wbuf_put(w, "{", 1);
             for (uint32_t c = m->nodes[h].first; c != 0 && rc == TOKIO_OK;
                  c = m->nodes[c].next) {
                 const struct node *cn = &m->nodes[c];
@@ -1644,22 +1619,21 @@ tokio_mmperfmon_write_json(const struct tokio_mmperfmon *m, FILE *fp)
                     rc = jw_scalar(m, w, cn);
                     continue;
                 }
-                jw_put(w, "{", 1);
+                tokio__wbuf_put(w, "{", 1);
                 for (uint32_t dv = cn->first; dv != 0 && rc == TOKIO_OK;
                      dv = m->nodes[dv].next)
                     if ((rc = jw_key(m, w, dv, cn->first)) == TOKIO_OK)
                         rc = jw_scalar(m, w, &m->nodes[dv]);
-                jw_put(w, "}", 1);
+                tokio__wbuf_put(w, "}", 1);
             }
-            jw_put(w, "}", 1);
+            tokio__wbuf_put(w, "}", 1);
         }
-        jw_put(w, "}", 1);
+        tokio__wbuf_put(w, "}", 1);
     }
-    jw_put(w, "}", 1);
-    jw_flush(w);
+    tokio__wbuf_put(w, "}", 1);
+    if (rc == TOKIO_OK)
+        rc = tokio__wbuf_finish(w, 0, "cannot write mmperfmon JSON");
     free(w);
-    if (rc == TOKIO_OK && ferror(fp))
-        rc = tokio__error(TOKIO_EIO, "error writing mmperfmon JSON");
     return rc;
 }
 
@@ -2029,14 +2003,14 @@ tokio_mmperfmon_write_csv(const struct tokio_mmperfmon *m, FILE *fp,
                 goto out;
     }
     rc = write_table(m, fp, &tb);
-    if (rc == TOKIO_OK && ferror(fp))
-        rc = TOKIO_EIO;
+    if (rc == TOKIO_OK) {
+        table_free(&tb);
+        return tokio__write_check(fp, "cannot write mmperfmon CSV");
+    }
 out:
     table_free(&tb);
     if (rc == TOKIO_ENOMEM)
         return tokio__error(rc, "out of memory writing mmperfmon CSV");
-    if (rc == TOKIO_EIO)
-        return tokio__error(rc, "error writing mmperfmon CSV");
     if (rc < 0)
         return tokio__error(rc, "cannot write mmperfmon CSV");
     return rc;

@@ -602,9 +602,7 @@ write_csv(const json_t *pages, FILE *fp)
             fputc('\n', fp);
         }
     }
-    if (ferror(fp))
-        return tokio__error(TOKIO_EIO, "cannot write Globus log CSV");
-    return TOKIO_OK;
+    return tokio__write_check(fp, "cannot write Globus log CSV");
 }
 
 int

@@ -78,6 +78,7 @@
 #include "core/alloc.h"
 #include "core/collection.h"
 #include "core/error.h"
+#include "core/wbuf.h"
 #include "core/text.h"
 #include "core/json.h"
 #include "connectors/nersc_isdct_private.h"
@@ -2613,33 +2614,10 @@ int_text(char *buf, int64_t v)
     return p;
 }
 
-/* Output gathered in a buffer and written in large pieces. */
-struct jout {
-    FILE *fp;
-    char buf[1 << 16];
-    size_t len;
-};
-
-static inline void
-jout_put(struct jout *o, const char *s, size_t n)
-{
-    if (o->len + n > sizeof(o->buf)) {
-        if (o->len > 0)
-            (void)fwrite(o->buf, 1, o->len, o->fp);
-        o->len = 0;
-        if (n > sizeof(o->buf)) {
-            (void)fwrite(s, 1, n, o->fp);
-            return;
-        }
-    }
-    memcpy(o->buf + o->len, s, n);
-    o->len += n;
-}
-
 /* The JSON text of an interned string followed by `suffix`, made once:
  * each table's strings are always written with the same suffix. */
 static int
-jout_istr(struct jout *o, struct istr *e, const char *suffix)
+jout_istr(struct tokio__wbuf *o, struct istr *e, const char *suffix)
 {
     size_t i = 0;
 
@@ -2675,40 +2653,40 @@ jout_istr(struct jout *o, struct istr *e, const char *suffix)
         e->enc_len = tl + sl;
         free(text);
     }
-    jout_put(o, e->enc, e->enc_len);
+    tokio__wbuf_put(o, e->enc, e->enc_len);
     return TOKIO_OK;
 }
 
 static int
-jout_val(struct jout *o, struct store *st, const struct val *v)
+jout_val(struct tokio__wbuf *o, struct store *st, const struct val *v)
 {
     char num[40];
     char *text;
 
     switch (v->type) {
     case V_NULL:
-        jout_put(o, "null", 4);
+        tokio__wbuf_put(o, "null", 4);
         break;
     case V_FALSE:
-        jout_put(o, "false", 5);
+        tokio__wbuf_put(o, "false", 5);
         break;
     case V_TRUE:
-        jout_put(o, "true", 4);
+        tokio__wbuf_put(o, "true", 4);
         break;
     case V_INT:
         text = int_text(num, v->u.i);
-        jout_put(o, text, (size_t)(num + 23 - text));
+        tokio__wbuf_put(o, text, (size_t)(num + 23 - text));
         break;
     case V_REAL:
         tokio_format_double(num, sizeof(num), v->u.d);
-        jout_put(o, num, strlen(num));
+        tokio__wbuf_put(o, num, strlen(num));
         break;
     case V_TEXT:
         return jout_istr(o, &st->texts.v[v->u.text], "");
     case V_JSON:
         if (tokio_json_dumps(&text, v->u.json, 0) < 0)
             return TOKIO_ENOMEM;
-        jout_put(o, text, strlen(text));
+        tokio__wbuf_put(o, text, strlen(text));
         free(text);
         break;
     }
@@ -2720,37 +2698,31 @@ tokio_nersc_isdct_write_json(const struct tokio_nersc_isdct *d, FILE *fp)
 {
     /* the JSON texts kept in the tables change no value */
     struct store *st = (struct store *)&d->st;
-    struct jout *o = tokio__malloc(sizeof(*o));
+    struct tokio__wbuf *o = tokio__malloc(sizeof(*o));
     int rc = TOKIO_OK;
 
     if (o == NULL)
         return tokio__error(TOKIO_ENOMEM, "out of memory writing JSON");
-    o->fp = fp;
-    o->len = 0;
-    jout_put(o, "{", 1);
+    tokio__wbuf_init(o, fp);
+    tokio__wbuf_put(o, "{", 1);
     for (size_t k = 0; k < st->serials.n && rc == TOKIO_OK; k++) {
         if (k > 0)
-            jout_put(o, ", ", 2);
+            tokio__wbuf_put(o, ", ", 2);
         rc = jout_istr(o, &st->serials.v[k], ": {");
         for (size_t i = 0; i < st->dev[k].n && rc == TOKIO_OK; i++) {
             const struct counter *c = &st->dev[k].c[i];
             if (i > 0)
-                jout_put(o, ", ", 2);
+                tokio__wbuf_put(o, ", ", 2);
             if ((rc = jout_istr(o, &st->keys.v[c->key], ": ")) == TOKIO_OK)
                 rc = jout_val(o, st, &c->v);
         }
-        jout_put(o, "}", 1);
+        tokio__wbuf_put(o, "}", 1);
     }
-    jout_put(o, "}", 1);
-    if (o->len > 0)
-        (void)fwrite(o->buf, 1, o->len, fp);
+    tokio__wbuf_put(o, "}", 1);
+    rc = rc < 0 ? tokio__error(TOKIO_ENOMEM, "out of memory writing JSON")
+                : tokio__wbuf_finish(o, 0, "writing JSON failed");
     free(o);
-    if (rc < 0)
-        return tokio__error(TOKIO_ENOMEM, "out of memory writing JSON");
-    if (ferror(fp))
-        return tokio__error(TOKIO_EIO, "writing JSON failed: %s",
-                            strerror(errno));
-    return TOKIO_OK;
+    return rc;
 }
 
 void
@@ -2938,18 +2910,16 @@ oom:
 /* A text cell, quoted as tokio_csv_write_field() does, after what is
  * gathered in `o`. */
 static void
-csv_text(struct jout *o, const char *s, size_t n)
+csv_text(struct tokio__wbuf *o, const char *s, size_t n)
 {
-    if (o->len > 0)
-        (void)fwrite(o->buf, 1, o->len, o->fp);
-    o->len = 0;
+    tokio__wbuf_flush(o);
     tokio_csv_write_field(o->fp, s, n);
 }
 
 /* One cell as pandas prints it, into `o`; write errors show in
  * ferror(o->fp). */
 static void
-write_cell(struct jout *o, const struct store *st, const struct val *v,
+write_cell(struct tokio__wbuf *o, const struct store *st, const struct val *v,
            enum col_kind kind)
 {
     char buf[64];
@@ -2968,19 +2938,19 @@ write_cell(struct jout *o, const struct store *st, const struct val *v,
                      json_string_length(v->u.json));
         } else {
             py_str_number(v->u.json, buf, sizeof(buf));
-            jout_put(o, buf, strlen(buf));
+            tokio__wbuf_put(o, buf, strlen(buf));
         }
         return;
     }
     val_num(v, &n);
     if (kind == COL_FLOAT || v->type == V_REAL) {
         tokio_format_double(buf, sizeof(buf), num_double(&n));
-        jout_put(o, buf, strlen(buf));
+        tokio__wbuf_put(o, buf, strlen(buf));
     } else if (v->type == V_INT) {
         char *t = int_text(buf, n.i);
-        jout_put(o, t, (size_t)(buf + 23 - t));
+        tokio__wbuf_put(o, t, (size_t)(buf + 23 - t));
     } else {
-        jout_put(o, v->type == V_TRUE ? "True" : "False",
+        tokio__wbuf_put(o, v->type == V_TRUE ? "True" : "False",
                  v->type == V_TRUE ? 4 : 5);
     }
 }
@@ -2999,7 +2969,7 @@ tokio_nersc_isdct_write_csv(const struct tokio_nersc_isdct *d, FILE *fp,
     struct frame f;
     size_t *sel = NULL, nsel = 0;
     const struct val **cell = NULL;
-    struct jout *o = NULL;
+    struct tokio__wbuf *o = NULL;
     int rc;
 
     if ((rc = frame_build(&f, st)) < 0)
@@ -3057,8 +3027,7 @@ tokio_nersc_isdct_write_csv(const struct tokio_nersc_isdct *d, FILE *fp,
     }
     fputc('\n', fp);
     /* the rows gathered in `o`, written in large pieces */
-    o->fp = fp;
-    o->len = 0;
+    tokio__wbuf_init(o, fp);
     for (size_t r = 0; r < f.nrows && !ferror(fp); r++) {
         const struct device *dv = &st->dev[f.rows[r]];
         const struct istr *sn = &st->serials.v[f.rows[r]];
@@ -3067,22 +3036,19 @@ tokio_nersc_isdct_write_csv(const struct tokio_nersc_isdct *d, FILE *fp,
         csv_text(o, sn->s, sn->len);
         for (size_t i = 0; i < nsel; i++) {
             size_t k = sel[i];
-            jout_put(o, ",", 1);
+            tokio__wbuf_put(o, ",", 1);
             write_cell(o, st, cell[k], f.kind[k]);
         }
-        jout_put(o, "\n", 1);
+        tokio__wbuf_put(o, "\n", 1);
         for (size_t i = 0; i < dv->n; i++)
             cell[f.col_of[dv->c[i].key]] = NULL;
     }
-    if (o->len > 0)
-        (void)fwrite(o->buf, 1, o->len, fp);
+    rc = tokio__wbuf_finish(o, 0, "cannot write CSV");
     free(o);
     free(sel);
     free(cell);
     frame_free(&f);
-    if (ferror(fp))
-        return tokio__error(TOKIO_EIO, "cannot write CSV");
-    return TOKIO_OK;
+    return rc;
 }
 
 /* ---- diff and its reductions (compare_isdct) -------------------------- */
@@ -3629,8 +3595,7 @@ tokio_nersc_isdct_write_summary(FILE *fp,
             reduced_get(reduced, "sum_host_write_commands") / 1000000.0);
     fprintf(fp, "WAF:     %+10.4f\n\n",
             reduced_get(reduced, "max_write_amplification_factor"));
-    rc = ferror(fp) ? tokio__error(TOKIO_EIO, "cannot write the summary")
-                    : TOKIO_OK;
+    rc = tokio__write_check(fp, "cannot write the summary");
 done:
     json_decref(reduced);
     return rc;

@@ -450,9 +450,7 @@ tokio_nersc_lfsstate_write(const struct tokio_nersc_lfsstate *s, FILE *fp)
         if (rc < 0)
             return rc;
     }
-    if (ferror(fp))
-        return tokio__error(TOKIO_EIO, "writing lfsstate text failed");
-    return TOKIO_OK;
+    return tokio__write_check(fp, "cannot write lfsstate text");
 }
 
 int

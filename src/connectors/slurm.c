@@ -2010,10 +2010,7 @@ tokio_slurm_write_native(const struct tokio_slurm *s, FILE *fp)
     }
     tokio_slurm_free_names(cells, s->n_tasks * n_cols);
     free(cols);
-    if (ferror(fp))
-        return tokio__error(TOKIO_EIO, "cannot write Slurm tasks: %s",
-                            strerror(errno));
-    return TOKIO_OK;
+    return tokio__write_check(fp, "cannot write Slurm tasks");
 }
 
 
@@ -2208,9 +2205,7 @@ tokio_slurm_write_csv(const struct tokio_slurm *s, FILE *fp)
         }
         fputc('\n', fp);
     }
-    if (ferror(fp))
-        rc = tokio__error(TOKIO_EIO, "cannot write Slurm CSV: %s",
-                          strerror(errno));
+    rc = tokio__write_check(fp, "cannot write Slurm CSV");
 done:
     free(kinds);
     tokio_slurm_free_names(cells, s->n_tasks * n_cols);

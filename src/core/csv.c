@@ -33,10 +33,7 @@ tokio_csv_write_field(FILE *fp, const char *field, size_t len)
         }
         fputc('"', fp);
     }
-    if (ferror(fp))
-        return tokio__error(TOKIO_EIO, "writing CSV failed: %s",
-                            strerror(errno));
-    return TOKIO_OK;
+    return tokio__write_check(fp, "writing CSV failed");
 }
 
 int
@@ -46,9 +43,7 @@ tokio_csv_write_row(FILE *fp, const char *const *fields, size_t n)
      * the row does not read back as a blank line. */
     if (n == 1 && fields[0] != NULL && fields[0][0] == '\0') {
         fputs("\"\"\n", fp);
-        return ferror(fp) ? tokio__error(TOKIO_EIO, "writing CSV failed: %s",
-                                         strerror(errno))
-                          : TOKIO_OK;
+        return tokio__write_check(fp, "writing CSV failed");
     }
     for (size_t i = 0; i < n; i++) {
         if (i > 0)
@@ -59,8 +54,5 @@ tokio_csv_write_row(FILE *fp, const char *const *fields, size_t n)
             return rc;
     }
     fputc('\n', fp);
-    if (ferror(fp))
-        return tokio__error(TOKIO_EIO, "writing CSV failed: %s",
-                            strerror(errno));
-    return TOKIO_OK;
+    return tokio__write_check(fp, "writing CSV failed");
 }

@@ -7,6 +7,7 @@
  */
 #include "tokio/common.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -81,4 +82,42 @@ const char *
 tokio_version(void)
 {
     return TOKIO_VERSION;
+}
+
+static int
+write_failed(FILE *fp, int cause, const char *fmt, va_list ap)
+{
+    char what[ERRMSG_SIZE];
+
+    if (cause == 0 && !ferror(fp))
+        return TOKIO_OK;
+    if (cause == 0) {
+        errno = 0;
+        (void)fflush(fp);
+        cause = errno != 0 ? errno : EIO;
+    }
+    vsnprintf(what, sizeof(what), fmt, ap);
+    return tokio__error(TOKIO_EIO, "%s: %s", what, strerror(cause));
+}
+
+int
+tokio__write_check(FILE *fp, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    int rc = write_failed(fp, 0, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+int
+tokio__write_check_cause(FILE *fp, int cause, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    int rc = write_failed(fp, cause, fmt, ap);
+    va_end(ap);
+    return rc;
 }

@@ -4,6 +4,8 @@
 #ifndef TOKIO_CORE_ERROR_H
 #define TOKIO_CORE_ERROR_H
 
+#include <stdio.h>
+
 #include "tokio/common.h"
 
 /*
@@ -21,5 +23,20 @@ int tokio__error(int status, const char *fmt, ...)
  */
 int tokio__error_prefix(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
+
+/*
+ * TOKIO_OK while writing to `fp` has not failed; else record TOKIO_EIO
+ * with the printf-style message, ": " and the cause ("No space left on
+ * device"), and return it.  The cause is found by flushing once more: a
+ * stream that failed to write keeps those bytes, and trying them again
+ * fails the same way (errno from the first failure is long overwritten).
+ */
+int tokio__write_check(FILE *fp, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* tokio__write_check(), reporting `cause` (an errno noted when the write
+ * failed) when it is not 0. */
+int tokio__write_check_cause(FILE *fp, int cause, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 #endif

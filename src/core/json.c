@@ -22,6 +22,7 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/json.h"
+#include "core/wbuf.h"
 
 /*
  * Python's repr(float): the shortest decimal string that reads back as the
@@ -302,52 +303,11 @@ struct sort_cache {
 };
 
 struct out {
-    FILE *fp;
-    size_t n;
+    struct tokio__wbuf w;       /* first: the buffer is large */
     struct sort_cache cache[SORT_CACHE_DEPTHS];
-    char buf[32768];
 };
 
-static void
-flush_out(struct out *o)
-{
-    if (o->n > 0)
-        fwrite(o->buf, 1, o->n, o->fp);
-    o->n = 0;
-}
-
-static void
-put_bytes(struct out *o, const char *s, size_t len)
-{
-    if (len > sizeof(o->buf) - o->n) {
-        flush_out(o);
-        if (len > sizeof(o->buf)) {
-            fwrite(s, 1, len, o->fp);
-            return;
-        }
-    }
-    memcpy(o->buf + o->n, s, len);
-    o->n += len;
-}
-
-/* Room for `len` (<= the buffer) bytes at o->buf + o->n. */
-static char *
-room(struct out *o, size_t len)
-{
-    if (len > sizeof(o->buf) - o->n)
-        flush_out(o);
-    return o->buf + o->n;
-}
-
-static void
-put_char(struct out *o, char c)
-{
-    if (o->n == sizeof(o->buf))
-        flush_out(o);
-    o->buf[o->n++] = c;
-}
-
-#define put_lit(o, s) put_bytes((o), (s), sizeof(s) - 1)
+#define put_lit(o, s) tokio__wbuf_put(&(o)->w, (s), sizeof(s) - 1)
 
 static void
 put_int(struct out *o, json_int_t value)
@@ -362,7 +322,7 @@ put_int(struct out *o, json_int_t value)
     } while (u > 0);
     if (value < 0)
         tmp[--i] = '-';
-    put_bytes(o, tmp + i, sizeof(tmp) - i);
+    tokio__wbuf_put(&o->w, tmp + i, sizeof(tmp) - i);
 }
 
 /* Bytes written as themselves inside a string: printable ASCII but the
@@ -383,7 +343,7 @@ static void
 put_u4(struct out *o, uint32_t c)
 {
     static const char hex[] = "0123456789abcdef";
-    char *w = room(o, 6);
+    char *w = tokio__wbuf_room(&o->w, 6);
 
     w[0] = '\\';
     w[1] = 'u';
@@ -391,7 +351,7 @@ put_u4(struct out *o, uint32_t c)
     w[3] = hex[(c >> 8) & 0xf];
     w[4] = hex[(c >> 4) & 0xf];
     w[5] = hex[c & 0xf];
-    o->n += 6;
+    o->w.n += 6;
 }
 
 static void
@@ -400,13 +360,13 @@ write_string(struct out *o, const char *s, size_t len)
     const unsigned char *p = (const unsigned char *)s;
     const unsigned char *end = p + len;
 
-    put_char(o, '"');
+    tokio__wbuf_char(&o->w, '"');
     while (p < end) {
         const unsigned char *run = p;
         while (p < end && PLAIN[*p])
             p++;
         if (p > run)
-            put_bytes(o, (const char *)run, (size_t)(p - run));
+            tokio__wbuf_put(&o->w, (const char *)run, (size_t)(p - run));
         if (p == end)
             break;
         uint32_t c = utf8_next(&p, end);
@@ -429,7 +389,7 @@ write_string(struct out *o, const char *s, size_t len)
             }
         }
     }
-    put_char(o, '"');
+    tokio__wbuf_char(&o->w, '"');
 }
 
 static void
@@ -437,11 +397,11 @@ newline_indent(struct out *o, unsigned indent, unsigned depth)
 {
     size_t n = (size_t)indent * depth;
 
-    put_char(o, '\n');
+    tokio__wbuf_char(&o->w, '\n');
     while (n > 0) {
         static const char spaces[] = "                                ";
         size_t k = n < sizeof(spaces) - 1 ? n : sizeof(spaces) - 1;
-        put_bytes(o, spaces, k);
+        tokio__wbuf_put(&o->w, spaces, k);
         n -= k;
     }
 }
@@ -543,13 +503,13 @@ write_value(struct out *o, const json_t *v, unsigned flags, unsigned depth)
     case JSON_REAL: {
         char num[40];
         tokio_format_double(num, sizeof(num), json_real_value(v));
-        put_bytes(o, num, strlen(num));
+        tokio__wbuf_put(&o->w, num, strlen(num));
         return TOKIO_OK;
     }
     case JSON_STRING: {
         const char *digits = u64_digits(v);
         if (digits != NULL)
-            put_bytes(o, digits, strlen(digits));
+            tokio__wbuf_put(&o->w, digits, strlen(digits));
         else
             write_string(o, json_string_value(v), json_string_length(v));
         return TOKIO_OK;
@@ -560,11 +520,11 @@ write_value(struct out *o, const json_t *v, unsigned flags, unsigned depth)
             put_lit(o, "[]");
             return TOKIO_OK;
         }
-        put_char(o, '[');
+        tokio__wbuf_char(&o->w, '[');
         for (size_t i = 0; i < n; i++) {
             if (i > 0) {
                 if (indent)
-                    put_char(o, ',');
+                    tokio__wbuf_char(&o->w, ',');
                 else
                     put_lit(o, ", ");
             }
@@ -576,7 +536,7 @@ write_value(struct out *o, const json_t *v, unsigned flags, unsigned depth)
         }
         if (indent)
             newline_indent(o, indent, depth);
-        put_char(o, ']');
+        tokio__wbuf_char(&o->w, ']');
         return TOKIO_OK;
     }
     case JSON_OBJECT: {
@@ -603,12 +563,12 @@ write_value(struct out *o, const json_t *v, unsigned flags, unsigned depth)
         }
         if ((flags & TOKIO_JSON_SORT_KEYS) && !sorted)
             sort_members(o, mem, n, depth);
-        put_char(o, '{');
+        tokio__wbuf_char(&o->w, '{');
         int rc = TOKIO_OK;
         for (i = 0; i < n && rc == TOKIO_OK; i++) {
             if (i > 0) {
                 if (indent)
-                    put_char(o, ',');
+                    tokio__wbuf_char(&o->w, ',');
                 else
                     put_lit(o, ", ");
             }
@@ -623,7 +583,7 @@ write_value(struct out *o, const json_t *v, unsigned flags, unsigned depth)
             return rc;
         if (indent)
             newline_indent(o, indent, depth);
-        put_char(o, '}');
+        tokio__wbuf_char(&o->w, '}');
         return TOKIO_OK;
     }
     }
@@ -638,17 +598,13 @@ tokio_json_write(FILE *fp, const json_t *value, unsigned flags)
     struct out *o = tokio__calloc(1, sizeof(*o));
     if (o == NULL)
         return tokio__error(TOKIO_ENOMEM, "out of memory writing JSON");
-    o->fp = fp;
+    tokio__wbuf_init(&o->w, fp);
     int rc = write_value(o, value, flags, 0);
-    flush_out(o);
+    if (rc >= 0)
+        rc = tokio__wbuf_finish(&o->w, 0, "writing JSON failed");
     free_cache(o);
     free(o);
-    if (rc < 0)
-        return rc;
-    if (ferror(fp))
-        return tokio__error(TOKIO_EIO, "writing JSON failed: %s",
-                            strerror(errno));
-    return TOKIO_OK;
+    return rc;
 }
 
 int
@@ -764,7 +720,7 @@ tokio__jstream_open(FILE *fp, unsigned flags)
         tokio__error(TOKIO_ENOMEM, "out of memory writing JSON");
         return NULL;
     }
-    js->o.fp = fp;
+    tokio__wbuf_init(&js->o.w, fp);
     js->flags = flags;
     return js;
 }
@@ -808,7 +764,7 @@ tokio__jstream_end(struct tokio__jstream *js)
     } else {
         if (js->flags & 0xffu)
             newline_indent(&js->o, js->flags & 0xffu, js->depth - 1);
-        put_char(&js->o, js->list[js->depth] ? ']' : '}');
+        tokio__wbuf_char(&js->o.w, js->list[js->depth] ? ']' : '}');
     }
     js->depth--;
 }
@@ -821,10 +777,10 @@ jstream_next(struct tokio__jstream *js)
     const unsigned indent = js->flags & 0xffu;
 
     if (js->first[js->depth]) {
-        put_char(&js->o, js->list[js->depth] ? '[' : '{');
+        tokio__wbuf_char(&js->o.w, js->list[js->depth] ? '[' : '{');
         js->first[js->depth] = 0;
     } else if (indent) {
-        put_char(&js->o, ',');
+        tokio__wbuf_char(&js->o.w, ',');
     } else {
         put_lit(&js->o, ", ");
     }
@@ -862,7 +818,7 @@ tokio__jstream_uint(struct tokio__jstream *js, uint64_t v)
         tmp[--i] = (char)('0' + v % 10);
         v /= 10;
     } while (v > 0);
-    put_bytes(&js->o, tmp + i, sizeof(tmp) - i);
+    tokio__wbuf_put(&js->o.w, tmp + i, sizeof(tmp) - i);
 }
 
 void
@@ -871,7 +827,7 @@ tokio__jstream_real(struct tokio__jstream *js, double v)
     char num[40];
 
     tokio_format_double(num, sizeof(num), v);
-    put_bytes(&js->o, num, strlen(num));
+    tokio__wbuf_put(&js->o.w, num, strlen(num));
 }
 
 void
@@ -918,12 +874,9 @@ tokio__jstream_close(struct tokio__jstream *js)
 {
     if (js == NULL)
         return TOKIO_OK;
-    flush_out(&js->o);
     int rc = js->rc;
-    /* flushed, so that a full disk is seen here and not at fclose() */
-    if (rc == TOKIO_OK && (fflush(js->o.fp) != 0 || ferror(js->o.fp)))
-        rc = tokio__error(TOKIO_EIO, "writing JSON failed: %s",
-                          strerror(errno));
+    if (rc == TOKIO_OK)
+        rc = tokio__wbuf_finish(&js->o.w, 1, "writing JSON failed");
     free_cache(&js->o);
     free(js);
     return rc;

@@ -144,10 +144,11 @@ tokio_output_commit(struct tokio_output *o)
 {
     int rc = TOKIO_OK;
 
+    errno = 0;   /* a stream in error whose flush fails no more: EIO */
     if (o->path == NULL) {
         if (fflush(o->fp) != 0 || ferror(o->fp))
             rc = tokio__error(TOKIO_EIO, "writing to standard output: %s",
-                              strerror(errno));
+                              strerror(errno ? errno : EIO));
         free(o);
         return rc;
     }

@@ -772,9 +772,6 @@ tokio_timeseries_write_csv(const struct tokio_timeseries *ts, FILE *fp)
         }
         fputc('\n', fp);
     }
-    if (ferror(fp))
-        return tokio__error(TOKIO_EIO, "cannot write '%s' as CSV: %s",
-                            ts->dataset_name ? ts->dataset_name : "series",
-                            strerror(errno));
-    return TOKIO_OK;
+    return tokio__write_check(fp, "cannot write '%s' as CSV",
+                              ts->dataset_name ? ts->dataset_name : "series");
 }

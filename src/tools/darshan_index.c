@@ -739,7 +739,5 @@ tokio_darshan_scoreboard_write_text(FILE *fp, const json_t *board,
         }
         n_seen++;
     }
-    if (fflush(fp) != 0 || ferror(fp))
-        return tokio__error(TOKIO_EIO, "cannot write the scoreboard");
-    return TOKIO_OK;
+    return tokio__write_check(fp, "cannot write the scoreboard");
 }

@@ -508,8 +508,7 @@ tokio_hdf5_summary_tts_print(FILE *fp, const json_t *summary)
         print_pairs(fp, part, 1);
     if ((part = json_object_get(summary, "columns")) != NULL)
         print_pairs(fp, part, 0);
-    return ferror(fp) ? tokio__error(TOKIO_EIO, "cannot write the summary")
-                      : TOKIO_OK;
+    return tokio__write_check(fp, "cannot write the summary");
 }
 
 /* ------------------------------------------------------------------ */
@@ -918,8 +917,7 @@ tokio_hdf5_summary_print_header(FILE *fp, enum tokio_hdf5_units units)
     snprintf(wr, sizeof(wr), "%s writ", UNIT_SUFFIX[units]);
     fprintf(fp, "%28s %12s %12s %5s %5s %5s %5s %5s\n", "date/time", rd, wr,
             "ossav", "ossmx", "mdsav", "mdsmx", "mssng");
-    return ferror(fp) ? tokio__error(TOKIO_EIO, "cannot write the table")
-                      : TOKIO_OK;
+    return tokio__write_check(fp, "cannot write the table");
 }
 
 static void
@@ -980,8 +978,7 @@ tokio_hdf5_summary_print_bins(FILE *fp, const json_t *bins,
         fprintf(fp, "%6.1f\n", 100.0 * frac);
     }
     free(keys);
-    return ferror(fp) ? tokio__error(TOKIO_EIO, "cannot write the table")
-                      : TOKIO_OK;
+    return tokio__write_check(fp, "cannot write the table");
 }
 
 /* ", %5.1f%% missing" when the fraction is known */
@@ -1032,6 +1029,5 @@ tokio_hdf5_summary_print_totals(FILE *fp, const json_t *totals,
         fprintf(fp, "Max MDS CPU:            %6.2f%%\n",
                 num(totals, "mds_max"));
     }
-    return ferror(fp) ? tokio__error(TOKIO_EIO, "cannot write the summary")
-                      : TOKIO_OK;
+    return tokio__write_check(fp, "cannot write the summary");
 }

@@ -815,13 +815,7 @@ test_darshan_writer_failed_write_keeps_target(void **state)
     assert_string_equal(text, "old content");
     free(text);
     /* and no temporary file is left beside it */
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    size_t entries = 0;
-    while ((e = readdir(d)) != NULL)
-        entries += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
-    closedir(d);
-    assert_int_equal(entries, 1);
+    assert_int_equal(tokio_test_count_entries(dir), 1);
 
     snprintf(path, sizeof(path), "%s/no/such/dir/x.darshan", dir);
     assert_int_equal(tokio_darshan_writer_write(w, path), TOKIO_EIO);

@@ -902,8 +902,10 @@ json_trial(void *ctx)
 {
     struct tokio_hpss *again = NULL;
     json_t *json = NULL;
-    int rc = tokio_hpss_to_json(ctx, &json);
+    int rc = tokio_test_write_to_null(write_json, ctx);
 
+    if (rc >= 0)
+        rc = tokio_hpss_to_json(ctx, &json);
     if (rc >= 0)
         rc = tokio_hpss_from_json(&again, json, TOKIO_HPSS_AUTO);
     if (rc < 0)

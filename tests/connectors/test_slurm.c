@@ -629,6 +629,8 @@ open_text_to_json(void *ctx)
     (void)ctx;
     if (rc >= 0)
         rc = tokio_slurm_to_json(s, &j);
+    if (rc >= 0)
+        rc = tokio_test_write_to_null(write_json, s);
     json_decref(j);
     tokio_slurm_free(s);
     return rc;
@@ -650,6 +652,8 @@ open_json(void *text)
 
     if (rc >= 0)
         rc = tokio_slurm_to_json(s, &j);
+    if (rc >= 0)
+        rc = tokio_test_write_to_null(write_json, s);
     json_decref(j);
     tokio_slurm_free(s);
     return rc;

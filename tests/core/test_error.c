@@ -1,13 +1,17 @@
 /*
- * tests/core/test_error.c - the per-thread last error.
+ * tests/core/test_error.c - the per-thread last error, and write
+ * failures reported with their cause.
  */
 #include "testutil.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
+#include "core/wbuf.h"
 
 static void
 test_error_returns_status_and_keeps_message(void **state)
@@ -81,6 +85,73 @@ test_version_is_semantic(void **state)
                             &patch), 3);
 }
 
+/* A stream on /dev/full, or skip. */
+static FILE *
+open_full(void)
+{
+    FILE *fp = fopen("/dev/full", "w");
+
+    if (fp == NULL) {
+        print_message("skipped: no /dev/full\n");
+        skip();
+    }
+    return fp;
+}
+
+static void
+test_write_check_names_the_cause(void **state)
+{
+    (void)state;
+    FILE *fp = open_full();
+
+    /* a healthy stream: nothing to report */
+    assert_int_equal(tokio__write_check(stdout, "cannot write %s", "x"),
+                     TOKIO_OK);
+    /* more than stdio's buffer, so a write has already failed (and
+     * errno been overwritten since) */
+    for (int i = 0; i < 10000; i++)
+        fprintf(fp, "line %d\n", i);
+    assert_true(ferror(fp));
+    errno = 0;
+    assert_int_equal(tokio__write_check(fp, "cannot write the %s", "table"),
+                     TOKIO_EIO);
+    assert_string_equal(tokio_errmsg(),
+                        "cannot write the table: No space left on device");
+    fclose(fp);
+}
+
+static void
+test_wbuf_notes_the_cause_of_a_large_write(void **state)
+{
+    (void)state;
+    static char big[3 << 16];
+    FILE *fp = open_full();
+    struct tokio__wbuf *w = malloc(sizeof(*w));
+
+    assert_non_null(w);
+    memset(big, 'x', sizeof(big));
+    tokio__wbuf_init(w, fp);
+    tokio__wbuf_put(w, "[", 1);
+    /* larger than the buffer: written straight, bypassing stdio's, so
+     * no retry can find the cause later */
+    tokio__wbuf_put(w, big, sizeof(big));
+    tokio__wbuf_char(w, ']');
+    assert_int_equal(tokio__wbuf_finish(w, 1, "writing JSON failed"),
+                     TOKIO_EIO);
+    assert_string_equal(tokio_errmsg(),
+                        "writing JSON failed: No space left on device");
+    /* a stream that takes it all: nothing to report */
+    FILE *mem = fopen("/dev/null", "w");
+    assert_non_null(mem);
+    tokio__wbuf_init(w, mem);
+    tokio__wbuf_put(w, big, sizeof(big));
+    assert_int_equal(tokio__wbuf_finish(w, 1, "writing JSON failed"),
+                     TOKIO_OK);
+    fclose(mem);
+    fclose(fp);
+    free(w);
+}
+
 int
 main(void)
 {
@@ -90,6 +161,8 @@ main(void)
         cmocka_unit_test(test_error_long_messages_are_cut_not_overflowed),
         cmocka_unit_test(test_error_messages_are_per_thread),
         cmocka_unit_test(test_version_is_semantic),
+        cmocka_unit_test(test_write_check_names_the_cause),
+        cmocka_unit_test(test_wbuf_notes_the_cause_of_a_large_write),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -254,6 +254,8 @@ test_stream_failures_are_kept_for_close(void **state)
     assert_non_null(js);
     fill_sample(js);
     assert_int_equal(tokio__jstream_close(js), TOKIO_EIO);
+    assert_string_equal(tokio_errmsg(),
+                        "writing JSON failed: No space left on device");
     fclose(full);
     assert_int_equal(tokio__jstream_close(NULL), TOKIO_OK);
 }

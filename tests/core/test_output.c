@@ -13,22 +13,6 @@
 #include "core/alloc.h"
 #include "tokio/output.h"
 
-/* Number of entries in `dir` besides . and .. */
-static int
-count_entries(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int n = 0;
-
-    assert_non_null(d);
-    while ((e = readdir(d)) != NULL)
-        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-            n++;
-    closedir(d);
-    return n;
-}
-
 static void
 test_output_commit_replaces_file_whole(void **state)
 {
@@ -46,12 +30,12 @@ test_output_commit_replaces_file_whole(void **state)
     char *text = tokio_test_read_file(path, NULL);
     assert_string_equal(text, "old");
     free(text);
-    assert_int_equal(count_entries(dir), 2);
+    assert_int_equal(tokio_test_count_entries(dir), 2);
     assert_int_equal(tokio_output_commit(o), TOKIO_OK);
     text = tokio_test_read_file(path, NULL);
     assert_string_equal(text, "new contents\n");
     free(text);
-    assert_int_equal(count_entries(dir), 1);   /* no temporary left */
+    assert_int_equal(tokio_test_count_entries(dir), 1);   /* no temporary left */
     struct stat st;
     assert_int_equal(stat(path, &st), 0);
     assert_int_equal(st.st_mode & 07777, 0640); /* mode kept */
@@ -75,7 +59,7 @@ test_output_abort_leaves_old_file(void **state)
     char *text = tokio_test_read_file(path, NULL);
     assert_string_equal(text, "keep me");
     free(text);
-    assert_int_equal(count_entries(dir), 1);
+    assert_int_equal(tokio_test_count_entries(dir), 1);
     tokio_test_rmtree(dir);
     free(dir);
 }
@@ -104,7 +88,7 @@ test_output_write_error_keeps_old_file(void **state)
     char *text = tokio_test_read_file(path, NULL);
     assert_string_equal(text, "before");
     free(text);
-    assert_int_equal(count_entries(dir), 1);
+    assert_int_equal(tokio_test_count_entries(dir), 1);
     tokio_test_rmtree(dir);
     free(dir);
 }
@@ -146,7 +130,7 @@ test_output_writes_a_fifo_in_place(void **state)
     close(reader);
     assert_int_equal(lstat(path, &st), 0);
     assert_true(S_ISFIFO(st.st_mode));
-    assert_int_equal(count_entries(dir), 1);       /* no temporary left */
+    assert_int_equal(tokio_test_count_entries(dir), 1);       /* no temporary left */
     tokio_test_rmtree(dir);
     free(path);
     free(dir);
@@ -174,7 +158,7 @@ test_output_replaces_the_file_a_link_names(void **state)
     text = tokio_test_read_file(file, NULL);
     assert_string_equal(text, "new\n");
     free(text);
-    assert_int_equal(count_entries(dir), 2);
+    assert_int_equal(tokio_test_count_entries(dir), 2);
     tokio_test_rmtree(dir);
     free(link);
     free(file);
@@ -193,7 +177,7 @@ test_output_refuses_a_folder(void **state)
     assert_null(o);
     assert_contains(tokio_errmsg(), dir);
     assert_contains(tokio_errmsg(), "it is a folder");
-    assert_int_equal(count_entries(dir), 0);
+    assert_int_equal(tokio_test_count_entries(dir), 0);
     tokio_test_rmtree(dir);
     free(dir);
 }
@@ -218,9 +202,9 @@ test_output_open_survives_every_oom(void **state)
         }
         assert_int_equal(rc, TOKIO_ENOMEM);
         assert_null(o);
-        assert_int_equal(count_entries(dir), 0);
+        assert_int_equal(tokio_test_count_entries(dir), 0);
     }
-    assert_int_equal(count_entries(dir), 1);
+    assert_int_equal(tokio_test_count_entries(dir), 1);
     tokio_test_rmtree(dir);
     free(dir);
 }
