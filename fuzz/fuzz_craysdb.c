@@ -2,7 +2,7 @@
  * fuzz/fuzz_craysdb.c - the Cray SDB processor table reader
  * (src/connectors/craysdb.c) on arbitrary bytes: parse, then every way
  * out (JSON, back to a table and to the same JSON again, JSON written
- * straight (the same text as the tree written), xtdb2proc text,
+ * straight (the tree written, or sorted as numbers), xtdb2proc text,
  * CSV, one record alone, a coordinate lookup).
  * Seeds: fuzz/corpus/craysdb/.
  */
@@ -18,6 +18,25 @@
 #include "tokio/output.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* tokio_craysdb_write_json()'s text, or NULL when it fails. */
+static char *
+direct_json(const struct tokio_craysdb *db, unsigned flags)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    int rc;
+
+    if (mem == NULL)
+        return NULL;
+    rc = tokio_craysdb_write_json(db, mem, flags);
+    if (fclose(mem) != 0 || rc != TOKIO_OK) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -44,24 +63,22 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             !json_equal(json, back))
             abort();
         json_decref(back);
-        /* the JSON written straight is the tree written */
-        char *tree = NULL, *direct = NULL;
-        size_t direct_len = 0;
-        FILE *mem = open_memstream(&direct, &direct_len);
-        if (mem != NULL &&
-            tokio_json_dumps(&tree, json, TOKIO_JSON_SORT_KEYS |
-                                          TOKIO_JSON_INDENT(4)) == TOKIO_OK &&
-            tokio_craysdb_write_json(db, mem, TOKIO_JSON_SORT_KEYS |
-                                              TOKIO_JSON_INDENT(4)) ==
-                TOKIO_OK) {
-            fclose(mem);
-            mem = NULL;
-            if (strcmp(tree, direct) != 0)
-                abort();
-        }
-        if (mem != NULL)
-            fclose(mem);
+        /* the JSON written straight is the tree written; sorted, its
+         * records come in numeric order, so it is the tree by value */
+        char *tree = NULL, *direct = direct_json(db, TOKIO_JSON_INDENT(4));
+        if (direct != NULL &&
+            tokio_json_dumps(&tree, json, TOKIO_JSON_INDENT(4)) == TOKIO_OK &&
+            strcmp(tree, direct) != 0)
+            abort();
         free(tree);
+        free(direct);
+        direct = direct_json(db, TOKIO_JSON_SORT_KEYS | TOKIO_JSON_INDENT(4));
+        if (direct != NULL) {
+            json_t *sorted = json_loads(direct, 0, NULL);
+            if (sorted != NULL && !json_equal(sorted, json))
+                abort();
+            json_decref(sorted);
+        }
         free(direct);
         /* each record alone is the table's record */
         const char *id;

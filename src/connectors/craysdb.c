@@ -837,17 +837,21 @@ tokio_craysdb_to_json(const struct tokio_craysdb *db, json_t **out)
     return TOKIO_OK;
 }
 
-/* A record's processor_id as the JSON key it becomes, for sorting. */
+/* A record's processor_id and the JSON key it becomes. */
 struct id_text {
+    int64_t id;
     char s[24];
     size_t rec;
 };
 
+/* Sorted as numbers, as Python's json.dumps(sort_keys=True) sorts the
+ * reference's int keys (-3, 9, 10, 100, not "-3", "10", "100", "9"). */
 static int
-cmp_id_text(const void *a, const void *b)
+cmp_id(const void *a, const void *b)
 {
-    return strcmp(((const struct id_text *)a)->s,
-                  ((const struct id_text *)b)->s);
+    const struct id_text *x = a, *y = b;
+
+    return (x->id > y->id) - (x->id < y->id);
 }
 
 /* A key by name, for ranking keys in the order of sorted JSON keys. */
@@ -928,11 +932,12 @@ tokio_craysdb_write_json(const struct tokio_craysdb *db, FILE *fp,
     for (size_t k = 0; k < db->n_keys; k++)
         rank[names[k].k] = k;
     for (size_t r = 0; r < db->n_recs; r++) {
-        snprintf(ids[r].s, sizeof(ids[r].s), "%" PRId64, db->recs[r].id);
+        ids[r].id = db->recs[r].id;
+        snprintf(ids[r].s, sizeof(ids[r].s), "%" PRId64, ids[r].id);
         ids[r].rec = r;
     }
     if (sort)
-        qsort(ids, db->n_recs, sizeof(*ids), cmp_id_text);
+        qsort(ids, db->n_recs, sizeof(*ids), cmp_id);
     tokio__jstream_begin(js);
     for (size_t j = 0; j < db->n_recs; j++) {
         const struct record *r = &db->recs[ids[j].rec];

@@ -80,10 +80,13 @@ TOKIO_API int tokio_craysdb_to_json(const struct tokio_craysdb *db,
                                     json_t **out);
 
 /**
- * Write the table's JSON to `fp` exactly as tokio_json_write() would
- * write tokio_craysdb_to_json()'s object with the same `flags`
+ * Write the table's JSON to `fp` as tokio_json_write() would write
+ * tokio_craysdb_to_json()'s object with the same `flags`
  * (TOKIO_JSON_SORT_KEYS, TOKIO_JSON_INDENT()), without building it: for
- * large tables, several times faster and smaller.  No newline follows.
+ * large tables, several times faster and smaller.  One difference, the
+ * reference's: with TOKIO_JSON_SORT_KEYS, records come in the numeric
+ * order of their processor_id (9 before 10), as Python sorts int keys;
+ * the keys within a record are sorted as text.  No newline follows.
  * @return TOKIO_OK, TOKIO_ENOMEM, TOKIO_EIO.
  */
 TOKIO_API int tokio_craysdb_write_json(const struct tokio_craysdb *db,
