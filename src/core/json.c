@@ -309,20 +309,23 @@ struct out {
 
 #define put_lit(o, s) tokio__wbuf_put(&(o)->w, (s), sizeof(s) - 1)
 
+/* Written straight into the buffer: its digits counted first. */
 static void
 put_int(struct out *o, json_int_t value)
 {
-    char tmp[24];
-    size_t i = sizeof(tmp);
     uint64_t u = value < 0 ? -(uint64_t)value : (uint64_t)value;
+    size_t n = 1 + (value < 0);
 
+    for (uint64_t rest = u; rest >= 10; rest /= 10)
+        n++;
+    char *end = tokio__wbuf_room(&o->w, n) + n;
     do {
-        tmp[--i] = (char)('0' + u % 10);
+        *--end = (char)('0' + u % 10);
         u /= 10;
     } while (u > 0);
     if (value < 0)
-        tmp[--i] = '-';
-    tokio__wbuf_put(&o->w, tmp + i, sizeof(tmp) - i);
+        *--end = '-';
+    o->w.n += n;
 }
 
 /* Bytes written as themselves inside a string: printable ASCII but the
@@ -354,13 +357,33 @@ put_u4(struct out *o, uint32_t c)
     o->w.n += 6;
 }
 
+/* Most strings are short and plain: copied byte by byte straight into
+ * the buffer as far as they are plain, the rest escaped piece by piece. */
 static void
 write_string(struct out *o, const char *s, size_t len)
 {
     const unsigned char *p = (const unsigned char *)s;
     const unsigned char *end = p + len;
 
-    tokio__wbuf_char(&o->w, '"');
+    if (len <= 4096) {
+        char *d = tokio__wbuf_room(&o->w, len + 2);
+        size_t i = 0;
+
+        d[0] = '"';
+        while (i < len && PLAIN[p[i]]) {
+            d[1 + i] = (char)p[i];
+            i++;
+        }
+        if (i == len) {
+            d[1 + len] = '"';
+            o->w.n += len + 2;
+            return;
+        }
+        o->w.n += 1 + i;
+        p += i;
+    } else {
+        tokio__wbuf_char(&o->w, '"');
+    }
     while (p < end) {
         const unsigned char *run = p;
         while (p < end && PLAIN[*p])
@@ -397,6 +420,13 @@ newline_indent(struct out *o, unsigned indent, unsigned depth)
 {
     size_t n = (size_t)indent * depth;
 
+    if (n < 4096) {
+        char *d = tokio__wbuf_room(&o->w, n + 1);
+        d[0] = '\n';
+        memset(d + 1, ' ', n);
+        o->w.n += n + 1;
+        return;
+    }
     tokio__wbuf_char(&o->w, '\n');
     while (n > 0) {
         static const char spaces[] = "                                ";
