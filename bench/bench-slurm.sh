@@ -16,7 +16,10 @@
 # the reference's figures and the speed ratio, import time left out on
 # both sides; then the wall time of one process each that opens the input
 # once (the reference's imports included, as the issue's end-to-end
-# figures are).  Never pass/fail.
+# figures are); last, the commands themselves, `tokio cache-slurm` against
+# the reference's cache_slurm.py, with --json and --csv: CPU seconds and
+# peak RSS of one process each, and whether the outputs agree (JSON by
+# value, CSV by text).  Never pass/fail.
 #
 # The reference is found through environment variables only:
 #   PYTOKIO_SRC     a pytokio checkout (NERSC/pytokio; see bench-darshan.sh);
@@ -107,8 +110,10 @@ EOF
 "$py" "$work/gen.py" "$data/sample.slurm" "$scale" "$work" || {
     echo "bench-slurm: could not generate the inputs"; exit 0; }
 
-cat > "$work/ref.py" <<'EOF'
-import re, sys, time, resource
+# the reference's node-list expansion without scontrol (see above), for
+# both scripts below; Python finds it beside them
+cat > "$work/expand_nodes.py" <<'EOF'
+import re
 from tokio.connectors import slurm
 
 def expand(text):
@@ -125,6 +130,13 @@ def expand(text):
     return out
 
 slurm._RECAST_KEY_MAP["nodelist"] = (expand, slurm._RECAST_KEY_MAP["nodelist"][1])
+EOF
+
+cat > "$work/ref.py" <<'EOF'
+import sys, time, resource
+import expand_nodes
+from tokio.connectors import slurm
+
 best, start = None, time.process_time()
 while True:
     t0 = time.process_time()
@@ -184,5 +196,51 @@ for spec in "$data/sample.slurm:sample.slurm (JSON)" \
         "$(awk -v b="$bytes" 'BEGIN { print b / 1e6 }')" "$(ms "$t_s")" \
         "$(mbs "$bytes" "$t_s")" "$t_rss" "$t_items" "$r_ms" "$r_mbs" "$r_rss" \
         "$r_items" "$r" "$e_t" "$e_r" "$e"
+done
+[ -x "$build/tokio" ] && [ -n "$pysrc" ] || exit 0
+# the reference's command, its node-list expansion replaced as above
+cat > "$work/ref_cli.py" <<'EOF'
+import sys
+import expand_nodes
+import tokio.cli.cache_slurm
+tokio.cli.cache_slurm.main(sys.argv[1:])
+EOF
+cat > "$work/same.py" <<'EOF'
+import json, sys
+a, b = (open(f).read() for f in sys.argv[2:4])
+if sys.argv[1] == "--json":
+    a, b = json.loads(a), json.loads(b)
+print("same" if a == b else "DIFFERS")
+EOF
+# user + system seconds and peak KiB of one command; its stdout to $1
+cpu_rss() {
+    out=$1; shift
+    /usr/bin/time -f '%U %S %M' -o "$work/time" "$@" > "$out" 2>/dev/null ||
+        { echo "- -"; return; }
+    awk '{ printf "%.2f %d", $1 + $2, $3 }' "$work/time"
+}
+echo
+echo "commands: CPU s and peak KiB of one process, tokio cache-slurm against"
+echo "cache_slurm.py (CPU time is counted in 10 ms ticks)"
+printf '%-26s %-6s %7s %8s | %7s %8s | %6s %s\n' input flag tok_s RSS_KiB \
+    ref_s RSS_KiB ratio output
+for spec in "$data/sample.slurm:sample.slurm (JSON)" \
+            "$work/big.slurm:x$scale sample.slurm (JSON)"; do
+    file=${spec%%:*} label=${spec#*:}
+    for flag in --json --csv; do
+        set -- $(cpu_rss "$work/t.out" "$build/tokio" cache-slurm $flag "$file")
+        t_s=$1 t_rss=$2
+        set -- $(cpu_rss "$work/r.out" env PYTHONPATH="$pysrc" "$py" \
+                 "$work/ref_cli.py" $flag "$file")
+        r_s=$1 r_rss=$2
+        # under one tick, tokio's time is taken as 10 ms: a lower bound
+        r=$(awk -v a="$r_s" -v b="$t_s" 'BEGIN {
+            if (a == "-" || b == "-") print "-";
+            else if (b == 0) printf ">%.0f", a / 0.01; else printf "%.0f", a / b }')
+        same=$(PYTHONPATH="$pysrc" "$py" "$work/same.py" $flag "$work/t.out" \
+               "$work/r.out" 2>/dev/null || echo "-")
+        printf '%-26s %-6s %7s %8s | %7s %8s | %6s %s\n' "$label" $flag \
+            "$t_s" "$t_rss" "$r_s" "$r_rss" "$r" "$same"
+    done
 done
 exit 0
