@@ -215,16 +215,36 @@ drain(int fd, char **buf, size_t *len, size_t *cap)
     return n;
 }
 
+static struct tokio_run run_tokio(const char *cwd, const char *const *env,
+                                  const char *const *argv,
+                                  long max_file_bytes,
+                                  const char *stdout_path);
+
 struct tokio_run
 tokio_test_run(const char *cwd, const char *const *env,
                const char *const *argv)
 {
-    return tokio_test_run_limited(cwd, env, argv, 0);
+    return run_tokio(cwd, env, argv, 0, NULL);
 }
 
 struct tokio_run
 tokio_test_run_limited(const char *cwd, const char *const *env,
                        const char *const *argv, long max_file_bytes)
+{
+    return run_tokio(cwd, env, argv, max_file_bytes, NULL);
+}
+
+struct tokio_run
+tokio_test_run_stdout_to(const char *path, const char *const *argv)
+{
+    return run_tokio(NULL, NULL, argv, 0, path);
+}
+
+/* tokio_test_run() with a file size limit (0: none), and standard output
+ * to `stdout_path` instead of r.out (NULL: to r.out). */
+static struct tokio_run
+run_tokio(const char *cwd, const char *const *env, const char *const *argv,
+          long max_file_bytes, const char *stdout_path)
 {
     struct tokio_run r = { -1, NULL, NULL };
     const char *bin = getenv("TOKIO_BIN");
@@ -244,7 +264,13 @@ tokio_test_run_limited(const char *cwd, const char *const *env,
         int devnull = open("/dev/null", O_RDONLY);
 
         dup2(devnull, 0);
-        dup2(out_pipe[1], 1);
+        if (stdout_path == NULL) {
+            dup2(out_pipe[1], 1);
+        } else {
+            int fd = open(stdout_path, O_WRONLY);
+            if (fd < 0 || dup2(fd, 1) < 0)
+                _exit(124);
+        }
         dup2(err_pipe[1], 2);
         close(out_pipe[0]); close(err_pipe[0]);
         for (size_t i = 0; env != NULL && env[i] != NULL; i++) {

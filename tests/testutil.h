@@ -92,6 +92,11 @@ struct tokio_run tokio_test_run_limited(const char *cwd,
                                         const char *const *env,
                                         const char *const *argv,
                                         long max_file_bytes);
+
+/* tokio_test_run() with standard output to the existing file or device
+ * `path` (r.out stays empty). */
+struct tokio_run tokio_test_run_stdout_to(const char *path,
+                                          const char *const *argv);
 void tokio_run_free(struct tokio_run *r);
 
 /* Run `tokio argv...` as tokio_test_run(NULL, env, argv) and check that

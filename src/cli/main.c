@@ -200,8 +200,8 @@ unknown_command(const char *name)
     return CLI_EXIT_USAGE;
 }
 
-int
-main(int argc, char **argv)
+static int
+dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         print_overview(stderr);
@@ -243,4 +243,31 @@ main(int argc, char **argv)
         return run_elsewhere(c, argv);
 #endif
     return c->run(argc - 1, argv + 1);
+}
+
+/*
+ * What is still in standard output's buffer is written at exit, where a
+ * failure (a full disk) would go unreported: flushed here instead, and a
+ * command that had succeeded fails, naming the cause.
+ */
+static int
+finish_stdout(const char *name, int status)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return status;
+    if (status != CLI_EXIT_OK)
+        return status;              /* the command said what failed */
+    fprintf(stderr, "tokio%s%s: error: writing to standard output: %s\n",
+            name ? " " : "", name ? name : "", strerror(errno ? errno : EIO));
+    return CLI_EXIT_FAILURE;
+}
+
+int
+main(int argc, char **argv)
+{
+    const char *name = argc >= 2 && find_command(argv[1]) != NULL
+                           ? argv[1] : NULL;
+
+    return finish_stdout(name, dispatch(argc, argv));
 }

@@ -5,7 +5,8 @@
  * large", as when the disk fills).  Each must exit 1 with a message that
  * names the output and the cause, print nothing on standard output, and
  * leave the file it was to replace as it was, with no temporary file
- * beside it.
+ * beside it.  Standard output on /dev/full fails the same way, for the
+ * commands that print to it themselves too.
  */
 #include "testutil.h"
 
@@ -179,12 +180,65 @@ test_a_file_too_large_leaves_the_old_one(void **state)
     free(outdir);
 }
 
+/* Commands that print to standard output themselves (help, version, the
+ * scoreboard's text), and one through the output helpers: standard output
+ * on /dev/full fails them too, not silently at exit. */
+static void
+test_standard_output_on_a_full_device_fails(void **state)
+{
+    struct tokio_workdir *wd = *state;
+    const char *const *const printers[] = {
+        (const char *[]){ "--help", NULL },
+        (const char *[]){ "--version", NULL },
+        (const char *[]){ "help", "cache-slurm", NULL },
+        (const char *[]){ "find-darshanlogs", "--help", NULL },
+        (const char *[]){ "compare-isdct", "--help", NULL },
+        (const char *[]){ "cache-topology", "--help", NULL },
+        (const char *[]){ "cache-slurm", "--csv", NULL },
+        (const char *[]){ "darshan-scoreboard", NULL },
+    };
+    char *slurm = NULL, *db = NULL;
+
+    if (wd->inputs == NULL)
+        skip();
+    if (access("/dev/full", W_OK) != 0) {
+        print_message("skipped: no /dev/full\n");
+        skip();
+    }
+    slurm = tokio_test_join(wd->inputs, "sample.slurm");
+    db = tokio_test_join(wd->inputs, "darshanlogs.db");
+    for (size_t i = 0; i < sizeof(printers) / sizeof(printers[0]); i++) {
+        const char *argv[8] = { NULL };
+        size_t n = 0;
+
+        while (printers[i][n] != NULL) {
+            argv[n] = printers[i][n];
+            n++;
+        }
+        /* the two that read an input get it last */
+        if (strcmp(argv[0], "cache-slurm") == 0)
+            argv[n] = slurm;
+        else if (strcmp(argv[0], "darshan-scoreboard") == 0)
+            argv[n] = db;
+        struct tokio_run r = tokio_test_run_stdout_to("/dev/full", argv);
+        if (r.status != 1 ||
+            strstr(r.err, "standard output") == NULL ||
+            strstr(r.err, "No space left on device") == NULL)
+            fail_msg("tokio %s > /dev/full: exit %d, message '%s'",
+                     describe(argv), r.status, r.err);
+        tokio_run_free(&r);
+    }
+    free(slurm);
+    free(db);
+}
+
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
         TOKIO_TEST_IN_WORKDIR(test_writing_to_a_full_device_fails_cleanly),
         TOKIO_TEST_IN_WORKDIR(test_a_file_too_large_leaves_the_old_one),
+        TOKIO_TEST_IN_WORKDIR(test_standard_output_on_a_full_device_fails),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
