@@ -84,6 +84,8 @@ tokio_version(void)
     return TOKIO_VERSION;
 }
 
+/* What tokio__write_check() and _cause() share: `cause` 0 means unknown
+ * (then found by one more flush, when the stream has failed). */
 static int
 write_failed(FILE *fp, int cause, const char *fmt, va_list ap)
 {
