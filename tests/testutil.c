@@ -215,31 +215,6 @@ drain(int fd, char **buf, size_t *len, size_t *cap)
     return n;
 }
 
-static struct tokio_run run_tokio(const char *cwd, const char *const *env,
-                                  const char *const *argv,
-                                  long max_file_bytes,
-                                  const char *stdout_path);
-
-struct tokio_run
-tokio_test_run(const char *cwd, const char *const *env,
-               const char *const *argv)
-{
-    return run_tokio(cwd, env, argv, 0, NULL);
-}
-
-struct tokio_run
-tokio_test_run_limited(const char *cwd, const char *const *env,
-                       const char *const *argv, long max_file_bytes)
-{
-    return run_tokio(cwd, env, argv, max_file_bytes, NULL);
-}
-
-struct tokio_run
-tokio_test_run_stdout_to(const char *path, const char *const *argv)
-{
-    return run_tokio(NULL, NULL, argv, 0, path);
-}
-
 /* tokio_test_run() with a file size limit (0: none), and standard output
  * to `stdout_path` instead of r.out (NULL: to r.out). */
 static struct tokio_run
@@ -330,6 +305,27 @@ run_tokio(const char *cwd, const char *const *env, const char *const *argv,
     r.status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus)
                                   : 128 + WTERMSIG(wstatus);
     return r;
+}
+
+struct tokio_run
+tokio_test_run(const char *cwd, const char *const *env,
+               const char *const *argv)
+{
+    return run_tokio(cwd, env, argv, 0, NULL);
+}
+
+struct tokio_run
+tokio_test_run_limited(const char *cwd, const char *const *env,
+                       const char *const *argv, long max_file_bytes)
+{
+    return run_tokio(cwd, env, argv, max_file_bytes, NULL);
+}
+
+struct tokio_run
+tokio_test_run_stdout_to(const char *cwd, const char *path,
+                         const char *const *argv)
+{
+    return run_tokio(cwd, NULL, argv, 0, path);
 }
 
 void

@@ -93,9 +93,9 @@ struct tokio_run tokio_test_run_limited(const char *cwd,
                                         const char *const *argv,
                                         long max_file_bytes);
 
-/* tokio_test_run() with standard output to the existing file or device
- * `path` (r.out stays empty). */
-struct tokio_run tokio_test_run_stdout_to(const char *path,
+/* tokio_test_run(cwd, NULL, argv) with standard output to the existing
+ * file or device `path` (r.out stays empty). */
+struct tokio_run tokio_test_run_stdout_to(const char *cwd, const char *path,
                                           const char *const *argv);
 void tokio_run_free(struct tokio_run *r);
 

@@ -72,27 +72,24 @@ static int
 compare(FILE *fp, void *ctx)
 {
     const struct compare_job *job = ctx;
-    const struct tokio_nersc_isdct *old_dump = job->old_dump;
-    const struct tokio_nersc_isdct *dump = job->dump;
-    const int all = job->all, gibs = job->gibs, summary = job->summary;
-    const int report_zeros = job->report_zeros;
     json_t *diff = NULL, *res = NULL;
     int rc;
 
-    if ((rc = tokio_nersc_isdct_diff(dump, old_dump, report_zeros,
-                                     &diff)) < 0)
+    if ((rc = tokio_nersc_isdct_diff(job->dump, job->old_dump,
+                                     job->report_zeros, &diff)) < 0)
         goto done;
-    if (gibs) {
+    if (job->gibs) {
         if ((rc = tokio_nersc_isdct_diff_gibs(diff, &res)) < 0)
             goto done;
         json_decref(diff);
         diff = res;
         res = NULL;
     }
-    if (summary) {
-        rc = tokio_nersc_isdct_write_summary(fp, old_dump, dump, diff);
+    if (job->summary) {
+        rc = tokio_nersc_isdct_write_summary(fp, job->old_dump, job->dump,
+                                             diff);
     } else {
-        if (all)
+        if (job->all)
             res = json_incref(diff);
         else if ((rc = tokio_nersc_isdct_reduce_diff(diff, &res)) < 0)
             goto done;

@@ -837,10 +837,9 @@ tokio_craysdb_to_json(const struct tokio_craysdb *db, json_t **out)
     return TOKIO_OK;
 }
 
-/* A record's processor_id and the JSON key it becomes. */
-struct id_text {
+/* A record's processor_id, for sorting, and the record. */
+struct id_rec {
     int64_t id;
-    char s[24];
     size_t rec;
 };
 
@@ -849,7 +848,7 @@ struct id_text {
 static int
 cmp_id(const void *a, const void *b)
 {
-    const struct id_text *x = a, *y = b;
+    const struct id_rec *x = a, *y = b;
 
     return (x->id > y->id) - (x->id < y->id);
 }
@@ -906,7 +905,7 @@ tokio_craysdb_write_json(const struct tokio_craysdb *db, FILE *fp,
                          unsigned flags)
 {
     const int sort = (flags & TOKIO_JSON_SORT_KEYS) != 0;
-    struct id_text *ids = tokio__calloc(db->n_recs + 1, sizeof(*ids));
+    struct id_rec *ids = tokio__calloc(db->n_recs + 1, sizeof(*ids));
     struct key_name *names = tokio__calloc(db->n_keys + 1, sizeof(*names));
     size_t *rank = tokio__calloc(db->n_keys + 1, sizeof(*rank));
     struct place *places = NULL;
@@ -933,7 +932,6 @@ tokio_craysdb_write_json(const struct tokio_craysdb *db, FILE *fp,
         rank[names[k].k] = k;
     for (size_t r = 0; r < db->n_recs; r++) {
         ids[r].id = db->recs[r].id;
-        snprintf(ids[r].s, sizeof(ids[r].s), "%" PRId64, ids[r].id);
         ids[r].rec = r;
     }
     if (sort)
@@ -951,7 +949,9 @@ tokio_craysdb_write_json(const struct tokio_craysdb *db, FILE *fp,
             qsort(places, r->n, sizeof(*places), cmp_place);
             sorted_for = r->keys;
         }
-        tokio__jstream_key(js, ids[j].s, strlen(ids[j].s));
+        char key[24];
+        int len = snprintf(key, sizeof(key), "%" PRId64, ids[j].id);
+        tokio__jstream_key(js, key, (size_t)len);
         rec_stream(db, r, places, js);
     }
     tokio__jstream_end(js);

@@ -1497,20 +1497,6 @@ jw_str(struct tokio__wbuf *w, const char *s)
     tokio__wbuf_put(w, s, strlen(s));
 }
 
-static void
-jw_int(struct tokio__wbuf *w, int64_t v)
-{
-    char tmp[24], *p = tmp + sizeof(tmp);
-    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-
-    do
-        *--p = (char)('0' + u % 10);
-    while ((u /= 10) != 0);
-    if (v < 0)
-        *--p = '-';
-    tokio__wbuf_put(w, p, (size_t)(tmp + sizeof(tmp) - p));
-}
-
 /* A JSON string as Python writes it (ensure_ascii). */
 static int
 jw_jstr(struct tokio__wbuf *w, const char *s)
@@ -1541,15 +1527,12 @@ jw_jstr(struct tokio__wbuf *w, const char *s)
 static int
 jw_scalar(const struct tokio_mmperfmon *m, struct tokio__wbuf *w, const struct node *n)
 {
-    char buf[40];
-
     switch (n->kind) {
     case TOKIO_MMPM_INT:
-        jw_int(w, n->v.i);
+        tokio__wbuf_int(w, n->v.i);
         return TOKIO_OK;
     case TOKIO_MMPM_REAL:
-        tokio_format_double(buf, sizeof(buf), n->v.d);
-        jw_str(w, buf);
+        tokio__wbuf_real(w, n->v.d);
         return TOKIO_OK;
     case TOKIO_MMPM_BOOL:
         jw_str(w, n->v.i ? "true" : "false");
@@ -1603,7 +1586,7 @@ tokio_mmperfmon_write_json(const struct tokio_mmperfmon *m, FILE *fp)
         if (t != m->nodes[0].first)
             tokio__wbuf_put(w, ", ", 2);
         tokio__wbuf_put(w, "\"", 1);
-        jw_int(w, m->nodes[t].key);
+        tokio__wbuf_int(w, m->nodes[t].key);
         tokio__wbuf_put(w, "\": {", 4);
         for (uint32_t h = m->nodes[t].first; h != 0 && rc == TOKIO_OK;
              h = m->nodes[h].next) {

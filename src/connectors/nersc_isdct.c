@@ -2597,23 +2597,6 @@ tokio_nersc_isdct_to_json(const struct tokio_nersc_isdct *d, json_t **out)
     return TOKIO_OK;
 }
 
-/* The decimal text of `v` at the end of `buf` (>= 24 bytes), returned. */
-static char *
-int_text(char *buf, int64_t v)
-{
-    /* digits from the right; negated as unsigned, INT64_MIN too */
-    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-    char *p = buf + 23;
-
-    *p = '\0';
-    do
-        *--p = (char)('0' + u % 10);
-    while ((u /= 10) != 0);
-    if (v < 0)
-        *--p = '-';
-    return p;
-}
-
 /* The JSON text of an interned string followed by `suffix`, made once:
  * each table's strings are always written with the same suffix. */
 static int
@@ -2660,7 +2643,6 @@ jout_istr(struct tokio__wbuf *o, struct istr *e, const char *suffix)
 static int
 jout_val(struct tokio__wbuf *o, struct store *st, const struct val *v)
 {
-    char num[40];
     char *text;
 
     switch (v->type) {
@@ -2674,12 +2656,10 @@ jout_val(struct tokio__wbuf *o, struct store *st, const struct val *v)
         tokio__wbuf_put(o, "true", 4);
         break;
     case V_INT:
-        text = int_text(num, v->u.i);
-        tokio__wbuf_put(o, text, (size_t)(num + 23 - text));
+        tokio__wbuf_int(o, v->u.i);
         break;
     case V_REAL:
-        tokio_format_double(num, sizeof(num), v->u.d);
-        tokio__wbuf_put(o, num, strlen(num));
+        tokio__wbuf_real(o, v->u.d);
         break;
     case V_TEXT:
         return jout_istr(o, &st->texts.v[v->u.text], "");
@@ -2944,11 +2924,9 @@ write_cell(struct tokio__wbuf *o, const struct store *st, const struct val *v,
     }
     val_num(v, &n);
     if (kind == COL_FLOAT || v->type == V_REAL) {
-        tokio_format_double(buf, sizeof(buf), num_double(&n));
-        tokio__wbuf_put(o, buf, strlen(buf));
+        tokio__wbuf_real(o, num_double(&n));
     } else if (v->type == V_INT) {
-        char *t = int_text(buf, n.i);
-        tokio__wbuf_put(o, t, (size_t)(buf + 23 - t));
+        tokio__wbuf_int(o, n.i);
     } else {
         tokio__wbuf_put(o, v->type == V_TRUE ? "True" : "False",
                  v->type == V_TRUE ? 4 : 5);

@@ -309,25 +309,6 @@ struct out {
 
 #define put_lit(o, s) tokio__wbuf_put(&(o)->w, (s), sizeof(s) - 1)
 
-/* Written straight into the buffer: its digits counted first. */
-static void
-put_int(struct out *o, json_int_t value)
-{
-    uint64_t u = value < 0 ? -(uint64_t)value : (uint64_t)value;
-    size_t n = 1 + (value < 0);
-
-    for (uint64_t rest = u; rest >= 10; rest /= 10)
-        n++;
-    char *end = tokio__wbuf_room(&o->w, n) + n;
-    do {
-        *--end = (char)('0' + u % 10);
-        u /= 10;
-    } while (u > 0);
-    if (value < 0)
-        *--end = '-';
-    o->w.n += n;
-}
-
 /* Bytes written as themselves inside a string: printable ASCII but the
  * quote and the backslash. */
 static const unsigned char PLAIN[256] = {
@@ -528,12 +509,10 @@ write_value(struct out *o, const json_t *v, unsigned flags, unsigned depth)
     case JSON_TRUE:  put_lit(o, "true"); return TOKIO_OK;
     case JSON_FALSE: put_lit(o, "false"); return TOKIO_OK;
     case JSON_INTEGER:
-        put_int(o, json_integer_value(v));
+        tokio__wbuf_int(&o->w, json_integer_value(v));
         return TOKIO_OK;
     case JSON_REAL: {
-        char num[40];
-        tokio_format_double(num, sizeof(num), json_real_value(v));
-        tokio__wbuf_put(&o->w, num, strlen(num));
+        tokio__wbuf_real(&o->w, json_real_value(v));
         return TOKIO_OK;
     }
     case JSON_STRING: {
@@ -835,29 +814,19 @@ tokio__jstream_item(struct tokio__jstream *js)
 void
 tokio__jstream_int(struct tokio__jstream *js, int64_t v)
 {
-    put_int(&js->o, (json_int_t)v);
+    tokio__wbuf_int(&js->o.w, v);
 }
 
 void
 tokio__jstream_uint(struct tokio__jstream *js, uint64_t v)
 {
-    char tmp[24];
-    size_t i = sizeof(tmp);
-
-    do {
-        tmp[--i] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v > 0);
-    tokio__wbuf_put(&js->o.w, tmp + i, sizeof(tmp) - i);
+    tokio__wbuf_digits(&js->o.w, v, 0);
 }
 
 void
 tokio__jstream_real(struct tokio__jstream *js, double v)
 {
-    char num[40];
-
-    tokio_format_double(num, sizeof(num), v);
-    tokio__wbuf_put(&js->o.w, num, strlen(num));
+    tokio__wbuf_real(&js->o.w, v);
 }
 
 void

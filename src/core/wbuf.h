@@ -10,10 +10,12 @@
 #define TOKIO_CORE_WBUF_H
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "core/error.h"
+#include "tokio/output.h"
 
 struct tokio__wbuf {
     FILE *fp;
@@ -76,6 +78,42 @@ tokio__wbuf_char(struct tokio__wbuf *w, char c)
     if (w->n == sizeof(w->buf))
         tokio__wbuf_flush(w);
     w->buf[w->n++] = c;
+}
+
+/* `u` in decimal, after a minus sign when `negative`, straight into the
+ * buffer (its digits counted first). */
+static inline void
+tokio__wbuf_digits(struct tokio__wbuf *w, uint64_t u, int negative)
+{
+    size_t n = 1 + (negative != 0);
+
+    for (uint64_t rest = u; rest >= 10; rest /= 10)
+        n++;
+    char *end = tokio__wbuf_room(w, n) + n;
+    do {
+        *--end = (char)('0' + u % 10);
+        u /= 10;
+    } while (u > 0);
+    if (negative)
+        *--end = '-';
+    w->n += n;
+}
+
+static inline void
+tokio__wbuf_int(struct tokio__wbuf *w, int64_t v)
+{
+    /* negated as unsigned: INT64_MIN too */
+    tokio__wbuf_digits(w, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0);
+}
+
+/* `d` as Python's repr(float) writes it (tokio_format_double()). */
+static inline void
+tokio__wbuf_real(struct tokio__wbuf *w, double d)
+{
+    char num[40];
+
+    tokio_format_double(num, sizeof(num), d);
+    tokio__wbuf_put(w, num, strlen(num));
 }
 
 /*

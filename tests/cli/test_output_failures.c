@@ -194,10 +194,9 @@ test_standard_output_on_a_full_device_fails(void **state)
         (const char *[]){ "find-darshanlogs", "--help", NULL },
         (const char *[]){ "compare-isdct", "--help", NULL },
         (const char *[]){ "cache-topology", "--help", NULL },
-        (const char *[]){ "cache-slurm", "--csv", NULL },
-        (const char *[]){ "darshan-scoreboard", NULL },
+        (const char *[]){ "cache-slurm", "--csv", "inputs/sample.slurm", NULL },
+        (const char *[]){ "darshan-scoreboard", "inputs/darshanlogs.db", NULL },
     };
-    char *slurm = NULL, *db = NULL;
 
     if (wd->inputs == NULL)
         skip();
@@ -205,31 +204,16 @@ test_standard_output_on_a_full_device_fails(void **state)
         print_message("skipped: no /dev/full\n");
         skip();
     }
-    slurm = tokio_test_join(wd->inputs, "sample.slurm");
-    db = tokio_test_join(wd->inputs, "darshanlogs.db");
     for (size_t i = 0; i < sizeof(printers) / sizeof(printers[0]); i++) {
-        const char *argv[8] = { NULL };
-        size_t n = 0;
-
-        while (printers[i][n] != NULL) {
-            argv[n] = printers[i][n];
-            n++;
-        }
-        /* the two that read an input get it last */
-        if (strcmp(argv[0], "cache-slurm") == 0)
-            argv[n] = slurm;
-        else if (strcmp(argv[0], "darshan-scoreboard") == 0)
-            argv[n] = db;
-        struct tokio_run r = tokio_test_run_stdout_to("/dev/full", argv);
+        struct tokio_run r = tokio_test_run_stdout_to(wd->dir, "/dev/full",
+                                                      printers[i]);
         if (r.status != 1 ||
             strstr(r.err, "standard output") == NULL ||
             strstr(r.err, "No space left on device") == NULL)
             fail_msg("tokio %s > /dev/full: exit %d, message '%s'",
-                     describe(argv), r.status, r.err);
+                     describe(printers[i]), r.status, r.err);
         tokio_run_free(&r);
     }
-    free(slurm);
-    free(db);
 }
 
 int
