@@ -117,10 +117,11 @@ measure() {
     echo "$best"
 }
 
-# tokio on the small samples takes about 10 ms, the clock's resolution:
-# time `reps` runs and divide
+# CPU times come in 10 ms ticks: tokio takes about one on the samples and
+# 10 to 130 on the large inputs, so `reps` runs are timed as one and the
+# time divided (1% or better)
 reps_for() {
-    case $1 in sample*) echo 50 ;; *) echo 1 ;; esac
+    case $1 in sample*) echo 50 ;; *) echo 10 ;; esac
 }
 
 # measure() of `reps` runs, CPU seconds divided by `reps`

@@ -66,11 +66,26 @@ mbs() {
     awk -v b="$1" -v s="$2" 'BEGIN { printf "%.1f", (s > 0 ? b / 1e6 / s : 0) }'
 }
 
-run() {   # name input run_reference
-    name=$1 input=$2 ref=$3
+# "wall cpu" of `reps` runs of a command timed as one, divided by `reps`:
+# times come in 10 ms ticks, and tokio takes one or two on the samples
+measure_reps() {
+    reps=$1
+    shift
+    set -- $(measure /dev/null sh -c 'n=$1; shift; i=0
+        while [ "$i" -lt "$n" ]; do "$@" > /dev/null || exit 1; i=$((i + 1)); done' \
+        sh "$reps" "$@")
+    awk -v w="$1" -v u="$2" -v s="$3" -v n="$reps" 'BEGIN { print w / n, (u + s) / n }'
+}
+
+run() {   # name input run_reference [repetitions for tokio's times]
+    name=$1 input=$2 ref=$3 reps=${4:-1}
     bytes=$(tar xzOf "$input" | wc -c)
     set -- $(measure "$work/tokio.json" "$build/tokio" cache-mmperfmon "$input")
     t_wall=$1 t_cpu=$(awk -v u="$2" -v s="$3" 'BEGIN { print u + s }') t_rss=$4
+    if [ "$reps" -gt 1 ]; then
+        set -- $(measure_reps "$reps" "$build/tokio" cache-mmperfmon "$input")
+        t_wall=$1 t_cpu=$2
+    fi
     line="$name ($(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1e6 }') MB): tokio $(mbs "$bytes" "$t_wall") MB/s wall, $(mbs "$bytes" "$t_cpu") MB/s CPU, ${t_rss} KiB"
     if [ "$have_ref" = 1 ] && [ "$ref" = 1 ]; then
         set -- $(measure "$work/ref.json" env PYTHONPATH="$pytokio" "$py" -c \
@@ -84,19 +99,27 @@ run() {   # name input run_reference
     echo "$line"
 }
 
-run mmperfmon.tgz "$data/mmperfmon.tgz" 1
-run mmperfmon.2019-05-15-micro.tgz "$data/mmperfmon.2019-05-15-micro.tgz" 1
-run mmperfmon.2019-05-15-mini.tgz "$data/mmperfmon.2019-05-15-mini.tgz" 1
+run mmperfmon.tgz "$data/mmperfmon.tgz" 1 100
+run mmperfmon.2019-05-15-micro.tgz "$data/mmperfmon.2019-05-15-micro.tgz" 1 100
+run mmperfmon.2019-05-15-mini.tgz "$data/mmperfmon.2019-05-15-mini.tgz" 1 20
 if [ -x "$py" ]; then
     enlarge 10 "$work/x10.tgz" && run "mini x10" "$work/x10.tgz" 1
     rm -f "$work/x10.tgz"
     enlarge 100 "$work/x100.tgz" &&
         run "mini x100" "$work/x100.tgz" "${BENCH_REF_100X:-0}"
+    # this machine's speed drifts by up to 2x within minutes: gzip -dc on
+    # the same input, right after, says which speed the line above had
+    # (the issue set 100 MB/s when gzip -dc ran at ~196 MB/s)
+    if [ -f "$work/x100.tgz" ]; then
+        bytes=$(tar xzOf "$work/x100.tgz" | wc -c)
+        set -- $(measure /dev/null gzip -dc "$work/x100.tgz")
+        echo "gzip -dc alone on mini x100: $(mbs "$bytes" "$1") MB/s wall, $(mbs "$bytes" "$(awk -v u="$2" -v s="$3" 'BEGIN { print u + s }')") MB/s CPU"
+    fi
 else
     echo "(no $py: no enlarged inputs)"
 fi
-set -- $(measure "$work/help" "$build/tokio" cache-mmperfmon --help)
-echo "start-up alone (tokio cache-mmperfmon --help): $1 s wall, $(awk -v u="$2" -v s="$3" 'BEGIN { print u + s }') s CPU"
+set -- $(measure_reps 100 "$build/tokio" cache-mmperfmon --help)
+echo "start-up alone (tokio cache-mmperfmon --help, mean of 100): $(awk -v s="$1" 'BEGIN { printf "%.1f", s * 1000 }') ms wall, $(awk -v s="$2" 'BEGIN { printf "%.1f", s * 1000 }') ms CPU"
 if [ -x "$build/bench/bench_mmperfmon" ]; then
     set -- $("$build/bench/bench_mmperfmon" 20 "$data/mmperfmon.2019-05-15-mini.tgz")
     bytes=$(tar xzOf "$data/mmperfmon.2019-05-15-mini.tgz" | wc -c)

@@ -1981,13 +1981,16 @@ struct scan {
     int short_;     /* ran into `end`: more text could complete the step */
 };
 
-static void
+static inline void
 scan_ws(struct scan *s)
 {
-    while (s->p < s->end && (*s->p == ' ' || *s->p == '\t' ||
-                             *s->p == '\n' || *s->p == '\r'))
-        s->p++;
-    s->short_ |= s->p == s->end;
+    const char *p = s->p;
+
+    while (p < s->end && (*p == ' ' || *p == '\t' || *p == '\n' ||
+                          *p == '\r'))
+        p++;
+    s->p = p;
+    s->short_ |= p == s->end;
 }
 
 /* Past the bytes from `p` that need no care in a JSON string: all but
