@@ -5,10 +5,11 @@
  * member of a tar archive, so that mutations reach the isdct text parser
  * without having to keep a tar header valid.  Then every way out: JSON,
  * back to a dump, both CSV forms, a diff with itself in GiB, its
- * reduction and the summary.  Two oracles: the direct JSON writer writes
- * what the general one makes of the JSON form, and JSON text reads the
+ * reduction and the summary.  Three oracles: the direct JSON writer
+ * writes what the general one makes of the JSON form; JSON text reads the
  * same (or fails alike) through the connector's own reader as through
- * jansson and tokio_nersc_isdct_from_json().
+ * jansson and tokio_nersc_isdct_from_json(); the one-step reduction
+ * (tokio_nersc_isdct_diff_reduced()) is the reduction of the diff.
  * Seeds: fuzz/corpus/nersc_isdct/.
  */
 #include <stddef.h>
@@ -133,6 +134,21 @@ done:
     tokio_nersc_isdct_free(y);
 }
 
+/* The one-step reduction must be the reduction of the diff. */
+static void
+check_reduced(const struct tokio_nersc_isdct *now,
+              const struct tokio_nersc_isdct *old, const json_t *diff)
+{
+    json_t *want = NULL, *got = NULL;
+    int rw = tokio_nersc_isdct_reduce_diff(diff, &want);
+    int rg = tokio_nersc_isdct_diff_reduced(now, old, 1, &got);
+
+    if (rw != rg || (rw == TOKIO_OK && !json_equal(want, got)))
+        abort();
+    json_decref(want);
+    json_decref(got);
+}
+
 static void
 exercise(const void *buf, size_t len)
 {
@@ -151,10 +167,12 @@ exercise(const void *buf, size_t len)
         tokio_nersc_isdct_from_json(&again, json) == TOKIO_OK) {
         (void)tokio_nersc_isdct_write_csv(again, fp, 0);
         (void)tokio_nersc_isdct_write_csv(again, fp, 1);
-        if (tokio_nersc_isdct_diff(again, d, 1, &diff) == TOKIO_OK &&
-            tokio_nersc_isdct_diff_gibs(diff, &gibs) == TOKIO_OK &&
-            tokio_nersc_isdct_reduce_diff(gibs, &red) == TOKIO_OK)
-            (void)tokio_nersc_isdct_write_summary(fp, d, again, gibs);
+        if (tokio_nersc_isdct_diff(again, d, 1, &diff) == TOKIO_OK) {
+            check_reduced(again, d, diff);
+            if (tokio_nersc_isdct_diff_gibs(diff, &gibs) == TOKIO_OK &&
+                tokio_nersc_isdct_reduce_diff(gibs, &red) == TOKIO_OK)
+                (void)tokio_nersc_isdct_write_summary(fp, d, again, gibs);
+        }
     }
     fclose(fp);
     json_decref(red);

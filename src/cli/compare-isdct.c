@@ -68,6 +68,23 @@ struct compare_job {
     int all, gibs, summary, report_zeros;
 };
 
+/* The diff as JSON, in GiB when asked. */
+static int
+full_diff(const struct compare_job *job, json_t **out)
+{
+    json_t *diff = NULL;
+    int rc = tokio_nersc_isdct_diff(job->dump, job->old_dump,
+                                    job->report_zeros, &diff);
+
+    if (rc >= 0 && job->gibs) {
+        rc = tokio_nersc_isdct_diff_gibs(diff, out);
+        json_decref(diff);
+        return rc;
+    }
+    *out = diff;
+    return rc;
+}
+
 static int
 compare(FILE *fp, void *ctx)
 {
@@ -75,30 +92,26 @@ compare(FILE *fp, void *ctx)
     json_t *diff = NULL, *res = NULL;
     int rc;
 
-    if ((rc = tokio_nersc_isdct_diff(job->dump, job->old_dump,
-                                     job->report_zeros, &diff)) < 0)
-        goto done;
-    if (job->gibs) {
-        if ((rc = tokio_nersc_isdct_diff_gibs(diff, &res)) < 0)
-            goto done;
-        json_decref(diff);
-        diff = res;
-        res = NULL;
-    }
     if (job->summary) {
-        rc = tokio_nersc_isdct_write_summary(fp, job->old_dump, job->dump,
-                                             diff);
-    } else {
+        if ((rc = full_diff(job, &diff)) >= 0)
+            rc = tokio_nersc_isdct_write_summary(fp, job->old_dump,
+                                                 job->dump, diff);
+        json_decref(diff);
+        return rc;
+    }
+    if (!job->all && !job->gibs) {
+        /* the usual run: the reduction, made without the diff's JSON */
+        rc = tokio_nersc_isdct_diff_reduced(job->dump, job->old_dump,
+                                            job->report_zeros, &res);
+    } else if ((rc = full_diff(job, &diff)) >= 0) {
         if (job->all)
             res = json_incref(diff);
-        else if ((rc = tokio_nersc_isdct_reduce_diff(diff, &res)) < 0)
-            goto done;
-        rc = tokio_json_write(fp, res, TOKIO_JSON_SORT_KEYS |
-                                       TOKIO_JSON_INDENT(4));
-        if (rc >= 0)
-            fputc('\n', fp);
+        else
+            rc = tokio_nersc_isdct_reduce_diff(diff, &res);
     }
-done:
+    if (rc >= 0 && (rc = tokio_json_write(fp, res, TOKIO_JSON_SORT_KEYS |
+                                                   TOKIO_JSON_INDENT(4))) >= 0)
+        fputc('\n', fp);
     json_decref(res);
     json_decref(diff);
     return rc;

@@ -25,7 +25,10 @@
  * JSON and CSV are written from that, the jansson form the API hands
  * out is made only when asked (diff, to_json), and the saved JSON form is
  * read without jansson when it is plain (no escapes), jansson reading the
- * rest.  bench/bench-isdct.sh measures it against the reference.
+ * rest.  A counter takes 16 bytes, carved from large blocks (huge pages
+ * where the kernel has them).  compare_isdct's default reduction is made
+ * straight from the two stores, without the diff's JSON.
+ * bench/bench-isdct.sh measures it against the reference.
  *
  * Test inputs: ../shared/testdata/pytokio-inputs/sample_nersc_isdct*.
  * Goldens: ../shared/testdata/golden/pytokio/{cache_isdct,nersc_isdct,
@@ -149,20 +152,19 @@ struct itab {
 enum vtype { V_NULL, V_FALSE, V_TRUE, V_INT, V_REAL, V_TEXT, V_JSON };
 
 /* A counter's value; V_JSON holds what has no type here (a tagged
- * unsigned 64-bit integer) as one reference. */
+ * unsigned 64-bit integer) as one reference.  In a drive's c[], `key`
+ * names the counter (id in store.keys); elsewhere it means nothing.  It
+ * sits in what would be padding: a counter takes 16 bytes, not 24, and
+ * a large dump has hundreds of thousands. */
 struct val {
     enum vtype type;
+    uint32_t key;
     union {
         int64_t i;
         double d;
         uint32_t text;  /* id in store.texts */
         json_t *json;
     } u;
-};
-
-struct counter {
-    uint32_t key;       /* id in store.keys */
-    struct val v;
 };
 
 /* One drive: its counters in first-set order, and their places by
@@ -174,7 +176,7 @@ struct counter {
  * through that drive's (layout: its index + 1; 0 for a table of its
  * own). */
 struct device {
-    struct counter *c;
+    struct val *c;
     size_t n, cap;
     uint32_t *slot;
     size_t nslot;
@@ -184,6 +186,18 @@ struct device {
 /* keys' aux: the counter keeps its unit (see has_unit()) */
 #define KEY_HAS_UNIT 1u
 
+/* Drives' counters are carved from blocks, freed together: a dump has
+ * thousands of drives, and a malloc() and free() for each cost more than
+ * reading them.  The first block is of BLOCK_FIRST bytes, enough for a
+ * small dump; the others are huge-page blocks (tokio__alloc_huge()). */
+struct block {
+    struct block *next;
+    size_t used, cap;       /* counters */
+    struct val c[];
+};
+
+#define BLOCK_FIRST ((size_t)64 << 10)
+
 struct store {
     struct itab keys;       /* counter names; aux: KEY_* flags */
     struct itab texts;      /* text values; aux: 1 when recast() of the
@@ -191,6 +205,8 @@ struct store {
     struct itab serials;    /* drive serials; id = index in dev[] */
     struct device *dev;     /* capdev of them, serials.n used */
     size_t capdev;
+    struct block *blocks;   /* the drives' c[], the newest first */
+    int any_json;           /* a V_JSON value was stored: see store_free() */
 };
 
 struct tokio_nersc_isdct {
@@ -391,10 +407,16 @@ static void
 store_free(struct store *st)
 {
     for (size_t d = 0; d < st->serials.n; d++) {
-        for (size_t i = 0; i < st->dev[d].n; i++)
-            val_release(&st->dev[d].c[i].v);
-        free(st->dev[d].c);
+        /* only a V_JSON value holds anything: most dumps have none, and
+         * not reading every counter once more saves a tenth of a load */
+        for (size_t i = 0; st->any_json && i < st->dev[d].n; i++)
+            val_release(&st->dev[d].c[i]);
         free(st->dev[d].slot);
+    }
+    while (st->blocks != NULL) {
+        struct block *next = st->blocks->next;
+        free(st->blocks);
+        st->blocks = next;
     }
     free(st->dev);
     itab_free(&st->keys);
@@ -468,7 +490,7 @@ static struct val *
 store_get(const struct store *st, uint32_t d, uint32_t key)
 {
     size_t i = store_find(st, d, key);
-    return i == SIZE_MAX ? NULL : &st->dev[d].c[i].v;
+    return i == SIZE_MAX ? NULL : &st->dev[d].c[i];
 }
 
 /* Whether `nslot` slots hold a table of `cap` counters with at most
@@ -512,6 +534,40 @@ store_rehash(struct device *dv)
     return TOKIO_OK;
 }
 
+/* Room for `n` counters of a drive; NULL when out of memory. */
+static struct val *
+store_counters(struct store *st, size_t n)
+{
+    struct block *b = st->blocks;
+
+    if (b == NULL || b->cap - b->used < n) {
+        size_t bytes = b == NULL ? BLOCK_FIRST : TOKIO_HUGE_BLOCK;
+        if (n > (SIZE_MAX - sizeof(*b)) / sizeof(b->c[0]))
+            return NULL;
+        if (bytes < sizeof(*b) + n * sizeof(b->c[0]))
+            bytes = sizeof(*b) + n * sizeof(b->c[0]);
+        b = bytes == TOKIO_HUGE_BLOCK ? tokio__alloc_huge()
+                                      : tokio__malloc(bytes);
+        if (b == NULL)
+            return NULL;
+        b->next = st->blocks;
+        b->used = 0;
+        b->cap = (bytes - sizeof(*b)) / sizeof(b->c[0]);
+        st->blocks = b;
+    }
+    b->used += n;
+    return &b->c[b->used - n];
+}
+
+/* Counter `key` of a drive set to `v` at `slot`. */
+static void
+store_hold(struct store *st, struct val *slot, struct val v, uint32_t key)
+{
+    st->any_json |= v.type == V_JSON;
+    v.key = key;
+    *slot = v;
+}
+
 /* drive[key] = v, as a dict: a new counter goes last, a known one keeps
  * its place; looked for first at *hint (see store_find_at()), which
  * follows.  `v` is taken over, even on failure. */
@@ -523,8 +579,8 @@ store_set_at(struct store *st, uint32_t d, uint32_t key, struct val v,
     size_t i = store_find_at(st, d, key, hint);
 
     if (i != SIZE_MAX) {
-        val_release(&dv->c[i].v);
-        dv->c[i].v = v;
+        val_release(&dv->c[i]);
+        store_hold(st, &dv->c[i], v, key);
         return TOKIO_OK;
     }
     *hint = dv->n;
@@ -557,11 +613,14 @@ store_append(struct store *st, uint32_t d, uint32_t key, struct val v)
          * synthesize() adds after a dump is read */
         size_t last = d > 0 ? st->dev[d - 1].n : 0;
         size_t cap = dv->cap ? 2 * dv->cap : last > 56 ? last + 8 : 64;
-        struct counter *g = tokio__reallocarray(dv->c, cap, sizeof(*g));
+        struct val *g = store_counters(st, cap);
         if (g == NULL) {
             val_release(&v);
             return TOKIO_ENOMEM;
         }
+        /* the old room stays in its block until the dump is freed */
+        if (dv->n > 0)
+            memcpy(g, dv->c, dv->n * sizeof(*g));
         dv->c = g;
         dv->cap = cap;
     }
@@ -580,8 +639,7 @@ store_append(struct store *st, uint32_t d, uint32_t key, struct val v)
         k = (k + 1) & (dv->nslot - 1);
     dv->slot[k] = (uint32_t)dv->n + 1;
 put:
-    dv->c[dv->n].key = key;
-    dv->c[dv->n++].v = v;
+    store_hold(st, &dv->c[dv->n++], v, key);
     return TOKIO_OK;
 }
 
@@ -1485,7 +1543,7 @@ parse_lines(struct parse *p, const char *member, const unsigned char *buf,
      * after the counters of the drive's first member */
     if (rc == TOKIO_OK && d >= 0) {
         long key = name_key(p->st, "timestamp");
-        struct val null = { V_NULL, { 0 } };
+        struct val null = { V_NULL, 0, { 0 } };
         if (key < 0)
             rc = TOKIO_ENOMEM;
         else if (store_get(p->st, (uint32_t)d, (uint32_t)key) == NULL)
@@ -1596,16 +1654,16 @@ recast_units(struct store *st, uint32_t d)
     int rc = TOKIO_OK;
 
     for (size_t i = 0; i < n && rc == TOKIO_OK; i++) {
-        struct counter *c = &st->dev[d].c[i];
+        struct val *c = &st->dev[d].c[i];
         const struct istr *ks = &st->keys.v[c->key];
         const char *unit = NULL;
         size_t unit_len = 0;
 
         /* everything else was recast as it was stored */
-        if (c->v.type != V_TEXT || !(ks->aux & KEY_HAS_UNIT))
+        if (c->type != V_TEXT || !(ks->aux & KEY_HAS_UNIT))
             continue;
         int endurance = strcmp(ks->s, "endurance_analyzer") == 0;
-        const struct istr *ts = &st->texts.v[c->v.u.text];
+        const struct istr *ts = &st->texts.v[c->u.text];
         const char *b = ts->s, *e = b + ts->len, *t = b;
         while (t < e && !tokio__py_space((unsigned char)*t))
             t++;
@@ -1642,7 +1700,7 @@ recast_units(struct store *st, uint32_t d)
             memcpy(ukey, ks->s, kl);
             memcpy(ukey + kl, "_unit", 6);
             long uk = store_key(st, ukey, kl + 5);
-            struct val uv = { V_NULL, { 0 } };
+            struct val uv = { V_NULL, 0, { 0 } };
             int ok = uk >= 0 && text_val(st, unit, unit_len, &uv);
             if (ukey != buf)
                 free(ukey);
@@ -1653,8 +1711,8 @@ recast_units(struct store *st, uint32_t d)
             units[nunits].key = (uint32_t)uk;
             units[nunits++].v = uv;
         }
-        val_release(&c->v);
-        c->v = nv;
+        val_release(c);
+        store_hold(st, c, nv, c->key);
     }
     for (size_t i = 0; i < nunits; i++)
         if (rc == TOKIO_OK)
@@ -1718,7 +1776,7 @@ synth_get(const struct store *st, uint32_t d, struct synth_key *k)
     if (k->key < 0 ||
         (i = store_find_at(st, d, (uint32_t)k->key, &k->hint)) == SIZE_MAX)
         return NULL;
-    return &st->dev[d].c[i].v;
+    return &st->dev[d].c[i];
 }
 
 /* drive[k] = v, the key made on first use; `v` is taken over. */
@@ -1805,7 +1863,7 @@ synthesize(struct store *st)
             continue;
         if (!val_num(nand, &a))
             return counter_error(sn, nand_raw->name, "not a number");
-        struct val waf = { V_REAL, { 0 } };
+        struct val waf = { V_REAL, 0, { 0 } };
         waf.u.d = num_double(&a) / num_double(&b);
         if ((rc = synth_set(st, d, &waf_key, waf)) < 0)
             return rc;
@@ -1832,7 +1890,7 @@ finish_native(struct parse *p)
                             p->arch);
     }
     long key = name_key(st, "timestamp");
-    struct val tv = { V_INT, { 0 } };
+    struct val tv = { V_INT, 0, { 0 } };
     tv.u.i = ts;
     for (uint32_t d = 0; d < st->serials.n; d++) {
         if (key < 0 || store_set(st, d, (uint32_t)key, tv) < 0 ||
@@ -2124,9 +2182,13 @@ scan_word(struct scan *s, const char *w, size_t n)
     return 1;
 }
 
-/* One value of a drive; 0 if not one this path takes, -1 out of memory. */
+/* One value of a drive; 0 if not one this path takes, -1 out of memory.
+ * *last: id + 1 of the text this counter held on the drive before (0:
+ * none), tried before the intern table, as most texts repeat from drive
+ * to drive; it follows what is read. */
 static int
-scan_value(struct scan *s, struct store *st, struct val *out)
+scan_value(struct scan *s, struct store *st, struct val *out,
+           uint32_t *last)
 {
     const char *b;
     size_t n;
@@ -2140,7 +2202,16 @@ scan_value(struct scan *s, struct store *st, struct val *out)
     case '"':
         if (!scan_string(s, &b, &n))
             return 0;
-        return text_val(st, b, n, out) ? 1 : -1;
+        if (*last != 0 && st->texts.v[*last - 1].len == n &&
+            memcmp(st->texts.v[*last - 1].s, b, n) == 0) {
+            out->type = V_TEXT;
+            out->u.text = *last - 1;
+            return 1;
+        }
+        if (!text_val(st, b, n, out))
+            return -1;
+        *last = out->u.text + 1;
+        return 1;
     case 't':
         out->type = V_TRUE;
         return scan_word(s, "true", 4);
@@ -2213,7 +2284,26 @@ enum jstep {
 struct jread {
     enum jstep step;
     long d;             /* the drive being read */
+    uint32_t *last_text;    /* key id -> scan_value()'s *last */
+    size_t cap_last;
 };
+
+/* Room in r->last_text for key id `k`; 0 when out of memory. */
+static int
+last_text_grow(struct jread *r, size_t k)
+{
+    size_t cap = r->cap_last ? r->cap_last : 256;
+    uint32_t *g;
+
+    while (cap <= k)
+        cap *= 2;
+    if ((g = tokio__reallocarray(r->last_text, cap, sizeof(*g))) == NULL)
+        return 0;
+    memset(g + r->cap_last, 0, (cap - r->cap_last) * sizeof(*g));
+    r->last_text = g;
+    r->cap_last = cap;
+    return 1;
+}
 
 /* Read one step at s->p: 1 when read, 0 when not (s->short_ says if more
  * text could make it), -1 out of memory. */
@@ -2262,7 +2352,7 @@ json_step(struct store *st, struct scan *s, struct jread *r, int at_eof)
     case J_COUNTER: {
         /* while this drive's names come as its layout's do, each is new
          * to it, so it needs no look-up */
-        const struct device *dv = &st->dev[r->d];
+        struct device *dv = &st->dev[r->d];
         const struct device *lay = dv->layout ? &st->dev[dv->layout - 1]
                                               : NULL;
         int in_step = lay != NULL && dv->n < lay->n;
@@ -2282,14 +2372,19 @@ json_step(struct store *st, struct scan *s, struct jread *r, int at_eof)
             return 0;
         s->p++;
         scan_ws(s);
-        if ((rc = scan_value(s, st, &v)) <= 0)
+        if ((size_t)k >= r->cap_last && !last_text_grow(r, (size_t)k))
+            return -1;
+        if ((rc = scan_value(s, st, &v, &r->last_text[k])) <= 0)
             return rc;
         /* only a ',' or '}' after it shows the value is whole */
         if ((c = scan_peek(s)) != ',' && c != '}')
             return 0;
         s->p++;
-        if ((in_step ? store_append(st, (uint32_t)r->d, (uint32_t)k, v)
-                     : store_set(st, (uint32_t)r->d, (uint32_t)k, v)) < 0)
+        if (in_step && dv->n < dv->cap)
+            /* what store_append() comes to for the layout's next name */
+            store_hold(st, &dv->c[dv->n++], v, (uint32_t)k);
+        else if ((in_step ? store_append(st, (uint32_t)r->d, (uint32_t)k, v)
+                          : store_set(st, (uint32_t)r->d, (uint32_t)k, v)) < 0)
             return -1;
         if (c == '}')
             r->step = J_AFTER_DRIVE;
@@ -2364,25 +2459,27 @@ jwin_more(struct jwin *w)
 static int
 fast_json(struct store *st, struct jwin *w, const char *name)
 {
-    struct jread r = { J_OPEN, -1 };
+    struct jread r = { J_OPEN, -1, NULL, 0 };
+    int rc;
 
     for (;;) {
         struct scan s = { w->buf + w->done, w->buf + w->len, 0 };
-        int rc = json_step(st, &s, &r, w->eof);
+        rc = json_step(st, &s, &r, w->eof);
         if (rc > 0) {
             w->done = (size_t)(s.p - w->buf);
-            if (r.step == J_DONE)
-                return 1;
+            if (r.step != J_DONE)
+                continue;
+        } else if (rc < 0) {
+            rc = tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
+                              name);
+        } else if (s.short_ && !w->eof && w->in != NULL &&
+                   (rc = jwin_more(w)) > 0) {
             continue;
         }
-        if (rc < 0)
-            return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
-                                name);
-        if (!s.short_ || w->eof || w->in == NULL)
-            return 0;
-        if ((rc = jwin_more(w)) <= 0)
-            return rc;
+        break;
     }
+    free(r.last_text);
+    return rc;
 }
 
 /* A dump from the saved form in `w`: 1 when read, 0 when the form is not
@@ -2555,9 +2652,9 @@ tree(const struct tokio_nersc_isdct *d)
                                          st->serials.v[k].len, c) < 0)
             goto oom;
         for (size_t i = 0; i < st->dev[k].n; i++) {
-            const struct counter *ct = &st->dev[k].c[i];
+            const struct val *ct = &st->dev[k].c[i];
             const struct istr *ks = &st->keys.v[ct->key];
-            json_t *v = val_json(st, &ct->v);
+            json_t *v = val_json(st, ct);
             if (v == NULL ||
                 json_object_setn_new_nocheck(c, ks->s, ks->len, v) < 0)
                 goto oom;
@@ -2693,11 +2790,11 @@ tokio_nersc_isdct_write_json(const struct tokio_nersc_isdct *d, FILE *fp)
             tokio__wbuf_put(o, ", ", 2);
         rc = jout_istr(o, &st->serials.v[k], ": {");
         for (size_t i = 0; i < st->dev[k].n && rc == TOKIO_OK; i++) {
-            const struct counter *c = &st->dev[k].c[i];
+            const struct val *c = &st->dev[k].c[i];
             if (i > 0)
                 tokio__wbuf_put(o, ", ", 2);
             if ((rc = jout_istr(o, &st->keys.v[c->key], ": ")) == TOKIO_OK)
-                rc = jout_val(o, st, &c->v);
+                rc = jout_val(o, st, c);
         }
         tokio__wbuf_put(o, "}", 1);
     }
@@ -2797,7 +2894,7 @@ frame_type_columns(struct frame *f, const struct store *st)
     for (size_t r = 0; r < f->nrows; r++) {
         const struct device *dv = &st->dev[f->rows[r]];
         for (size_t i = 0; i < dv->n; i++) {
-            const struct val *v = &dv->c[i].v;
+            const struct val *v = &dv->c[i];
             struct col_stats *c = &cs[f->col_of[dv->c[i].key]];
             struct num a = { 0, 0, 0 }, b = { 0, 0, 0 };
             switch (v->type) {
@@ -3013,7 +3110,7 @@ tokio_nersc_isdct_write_csv(const struct tokio_nersc_isdct *d, FILE *fp,
         const struct device *dv = &st->dev[f.rows[r]];
         const struct istr *sn = &st->serials.v[f.rows[r]];
         for (size_t i = 0; i < dv->n; i++)
-            cell[f.col_of[dv->c[i].key]] = &dv->c[i].v;
+            cell[f.col_of[dv->c[i].key]] = &dv->c[i];
         csv_text(o, sn->s, sn->len);
         for (size_t i = 0; i < nsel; i++) {
             size_t k = sel[i];
@@ -3034,55 +3131,79 @@ tokio_nersc_isdct_write_csv(const struct tokio_nersc_isdct *d, FILE *fp,
 
 /* ---- diff and its reductions (compare_isdct) -------------------------- */
 
-/* The change now - before as JSON in *out, or nothing (*out NULL) for
- * no change unless `report_zeros`. */
+/* A counter's change as diff() makes it: none (left out), a number, or
+ * another value (changed text, as "+++NEW ---OLD"). */
+enum change_kind { CH_NONE, CH_NUM, CH_JSON };
+
+struct change {
+    enum change_kind kind;
+    struct num n;       /* CH_NUM */
+    json_t *j;          /* CH_JSON: owned */
+};
+
+static const struct change NO_CHANGE = { CH_NONE, { 0, 0, 0 }, NULL };
+
+/* now - before in *ch, or CH_NONE for no change unless `report_zeros`;
+ * a difference out of range (inf) is the drive's error, as no JSON holds
+ * it. */
 static int
 num_change(const struct num *now, const struct num *before, const char *sn,
-           const char *key, int report_zeros, json_t **out)
+           const char *key, int report_zeros, struct change *ch)
 {
     struct num r = num_sub(now, before);
-    int bad;
 
+    *ch = NO_CHANGE;
     if (!report_zeros && num_is_zero(&r))
         return TOKIO_OK;
-    if ((*out = num_json(&r, &bad)) == NULL)
-        return bad ? counter_error(sn, key, "difference out of range")
-                   : TOKIO_ENOMEM;
+    if (!r.is_int && !isfinite(r.d))
+        return counter_error(sn, key, "difference out of range");
+    ch->kind = CH_NUM;
+    ch->n = r;
     return TOKIO_OK;
 }
 
-/* One counter's change, as NerscIsdct.diff(); *out NULL to skip it. */
+/* Text `now` against the old value's str() as "+++NEW ---OLD". */
+static int
+text_change(const json_t *now, const json_t *before, struct change *ch)
+{
+    char *o = py_str(before);
+    if (o == NULL)
+        return TOKIO_ENOMEM;
+    size_t nl = json_string_length(now), ol = strlen(o);
+    char *s = tokio__malloc(nl + ol + 8);
+    if (s == NULL) {
+        free(o);
+        return TOKIO_ENOMEM;
+    }
+    memcpy(s, "+++", 3);
+    memcpy(s + 3, json_string_value(now), nl);
+    memcpy(s + 3 + nl, " ---", 4);
+    memcpy(s + 7 + nl, o, ol);
+    ch->j = json_stringn_nocheck(s, nl + ol + 7);
+    ch->kind = CH_JSON;
+    free(s);
+    free(o);
+    return ch->j == NULL ? TOKIO_ENOMEM : TOKIO_OK;
+}
+
+/* One counter's change, as NerscIsdct.diff(). */
 static int
 diff_counter(const char *sn, const char *key, const json_t *now,
-             const json_t *before, int report_zeros, json_t **out)
+             const json_t *before, int report_zeros, struct change *ch)
 {
     int endurance = strcmp(key, "endurance_analyzer") == 0;
     struct num a = { 0, 0, 0 }, b = { 0, 0, 0 };
 
-    *out = NULL;
+    *ch = NO_CHANGE;
     if (json_is_string(now) && !endurance) {
-        if (json_equal(now, before)) {
-            if (report_zeros && (*out = json_string("")) == NULL)
+        if (!json_equal(now, before))
+            return text_change(now, before, ch);
+        if (report_zeros) {
+            ch->kind = CH_JSON;
+            if ((ch->j = json_string("")) == NULL)
                 return TOKIO_ENOMEM;
-            return TOKIO_OK;
         }
-        char *o = py_str(before);
-        if (o == NULL)
-            return TOKIO_ENOMEM;
-        size_t nl = json_string_length(now), ol = strlen(o);
-        char *s = tokio__malloc(nl + ol + 8);
-        if (s == NULL) {
-            free(o);
-            return TOKIO_ENOMEM;
-        }
-        memcpy(s, "+++", 3);
-        memcpy(s + 3, json_string_value(now), nl);
-        memcpy(s + 3 + nl, " ---", 4);
-        memcpy(s + 7 + nl, o, ol);
-        *out = json_stringn_nocheck(s, nl + ol + 7);
-        free(s);
-        free(o);
-        return *out == NULL ? TOKIO_ENOMEM : TOKIO_OK;
+        return TOKIO_OK;
     }
     if (!get_num(now, &a) || !get_num(before, &b)) {
         if (endurance)
@@ -3090,7 +3211,7 @@ diff_counter(const char *sn, const char *key, const json_t *now,
         return tokio__error(TOKIO_EFORMAT, "incompatible numeric types for "
                             "%s/%s", sn, key);
     }
-    return num_change(&a, &b, sn, key, report_zeros, out);
+    return num_change(&a, &b, sn, key, report_zeros, ch);
 }
 
 /* One counter's change from the typed values: numbers directly, the
@@ -3098,30 +3219,33 @@ diff_counter(const char *sn, const char *key, const json_t *now,
 static int
 diff_val(const struct store *st, const struct store *ost, const char *sn,
          const char *key, const struct val *now, const struct val *before,
-         int report_zeros, json_t **out)
+         int report_zeros, struct change *ch)
 {
     struct num a = { 0, 0, 0 }, b = { 0, 0, 0 };
     int rc;
 
-    if (val_num(now, &a) && val_num(before, &b)) {
-        *out = NULL;
-        return num_change(&a, &b, sn, key, report_zeros, out);
-    }
+    *ch = NO_CHANGE;
+    if (val_num(now, &a) && val_num(before, &b))
+        return num_change(&a, &b, sn, key, report_zeros, ch);
     if (now->type == V_TEXT && before->type == V_TEXT &&
         strcmp(key, "endurance_analyzer") != 0) {
         const struct istr *tn = &st->texts.v[now->u.text];
         const struct istr *tb = &ost->texts.v[before->u.text];
         if (tn->len == tb->len && memcmp(tn->s, tb->s, tn->len) == 0) {
             /* unchanged text */
-            *out = report_zeros ? json_string("") : NULL;
-            return report_zeros && *out == NULL ? TOKIO_ENOMEM : TOKIO_OK;
+            if (report_zeros) {
+                ch->kind = CH_JSON;
+                if ((ch->j = json_string("")) == NULL)
+                    return TOKIO_ENOMEM;
+            }
+            return TOKIO_OK;
         }
     }
     json_t *jn = val_json(st, now), *jb = val_json(ost, before);
     if (jn == NULL || jb == NULL)
         rc = TOKIO_ENOMEM;
     else
-        rc = diff_counter(sn, key, jn, jb, report_zeros, out);
+        rc = diff_counter(sn, key, jn, jb, report_zeros, ch);
     json_decref(jn);
     json_decref(jb);
     return rc;
@@ -3134,70 +3258,114 @@ other_serial(const struct store *other, const struct istr *sn)
     return itab_find(&other->serials, sn->s, sn->len, sn->hash);
 }
 
+/* What walk_changes() hands on.  `drive` is told of each drive of the
+ * new dump, and whether the old one has it; `change` of each of its
+ * changes, taking ch->j over.  Either returns a negative status to stop. */
+struct change_sink {
+    int (*drive)(void *ctx, const char *sn, int in_old);
+    int (*change)(void *ctx, uint32_t key, const char *name,
+                  struct change *ch);
+    void *ctx;
+};
+
 /*
- * The diff straight from the typed counters (no jansson form of either
- * dump): drives in `dump`'s order, each drive's counters in its order,
- * as the reference walks its dicts.
+ * Each change from `ost` to `st` straight from the typed counters, in the
+ * reference's order: drives in `st`'s order, each drive's counters in its
+ * order, as its diff() walks its dicts.  Key ids are `st`'s.
  */
+static int
+walk_changes(const struct store *st, const struct store *ost,
+             int report_zeros, const struct change_sink *sink)
+{
+    /* key id in `st` -> key id in `ost` + 1, 0 when `ost` lacks it */
+    uint32_t *okey = tokio__calloc(st->keys.n + 1, sizeof(*okey));
+    int rc = TOKIO_OK;
+
+    if (okey == NULL)
+        return TOKIO_ENOMEM;
+    for (size_t k = 0; k < st->keys.n; k++) {
+        const struct istr *e = &st->keys.v[k];
+        long ok = itab_find(&ost->keys, e->s, e->len, e->hash);
+        okey[k] = ok < 0 ? 0 : (uint32_t)ok + 1;
+    }
+    for (size_t d = 0; d < st->serials.n && rc >= 0; d++) {
+        const char *sn = st->serials.v[d].s;
+        long od = other_serial(ost, &st->serials.v[d]);
+        if ((rc = sink->drive(sink->ctx, sn, od >= 0)) < 0 || od < 0)
+            continue;
+        for (size_t i = 0, hint = 0; i < st->dev[d].n; i++, hint++) {
+            const struct val *c = &st->dev[d].c[i];
+            /* the old drive mostly has its counters in the same order */
+            size_t at = okey[c->key] == 0 ? SIZE_MAX
+                : store_find_at(ost, (uint32_t)od, okey[c->key] - 1, &hint);
+            const char *key = st->keys.v[c->key].s;
+            struct change ch;
+            if (at == SIZE_MAX)
+                continue;   /* the reference warns and skips it */
+            if ((rc = diff_val(st, ost, sn, key, c,
+                               &ost->dev[od].c[at], report_zeros,
+                               &ch)) < 0 ||
+                (ch.kind != CH_NONE &&
+                 (rc = sink->change(sink->ctx, c->key, key, &ch)) < 0))
+                break;
+        }
+    }
+    free(okey);
+    return rc;
+}
+
+/* The diff as JSON, built by walk_changes(). */
+struct diff_tree {
+    json_t *added, *devices, *drive;
+};
+
+static int
+tree_drive(void *ctx, const char *sn, int in_old)
+{
+    struct diff_tree *t = ctx;
+
+    if (!in_old)
+        return json_array_append_new(t->added, json_string(sn)) < 0
+            ? TOKIO_ENOMEM : TOKIO_OK;
+    t->drive = json_object();
+    /* set_new() takes the value over, even when it fails */
+    return set_new(t->devices, sn, t->drive);
+}
+
+static int
+tree_change(void *ctx, uint32_t key, const char *name, struct change *ch)
+{
+    struct diff_tree *t = ctx;
+    json_t *j = ch->j;
+
+    (void)key;
+    if (ch->kind == CH_NUM)
+        j = ch->n.is_int ? json_integer(ch->n.i) : json_real(ch->n.d);
+    return set_new(t->drive, name, j);
+}
+
 int
 tokio_nersc_isdct_diff(const struct tokio_nersc_isdct *dump,
                        const struct tokio_nersc_isdct *old_dump,
                        int report_zeros, json_t **out)
 {
     const struct store *st = &dump->st, *ost = &old_dump->st;
-    json_t *added, *removed, *devices, *res = json_object();
-    /* key id in `st` -> key id in `ost` + 1, 0 when `ost` lacks it */
-    uint32_t *okey = tokio__calloc(st->keys.n, sizeof(*okey));
+    json_t *removed, *res = json_object();
+    struct diff_tree t = { NULL, NULL, NULL };
+    const struct change_sink sink = { tree_drive, tree_change, &t };
     int rc = TOKIO_OK;
 
     *out = NULL;
-    /* set_new() takes each value over, even when it fails */
-    if (res == NULL || okey == NULL ||
-        set_new(res, "added_devices", json_array()) < 0 ||
+    if (res == NULL || set_new(res, "added_devices", json_array()) < 0 ||
         set_new(res, "removed_devices", json_array()) < 0 ||
         set_new(res, "devices", json_object()) < 0) {
         rc = TOKIO_ENOMEM;
         goto done;
     }
-    for (size_t k = 0; k < st->keys.n; k++) {
-        const struct istr *e = &st->keys.v[k];
-        long ok = itab_find(&ost->keys, e->s, e->len, e->hash);
-        okey[k] = ok < 0 ? 0 : (uint32_t)ok + 1;
-    }
-    added = json_object_get(res, "added_devices");
+    t.added = json_object_get(res, "added_devices");
+    t.devices = json_object_get(res, "devices");
     removed = json_object_get(res, "removed_devices");
-    devices = json_object_get(res, "devices");
-    for (size_t d = 0; d < st->serials.n && rc >= 0; d++) {
-        const char *sn = st->serials.v[d].s;
-        long od = other_serial(ost, &st->serials.v[d]);
-        if (od < 0) {
-            if (json_array_append_new(added, json_string(sn)) < 0)
-                rc = TOKIO_ENOMEM;
-            continue;
-        }
-        json_t *dd = json_object();
-        if (set_new(devices, sn, dd) < 0) {
-            rc = TOKIO_ENOMEM;
-            break;
-        }
-        for (size_t i = 0, hint = 0; i < st->dev[d].n; i++, hint++) {
-            const struct counter *c = &st->dev[d].c[i];
-            /* the old drive mostly has its counters in the same order */
-            size_t at = okey[c->key] == 0 ? SIZE_MAX
-                : store_find_at(ost, (uint32_t)od, okey[c->key] - 1, &hint);
-            const struct val *ov = at == SIZE_MAX ? NULL
-                : &ost->dev[od].c[at].v;
-            const char *key = st->keys.v[c->key].s;
-            json_t *change;
-            if (ov == NULL)
-                continue;   /* the reference warns and skips it */
-            if ((rc = diff_val(st, ost, sn, key, &c->v, ov, report_zeros,
-                               &change)) < 0)
-                break;
-            if (change != NULL && (rc = set_new(dd, key, change)) < 0)
-                break;
-        }
-    }
+    rc = walk_changes(st, ost, report_zeros, &sink);
     for (size_t d = 0; d < ost->serials.n && rc >= 0; d++) {
         if (other_serial(st, &ost->serials.v[d]) < 0 &&
             json_array_append_new(removed,
@@ -3205,7 +3373,6 @@ tokio_nersc_isdct_diff(const struct tokio_nersc_isdct *dump,
             rc = TOKIO_ENOMEM;
     }
 done:
-    free(okey);
     if (rc < 0) {
         json_decref(res);
         if (rc == TOKIO_ENOMEM)
@@ -3303,10 +3470,120 @@ tokio_nersc_isdct_diff_gibs(const json_t *diff, json_t **out)
 
 /* One counter's running reduction. */
 struct reduction {
+    const char *name;       /* borrowed from the diff or the dump */
     int64_t count;
     int have_num;
     struct num sum, min, max;
 };
+
+/* The reductions of the counters a diff has, in first-seen order. */
+struct reducer {
+    struct reduction *red;
+    size_t n, cap;
+};
+
+/* A new reduction for counter `name`; NULL when out of memory. */
+static struct reduction *
+reducer_add(struct reducer *rd, const char *name)
+{
+    if (rd->n == rd->cap) {
+        size_t cap = rd->cap ? rd->cap * 2 : 64;
+        struct reduction *g = tokio__reallocarray(rd->red, cap, sizeof(*g));
+        if (g == NULL)
+            return NULL;
+        rd->red = g;
+        rd->cap = cap;
+    }
+    memset(&rd->red[rd->n], 0, sizeof(rd->red[rd->n]));
+    rd->red[rd->n].name = name;
+    return &rd->red[rd->n++];
+}
+
+/* One drive's change `x` (NULL: not a number) into the reduction. */
+static void
+reduction_take(struct reduction *r, const struct num *x)
+{
+    r->count++;
+    if (x == NULL)
+        return;         /* text changes are only counted */
+    /*
+     * Differs from pytokio: a counter that is text on one drive and a
+     * number on a later one made the reference fail (KeyError); its
+     * numbers are reduced here.
+     */
+    if (!r->have_num) {
+        r->sum = r->min = r->max = *x;
+        r->have_num = 1;
+    } else {
+        r->sum = num_add(&r->sum, x);
+        /* min(value, cur) and max(value, cur) as Python picks */
+        r->min = num_less(&r->min, x) ? r->min : *x;
+        r->max = num_less(x, &r->max) ? r->max : *x;
+    }
+}
+
+/* The reductions as compare_isdct prints them. */
+static int
+reducer_json(const struct reducer *rd, json_t **out)
+{
+    /* the reference's order: sum (with ave), min, max, count */
+    static const char *const prefix[] = { "sum_", "min_", "max_", "count_" };
+    json_t *res = json_object();
+    int rc = TOKIO_OK;
+
+    if (res == NULL)
+        return TOKIO_ENOMEM;
+    for (int pass = 0; pass < 4 && rc >= 0; pass++) {
+        for (size_t i = 0; i < rd->n && rc >= 0; i++) {
+            const struct reduction *r = &rd->red[i];
+            struct num val = { 1, r->count, 0 };
+            json_t *j;
+            int bad;
+            if (pass < 3 && !r->have_num)
+                continue;
+            if (pass < 3)
+                val = pass == 0 ? r->sum : pass == 1 ? r->min : r->max;
+            size_t kl = strlen(r->name);
+            char *k = tokio__malloc(kl + 8);
+            if (k == NULL) {
+                rc = TOKIO_ENOMEM;
+                break;
+            }
+            snprintf(k, kl + 8, "%s%s", prefix[pass], r->name);
+            j = num_json(&val, &bad);
+            if (bad) {
+                rc = counter_error("(all)", k, "sum out of range");
+                free(k);
+                break;
+            }
+            rc = set_new(res, k, j);
+            if (rc >= 0 && pass == 0) {
+                snprintf(k, kl + 8, "ave_%s", r->name);
+                rc = set_new(res, k, json_real(num_double(&val) /
+                                               (double)r->count));
+            }
+            free(k);
+        }
+    }
+    if (rc < 0) {
+        json_decref(res);
+        return rc;
+    }
+    *out = res;
+    return TOKIO_OK;
+}
+
+/* The reducer's result, or its failure with the message it needs. */
+static int
+reducer_finish(struct reducer *rd, int rc, json_t **out)
+{
+    if (rc >= 0)
+        rc = reducer_json(rd, out);
+    free(rd->red);
+    if (rc == TOKIO_ENOMEM)
+        return tokio__error(rc, "out of memory reducing an ISDCT diff");
+    return rc;
+}
 
 int
 tokio_nersc_isdct_reduce_diff(const json_t *diff, json_t **out)
@@ -3314,11 +3591,9 @@ tokio_nersc_isdct_reduce_diff(const json_t *diff, json_t **out)
     const json_t *devs = json_object_get(diff, "devices");
     const char *sn, *key;
     json_t *c, *v;
-    /* counter -> index into red[], first-seen order */
-    json_t *index = json_object(), *res = NULL;
-    struct reduction *red = NULL;
-    const char **names = NULL;
-    size_t n = 0, cap = 0;
+    /* counter -> index into rd.red */
+    json_t *index = json_object();
+    struct reducer rd = { NULL, 0, 0 };
     int rc = TOKIO_OK;
 
     *out = NULL;
@@ -3327,106 +3602,80 @@ tokio_nersc_isdct_reduce_diff(const json_t *diff, json_t **out)
         return tokio__error(TOKIO_EFORMAT, "not an ISDCT diff: no devices");
     }
     if (index == NULL)
-        goto oom;
+        rc = TOKIO_ENOMEM;
     json_object_foreach((json_t *)devs, sn, c) {
         json_object_foreach(c, key, v) {
             json_t *ix = json_object_get(index, key);
             struct reduction *r;
             struct num x = { 0, 0, 0 };
-            if (ix == NULL) {
-                if (n == cap) {
-                    size_t nc = cap ? cap * 2 : 64;
-                    struct reduction *g = tokio__reallocarray(red, nc,
-                                                              sizeof(*g));
-                    if (g == NULL)
-                        goto oom;
-                    red = g;
-                    const char **h = tokio__reallocarray(names, nc,
-                                                         sizeof(*h));
-                    if (h == NULL)
-                        goto oom;
-                    names = h;
-                    cap = nc;
-                }
-                if (set_new(index, key, json_integer((json_int_t)n)) < 0)
-                    goto oom;
-                memset(&red[n], 0, sizeof(red[n]));
-                names[n] = key;
-                r = &red[n++];
-            } else {
-                r = &red[json_integer_value(ix)];
-            }
-            r->count++;
-            if (!get_num(v, &x))
-                continue;       /* text changes are only counted */
-            /*
-             * Differs from pytokio: a counter that is text on one drive
-             * and a number on a later one made the reference fail
-             * (KeyError); its numbers are reduced here.
-             */
-            if (!r->have_num) {
-                r->sum = r->min = r->max = x;
-                r->have_num = 1;
-            } else {
-                r->sum = num_add(&r->sum, &x);
-                /* min(value, cur) and max(value, cur) as Python picks */
-                r->min = num_less(&r->min, &x) ? r->min : x;
-                r->max = num_less(&x, &r->max) ? r->max : x;
-            }
-        }
-    }
-    if ((res = json_object()) == NULL)
-        goto oom;
-    /* the reference's order: sum (with ave), min, max, count */
-    static const char *const prefix[] = { "sum_", "min_", "max_", "count_" };
-    for (int pass = 0; pass < 4; pass++) {
-        for (size_t i = 0; i < n; i++) {
-            struct reduction *r = &red[i];
-            struct num val = { 1, 0, 0 };
-            json_t *j;
-            int bad;
-            if (pass < 3 && !r->have_num)
-                continue;
-            if (pass == 3) {
-                val.is_int = 1;
-                val.i = r->count;
-            } else {
-                val = pass == 0 ? r->sum : pass == 1 ? r->min : r->max;
-            }
-            size_t kl = strlen(names[i]);
-            char *k = tokio__malloc(kl + 8);
-            if (k == NULL)
-                goto oom;
-            snprintf(k, kl + 8, "%s%s", prefix[pass], names[i]);
-            j = num_json(&val, &bad);
-            if (bad) {
-                rc = counter_error("(all)", k, "sum out of range");
-                free(k);
-                goto fail;
-            }
-            rc = set_new(res, k, j);
-            if (rc >= 0 && pass == 0) {
-                snprintf(k, kl + 8, "ave_%s", names[i]);
-                rc = set_new(res, k, json_real(num_double(&val) /
-                                               (double)r->count));
-            }
-            free(k);
             if (rc < 0)
-                goto oom;
+                break;
+            if (ix != NULL) {
+                r = &rd.red[json_integer_value(ix)];
+            } else if ((r = reducer_add(&rd, key)) == NULL ||
+                       set_new(index, key,
+                               json_integer((json_int_t)rd.n - 1)) < 0) {
+                rc = TOKIO_ENOMEM;
+                break;
+            }
+            reduction_take(r, get_num(v, &x) ? &x : NULL);
         }
     }
+    rc = reducer_finish(&rd, rc, out);
     json_decref(index);
-    free(red);
-    free(names);
-    *out = res;
+    return rc;
+}
+
+/* The reduction of a diff as walk_changes() finds it: counters by key
+ * id, no JSON but the result. */
+struct diff_reduce {
+    struct reducer rd;
+    uint32_t *slot;     /* key id -> index into rd.red + 1, 0: none yet */
+};
+
+static int
+reduce_drive(void *ctx, const char *sn, int in_old)
+{
+    (void)ctx, (void)sn, (void)in_old;
     return TOKIO_OK;
-oom:
-    rc = tokio__error(TOKIO_ENOMEM, "out of memory reducing an ISDCT diff");
-fail:
-    json_decref(index);
-    json_decref(res);
-    free(red);
-    free(names);
+}
+
+static int
+reduce_change(void *ctx, uint32_t key, const char *name, struct change *ch)
+{
+    struct diff_reduce *dr = ctx;
+    struct reduction *r;
+
+    if (dr->slot[key] != 0) {
+        r = &dr->rd.red[dr->slot[key] - 1];
+    } else {
+        if ((r = reducer_add(&dr->rd, name)) == NULL) {
+            json_decref(ch->j);
+            return TOKIO_ENOMEM;
+        }
+        dr->slot[key] = (uint32_t)dr->rd.n;
+    }
+    /* a CH_JSON change is text: only counted */
+    reduction_take(r, ch->kind == CH_NUM ? &ch->n : NULL);
+    json_decref(ch->j);
+    return TOKIO_OK;
+}
+
+int
+tokio_nersc_isdct_diff_reduced(const struct tokio_nersc_isdct *dump,
+                               const struct tokio_nersc_isdct *old_dump,
+                               int report_zeros, json_t **out)
+{
+    struct diff_reduce dr = { { NULL, 0, 0 }, NULL };
+    const struct change_sink sink = { reduce_drive, reduce_change, &dr };
+    int rc = TOKIO_ENOMEM;
+
+    *out = NULL;
+    dr.slot = tokio__calloc(dump->st.keys.n + 1, sizeof(*dr.slot));
+    if (dr.slot != NULL)
+        rc = walk_changes(&dump->st, &old_dump->st, report_zeros, &sink);
+    rc = reducer_finish(&dr.rd, rc, out);
+    free(dr.slot);
     return rc;
 }
 

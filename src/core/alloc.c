@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "core/alloc.h"
 
@@ -76,6 +77,21 @@ tokio__reallocarray(void *ptr, size_t count, size_t size)
     if (size != 0 && count > SIZE_MAX / size)
         return NULL;
     return tokio__realloc(ptr, count * size);
+}
+
+void *
+tokio__alloc_huge(void)
+{
+    void *p;
+
+    if (should_fail(TOKIO_HUGE_BLOCK) ||
+        (p = aligned_alloc(TOKIO_HUGE_BLOCK, TOKIO_HUGE_BLOCK)) == NULL)
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    /* a hint: without huge pages the block works as any other */
+    (void)madvise(p, TOKIO_HUGE_BLOCK, MADV_HUGEPAGE);
+#endif
+    return p;
 }
 
 char *

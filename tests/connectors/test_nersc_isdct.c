@@ -715,6 +715,114 @@ test_nersc_isdct_diff_reports_changes(void **state)
     tokio_nersc_isdct_free(new_d);
 }
 
+/* diff_reduced(new, old) against reduce_diff(diff(new, old)): the same
+ * status, and the same value or the same message. */
+static void
+assert_reduced_as_diff(const struct tokio_nersc_isdct *new_d,
+                       const struct tokio_nersc_isdct *old_d, int zeros)
+{
+    json_t *diff = NULL, *want = NULL, *got = NULL;
+    int rc_want = tokio_nersc_isdct_diff(new_d, old_d, zeros, &diff);
+    char msg[512];
+
+    if (rc_want == TOKIO_OK)
+        rc_want = tokio_nersc_isdct_reduce_diff(diff, &want);
+    snprintf(msg, sizeof(msg), "%s", tokio_errmsg());
+    int rc = tokio_nersc_isdct_diff_reduced(new_d, old_d, zeros, &got);
+    assert_int_equal(rc, rc_want);
+    if (rc == TOKIO_OK) {
+        if (!json_equal(got, want))
+            fail_msg("got %s\nwant %s",
+                     json_text(got, TOKIO_JSON_SORT_KEYS),
+                     json_text(want, TOKIO_JSON_SORT_KEYS));
+    } else {
+        assert_null(got);
+        assert_string_equal(tokio_errmsg(), msg);
+    }
+    json_decref(got);
+    json_decref(want);
+    json_decref(diff);
+}
+
+/* The one-step reduction compare-isdct runs by default is the reduction
+ * of the diff, on the goldens and where types and order matter. */
+static void
+test_nersc_isdct_diff_reduced_is_reduced_diff(void **state)
+{
+    (void)state;
+    TOKIO_TEST_NEED_DATA(oldp, INPUTS "sample_nersc_isdct-1.json.gz");
+    char *old_path = strdup(oldp);
+    TOKIO_TEST_NEED_DATA(newp, INPUTS "sample_nersc_isdct.json.gz");
+    struct tokio_nersc_isdct *old_d = NULL, *new_d = NULL;
+    static const char *const goldens[] = {
+        GOLDEN "compare_isdct/isdct-1_vs_isdct.default.json",
+        GOLDEN "compare_isdct/isdct-1_vs_isdct.report-zeros.json",
+    };
+
+    assert_int_equal(tokio_nersc_isdct_open(&old_d, old_path), TOKIO_OK);
+    assert_int_equal(tokio_nersc_isdct_open(&new_d, newp), TOKIO_OK);
+    for (int zeros = 0; zeros < 2; zeros++) {
+        json_t *red = NULL;
+        assert_int_equal(tokio_nersc_isdct_diff_reduced(new_d, old_d, zeros,
+                                                        &red), TOKIO_OK);
+        char *text = json_text(red, TOKIO_JSON_SORT_KEYS |
+                                    TOKIO_JSON_INDENT(4));
+        assert_golden(text, goldens[zeros]);
+        free(text);
+        json_decref(red);
+        assert_reduced_as_diff(new_d, old_d, zeros);
+        assert_reduced_as_diff(old_d, new_d, zeros);
+    }
+    tokio_nersc_isdct_free(old_d);
+    tokio_nersc_isdct_free(new_d);
+    free(old_path);
+
+    /* text counted only, numbers of both kinds, a counter that is text on
+     * one drive and a number on the next, min and max ties between 1 and
+     * 1.0 (Python keeps the first), drives added and removed */
+    old_d = from_text(
+        "{\"A\": {\"n\": 5, \"f\": 1.5, \"s\": \"x\", \"m\": \"p\","
+        " \"t\": 1, \"endurance_analyzer\": null, \"b\": true},"
+        " \"B\": {\"n\": 1, \"f\": 1, \"m\": 1, \"t\": 2.0, \"s\": \"x\"},"
+        " \"GONE\": {\"n\": 1}}");
+    new_d = from_text(
+        "{\"A\": {\"n\": 8, \"f\": 1, \"s\": \"w\", \"m\": \"q\","
+        " \"t\": 2, \"endurance_analyzer\": 3.0, \"b\": 1},"
+        " \"B\": {\"n\": 2.0, \"f\": 0.5, \"m\": 4, \"t\": 3.0, \"s\": \"x\"},"
+        " \"NEW\": {\"n\": 1}}");
+    assert_reduced_as_diff(new_d, old_d, 0);
+    assert_reduced_as_diff(new_d, old_d, 1);
+    json_t *red = NULL;
+    assert_int_equal(tokio_nersc_isdct_diff_reduced(new_d, old_d, 0, &red),
+                     TOKIO_OK);
+    /* by hand: n 3 and 1.0, m text then 3, t 1 then 1.0: the reference's
+     * min(value, cur) and max(value, cur) return the later drive's 1.0 on
+     * the tie, as Python's min() and max() keep their first argument */
+    assert_true(json_real_value(json_object_get(red, "sum_n")) == 4.0);
+    assert_int_equal(json_integer_value(json_object_get(red, "count_m")), 2);
+    assert_int_equal(json_integer_value(json_object_get(red, "sum_m")), 3);
+    assert_true(json_is_real(json_object_get(red, "min_t")));
+    assert_true(json_is_real(json_object_get(red, "max_t")));
+    /* s changed on A only, and text is counted, not summed */
+    assert_int_equal(json_integer_value(json_object_get(red, "count_s")), 1);
+    assert_null(json_object_get(red, "sum_s"));
+    json_decref(red);
+    tokio_nersc_isdct_free(new_d);
+
+    /* the same errors: text against a number, a difference out of range */
+    new_d = from_text("{\"A\": {\"s\": 5}}");
+    assert_reduced_as_diff(new_d, old_d, 0);
+    assert_contains(tokio_errmsg(), "incompatible numeric types for A/s");
+    tokio_nersc_isdct_free(new_d);
+    tokio_nersc_isdct_free(old_d);
+    old_d = from_text("{\"A\": {\"r\": -1.5e308}}");
+    new_d = from_text("{\"A\": {\"r\": 1.5e308}}");
+    assert_reduced_as_diff(new_d, old_d, 0);
+    assert_contains(tokio_errmsg(), "'r': difference out of range");
+    tokio_nersc_isdct_free(new_d);
+    tokio_nersc_isdct_free(old_d);
+}
+
 static void
 test_nersc_isdct_gibs_renames_every_bytes(void **state)
 {
@@ -1284,12 +1392,13 @@ test_nersc_isdct_json_window_edges(void **state)
     free(dir);
 }
 
-/* Everything after opening: JSON, CSV, diff, reductions, summary. */
+/* Everything after opening: JSON, CSV, diff, reductions (both ways),
+ * summary. */
 static int
 outputs_trial(void *ctx)
 {
     struct tokio_nersc_isdct *d = ctx, *again = NULL;
-    json_t *j = NULL, *diff = NULL, *g = NULL, *red = NULL;
+    json_t *j = NULL, *diff = NULL, *g = NULL, *red = NULL, *red1 = NULL;
     FILE *fp = fopen("/dev/null", "w");
     int rc;
 
@@ -1301,9 +1410,11 @@ outputs_trial(void *ctx)
         (rc = tokio_nersc_isdct_write_csv(again, fp, 1)) >= 0 &&
         (rc = tokio_nersc_isdct_diff(again, d, 1, &diff)) >= 0 &&
         (rc = tokio_nersc_isdct_diff_gibs(diff, &g)) >= 0 &&
-        (rc = tokio_nersc_isdct_reduce_diff(g, &red)) >= 0)
+        (rc = tokio_nersc_isdct_reduce_diff(g, &red)) >= 0 &&
+        (rc = tokio_nersc_isdct_diff_reduced(again, d, 1, &red1)) >= 0)
         rc = tokio_nersc_isdct_write_summary(fp, d, again, g);
     fclose(fp);
+    json_decref(red1);
     json_decref(j);
     json_decref(diff);
     json_decref(g);
@@ -1342,6 +1453,7 @@ main(void)
         cmocka_unit_test(test_nersc_isdct_json_round_trip_keeps_dump),
         cmocka_unit_test(test_nersc_isdct_sample_round_trips),
         cmocka_unit_test(test_nersc_isdct_diff_reports_changes),
+        cmocka_unit_test(test_nersc_isdct_diff_reduced_is_reduced_diff),
         cmocka_unit_test(test_nersc_isdct_gibs_renames_every_bytes),
         cmocka_unit_test(test_nersc_isdct_garbled_member_reports_member_and_line),
         cmocka_unit_test(test_nersc_isdct_long_smart_register_keeps_dict_semantics),
