@@ -38,7 +38,10 @@
  * The table names each command's level: HERE() for the front's own,
  * IN_LIBARCHIVE() and IN_FULL() for the others.  An executable runs a
  * command above its level by exec'ing the one that has it, in place (same
- * process, same arguments).
+ * process, same arguments).  cache-isdct and compare-isdct, mostly run on
+ * saved JSON dumps, are the front's: the front links
+ * src/cli/front/archive.c in place of libarchive's reader, which hands a
+ * tarball over to tokio-libarchive (cli_exec_level()).
  */
 #ifndef TOKIO_CLI_LEVEL
 #define TOKIO_CLI_LEVEL 2
@@ -69,7 +72,7 @@ static const struct command commands[] = {
     { "cache-darshan", HERE(cmd_cache_darshan), "a Darshan log as JSON: header, mounts, records, totals, performance" },
     { "cache-globuslogs", HERE(cmd_cache_globuslogs), "a Globus GridFTP server transfer log as JSON or CSV" },
     { "cache-hpss", HERE(cmd_cache_hpss), "an HPSS daily report, HSI/HTAR log or FTP/PFTP log as JSON or CSV" },
-    { "cache-isdct", IN_LIBARCHIVE(cmd_cache_isdct), "a NERSC ISDCT dump of SSD counters (tarball, folder or JSON) as JSON or CSV" },
+    { "cache-isdct", HERE(cmd_cache_isdct), "a NERSC ISDCT dump of SSD counters (tarball, folder or JSON) as JSON or CSV" },
     { "cache-lfsstatus", IN_FULL(cmd_cache_lfsstatus), "a Lustre file system's OST fullness or failed-over OSTs at a time, as JSON" },
     { "cache-lmtdb", IN_FULL(cmd_cache_lmtdb), "copy a time range of an LMT database into an SQLite cache file" },
     { "cache-mmperfmon", IN_LIBARCHIVE(cmd_cache_mmperfmon), "GPFS mmperfmon query outputs as JSON, or one host or metric over time as CSV" },
@@ -77,7 +80,7 @@ static const struct command commands[] = {
     { "cache-nersc-jobsdb", IN_FULL(cmd_cache_nersc_jobsdb), "cache the NERSC jobs database rows of jobs running in a window on a host" },
     { "cache-slurm", HERE(cmd_cache_slurm), "a Slurm job's tasks, times and nodes (sacct) as native text, JSON or CSV" },
     { "cache-topology", HERE(cmd_cache_topology), "a job's radius in a Cray network from its nodes and the xtdb2proc node map" },
-    { "compare-isdct", IN_LIBARCHIVE(cmd_compare_isdct), "changed SSD counters, added and removed drives between two ISDCT dumps" },
+    { "compare-isdct", HERE(cmd_compare_isdct), "changed SSD counters, added and removed drives between two ISDCT dumps" },
     { "config", HERE(cmd_config), "print the effective site configuration, or one key" },
     { "darshan-bad-ost", HERE(cmd_darshan_bad_ost), "correlate file performance with Lustre OSTs to find slow OSTs" },
     { "darshan-scoreboard", HERE(cmd_darshan_scoreboard), "rank users, file systems and applications by I/O volume" },
@@ -147,23 +150,27 @@ path_in(char *path, size_t size, const char *dir, size_t dir_len,
     return 1;
 }
 
+/* The command line as given (option parsing reorders argv), for
+ * cli_exec_level(); main_argv[0] NULL when it was too long to keep. */
+#define MAIN_ARGV_MAX 256
+static char *main_argv[MAIN_ARGV_MAX];
+
 /*
- * Exec the executable of command `c`'s level with our own argv.  It is
- * looked for in $TOKIO_EXEC_PATH when set (and only there), else beside
- * this executable (a build tree, or the libexec folder itself), else in
- * the libexec folder relative to it (an installed tree, wherever it was
- * moved), else in the libexec folder it was installed with.  Returns only
- * on failure.
+ * Exec the executable of `level` with `argv`, its full path left in
+ * `path`.  It is looked for in $TOKIO_EXEC_PATH when set (and only
+ * there), else beside this executable (a build tree, or the libexec
+ * folder itself), else in the libexec folder relative to it (an installed
+ * tree, wherever it was moved), else in the libexec folder it was
+ * installed with.  Returns only on failure, errno set.
  */
-static int
-run_elsewhere(const struct command *c, char **argv)
+static void
+exec_level(int level, char **argv, char *path)
 {
-    const char *exe = level_executable[c->level];
+    const char *exe = level_executable[level];
     const char *dir = getenv("TOKIO_EXEC_PATH");
-    char path[PATH_MAX];
 
     if (dir != NULL && dir[0] != '\0') {
-        if (path_in(path, sizeof(path), dir, strlen(dir), exe))
+        if (path_in(path, PATH_MAX, dir, strlen(dir), exe))
             execv(path, argv);
     } else {
         char self[PATH_MAX];
@@ -171,24 +178,45 @@ run_elsewhere(const struct command *c, char **argv)
         self[n > 0 ? n : 0] = '\0';
         char *slash = strrchr(self, '/');
         size_t len = slash != NULL ? (size_t)(slash - self) : 0;
-        if (slash != NULL && path_in(path, sizeof(path), self, len, exe) &&
+        if (slash != NULL && path_in(path, PATH_MAX, self, len, exe) &&
             access(path, X_OK) == 0)
             execv(path, argv);
         if (slash != NULL &&
             len + 1 + strlen(TOKIO_LIBEXEC_FROM_BIN) < sizeof(self)) {
             snprintf(slash + 1, sizeof(self) - len - 1, "%s",
                      TOKIO_LIBEXEC_FROM_BIN);
-            if (path_in(path, sizeof(path), self, strlen(self), exe) &&
+            if (path_in(path, PATH_MAX, self, strlen(self), exe) &&
                 access(path, X_OK) == 0)
                 execv(path, argv);
         }
-        path_in(path, sizeof(path), TOKIO_LIBEXEC_DIR,
+        path_in(path, PATH_MAX, TOKIO_LIBEXEC_DIR,
                 strlen(TOKIO_LIBEXEC_DIR), exe);
         execv(path, argv);
     }
+}
+
+/* Command `c` run by the executable of its level; returns only on
+ * failure. */
+static int
+run_elsewhere(const struct command *c, char **argv)
+{
+    char path[PATH_MAX] = "";
+
+    exec_level(c->level, argv, path);
     fprintf(stderr, "tokio: %s is run by %s, which cannot be run: %s\n",
             c->name, path, strerror(errno));
     return CLI_EXIT_FAILURE;
+}
+
+void
+cli_exec_level(int level)
+{
+    char path[PATH_MAX] = "";
+
+    if (main_argv[0] != NULL && level > TOKIO_CLI_LEVEL && level <= 2)
+        exec_level(level, main_argv, path);
+    else
+        errno = main_argv[0] == NULL ? E2BIG : EINVAL;
 }
 #endif
 
@@ -269,5 +297,9 @@ main(int argc, char **argv)
     const char *name = argc >= 2 && find_command(argv[1]) != NULL
                            ? argv[1] : NULL;
 
+#if TOKIO_CLI_LEVEL < 2
+    if (argc < MAIN_ARGV_MAX)
+        memcpy(main_argv, argv, ((size_t)argc + 1) * sizeof(*argv));
+#endif
     return finish_stdout(name, dispatch(argc, argv));
 }

@@ -1,9 +1,13 @@
 /*
- * src/core/collection.h - walking a tar archive held in memory.
+ * src/core/collection.h - walking tar archives, in a file or held in
+ * memory (src/core/collection_archive.c, through libarchive).
  *
  * tokio_walk_file_collection() takes a path; the fuzzer and the tests
  * need the same archive walk over bytes they hold, with a smaller member
  * cap so that a small input cannot make the fuzzer allocate gigabytes.
+ * The front executable, `tokio`, links src/cli/front_archive.c in place of
+ * collection_archive.c: these two are all the collection walk asks of
+ * libarchive.
  */
 #ifndef TOKIO_CORE_COLLECTION_H
 #define TOKIO_CORE_COLLECTION_H
@@ -21,5 +25,10 @@
 int tokio__walk_archive_mem(const void *buf, size_t len, const char *name,
                             size_t max, tokio_collection_cb cb,
                             void *payload);
+
+/* tokio_walk_file_collection() of a path that is no folder: a tar archive
+ * (plain, gzip or bzip2), or an error naming it. */
+int tokio__walk_archive_file(const char *path, tokio_collection_cb cb,
+                             void *payload);
 
 #endif

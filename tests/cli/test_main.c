@@ -182,7 +182,7 @@ test_every_executable_offers_every_command(void **state)
     static const char *const exes[] = { "tokio-libarchive", "tokio-full" };
     const char *help[] = { "help", NULL };
     const char *h5help[] = { "help", "export-tts", NULL };
-    const char *tarhelp[] = { "cache-isdct", "--help", NULL };
+    const char *tarhelp[] = { "cache-mmperfmon", "--help", NULL };
     char *front = strdup(getenv("TOKIO_BIN"));
     char *dir = bin_dir();
 
@@ -196,7 +196,7 @@ test_every_executable_offers_every_command(void **state)
     assert_int_equal(f2.status, 0);
     assert_contains(f2.out, "usage: tokio export-tts");
     assert_int_equal(f3.status, 0);
-    assert_contains(f3.out, "usage: tokio cache-isdct");
+    assert_contains(f3.out, "usage: tokio cache-mmperfmon");
     for (size_t i = 0; i < sizeof(exes) / sizeof(exes[0]); i++) {
         char exe[4096];
         snprintf(exe, sizeof(exe), "%s/%s", dir, exes[i]);
@@ -251,10 +251,10 @@ test_exec_path_chooses_tokio_full(void **state)
     assert_contains(r.err, "No such file or directory");
     tokio_run_free(&r);
 
-    r = tokio_test_run(NULL, env_bad, (const char *[]){ "compare-isdct",
+    r = tokio_test_run(NULL, env_bad, (const char *[]){ "cache-mmperfmon",
                                                          "--help", NULL });
     assert_int_equal(r.status, 1);
-    assert_contains(r.err, "compare-isdct is run by "
+    assert_contains(r.err, "cache-mmperfmon is run by "
                            "/nonexistent-tokio-dir/tokio-libarchive");
     tokio_run_free(&r);
 
@@ -264,6 +264,52 @@ test_exec_path_chooses_tokio_full(void **state)
     assert_contains(r.out, "usage: tokio config");
     tokio_run_free(&r);
     free(dir);
+}
+
+/*
+ * compare-isdct and cache-isdct run in the front on saved JSON dumps, and
+ * hand a tarball to tokio-libarchive, which runs the same command line
+ * (options reordered by parsing included) from the start.
+ */
+static void
+test_front_reads_json_dumps_and_hands_on_tarballs(void **state)
+{
+    TOKIO_TEST_NEED_DATA(json, "pytokio-inputs/sample_nersc_isdct.json.gz");
+    char *json_path = strdup(json);
+    TOKIO_TEST_NEED_DATA(tgz, "pytokio-inputs/sample_nersc_isdct.tgz");
+    const char *env_bad[] = { "TOKIO_EXEC_PATH=/nonexistent-tokio-dir", NULL };
+    const char *on_json[] = { "compare-isdct", json_path, json_path, "-a",
+                              NULL };
+    const char *on_tgz[] = { "compare-isdct", json_path, tgz, "--all",
+                             NULL };
+
+    (void)state;
+    /* no tokio-libarchive to be found: JSON is read all the same */
+    struct tokio_run r = tokio_test_run(NULL, env_bad, on_json);
+    assert_int_equal(r.status, 0);
+    assert_contains(r.out, "\"added_devices\": [],");
+    tokio_run_free(&r);
+    r = tokio_test_run(NULL, env_bad, (const char *[]){ "cache-isdct",
+                                                         json_path, NULL });
+    assert_int_equal(r.status, 0);
+    assert_contains(r.out, "\"CVF");
+    tokio_run_free(&r);
+    /* a tarball needs it, and the message says so */
+    r = tokio_test_run(NULL, env_bad, on_tgz);
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.out, "");
+    assert_contains(r.err, "sample_nersc_isdct.tgz' is a tar archive, read "
+                           "by tokio-libarchive, which cannot be run: No "
+                           "such file or directory");
+    tokio_run_free(&r);
+    /* found, it runs the whole command line, "--all" after the inputs
+     * included: every drive is listed, none added */
+    r = tokio_test_run(NULL, NULL, on_tgz);
+    assert_int_equal(r.status, 0);
+    assert_contains(r.out, "\"devices\": {");
+    assert_contains(r.out, "\"removed_devices\": [");
+    tokio_run_free(&r);
+    free(json_path);
 }
 
 int
@@ -281,6 +327,7 @@ main(void)
         cmocka_unit_test(test_reference_spelling_with_underscores_is_accepted),
         cmocka_unit_test(test_every_executable_offers_every_command),
         cmocka_unit_test(test_exec_path_chooses_tokio_full),
+        cmocka_unit_test(test_front_reads_json_dumps_and_hands_on_tarballs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
