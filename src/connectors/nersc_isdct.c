@@ -392,8 +392,8 @@ itab_free(struct itab *t)
 /* ---- the typed store -------------------------------------------------- */
 
 static int has_unit(const char *key);
-static int store_append(struct store *st, uint32_t d, uint32_t key,
-                        struct val v);
+static inline int store_append(struct store *st, uint32_t d, uint32_t key,
+                               struct val v);
 
 static void
 val_release(struct val *v)
@@ -598,7 +598,7 @@ store_set(struct store *st, uint32_t d, uint32_t key, struct val v)
 /* drive[key] = v for a counter the drive does not have yet.  `v` is
  * taken over, even on failure. */
 static int
-store_append(struct store *st, uint32_t d, uint32_t key, struct val v)
+store_append_slow(struct store *st, uint32_t d, uint32_t key, struct val v)
 {
     struct device *dv = &st->dev[d];
 
@@ -641,6 +641,24 @@ store_append(struct store *st, uint32_t d, uint32_t key, struct val v)
 put:
     store_hold(st, &dv->c[dv->n++], v, key);
     return TOKIO_OK;
+}
+
+/* store_append_slow(), but the usual case is taken here, inline: the
+ * layout's next name with room for it (a large dump has hundreds of
+ * thousands). */
+static inline int
+store_append(struct store *st, uint32_t d, uint32_t key, struct val v)
+{
+    struct device *dv = &st->dev[d];
+
+    if (dv->layout != 0 && dv->n < dv->cap) {
+        const struct device *lay = &st->dev[dv->layout - 1];
+        if (dv->n < lay->n && lay->c[dv->n].key == key) {
+            store_hold(st, &dv->c[dv->n++], v, key);
+            return TOKIO_OK;
+        }
+    }
+    return store_append_slow(st, d, key, v);
 }
 
 /* The drive with serial s[0..n), added when new; -1 when out of memory. */
@@ -2352,7 +2370,7 @@ json_step(struct store *st, struct scan *s, struct jread *r, int at_eof)
     case J_COUNTER: {
         /* while this drive's names come as its layout's do, each is new
          * to it, so it needs no look-up */
-        struct device *dv = &st->dev[r->d];
+        const struct device *dv = &st->dev[r->d];
         const struct device *lay = dv->layout ? &st->dev[dv->layout - 1]
                                               : NULL;
         int in_step = lay != NULL && dv->n < lay->n;
@@ -2380,11 +2398,8 @@ json_step(struct store *st, struct scan *s, struct jread *r, int at_eof)
         if ((c = scan_peek(s)) != ',' && c != '}')
             return 0;
         s->p++;
-        if (in_step && dv->n < dv->cap)
-            /* what store_append() comes to for the layout's next name */
-            store_hold(st, &dv->c[dv->n++], v, (uint32_t)k);
-        else if ((in_step ? store_append(st, (uint32_t)r->d, (uint32_t)k, v)
-                          : store_set(st, (uint32_t)r->d, (uint32_t)k, v)) < 0)
+        if ((in_step ? store_append(st, (uint32_t)r->d, (uint32_t)k, v)
+                     : store_set(st, (uint32_t)r->d, (uint32_t)k, v)) < 0)
             return -1;
         if (c == '}')
             r->step = J_AFTER_DRIVE;
@@ -3162,6 +3177,17 @@ num_change(const struct num *now, const struct num *before, const char *sn,
     return TOKIO_OK;
 }
 
+/* Unchanged text: "" with `report_zeros`, else left out. */
+static int
+same_text(int report_zeros, struct change *ch)
+{
+    *ch = NO_CHANGE;
+    if (!report_zeros)
+        return TOKIO_OK;
+    ch->kind = CH_JSON;
+    return (ch->j = json_string("")) == NULL ? TOKIO_ENOMEM : TOKIO_OK;
+}
+
 /* Text `now` against the old value's str() as "+++NEW ---OLD". */
 static int
 text_change(const json_t *now, const json_t *before, struct change *ch)
@@ -3195,16 +3221,9 @@ diff_counter(const char *sn, const char *key, const json_t *now,
     struct num a = { 0, 0, 0 }, b = { 0, 0, 0 };
 
     *ch = NO_CHANGE;
-    if (json_is_string(now) && !endurance) {
-        if (!json_equal(now, before))
-            return text_change(now, before, ch);
-        if (report_zeros) {
-            ch->kind = CH_JSON;
-            if ((ch->j = json_string("")) == NULL)
-                return TOKIO_ENOMEM;
-        }
-        return TOKIO_OK;
-    }
+    if (json_is_string(now) && !endurance)
+        return json_equal(now, before) ? same_text(report_zeros, ch)
+                                       : text_change(now, before, ch);
     if (!get_num(now, &a) || !get_num(before, &b)) {
         if (endurance)
             return TOKIO_OK;
@@ -3231,15 +3250,8 @@ diff_val(const struct store *st, const struct store *ost, const char *sn,
         strcmp(key, "endurance_analyzer") != 0) {
         const struct istr *tn = &st->texts.v[now->u.text];
         const struct istr *tb = &ost->texts.v[before->u.text];
-        if (tn->len == tb->len && memcmp(tn->s, tb->s, tn->len) == 0) {
-            /* unchanged text */
-            if (report_zeros) {
-                ch->kind = CH_JSON;
-                if ((ch->j = json_string("")) == NULL)
-                    return TOKIO_ENOMEM;
-            }
-            return TOKIO_OK;
-        }
+        if (tn->len == tb->len && memcmp(tn->s, tb->s, tn->len) == 0)
+            return same_text(report_zeros, ch);
     }
     json_t *jn = val_json(st, now), *jb = val_json(ost, before);
     if (jn == NULL || jb == NULL)
@@ -3258,9 +3270,10 @@ other_serial(const struct store *other, const struct istr *sn)
     return itab_find(&other->serials, sn->s, sn->len, sn->hash);
 }
 
-/* What walk_changes() hands on.  `drive` is told of each drive of the
- * new dump, and whether the old one has it; `change` of each of its
- * changes, taking ch->j over.  Either returns a negative status to stop. */
+/* What walk_changes() hands on.  `drive` (may be NULL) is told of each
+ * drive of the new dump, and whether the old one has it; `change` of each
+ * of its changes, taking ch->j over.  Either returns a negative status to
+ * stop. */
 struct change_sink {
     int (*drive)(void *ctx, const char *sn, int in_old);
     int (*change)(void *ctx, uint32_t key, const char *name,
@@ -3291,7 +3304,8 @@ walk_changes(const struct store *st, const struct store *ost,
     for (size_t d = 0; d < st->serials.n && rc >= 0; d++) {
         const char *sn = st->serials.v[d].s;
         long od = other_serial(ost, &st->serials.v[d]);
-        if ((rc = sink->drive(sink->ctx, sn, od >= 0)) < 0 || od < 0)
+        if ((sink->drive != NULL &&
+             (rc = sink->drive(sink->ctx, sn, od >= 0)) < 0) || od < 0)
             continue;
         for (size_t i = 0, hint = 0; i < st->dev[d].n; i++, hint++) {
             const struct val *c = &st->dev[d].c[i];
@@ -3336,12 +3350,11 @@ static int
 tree_change(void *ctx, uint32_t key, const char *name, struct change *ch)
 {
     struct diff_tree *t = ctx;
-    json_t *j = ch->j;
+    int bad;    /* never: num_change() let no inf through */
 
     (void)key;
-    if (ch->kind == CH_NUM)
-        j = ch->n.is_int ? json_integer(ch->n.i) : json_real(ch->n.d);
-    return set_new(t->drive, name, j);
+    return set_new(t->drive, name,
+                   ch->kind == CH_NUM ? num_json(&ch->n, &bad) : ch->j);
 }
 
 int
@@ -3602,25 +3615,24 @@ tokio_nersc_isdct_reduce_diff(const json_t *diff, json_t **out)
         return tokio__error(TOKIO_EFORMAT, "not an ISDCT diff: no devices");
     }
     if (index == NULL)
-        rc = TOKIO_ENOMEM;
+        return reducer_finish(&rd, TOKIO_ENOMEM, out);
     json_object_foreach((json_t *)devs, sn, c) {
         json_object_foreach(c, key, v) {
             json_t *ix = json_object_get(index, key);
             struct reduction *r;
             struct num x = { 0, 0, 0 };
-            if (rc < 0)
-                break;
             if (ix != NULL) {
                 r = &rd.red[json_integer_value(ix)];
             } else if ((r = reducer_add(&rd, key)) == NULL ||
                        set_new(index, key,
                                json_integer((json_int_t)rd.n - 1)) < 0) {
                 rc = TOKIO_ENOMEM;
-                break;
+                goto done;
             }
             reduction_take(r, get_num(v, &x) ? &x : NULL);
         }
     }
+done:
     rc = reducer_finish(&rd, rc, out);
     json_decref(index);
     return rc;
@@ -3632,13 +3644,6 @@ struct diff_reduce {
     struct reducer rd;
     uint32_t *slot;     /* key id -> index into rd.red + 1, 0: none yet */
 };
-
-static int
-reduce_drive(void *ctx, const char *sn, int in_old)
-{
-    (void)ctx, (void)sn, (void)in_old;
-    return TOKIO_OK;
-}
 
 static int
 reduce_change(void *ctx, uint32_t key, const char *name, struct change *ch)
@@ -3667,7 +3672,7 @@ tokio_nersc_isdct_diff_reduced(const struct tokio_nersc_isdct *dump,
                                int report_zeros, json_t **out)
 {
     struct diff_reduce dr = { { NULL, 0, 0 }, NULL };
-    const struct change_sink sink = { reduce_drive, reduce_change, &dr };
+    const struct change_sink sink = { NULL, reduce_change, &dr };
     int rc = TOKIO_ENOMEM;
 
     *out = NULL;

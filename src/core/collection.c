@@ -21,7 +21,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,8 +32,6 @@
 #include "core/collection.h"
 #include "core/error.h"
 
-/* Growth step for files of unknown size. */
-#define CHUNK_SIZE ((size_t)64 << 10)
 
 /* ---- directories ---- */
 
@@ -140,7 +137,8 @@ read_fd(int fd, const char *path, off_t size, unsigned char **out,
                 return tokio__error(TOKIO_EFORMAT, "'%s': more than %zu "
                                     "bytes", path, max);
             }
-            want = cap < CHUNK_SIZE ? CHUNK_SIZE : cap;
+            want = cap < TOKIO__COLLECTION_CHUNK ? TOKIO__COLLECTION_CHUNK
+                                                 : cap;
             want = want > max - cap ? max : cap + want;
             if ((grown = tokio__realloc(buf, want + 1)) == NULL) {
                 free(buf);

@@ -5,8 +5,8 @@
  * tokio_walk_file_collection() takes a path; the fuzzer and the tests
  * need the same archive walk over bytes they hold, with a smaller member
  * cap so that a small input cannot make the fuzzer allocate gigabytes.
- * The front executable, `tokio`, links src/cli/front_archive.c in place of
- * collection_archive.c: these two are all the collection walk asks of
+ * The front executable, `tokio`, links src/cli/front/archive.c in place
+ * of collection_archive.c: these two are all the collection walk asks of
  * libarchive.
  */
 #ifndef TOKIO_CORE_COLLECTION_H
@@ -15,6 +15,10 @@
 #include <stddef.h>
 
 #include "tokio/input.h"
+
+/* Growth step for files and members of unknown size, and libarchive's
+ * read block. */
+#define TOKIO__COLLECTION_CHUNK ((size_t)64 << 10)
 
 /*
  * As tokio_walk_file_collection() over a tar archive (plain, gzip or

@@ -3,7 +3,7 @@
  * (src/core/collection.c): each regular member's bytes to the callback,
  * through libarchive.  The only part of the collection walk that needs
  * libarchive, kept apart so that `tokio`, which links no libarchive, can
- * put src/cli/front_archive.c in its place (see there).
+ * put src/cli/front/archive.c in its place (see there).
  */
 #include <archive.h>
 #include <archive_entry.h>
@@ -19,9 +19,6 @@
 #include "core/alloc.h"
 #include "core/collection.h"
 #include "core/error.h"
-
-/* Growth step for members of unknown size, and libarchive's read block. */
-#define CHUNK_SIZE ((size_t)64 << 10)
 
 /* A member's declared size is allocated up to this much at once; beyond,
  * the buffer grows as bytes really arrive, so a damaged header claiming
@@ -87,7 +84,7 @@ read_member(struct archive *a, struct archive_entry *e, const char *arch,
             const char *member, size_t max, unsigned char **out,
             size_t *len_out)
 {
-    size_t cap = CHUNK_SIZE, len = 0;
+    size_t cap = TOKIO__COLLECTION_CHUNK, len = 0;
     unsigned char *buf;
 
     *out = NULL;
@@ -126,7 +123,8 @@ read_member(struct archive *a, struct archive_entry *e, const char *arch,
                 return tokio__error(TOKIO_EFORMAT, "'%s' member '%s': more "
                                     "than %zu bytes", arch, member, max);
             }
-            want = cap < CHUNK_SIZE ? CHUNK_SIZE : cap;
+            want = cap < TOKIO__COLLECTION_CHUNK ? TOKIO__COLLECTION_CHUNK
+                                                 : cap;
             want = want > max - cap ? max : cap + want;
             if ((grown = tokio__realloc(buf, want + 1)) == NULL) {
                 free(buf);
@@ -426,7 +424,7 @@ tokio__walk_archive_file(const char *path, tokio_collection_cb cb,
         return tokio__error(TOKIO_ENOMEM, "out of memory opening '%s'",
                             path);
     }
-    if (archive_read_open_fd(a, fd, CHUNK_SIZE) != ARCHIVE_OK)
+    if (archive_read_open_fd(a, fd, TOKIO__COLLECTION_CHUNK) != ARCHIVE_OK)
         rc = tokio__error(archive_status(a), "'%s': %s", path,
                           archive_msg(a));
     else if ((rc = walk_archive_ahead(a, path, cb, payload)) == 1)

@@ -274,25 +274,34 @@ test_exec_path_chooses_tokio_full(void **state)
 static void
 test_front_reads_json_dumps_and_hands_on_tarballs(void **state)
 {
+    TOKIO_TEST_NEED_DATA(old_json,
+                         "pytokio-inputs/sample_nersc_isdct-1.json.gz");
+    char *old_path = strdup(old_json);
     TOKIO_TEST_NEED_DATA(json, "pytokio-inputs/sample_nersc_isdct.json.gz");
     char *json_path = strdup(json);
     TOKIO_TEST_NEED_DATA(tgz, "pytokio-inputs/sample_nersc_isdct.tgz");
     const char *env_bad[] = { "TOKIO_EXEC_PATH=/nonexistent-tokio-dir", NULL };
-    const char *on_json[] = { "compare-isdct", json_path, json_path, "-a",
-                              NULL };
     const char *on_tgz[] = { "compare-isdct", json_path, tgz, "--all",
                              NULL };
+    const char *all_first[] = { "compare-isdct", "--all", json_path, tgz,
+                                NULL };
+    char *front = strdup(getenv("TOKIO_BIN"));
+    char *dir = bin_dir();
+    char helper[4096];
 
     (void)state;
     /* no tokio-libarchive to be found: JSON is read all the same */
-    struct tokio_run r = tokio_test_run(NULL, env_bad, on_json);
+    struct tokio_run r = tokio_test_run(NULL, env_bad, (const char *[]){
+        "compare-isdct", old_path, json_path, "-a", NULL });
     assert_int_equal(r.status, 0);
-    assert_contains(r.out, "\"added_devices\": [],");
+    assert_golden(r.out, "golden/pytokio/compare_isdct/"
+                         "isdct-1_vs_isdct.all.json");
     tokio_run_free(&r);
     r = tokio_test_run(NULL, env_bad, (const char *[]){ "cache-isdct",
                                                          json_path, NULL });
     assert_int_equal(r.status, 0);
-    assert_contains(r.out, "\"CVF");
+    assert_golden(r.out, "golden/pytokio/cache_isdct/"
+                         "sample_nersc_isdct.json.gz.json");
     tokio_run_free(&r);
     /* a tarball needs it, and the message says so */
     r = tokio_test_run(NULL, env_bad, on_tgz);
@@ -302,14 +311,29 @@ test_front_reads_json_dumps_and_hands_on_tarballs(void **state)
                            "by tokio-libarchive, which cannot be run: No "
                            "such file or directory");
     tokio_run_free(&r);
-    /* found, it runs the whole command line, "--all" after the inputs
-     * included: every drive is listed, none added */
+    /* found, it runs the whole command line: "--all" after the inputs
+     * gives what tokio-libarchive gives with it first */
     r = tokio_test_run(NULL, NULL, on_tgz);
+    snprintf(helper, sizeof(helper), "%s/tokio-libarchive", dir);
+    setenv("TOKIO_BIN", helper, 1);
+    struct tokio_run want = tokio_test_run(NULL, NULL, all_first);
+    setenv("TOKIO_BIN", front, 1);
     assert_int_equal(r.status, 0);
-    assert_contains(r.out, "\"devices\": {");
-    assert_contains(r.out, "\"removed_devices\": [");
+    assert_int_equal(want.status, 0);
+    assert_contains(want.out, "\"devices\": {");
+    assert_string_equal(r.out, want.out);
     tokio_run_free(&r);
+    tokio_run_free(&want);
+    r = tokio_test_run(NULL, NULL, (const char *[]){ "cache-isdct", tgz,
+                                                     NULL });
+    assert_int_equal(r.status, 0);
+    assert_golden(r.out, "golden/pytokio/cache_isdct/"
+                         "sample_nersc_isdct.tgz.json");
+    tokio_run_free(&r);
+    free(dir);
+    free(front);
     free(json_path);
+    free(old_path);
 }
 
 int
