@@ -1,11 +1,12 @@
 # The two commands of the README, and the checks CI runs.
 #
 #   make demo           install what is missing, build, run the demo
-#   make test           install, build with -Werror, fuzz briefly (clang),
-#                       run the suite under ASan+UBSan and valgrind, then
-#                       the suite itself (ctest's summary comes last)
+#   make test           install, build with -Werror, run the suite (so a
+#                       failure shows at once), fuzz briefly (clang), then
+#                       the suite under ASan+UBSan and the in-process tests
+#                       under valgrind
 #   make test-sanitize  the suite under AddressSanitizer + UBSan only
-#   make test-valgrind  the suite under valgrind only (leaks are errors)
+#   make test-valgrind  the in-process tests under valgrind (leaks are errors)
 #   make fuzz-smoke     each libFuzzer target for FUZZ_SECONDS seconds
 #   make bench          benchmarks (never pass/fail)
 #   make install        cmake --install (PREFIX=/usr/local)
@@ -32,11 +33,11 @@ demo: build
 	./scripts/demo.sh $(BUILD)/tokio
 
 test: build
+	$(MAKE) --no-print-directory test-only
 	@if command -v clang >/dev/null 2>&1; then $(MAKE) --no-print-directory fuzz-smoke; \
 	 else echo "clang not found: fuzz targets not run"; fi
 	$(MAKE) --no-print-directory test-sanitize
 	$(MAKE) --no-print-directory test-valgrind
-	$(MAKE) --no-print-directory test-only
 
 test-only:
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)

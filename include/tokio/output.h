@@ -41,6 +41,9 @@ TOKIO_API void tokio_output_abort(struct tokio_output *o);
 
 /* Flags for tokio_json_write() */
 #define TOKIO_JSON_SORT_KEYS 0x100u     /* else insertion order */
+/* with SORT_KEYS: an object whose keys are all integers ("-3", "10") is
+ * sorted by their values, as Python sorts a dict of int keys */
+#define TOKIO_JSON_SORT_INT_KEYS 0x200u
 #define TOKIO_JSON_INDENT(n) ((unsigned)(n) & 0xffu) /* 0: one line */
 
 /**

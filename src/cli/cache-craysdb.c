@@ -30,29 +30,16 @@ static const char description[] =
     "its cabinet, cage, slot, status and network coordinates.  Without a\n"
     "file, runs `xtdb2proc -f -` (on a Cray system's SDB node).";
 
-/* What to write, and how. */
-struct craysdb_job {
-    const struct tokio_craysdb *db;
-    int csv, native;
-};
-
-/* The table as --csv, --native or JSON (as the golden was made: written
- * straight from the table, without a JSON tree, and a newline). */
 static int
-write_table(FILE *fp, void *ctx)
+write_csv(FILE *fp, void *db)
 {
-    const struct craysdb_job *job = ctx;
-    int rc;
+    return tokio_craysdb_write_csv(db, fp);
+}
 
-    if (job->csv)
-        return tokio_craysdb_write_csv(job->db, fp);
-    if (job->native)
-        return tokio_craysdb_write(job->db, fp);
-    rc = tokio_craysdb_write_json(job->db, fp, TOKIO_JSON_SORT_KEYS |
-                                               TOKIO_JSON_INDENT(4));
-    if (rc == TOKIO_OK)
-        fputc('\n', fp);
-    return rc;
+static int
+write_native(FILE *fp, void *db)
+{
+    return tokio_craysdb_write_native(db, fp);
 }
 
 int
@@ -69,6 +56,7 @@ cmd_cache_craysdb(int argc, char **argv)
         OPT_END
     };
     struct tokio_craysdb *db = NULL;
+    json_t *table = NULL;
     int npos, rc;
 
     npos = cli_parse(argc, argv, opts, usage, description);
@@ -82,8 +70,15 @@ cmd_cache_craysdb(int argc, char **argv)
     if ((npos == 1 ? tokio_craysdb_open(&db, argv[1])
                    : tokio_craysdb_query(&db)) < 0)
         return cli_fail(cmd, NULL);
-    struct craysdb_job job = { db, csv, native };
-    rc = cli_write_output(cmd, output, write_table, &job);
+    if (csv || native)
+        rc = cli_write_output(cmd, output, csv ? write_csv : write_native,
+                              db);
+    else if (tokio_craysdb_to_json(db, &table) < 0)
+        rc = cli_fail(cmd, NULL);
+    else    /* as the golden was made: json.dumps(sort_keys, indent=4) */
+        rc = cli_write_json(cmd, output, table, TOKIO_JSON_SORT_KEYS |
+                            TOKIO_JSON_SORT_INT_KEYS | TOKIO_JSON_INDENT(4));
+    json_decref(table);
     tokio_craysdb_free(db);
     return rc;
 }

@@ -105,13 +105,4 @@ int cli_write_output(const char *cmd, const char *path,
 int cli_write_json(const char *cmd, const char *path, const json_t *value,
                    unsigned flags);
 
-/*
- * Exec the executable of `level` (1: tokio-libarchive) with this
- * process's own command line, so that it runs the same command from the
- * start; it is found as src/cli/main.c finds a command's executable.
- * Defined by the executables below level 2; returns only on failure,
- * errno set, having printed nothing.
- */
-void cli_exec_level(int level);
-
 #endif

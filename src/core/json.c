@@ -422,6 +422,7 @@ struct member {
     size_t len;
     json_t *value;
     size_t idx;                 /* insertion index */
+    long long num;              /* the key's value, for SORT_INT_KEYS */
 };
 
 /* strcmp() order (unsigned bytes); keys hold no NUL (jansson's object
@@ -432,6 +433,29 @@ compare_members(const void *a, const void *b)
     const struct member *x = a, *y = b;
 
     return strcmp(x->key, y->key);
+}
+
+static int
+compare_int_members(const void *a, const void *b)
+{
+    const struct member *x = a, *y = b;
+
+    return (x->num > y->num) - (x->num < y->num);
+}
+
+/* 1 if every key is an integer as Python prints one (into mem[].num). */
+static int
+int_keys(struct member *mem, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char *end, again[32];
+        errno = 0;
+        mem[i].num = strtoll(mem[i].key, &end, 10);
+        snprintf(again, sizeof(again), "%lld", mem[i].num);
+        if (errno != 0 || strcmp(again, mem[i].key) != 0)
+            return 0;
+    }
+    return 1;
 }
 
 /* Sort `mem` by key, from the depth's cache when the keys repeat. */
@@ -570,7 +594,10 @@ write_value(struct out *o, const json_t *v, unsigned flags, unsigned depth)
                 sorted = 0;
             i++;
         }
-        if ((flags & TOKIO_JSON_SORT_KEYS) && !sorted)
+        if ((flags & TOKIO_JSON_SORT_KEYS) &&
+            (flags & TOKIO_JSON_SORT_INT_KEYS) && int_keys(mem, n))
+            qsort(mem, n, sizeof(*mem), compare_int_members);
+        else if ((flags & TOKIO_JSON_SORT_KEYS) && !sorted)
             sort_members(o, mem, n, depth);
         tokio__wbuf_char(&o->w, '{');
         int rc = TOKIO_OK;

@@ -6,6 +6,7 @@
 #define TOKIO_CORE_TEXT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Python's str.isspace() over ASCII: what str.strip(), str.split() and
  * int() treat as white space (the four information separators too). */
@@ -23,5 +24,22 @@ tokio__py_space(unsigned char c)
  */
 int tokio__utf8_valid(const void *s, size_t len);
 int tokio__text_valid(const void *s, size_t len);
+
+/*
+ * Python's int() of the `len` bytes at `s` (no NUL needed): surrounding
+ * white space, an optional sign, decimal digits with single underscores
+ * between them ("1_000"), leading zeros allowed.  1 and the value in
+ * *out when it is one and fits int64 (larger integers the reference kept
+ * exactly are told apart by the caller), else 0.
+ */
+int tokio__py_int(const char *s, size_t len, int64_t *out);
+
+/*
+ * Python's float() of the `len` bytes at `s`: as above, with a fraction
+ * and an exponent, or inf, infinity and nan in any case.  1 and the
+ * correctly rounded value in *out, else 0.  Fields longer than 500 bytes
+ * are refused.
+ */
+int tokio__py_float(const char *s, size_t len, double *out);
 
 #endif

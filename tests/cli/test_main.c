@@ -158,182 +158,24 @@ test_reference_spelling_with_underscores_is_accepted(void **state)
     tokio_run_free(&r2);
 }
 
-/* $TOKIO_BIN's folder (where the build puts tokio-full too); free it */
-static char *
-bin_dir(void)
-{
-    char *dir = strdup(getenv("TOKIO_BIN"));
-    assert_non_null(dir);
-    char *slash = strrchr(dir, '/');
-    assert_non_null(slash);
-    *slash = '\0';
-    return dir;
-}
-
-/*
- * The front `tokio` runs the commands that need libarchive through
- * tokio-libarchive and those that need HDF5 or MariaDB through
- * tokio-full: all three offer the same commands, with the same help, and
- * each reaches every command.
- */
+/* One executable has every command: those reaching HDF5, libarchive and
+ * MariaDB too. */
 static void
-test_every_executable_offers_every_command(void **state)
+test_one_executable_offers_every_command(void **state)
 {
-    static const char *const exes[] = { "tokio-libarchive", "tokio-full" };
-    const char *help[] = { "help", NULL };
-    const char *h5help[] = { "help", "export-tts", NULL };
-    const char *tarhelp[] = { "cache-mmperfmon", "--help", NULL };
-    char *front = strdup(getenv("TOKIO_BIN"));
-    char *dir = bin_dir();
+    static const char *const heavy[] = { "export-tts", "cache-mmperfmon",
+                                         "cache-nersc-jobsdb" };
 
     (void)state;
-    struct tokio_run f1 = tokio_test_run(NULL, NULL, help);
-    struct tokio_run f2 = tokio_test_run(NULL, NULL, h5help);
-    struct tokio_run f3 = tokio_test_run(NULL, NULL, tarhelp);
-    assert_int_equal(f1.status, 0);
-    assert_contains(f1.out, "  export-tts ");
-    assert_contains(f1.out, "  cache-darshan ");
-    assert_int_equal(f2.status, 0);
-    assert_contains(f2.out, "usage: tokio export-tts");
-    assert_int_equal(f3.status, 0);
-    assert_contains(f3.out, "usage: tokio cache-mmperfmon");
-    for (size_t i = 0; i < sizeof(exes) / sizeof(exes[0]); i++) {
-        char exe[4096];
-        snprintf(exe, sizeof(exe), "%s/%s", dir, exes[i]);
-        setenv("TOKIO_BIN", exe, 1);
-        struct tokio_run a1 = tokio_test_run(NULL, NULL, help);
-        struct tokio_run a2 = tokio_test_run(NULL, NULL, h5help);
-        struct tokio_run a3 = tokio_test_run(NULL, NULL, tarhelp);
-        setenv("TOKIO_BIN", front, 1);
-        assert_int_equal(a1.status, 0);
-        assert_string_equal(f1.out, a1.out);
-        assert_int_equal(a2.status, 0);
-        assert_string_equal(f2.out, a2.out);
-        assert_int_equal(a3.status, 0);
-        assert_string_equal(f3.out, a3.out);
-        tokio_run_free(&a1);
-        tokio_run_free(&a2);
-        tokio_run_free(&a3);
+    for (size_t i = 0; i < sizeof(heavy) / sizeof(heavy[0]); i++) {
+        const char *argv[] = { heavy[i], "--help", NULL };
+        char usage[128];
+        struct tokio_run r = tokio_test_run(NULL, NULL, argv);
+        snprintf(usage, sizeof(usage), "usage: tokio %s", heavy[i]);
+        assert_int_equal(r.status, 0);
+        assert_contains(r.out, usage);
+        tokio_run_free(&r);
     }
-    tokio_run_free(&f1);
-    tokio_run_free(&f2);
-    tokio_run_free(&f3);
-    free(front);
-    free(dir);
-}
-
-/* TOKIO_EXEC_PATH names the one folder the other executables are taken
- * from */
-static void
-test_exec_path_chooses_tokio_full(void **state)
-{
-    char *dir = bin_dir();
-    char env_ok[4096];
-    const char *env_bad[] = { "TOKIO_EXEC_PATH=/nonexistent-tokio-dir", NULL };
-    const char *h5help[] = { "summarize-tts", "--help", NULL };
-    const char *light[] = { "config", "--help", NULL };
-
-    (void)state;
-    snprintf(env_ok, sizeof(env_ok), "TOKIO_EXEC_PATH=%s", dir);
-    const char *env_good[] = { env_ok, NULL };
-
-    struct tokio_run r = tokio_test_run(NULL, env_good, h5help);
-    assert_int_equal(r.status, 0);
-    assert_contains(r.out, "usage: tokio summarize-tts");
-    tokio_run_free(&r);
-
-    /* missing: a clear error naming the command and the path, exit 1 */
-    r = tokio_test_run(NULL, env_bad, h5help);
-    assert_int_equal(r.status, 1);
-    assert_string_equal(r.out, "");
-    assert_contains(r.err, "summarize-tts is run by "
-                           "/nonexistent-tokio-dir/tokio-full");
-    assert_contains(r.err, "No such file or directory");
-    tokio_run_free(&r);
-
-    r = tokio_test_run(NULL, env_bad, (const char *[]){ "cache-mmperfmon",
-                                                         "--help", NULL });
-    assert_int_equal(r.status, 1);
-    assert_contains(r.err, "cache-mmperfmon is run by "
-                           "/nonexistent-tokio-dir/tokio-libarchive");
-    tokio_run_free(&r);
-
-    /* the front's own commands do not need it */
-    r = tokio_test_run(NULL, env_bad, light);
-    assert_int_equal(r.status, 0);
-    assert_contains(r.out, "usage: tokio config");
-    tokio_run_free(&r);
-    free(dir);
-}
-
-/*
- * compare-isdct and cache-isdct run in the front on saved JSON dumps, and
- * hand a tarball to tokio-libarchive, which runs the same command line
- * (options reordered by parsing included) from the start.
- */
-static void
-test_front_reads_json_dumps_and_hands_on_tarballs(void **state)
-{
-    TOKIO_TEST_NEED_DATA(old_json,
-                         "pytokio-inputs/sample_nersc_isdct-1.json.gz");
-    char *old_path = strdup(old_json);
-    TOKIO_TEST_NEED_DATA(json, "pytokio-inputs/sample_nersc_isdct.json.gz");
-    char *json_path = strdup(json);
-    TOKIO_TEST_NEED_DATA(tgz, "pytokio-inputs/sample_nersc_isdct.tgz");
-    const char *env_bad[] = { "TOKIO_EXEC_PATH=/nonexistent-tokio-dir", NULL };
-    const char *on_tgz[] = { "compare-isdct", json_path, tgz, "--all",
-                             NULL };
-    const char *all_first[] = { "compare-isdct", "--all", json_path, tgz,
-                                NULL };
-    char *front = strdup(getenv("TOKIO_BIN"));
-    char *dir = bin_dir();
-    char helper[4096];
-
-    (void)state;
-    /* no tokio-libarchive to be found: JSON is read all the same */
-    struct tokio_run r = tokio_test_run(NULL, env_bad, (const char *[]){
-        "compare-isdct", old_path, json_path, "-a", NULL });
-    assert_int_equal(r.status, 0);
-    assert_golden(r.out, "golden/pytokio/compare_isdct/"
-                         "isdct-1_vs_isdct.all.json");
-    tokio_run_free(&r);
-    r = tokio_test_run(NULL, env_bad, (const char *[]){ "cache-isdct",
-                                                         json_path, NULL });
-    assert_int_equal(r.status, 0);
-    assert_golden(r.out, "golden/pytokio/cache_isdct/"
-                         "sample_nersc_isdct.json.gz.json");
-    tokio_run_free(&r);
-    /* a tarball needs it, and the message says so */
-    r = tokio_test_run(NULL, env_bad, on_tgz);
-    assert_int_equal(r.status, 1);
-    assert_string_equal(r.out, "");
-    assert_contains(r.err, "sample_nersc_isdct.tgz' is a tar archive, read "
-                           "by tokio-libarchive, which cannot be run: No "
-                           "such file or directory");
-    tokio_run_free(&r);
-    /* found, it runs the whole command line: "--all" after the inputs
-     * gives what tokio-libarchive gives with it first */
-    r = tokio_test_run(NULL, NULL, on_tgz);
-    snprintf(helper, sizeof(helper), "%s/tokio-libarchive", dir);
-    setenv("TOKIO_BIN", helper, 1);
-    struct tokio_run want = tokio_test_run(NULL, NULL, all_first);
-    setenv("TOKIO_BIN", front, 1);
-    assert_int_equal(r.status, 0);
-    assert_int_equal(want.status, 0);
-    assert_contains(want.out, "\"devices\": {");
-    assert_string_equal(r.out, want.out);
-    tokio_run_free(&r);
-    tokio_run_free(&want);
-    r = tokio_test_run(NULL, NULL, (const char *[]){ "cache-isdct", tgz,
-                                                     NULL });
-    assert_int_equal(r.status, 0);
-    assert_golden(r.out, "golden/pytokio/cache_isdct/"
-                         "sample_nersc_isdct.tgz.json");
-    tokio_run_free(&r);
-    free(dir);
-    free(front);
-    free(json_path);
-    free(old_path);
 }
 
 int
@@ -349,9 +191,7 @@ main(void)
         cmocka_unit_test(test_help_command_equals_command_help),
         cmocka_unit_test(test_help_of_unknown_command_exits_2),
         cmocka_unit_test(test_reference_spelling_with_underscores_is_accepted),
-        cmocka_unit_test(test_every_executable_offers_every_command),
-        cmocka_unit_test(test_exec_path_chooses_tokio_full),
-        cmocka_unit_test(test_front_reads_json_dumps_and_hands_on_tarballs),
+        cmocka_unit_test(test_one_executable_offers_every_command),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

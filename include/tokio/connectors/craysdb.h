@@ -8,9 +8,7 @@
  * Its JSON form (tokio_craysdb_to_json()) is an object keyed by
  * processor_id (as a string), each record an object of the line's keys
  * in their order, values as the reference keeps them: integers, strings
- * (quotes removed) and null.  The table itself is kept typed, and JSON is
- * built (or written straight, tokio_craysdb_write_json()) only when asked
- * for.
+ * (quotes removed) and null.
  */
 #ifndef TOKIO_CONNECTORS_CRAYSDB_H
 #define TOKIO_CONNECTORS_CRAYSDB_H
@@ -56,15 +54,6 @@ TOKIO_API int tokio_craysdb_query(struct tokio_craysdb **out);
 TOKIO_API size_t tokio_craysdb_count(const struct tokio_craysdb *db);
 
 /**
- * The record of processor `processor_id` as a new JSON object (the table
- * is not kept as JSON; it is built on each call): json_decref() it.
- * NULL when the table has no such processor or out of memory
- * (tokio_errmsg() says which).
- */
-TOKIO_API json_t *tokio_craysdb_proc_json(const struct tokio_craysdb *db,
-                                          int64_t processor_id);
-
-/**
  * The x, y and z coordinates of processor `processor_id` into `xyz_out`.
  * @return TOKIO_OK, TOKIO_ENOTFOUND (no such processor), TOKIO_EFORMAT (a
  *         coordinate is missing or not an integer).
@@ -74,23 +63,14 @@ TOKIO_API int tokio_craysdb_coords(const struct tokio_craysdb *db,
 
 /**
  * The table as the reference's JSON (see above): a new reference in
- * `*out`, records in input order.  @return TOKIO_OK, TOKIO_ENOMEM.
+ * `*out` to the table's own records (read it, do not change it), in
+ * input order.  Written with TOKIO_JSON_SORT_KEYS |
+ * TOKIO_JSON_SORT_INT_KEYS, records come in the numeric order of their
+ * processor_id (9 before 10), as Python sorted the reference's int keys.
+ * @return TOKIO_OK.
  */
 TOKIO_API int tokio_craysdb_to_json(const struct tokio_craysdb *db,
                                     json_t **out);
-
-/**
- * Write the table's JSON to `fp` as tokio_json_write() would write
- * tokio_craysdb_to_json()'s object with the same `flags`
- * (TOKIO_JSON_SORT_KEYS, TOKIO_JSON_INDENT()), without building it: for
- * large tables, several times faster and smaller.  One difference, the
- * reference's: with TOKIO_JSON_SORT_KEYS, records come in the numeric
- * order of their processor_id (9 before 10), as Python sorts int keys;
- * the keys within a record are sorted as text.  No newline follows.
- * @return TOKIO_OK, TOKIO_ENOMEM, TOKIO_EIO.
- */
-TOKIO_API int tokio_craysdb_write_json(const struct tokio_craysdb *db,
-                                       FILE *fp, unsigned flags);
 
 /**
  * Build a table from the JSON form (borrowed): an object keyed by
@@ -110,7 +90,8 @@ TOKIO_API int tokio_craysdb_from_json(struct tokio_craysdb **out,
  * @return TOKIO_OK, TOKIO_EFORMAT (a record lacks one of the first
  *         record's keys: the reference failed too), TOKIO_EIO.
  */
-TOKIO_API int tokio_craysdb_write(const struct tokio_craysdb *db, FILE *fp);
+TOKIO_API int tokio_craysdb_write_native(const struct tokio_craysdb *db,
+                                         FILE *fp);
 
 /**
  * Write the table as CSV, one row per processor in table order; the

@@ -1,0 +1,104 @@
+/*
+ * src/core/connector.h - what generic code (the open functions, the fuzz
+ * driver, the malformed-input, round-trip and out-of-memory loops of the
+ * tests) may ask of a connector that reads text: the monitoring tools'
+ * saved outputs (sacct, xtdb2proc, lfs df, lctl dl, HPSS and Globus
+ * logs, mmperfmon, ISDCT dumps) and the JSON caches the reference writes
+ * of them.  Modelled on libarchive's format readers: each connector fills
+ * one table entry; reading files, telling text from JSON and collections
+ * from single files is done here, once.
+ *
+ * A handle is built by new(), then fed: add_text() with one input's text
+ * (a saved output, decompressed), or add_json() with its JSON form.  A
+ * connector that reads collections (a folder or tarball of outputs, as
+ * mmperfmon and ISDCT dumps come) is fed once per member; the others are
+ * fed exactly once.  finish(), when there is one, runs after the last
+ * input.
+ */
+#ifndef TOKIO_CORE_CONNECTOR_H
+#define TOKIO_CORE_CONNECTOR_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* flags of struct tokio__connector */
+#define TOKIO__CONNECTOR_COLLECTION 0x1u  /* folders and tar archives of inputs */
+
+struct tokio__connector {
+    const char *name;       /* "craysdb": tests/connectors/NAME, fuzz_NAME */
+    unsigned flags;
+    /* How sure (0 no ... 100 sure) it is that a (decompressed) input
+     * starting with the `n` bytes at `head` is its native text; peeks
+     * only.  The JSON form is told apart before bidding. */
+    int (*bid)(const char *head, size_t n);
+    int (*new)(void **out);
+    /* `len` bytes of text at `text`, NUL-ended past them, named `name`
+     * (the file, or the archive member) in messages */
+    int (*add_text)(void *h, const char *text, size_t len, const char *name);
+    /* the JSON form (borrowed); NULL when the connector has none */
+    int (*add_json)(void *h, const json_t *json);
+    int (*finish)(void *h);                     /* NULL: nothing to do */
+    int (*to_json)(const void *h, json_t **out);
+    int (*write_csv)(const void *h, FILE *fp);  /* NULL: no CSV form */
+    void (*free)(void *h);
+};
+
+/*
+ * Read `path` (plain, gzip or bzip2; "-" is standard input; for a
+ * collection connector also a folder or tar archive) into a new handle:
+ * its JSON form when the first byte that is not white space is '{' or
+ * '[' (and the connector has one), else its native text.
+ * @param[out] out  the handle (c->free() it), NULL on failure: nothing is
+ *                  left half-built.
+ * @return TOKIO_OK, TOKIO_EIO, TOKIO_EFORMAT (the message names the input,
+ *         and the line where the connector knows it), TOKIO_ENOMEM.
+ */
+int tokio__connector_open(const struct tokio__connector *c, void **out,
+                          const char *path);
+
+/* As tokio__connector_open() over `len` bytes at `buf` (not kept), which
+ * may be compressed (or a tar archive, for a collection connector), named
+ * `name` (NULL: "<memory>") in messages. */
+int tokio__connector_open_mem(const struct tokio__connector *c, void **out,
+                              const void *buf, size_t len, const char *name);
+
+/* A new handle holding the JSON form `json` (borrowed). */
+int tokio__connector_from_json(const struct tokio__connector *c, void **out,
+                               const json_t *json);
+
+/*
+ * The public tokio_MOD_open(), tokio_MOD_open_mem() and
+ * tokio_MOD_from_json() of connector MOD (handle struct tokio_MOD, table
+ * entry tokio__MOD_connector), as its header declares them: the three are
+ * the same for every connector but for the handle's type.
+ */
+#define TOKIO__CONNECTOR_OPEN_FUNCTIONS(MOD)                                \
+    int tokio_##MOD##_open(struct tokio_##MOD **out, const char *path)     \
+    {                                                                       \
+        void *h;                                                            \
+        int rc = tokio__connector_open(&tokio__##MOD##_connector, &h,       \
+                                       path);                               \
+        *out = h;                                                           \
+        return rc;                                                          \
+    }                                                                       \
+    int tokio_##MOD##_open_mem(struct tokio_##MOD **out, const void *buf,  \
+                               size_t len, const char *name)                \
+    {                                                                       \
+        void *h;                                                            \
+        int rc = tokio__connector_open_mem(&tokio__##MOD##_connector, &h,   \
+                                           buf, len, name);                 \
+        *out = h;                                                           \
+        return rc;                                                          \
+    }                                                                       \
+    int tokio_##MOD##_from_json(struct tokio_##MOD **out,                  \
+                                const json_t *json)                         \
+    {                                                                       \
+        void *h;                                                            \
+        int rc = tokio__connector_from_json(&tokio__##MOD##_connector, &h,  \
+                                            json);                          \
+        *out = h;                                                           \
+        return rc;                                                          \
+    }
+
+#endif
