@@ -326,3 +326,27 @@ cli_write_json(const char *cmd, const char *path, const json_t *value,
 
     return cli_write_output(cmd, path, write_json_line, &job);
 }
+
+int
+cli_split_commas(char *arg, struct cli_list *out)
+{
+    size_t n = 1;
+
+    out->items = NULL;
+    out->n = 0;
+    if (arg == NULL || *arg == '\0')
+        return 0;
+    for (const char *p = arg; *p; p++)
+        n += *p == ',';
+    if ((out->items = calloc(n, sizeof(*out->items))) == NULL)
+        return -1;
+    for (char *p = arg;;) {
+        char *comma = strchr(p, ',');
+        out->items[out->n++] = p;
+        if (comma == NULL)
+            break;
+        *comma = '\0';
+        p = comma + 1;
+    }
+    return 0;
+}

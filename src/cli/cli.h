@@ -51,6 +51,13 @@ struct cli_list {
 #define OPT_DOUBLE(s, l, v, a, h)   { CLI_OPT_DOUBLE, (s), (l), (v), (a), (h), 0 }
 #define OPT_END                     { CLI_OPT_END, 0, NULL, NULL, NULL, NULL, 0 }
 
+/*
+ * Split a comma-separated option value into `out` (pointers into `arg`,
+ * which is modified), as Python's str.split(","): empty items are kept;
+ * NULL or "" is no list.  Free out->items.  -1 when out of memory.
+ */
+int cli_split_commas(char *arg, struct cli_list *out);
+
 /* Options many commands share, spelled and documented once. */
 #define OPT_OUTPUT(v) \
     OPT_STRING('o', "output", (v), "<file>", \

@@ -52,6 +52,7 @@ static const struct command commands[] = {
     { "summarize-darshanlogs", cmd_summarize_darshanlogs, "bytes read and written per Darshan log and mount point, as JSON" },
     { "summarize-h5lmt", cmd_summarize_h5lmt, "binned bytes, CPU loads and missing data of an H5LMT or TTS file" },
     { "summarize-tts", cmd_summarize_tts, "bytes read and written in a TTS file, per timestep or column" },
+    { "umami", cmd_umami, "an UMAMI diagram of a history of runs (PNG, SVG, PDF) or its numbers" },
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))

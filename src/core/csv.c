@@ -1,13 +1,19 @@
 /*
- * src/core/csv.c - CSV fields and rows as pandas' to_csv() writes them
- * (the reference's --csv outputs): minimal quoting, "\n" line ends.
+ * src/core/csv.c - CSV as pandas' to_csv() writes it (the reference's
+ * --csv outputs): minimal quoting, "\n" line ends; written field by field
+ * and read back whole (tokio/csv.h).
  */
+#include "tokio/csv.h"
 #include "tokio/output.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "tokio/input.h"
+#include "core/alloc.h"
 #include "core/error.h"
+#include "core/text.h"
 
 static int
 needs_quotes(const char *field, size_t len)
@@ -55,4 +61,192 @@ tokio_csv_write_row(FILE *fp, const char *const *fields, size_t n)
     }
     fputc('\n', fp);
     return tokio__write_check(fp, "writing CSV failed");
+}
+
+/* ---- reading --------------------------------------------------------- */
+
+struct tokio_csv {
+    char *text;             /* the fields, unquoted, each NUL-ended */
+    const char **cells;     /* rows * cols pointers into text, header first */
+    size_t n_cells, cap_cells, cols;
+};
+
+static int
+add_cell(struct tokio_csv *t, const char *cell)
+{
+    if (t->n_cells == t->cap_cells) {
+        size_t cap = t->cap_cells ? 2 * t->cap_cells : 64;
+        const char **c = tokio__reallocarray(t->cells, cap, sizeof(*c));
+        if (c == NULL)
+            return tokio__error(TOKIO_ENOMEM, "out of memory reading CSV");
+        t->cells = c;
+        t->cap_cells = cap;
+    }
+    t->cells[t->n_cells++] = cell;
+    return TOKIO_OK;
+}
+
+/* One field at buf[*i], unquoted into *w (which never outruns it). */
+static int
+parse_field(const char *buf, size_t len, size_t *i, char **w, size_t *line,
+            const char *name)
+{
+    size_t start = *line;
+
+    if (*i < len && buf[*i] == '"') {
+        for ((*i)++;; (*i)++) {
+            if (*i == len)
+                return tokio__error(TOKIO_EFORMAT, "'%s' line %zu: quote not "
+                                    "closed", name, start);
+            if (buf[*i] == '"' && (*i + 1 == len || buf[*i + 1] != '"'))
+                break;
+            *line += buf[*i] == '\n';
+            *i += buf[*i] == '"';       /* "" is one quote */
+            *(*w)++ = buf[*i];
+        }
+        (*i)++;
+    }
+    while (*i < len && buf[*i] != ',' && buf[*i] != '\n' && buf[*i] != '\r')
+        *(*w)++ = buf[(*i)++];
+    *(*w)++ = '\0';
+    return TOKIO_OK;
+}
+
+/* Split `len` bytes into rows of fields, unquoted into one copy. */
+static int
+parse(struct tokio_csv *t, const char *buf, size_t len, const char *name)
+{
+    size_t i = 0, line = 1;
+    char *w;
+    int rc = TOKIO_OK;
+
+    if (!tokio__text_valid(buf, len))
+        return tokio__error(TOKIO_EFORMAT, "'%s': %s", name,
+                            memchr(buf, '\0', len) ? "NUL byte"
+                                                   : "invalid UTF-8");
+    if ((t->text = w = tokio__malloc(len + 1)) == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'", name);
+    while (i < len && rc == TOKIO_OK) {
+        size_t fields = 0;
+
+        if (buf[i] == '\n' || buf[i] == '\r') {     /* a blank line */
+            line += buf[i++] == '\n';
+            continue;
+        }
+        for (;;) {
+            char *cell = w;
+            if ((rc = parse_field(buf, len, &i, &w, &line, name)) < 0 ||
+                (rc = add_cell(t, cell)) < 0)
+                return rc;
+            fields++;
+            if (i >= len || buf[i] != ',')
+                break;
+            i++;
+        }
+        if (i < len && buf[i] == '\r')
+            i++;
+        if (i < len && buf[i] == '\n')
+            i++;
+        if (t->cols == 0)
+            t->cols = fields;
+        else if (fields != t->cols)
+            rc = tokio__error(TOKIO_EFORMAT, "'%s' line %zu: %zu fields where "
+                              "the header has %zu", name, line, fields,
+                              t->cols);
+        line++;
+    }
+    return rc;
+}
+
+static int
+read_table(struct tokio_csv **out, struct tokio_input *in, const char *name)
+{
+    struct tokio_csv *t = NULL;
+    unsigned char *buf = NULL;
+    size_t len = 0;
+    int rc;
+
+    *out = NULL;
+    if ((rc = tokio_input_read_all(in, 0, &buf, &len)) < 0)
+        return rc;
+    if ((t = tokio__calloc(1, sizeof(*t))) == NULL)
+        rc = tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'", name);
+    else
+        rc = parse(t, (const char *)buf, len, name);
+    free(buf);
+    if (rc < 0) {
+        tokio_csv_free(t);
+        return rc;
+    }
+    *out = t;
+    return TOKIO_OK;
+}
+
+int
+tokio_csv_open(struct tokio_csv **out, const char *path)
+{
+    struct tokio_input *in = NULL;
+    int rc;
+
+    *out = NULL;
+    if ((rc = tokio_input_open(&in, path)) < 0)
+        return rc;
+    rc = read_table(out, in, path);
+    tokio_input_close(in);
+    return rc;
+}
+
+int
+tokio_csv_open_mem(struct tokio_csv **out, const void *buf, size_t len,
+                   const char *name)
+{
+    struct tokio_input *in = NULL;
+    int rc;
+
+    *out = NULL;
+    name = name != NULL ? name : "<memory>";
+    if ((rc = tokio_input_open_mem(&in, buf, len, name)) < 0)
+        return rc;
+    rc = read_table(out, in, name);
+    tokio_input_close(in);
+    return rc;
+}
+
+size_t
+tokio_csv_rows(const struct tokio_csv *t)
+{
+    return t->cols ? t->n_cells / t->cols - 1 : 0;
+}
+
+size_t
+tokio_csv_cols(const struct tokio_csv *t)
+{
+    return t->cols;
+}
+
+const char *
+tokio_csv_cell(const struct tokio_csv *t, size_t row, size_t col)
+{
+    if (col >= t->cols || row > tokio_csv_rows(t) || t->cols == 0)
+        return NULL;
+    return t->cells[row * t->cols + col];
+}
+
+long
+tokio_csv_column(const struct tokio_csv *t, const char *name)
+{
+    for (size_t c = 0; c < t->cols; c++)
+        if (strcmp(t->cells[c], name) == 0)
+            return (long)c;
+    return -1;
+}
+
+void
+tokio_csv_free(struct tokio_csv *t)
+{
+    if (t == NULL)
+        return;
+    free(t->text);
+    free(t->cells);
+    free(t);
 }
