@@ -91,4 +91,23 @@ TOKIO_API int tokio_csv_write_field(FILE *fp, const char *field, size_t len);
 TOKIO_API int tokio_csv_write_row(FILE *fp, const char *const *fields,
                                   size_t n);
 
+/**
+ * Write `rows` (a JSON list of objects, borrowed) as pandas'
+ * DataFrame.from_records(rows).to_csv() prints it: a first column
+ * `index_label` of row numbers, then one column per key in order of
+ * first appearance; a column whose values are all integers prints them
+ * as such, one of numbers with a missing cell (absent or null) or any
+ * real prints every number as a real ("3.0"), any other prints each
+ * value as Python's str() would; missing cells are empty.  Real values
+ * of the `n_dates` columns named in `dates` are local times counted as
+ * if UTC (what the reference's datetimes serialize to) and print as
+ * "YYYY-MM-DD HH:MM:SS".
+ * @return TOKIO_OK, TOKIO_EINVAL (not a list of objects), TOKIO_EIO,
+ *         TOKIO_ENOMEM.
+ */
+TOKIO_API int tokio_csv_write_records(const json_t *rows, FILE *fp,
+                                      const char *index_label,
+                                      const char *const *dates,
+                                      size_t n_dates);
+
 #endif

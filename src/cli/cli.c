@@ -71,6 +71,15 @@ option_name(char *buf, size_t size, const struct cli_option *o)
         snprintf(buf, size, "-%c", o->short_name);
 }
 
+/* An optional value: the next word unless it is an option or absent. */
+static const char *
+optional_value(int argc, char **argv, int *i)
+{
+    if (*i + 1 < argc && (argv[*i + 1][0] != '-' || argv[*i + 1][1] == '\0'))
+        return argv[++*i];
+    return "";
+}
+
 /* Store one option's value; returns 0 or a usage-error status. */
 static int
 store(const char *cmd, const struct cli_option *o, const char *arg)
@@ -87,6 +96,7 @@ store(const char *cmd, const struct cli_option *o, const char *arg)
         *(int *)o->value = o->set_value;
         return 0;
     case CLI_OPT_STRING:
+    case CLI_OPT_OPTIONAL:
         *(const char **)o->value = arg;
         return 0;
     case CLI_OPT_LIST: {
@@ -160,7 +170,9 @@ cli_parse(int argc, char **argv, const struct cli_option *opts,
                 return CLI_PARSE_ERROR;
             }
             const char *value = NULL;
-            if (takes_argument(o)) {
+            if (o->type == CLI_OPT_OPTIONAL) {
+                value = eq ? eq + 1 : optional_value(argc, argv, &i);
+            } else if (takes_argument(o)) {
                 if (eq)
                     value = eq + 1;
                 else if (i + 1 < argc)
@@ -186,6 +198,12 @@ cli_parse(int argc, char **argv, const struct cli_option *opts,
             if (o == NULL) {
                 cli_usage_error(cmd, "unknown option '-%c'", *p);
                 return CLI_PARSE_ERROR;
+            }
+            if (o->type == CLI_OPT_OPTIONAL) {
+                if (store(cmd, o, p[1] ? p + 1
+                                       : optional_value(argc, argv, &i)) != 0)
+                    return CLI_PARSE_ERROR;
+                break;
             }
             if (!takes_argument(o)) {
                 if (store(cmd, o, NULL) != 0)
@@ -240,6 +258,8 @@ cli_print_help(FILE *fp, const char *cmd, const struct cli_option *opts,
             n += snprintf(left + n, sizeof(left) - n, "--%s", o->long_name);
         if (takes_argument(o) && o->argh)
             snprintf(left + n, sizeof(left) - n, " %s", o->argh);
+        else if (o->type == CLI_OPT_OPTIONAL && o->argh)
+            snprintf(left + n, sizeof(left) - n, " [%s]", o->argh);
         if (strlen(left) > 28)
             fprintf(fp, "  %s\n  %-28s %s\n", left, "", o->help);
         else

@@ -21,6 +21,9 @@ enum cli_opt_type {
     CLI_OPT_FLAG,      /* int *: set to 1 */
     CLI_OPT_SET_INT,   /* int *: set to `set_value` (choices like -j/-c) */
     CLI_OPT_STRING,    /* const char **: the argument */
+    CLI_OPT_OPTIONAL,  /* const char **: the argument, or "" when the next
+                          word is an option or absent (argparse's
+                          nargs='?', const='') */
     CLI_OPT_LIST,      /* struct cli_list *: appended, may repeat */
     CLI_OPT_INT,       /* long long *: a whole number */
     CLI_OPT_DOUBLE,    /* double * */
@@ -46,6 +49,7 @@ struct cli_list {
 #define OPT_FLAG(s, l, v, h)        { CLI_OPT_FLAG, (s), (l), (v), NULL, (h), 1 }
 #define OPT_SET_INT(s, l, v, x, h)  { CLI_OPT_SET_INT, (s), (l), (v), NULL, (h), (x) }
 #define OPT_STRING(s, l, v, a, h)   { CLI_OPT_STRING, (s), (l), (v), (a), (h), 0 }
+#define OPT_OPTIONAL(s, l, v, a, h)  { CLI_OPT_OPTIONAL, (s), (l), (v), (a), (h), 0 }
 #define OPT_LIST(s, l, v, a, h)     { CLI_OPT_LIST, (s), (l), (v), (a), (h), 0 }
 #define OPT_INT(s, l, v, a, h)      { CLI_OPT_INT, (s), (l), (v), (a), (h), 0 }
 #define OPT_DOUBLE(s, l, v, a, h)   { CLI_OPT_DOUBLE, (s), (l), (v), (a), (h), 0 }

@@ -29,6 +29,7 @@ int cmd_find_darshanlogs(int argc, char **argv);
 int cmd_index_darshanlogs(int argc, char **argv);
 int cmd_summarize_darshanlogs(int argc, char **argv);
 int cmd_summarize_h5lmt(int argc, char **argv);
+int cmd_summarize_job(int argc, char **argv);
 int cmd_summarize_tts(int argc, char **argv);
 int cmd_umami(int argc, char **argv);
 

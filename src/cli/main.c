@@ -51,6 +51,7 @@ static const struct command commands[] = {
     { "index-darshanlogs", cmd_index_darshanlogs, "add Darshan logs to an SQLite index of bytes and operations per file system" },
     { "summarize-darshanlogs", cmd_summarize_darshanlogs, "bytes read and written per Darshan log and mount point, as JSON" },
     { "summarize-h5lmt", cmd_summarize_h5lmt, "binned bytes, CPU loads and missing data of an H5LMT or TTS file" },
+    { "summarize-job", cmd_summarize_job, "one job from every source: Darshan, the file system's data over its window, topology, OSTs, concurrent jobs" },
     { "summarize-tts", cmd_summarize_tts, "bytes read and written in a TTS file, per timestep or column" },
     { "umami", cmd_umami, "an UMAMI diagram of a history of runs (PNG, SVG, PDF) or its numbers" },
 };

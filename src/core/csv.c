@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "tokio/input.h"
 #include "core/alloc.h"
@@ -60,6 +61,103 @@ tokio_csv_write_row(FILE *fp, const char *const *fields, size_t n)
             return rc;
     }
     fputc('\n', fp);
+    return tokio__write_check(fp, "writing CSV failed");
+}
+
+/* ---- records, as pandas writes a frame of them ----------------------- */
+
+enum kind { K_INT, K_FLOAT, K_OBJECT };
+
+/* What pandas makes of column `key`: int64 when every row has an
+ * integer, float64 when every present value is a number (a missing one
+ * makes it NaN), else object. */
+static enum kind
+column_kind(const json_t *rows, const char *key)
+{
+    enum kind k = K_INT;
+    size_t i;
+    json_t *row;
+
+    json_array_foreach(rows, i, row) {
+        const json_t *v = json_object_get(row, key);
+        if (v == NULL || json_is_null(v) || json_is_real(v))
+            k = K_FLOAT;
+        else if (!json_is_integer(v))
+            return K_OBJECT;
+    }
+    return k;
+}
+
+static void
+write_cell(FILE *fp, const json_t *v, enum kind k, int date)
+{
+    char buf[64];
+
+    if (v == NULL || json_is_null(v))
+        return;
+    if (date && json_is_number(v)) {
+        time_t t = (time_t)json_number_value(v);
+        struct tm tm;
+        gmtime_r(&t, &tm);
+        strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", &tm);
+        fputs(buf, fp);
+    } else if (json_is_integer(v) && k != K_FLOAT) {
+        fprintf(fp, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+    } else if (json_is_number(v)) {
+        tokio_format_double(buf, sizeof(buf), json_number_value(v));
+        fputs(buf, fp);
+    } else if (json_is_string(v)) {
+        tokio_csv_write_field(fp, json_string_value(v),
+                              json_string_length(v));
+    } else if (json_is_boolean(v)) {
+        fputs(json_is_true(v) ? "True" : "False", fp);
+    }
+}
+
+int
+tokio_csv_write_records(const json_t *rows, FILE *fp, const char *index_label,
+                        const char *const *dates, size_t n_dates)
+{
+    json_t *columns = json_object(), *row, *v;   /* key -> kind */
+    const char *key;
+    size_t i;
+
+    if (columns == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory writing CSV");
+    json_array_foreach(rows, i, row) {
+        if (!json_is_object(row)) {
+            json_decref(columns);
+            return tokio__error(TOKIO_EINVAL, "record %zu is not an object",
+                                i);
+        }
+        json_object_foreach(row, key, v)
+            if (json_object_get(columns, key) == NULL &&
+                json_object_set_new(columns, key, json_integer(
+                                        column_kind(rows, key))) < 0) {
+                json_decref(columns);
+                return tokio__error(TOKIO_ENOMEM, "out of memory writing "
+                                    "CSV");
+            }
+    }
+    tokio_csv_write_field(fp, index_label, strlen(index_label));
+    json_object_foreach(columns, key, v) {
+        fputc(',', fp);
+        tokio_csv_write_field(fp, key, strlen(key));
+    }
+    fputc('\n', fp);
+    json_array_foreach(rows, i, row) {
+        fprintf(fp, "%zu", i);
+        json_object_foreach(columns, key, v) {
+            int date = 0;
+            for (size_t d = 0; d < n_dates; d++)
+                date |= strcmp(dates[d], key) == 0;
+            fputc(',', fp);
+            write_cell(fp, json_object_get(row, key),
+                       (enum kind)json_integer_value(v), date);
+        }
+        fputc('\n', fp);
+    }
+    json_decref(columns);
     return tokio__write_check(fp, "writing CSV failed");
 }
 
