@@ -7,7 +7,9 @@
  *
  *   make_sample_tts OUTDIR
  *       OUTDIR/2019-02-14/exscr01.hdf5 and OUTDIR/2019-02-15/exscr01.hdf5:
- *       datatargets/readbytes and writebytes of 8 OSTs every 5 s over the
+ *       datatargets/readbytes and writebytes of 8 OSTs, dataservers/cpuload
+ *       of 4 OSSes, mdservers/cpuload of the MDS and the metadata
+ *       operations of its MDT (mdtargets/opens, ...) every 5 s over the
  *       day, with a busy hour and a few cells never reported (-0.0).
  */
 #include <errno.h>
@@ -22,36 +24,95 @@
 
 #define TIMESTEP    5
 #define NUM_OSTS    8
+#define NUM_OSSES   4
 #define MIB         1048576.0
+#define BUSY_START  (14 * 3600)     /* the busy hour, seconds into the day */
+#define BUSY_END    (15 * 3600)
+/* The sample ior job (make_sample_data: 16 GiB written from 02:00:00
+ * for 95 s on 2019-02-14) and another writer beside it: what they add to
+ * each OST per step, so the demo report's job is seen in the file
+ * system's data. */
+#define IOR_START   (2 * 3600)
+#define IOR_END     (2 * 3600 + 95)
+#define IOR_BYTES   (16.0 * 1024 * MIB)
+
+/* Deterministic noise in [0, 1) for a step, a column and a dataset. */
+static double
+noise(int64_t sec, size_t col, unsigned which)
+{
+    uint64_t h = (uint64_t)sec * 2654435761u + col * 40503u + which;
+
+    return (double)(h % 1000) / 1000.0;
+}
+
+static int
+busy(int64_t sec)
+{
+    return sec >= BUSY_START && sec < BUSY_END;
+}
 
 /* Bytes moved by OST `ost` in the step starting `sec` seconds into the
  * day: a quiet floor, a busy hour after 14:00, one OST missing a while. */
 static double
-sample_bytes(int64_t sec, size_t ost, int writes)
+sample_bytes(int64_t sec, size_t ost, unsigned writes)
 {
-    uint64_t h = (uint64_t)sec * 2654435761u + ost * 40503u + (unsigned)writes;
-    double noise = (double)(h % 1000) / 1000.0;
+    double n = noise(sec, ost, writes);
 
     if (ost == 3 && sec >= 3 * 3600 && sec < 3 * 3600 + 600)
         return -0.0;                    /* the OSS stopped reporting */
     /* whole bytes, as LMT counts them */
-    if (sec >= 14 * 3600 && sec < 15 * 3600)
+    if (busy(sec))
         return (double)(int64_t)((writes ? 600.0 : 250.0) * MIB *
-                                 (0.8 + 0.4 * noise));
-    return (double)(int64_t)((writes ? 6.0 : 12.0) * MIB * noise);
+                                 (0.8 + 0.4 * n));
+    /* the sample ior job, and another writer around it */
+    if (writes && sec >= IOR_START - 60 && sec < IOR_END + 60)
+        return (double)(int64_t)(
+            (sec >= IOR_START && sec < IOR_END
+                 ? IOR_BYTES / (IOR_END - IOR_START) * TIMESTEP / NUM_OSTS
+                 : 0) + 60.0 * MIB * (0.8 + 0.4 * n));
+    return (double)(int64_t)((writes ? 6.0 : 12.0) * MIB * n);
 }
 
+/* CPU load in percent of OSS `c` (which 2) or of the MDS (which 3). */
+static double
+sample_cpu(int64_t sec, size_t c, unsigned which)
+{
+    double n = noise(sec, c, which);
+
+    if (which == 2 && c == 1 && sec >= 3 * 3600 && sec < 3 * 3600 + 600)
+        return -0.0;
+    if (which == 2 && sec >= IOR_START - 60 && sec < IOR_END + 60)
+        return 40.0 + 20.0 * n;
+    return busy(sec) ? 60.0 + 30.0 * n : 8.0 + 12.0 * n;
+}
+
+/* Metadata operations `which` (4 on) of the MDT in a step. */
+static double
+sample_ops(int64_t sec, size_t c, unsigned which)
+{
+    double n = noise(sec, c, which);
+
+    return (double)(int64_t)((busy(sec) ? 400.0 : 20.0) * n /
+                             (double)(which - 3));
+}
+
+struct dataset {
+    const char *name, *units, *column;  /* column: "...%04zx" */
+    size_t columns;
+    double (*value)(int64_t sec, size_t col, unsigned which);
+};
+
 static int
-commit_day(struct tokio_hdf5_update *u, const char *name, int64_t start,
-           int64_t end, int writes)
+commit_day(struct tokio_hdf5_update *u, const struct dataset *ds,
+           unsigned which, int64_t start, int64_t end)
 {
     struct tokio_timeseries *ts = NULL;
     char column[32];
-    int rc = tokio_timeseries_new(&ts, name, start, end, TIMESTEP, NUM_OSTS,
-                                  NULL, 0);
+    int rc = tokio_timeseries_new(&ts, ds->name, start, end, TIMESTEP,
+                                  ds->columns, NULL, 0);
 
-    for (size_t c = 0; rc >= 0 && c < NUM_OSTS; c++) {
-        snprintf(column, sizeof(column), "exscr01-OST%04zx", c);
+    for (size_t c = 0; rc >= 0 && c < ds->columns; c++) {
+        snprintf(column, sizeof(column), ds->column, c);
         rc = tokio_timeseries_add_column(ts, column, NULL);
     }
     if (rc >= 0) {
@@ -59,16 +120,16 @@ commit_day(struct tokio_hdf5_update *u, const char *name, int64_t start,
         size_t rows = tokio_timeseries_rows(ts);
 
         for (size_t r = 0; r < rows; r++)
-            for (size_t c = 0; c < NUM_OSTS; c++)
-                d[r * NUM_OSTS + c] =
-                    sample_bytes((int64_t)r * TIMESTEP, c, writes);
+            for (size_t c = 0; c < ds->columns; c++)
+                d[r * ds->columns + c] =
+                    ds->value((int64_t)r * TIMESTEP, c, which);
         rc = tokio_timeseries_set_version(ts, "1");
     }
     if (rc >= 0)
         rc = tokio_timeseries_set_global_version(ts, "1");
     if (rc >= 0) {
         json_object_set_new(tokio_timeseries_dataset_metadata(ts), "units",
-                            json_string("bytes"));
+                            json_string(ds->units));
         json_object_set_new(tokio_timeseries_group_metadata(ts), "source",
                             json_string("lmt"));
         rc = tokio_hdf5_update_commit(u, ts);
@@ -76,6 +137,28 @@ commit_day(struct tokio_hdf5_update *u, const char *name, int64_t start,
     tokio_timeseries_free(ts);
     return rc;
 }
+
+/* Every dataset of a day's file; `which` is a dataset's place here. */
+static const struct dataset datasets[] = {
+    { "datatargets/readbytes", "bytes", "exscr01-OST%04zx", NUM_OSTS,
+      sample_bytes },
+    { "datatargets/writebytes", "bytes", "exscr01-OST%04zx", NUM_OSTS,
+      sample_bytes },
+    { "dataservers/cpuload", "%", "exscr01-OSS%04zx", NUM_OSSES, sample_cpu },
+    { "mdservers/cpuload", "%", "exscr01-MDS%04zx", 1, sample_cpu },
+    { "mdtargets/opens", "ops", "exscr01-MDT%04zx", 1, sample_ops },
+    { "mdtargets/closes", "ops", "exscr01-MDT%04zx", 1, sample_ops },
+    { "mdtargets/mknods", "ops", "exscr01-MDT%04zx", 1, sample_ops },
+    { "mdtargets/links", "ops", "exscr01-MDT%04zx", 1, sample_ops },
+    { "mdtargets/unlinks", "ops", "exscr01-MDT%04zx", 1, sample_ops },
+    { "mdtargets/mkdirs", "ops", "exscr01-MDT%04zx", 1, sample_ops },
+    { "mdtargets/rmdirs", "ops", "exscr01-MDT%04zx", 1, sample_ops },
+    { "mdtargets/renames", "ops", "exscr01-MDT%04zx", 1, sample_ops },
+    { "mdtargets/getxattrs", "ops", "exscr01-MDT%04zx", 1, sample_ops },
+    { "mdtargets/statfss", "ops", "exscr01-MDT%04zx", 1, sample_ops },
+    { "mdtargets/setattrs", "ops", "exscr01-MDT%04zx", 1, sample_ops },
+    { "mdtargets/getattrs", "ops", "exscr01-MDT%04zx", 1, sample_ops },
+};
 
 static int
 write_day(const char *outdir, int year, int mon, int mday)
@@ -98,9 +181,11 @@ write_day(const char *outdir, int year, int mon, int mday)
         tokio_time_from_local(year, mon, mday + 1, 0, 0, 0, &end) < 0 ||
         tokio_hdf5_update_begin(&u, path) < 0)
         goto fail;
-    if (tokio_hdf5_update_set_version(u, "1") < 0 ||
-        commit_day(u, "datatargets/readbytes", start, end, 0) < 0 ||
-        commit_day(u, "datatargets/writebytes", start, end, 1) < 0) {
+    int rc = tokio_hdf5_update_set_version(u, "1");
+    for (unsigned i = 0; rc >= 0 && i < sizeof(datasets) / sizeof(*datasets);
+         i++)
+        rc = commit_day(u, &datasets[i], i, start, end);
+    if (rc < 0) {
         tokio_hdf5_update_abort(u);
         goto fail;
     }

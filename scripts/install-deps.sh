@@ -11,6 +11,7 @@ libyaml-dev libhdf5-dev hdf5-tools libsqlite3-dev sqlite3 libmariadb-dev
 libcairo2-dev libcmocka-dev
 mariadb-server mariadb-client
 clang libclang-rt-14-dev valgrind
+chromium
 "
 
 missing=""

@@ -30,6 +30,8 @@
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 
+#include "analysis/plot.h"
+
 #include "tokio/csv.h"
 #include "tokio/output.h"
 #include "tokio/time.h"
@@ -99,6 +101,30 @@ tokio_umami_add(struct tokio_umami *u, const char *name, const char *label,
     memcpy(m->v, values, n * sizeof(*m->v));
     u->n++;
     return TOKIO_OK;
+}
+
+int
+tokio_umami_append(struct tokio_umami *u, const char *name, int64_t timestamp,
+                   double value)
+{
+    for (size_t i = 0; i < u->n; i++) {
+        struct metric *m = &u->m[i];
+        int64_t *t;
+        double *v;
+        if (strcmp(m->name, name) != 0)
+            continue;
+        /* each array has room for one more than it holds */
+        if ((t = tokio__reallocarray(m->t, m->n + 2, sizeof(*t))) == NULL)
+            return oom();
+        m->t = t;
+        if ((v = tokio__reallocarray(m->v, m->n + 2, sizeof(*v))) == NULL)
+            return oom();
+        m->v = v;
+        m->t[m->n] = timestamp;
+        m->v[m->n++] = value;
+        return TOKIO_OK;
+    }
+    return tokio__error(TOKIO_ENOTFOUND, "no UMAMI metric '%s'", name);
 }
 
 size_t
@@ -473,61 +499,13 @@ tokio_umami_from_csv(struct tokio_umami **out, const struct tokio_csv *table,
 #define LABEL_CHARS 15      /* textwrap.wrap(width=15) */
 #define MAX_TICKS   5
 
-struct rgb {
-    double r, g, b;
-};
-
-static struct rgb
-hex_color(const char *hex)
-{
-    unsigned long v = strtoul(hex + 1, NULL, 16);
-    struct rgb c = { (double)((v >> 16) & 0xff) / 255.0,
-                     (double)((v >> 8) & 0xff) / 255.0,
-                     (double)(v & 0xff) / 255.0 };
-    return c;
-}
-
-static void
-set_color(cairo_t *cr, const char *hex)
-{
-    struct rgb c = hex_color(hex);
-
-    cairo_set_source_rgb(cr, c.r, c.g, c.b);
-}
-
-struct axis {
-    double lo, hi;      /* data range shown */
-    double px0, px1;    /* where, in points */
-};
-
-static double
-to_px(const struct axis *a, double v)
-{
-    return a->px0 + (v - a->lo) / (a->hi - a->lo) * (a->px1 - a->px0);
-}
-
-/* Nice tick spacing (1, 2, 2.5 or 5 times a power of ten) giving at most
- * MAX_TICKS ticks in [lo, hi]. */
-static double
-tick_step(double lo, double hi)
-{
-    static const double steps[] = { 1.0, 2.0, 2.5, 5.0, 10.0 };
-    double span = hi - lo;
-    double mag = pow(10.0, floor(log10(span / MAX_TICKS)));
-
-    for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
-        if (span / (steps[i] * mag) <= MAX_TICKS)
-            return steps[i] * mag;
-    return 10.0 * mag;
-}
-
 /* The y range of a row: its data with matplotlib's 5% margins, then the
  * reference's scaling by 0.9 and 1.1. */
-static struct axis
+static struct tokio__axis
 y_axis(const struct metric *m, double top, double bottom)
 {
     double lo = INFINITY, hi = -INFINITY, margin;
-    struct axis a = { 0, 1, bottom, top };
+    struct tokio__axis a = { 0, 1, bottom, top };
 
     for (size_t j = 0; j < m->n; j++)
         if (isfinite(m->v[j])) {
@@ -593,18 +571,6 @@ wrap_label(const char *label, char lines[][LABEL_CHARS + 1], size_t max)
     return len > 0 || n == 0 ? n + 1 : n;
 }
 
-static void
-text_at(cairo_t *cr, const char *s, double x, double y, double align_x,
-        double align_y)
-{
-    cairo_text_extents_t e;
-
-    cairo_text_extents(cr, s, &e);
-    cairo_move_to(cr, x - align_x * e.x_advance - e.x_bearing,
-                  y - align_y * e.height - e.y_bearing);
-    cairo_show_text(cr, s);
-}
-
 /* Width of the widest y tick label of any row, to place the labels. */
 static double
 tick_label_width(cairo_t *cr, const struct tokio_umami *u)
@@ -613,11 +579,11 @@ tick_label_width(cairo_t *cr, const struct tokio_umami *u)
     char buf[32];
 
     for (size_t i = 0; i < u->n; i++) {
-        struct axis a = y_axis(&u->m[i], 0, 1);
-        double step = tick_step(a.lo, a.hi);
+        struct tokio__axis a = y_axis(&u->m[i], 0, 1);
+        double step = tokio__plot_tick_step(a.lo, a.hi, MAX_TICKS);
         for (double v = ceil(a.lo / step) * step; v <= a.hi; v += step) {
             cairo_text_extents_t e;
-            snprintf(buf, sizeof(buf), "%g", fabs(v) < step / 1e6 ? 0 : v);
+            tokio__plot_tick_label(buf, sizeof(buf), v, step);
             cairo_text_extents(cr, buf, &e);
             widest = fmax(widest, e.x_advance);
         }
@@ -660,15 +626,15 @@ star(cairo_t *cr, double x, double y, double size)
 }
 
 static void
-draw_series(cairo_t *cr, const struct metric *m, const struct axis *x,
-            const struct axis *y)
+draw_series(cairo_t *cr, const struct metric *m, const struct tokio__axis *x,
+            const struct tokio__axis *y)
 {
     int pen_down = 0;
 
-    set_color(cr, TOKIO_UMAMI_COLOR_LINE);
+    tokio__plot_color(cr, TOKIO_UMAMI_COLOR_LINE);
     cairo_set_line_width(cr, 1.0);
     for (size_t j = 0; j < m->n; j++) {
-        double px = to_px(x, (double)m->t[j]), py = to_px(y, m->v[j]);
+        double px = tokio__plot_to_px(x, (double)m->t[j]), py = tokio__plot_to_px(y, m->v[j]);
         if (!isfinite(m->v[j])) {
             pen_down = 0;               /* a gap, as matplotlib leaves */
             continue;
@@ -681,7 +647,7 @@ draw_series(cairo_t *cr, const struct metric *m, const struct axis *x,
     }
     cairo_stroke(cr);
     for (size_t j = 0; j < m->n; j++) {   /* 'x' markers, 6 points */
-        double px = to_px(x, (double)m->t[j]), py = to_px(y, m->v[j]);
+        double px = tokio__plot_to_px(x, (double)m->t[j]), py = tokio__plot_to_px(y, m->v[j]);
         if (!isfinite(m->v[j]))
             continue;
         cairo_move_to(cr, px - 3, py - 3);
@@ -695,7 +661,7 @@ draw_series(cairo_t *cr, const struct metric *m, const struct axis *x,
 /* The box plot of the runs but `skip`, in the panel x0..x1 on axis y. */
 static int
 draw_box(cairo_t *cr, const struct metric *m, size_t skip, double x0,
-         double x1, const struct axis *y)
+         double x1, const struct tokio__axis *y)
 {
     double *v = tokio__calloc(m->n + 1, sizeof(*v));
     size_t k;
@@ -712,26 +678,26 @@ draw_box(cairo_t *cr, const struct metric *m, size_t skip, double x0,
 
         cairo_set_source_rgb(cr, 0, 0, 0);
         cairo_set_line_width(cr, 1.0);
-        cairo_rectangle(cr, mid - half, to_px(y, q3), 2 * half,
-                        to_px(y, q1) - to_px(y, q3));
-        cairo_move_to(cr, mid, to_px(y, q1));
-        cairo_line_to(cr, mid, to_px(y, w5));
-        cairo_move_to(cr, mid - cap, to_px(y, w5));
-        cairo_line_to(cr, mid + cap, to_px(y, w5));
-        cairo_move_to(cr, mid, to_px(y, q3));
-        cairo_line_to(cr, mid, to_px(y, w95));
-        cairo_move_to(cr, mid - cap, to_px(y, w95));
-        cairo_line_to(cr, mid + cap, to_px(y, w95));
+        cairo_rectangle(cr, mid - half, tokio__plot_to_px(y, q3), 2 * half,
+                        tokio__plot_to_px(y, q1) - tokio__plot_to_px(y, q3));
+        cairo_move_to(cr, mid, tokio__plot_to_px(y, q1));
+        cairo_line_to(cr, mid, tokio__plot_to_px(y, w5));
+        cairo_move_to(cr, mid - cap, tokio__plot_to_px(y, w5));
+        cairo_line_to(cr, mid + cap, tokio__plot_to_px(y, w5));
+        cairo_move_to(cr, mid, tokio__plot_to_px(y, q3));
+        cairo_line_to(cr, mid, tokio__plot_to_px(y, w95));
+        cairo_move_to(cr, mid - cap, tokio__plot_to_px(y, w95));
+        cairo_line_to(cr, mid + cap, tokio__plot_to_px(y, w95));
         cairo_stroke(cr);
         for (size_t j = 0; j < k; j++)      /* fliers */
             if (v[j] < w5 || v[j] > w95) {
                 cairo_new_sub_path(cr);
-                cairo_arc(cr, mid, to_px(y, v[j]), 3, 0, 2 * M_PI);
+                cairo_arc(cr, mid, tokio__plot_to_px(y, v[j]), 3, 0, 2 * M_PI);
             }
         cairo_stroke(cr);
-        set_color(cr, "#FF7F0E");           /* matplotlib's median line */
-        cairo_move_to(cr, mid - half, to_px(y, q2));
-        cairo_line_to(cr, mid + half, to_px(y, q2));
+        tokio__plot_color(cr, "#FF7F0E");           /* matplotlib's median line */
+        cairo_move_to(cr, mid - half, tokio__plot_to_px(y, q2));
+        cairo_line_to(cr, mid + half, tokio__plot_to_px(y, q2));
         cairo_stroke(cr);
     }
     free(v);
@@ -741,14 +707,14 @@ draw_box(cairo_t *cr, const struct metric *m, size_t skip, double x0,
 /* Grid lines and tick labels of axis `y` over the panel x0..x1 (labels
  * left of x0 when `labels`). */
 static void
-draw_y_grid(cairo_t *cr, const struct axis *y, double x0, double x1,
+draw_y_grid(cairo_t *cr, const struct tokio__axis *y, double x0, double x1,
             int labels)
 {
-    double step = tick_step(y->lo, y->hi);
+    double step = tokio__plot_tick_step(y->lo, y->hi, MAX_TICKS);
     char buf[32];
 
     for (double v = ceil(y->lo / step) * step; v <= y->hi; v += step) {
-        double py = to_px(y, v);
+        double py = tokio__plot_to_px(y, v);
         cairo_set_source_rgb(cr, 0.69, 0.69, 0.69);
         cairo_set_line_width(cr, 0.8);
         cairo_move_to(cr, x0, py);
@@ -756,18 +722,18 @@ draw_y_grid(cairo_t *cr, const struct axis *y, double x0, double x1,
         cairo_stroke(cr);
         if (labels) {
             cairo_set_source_rgb(cr, 0, 0, 0);
-            snprintf(buf, sizeof(buf), "%g", fabs(v) < step / 1e6 ? 0 : v);
-            text_at(cr, buf, x0 - PAD, py, 1.0, 0.5);
+            tokio__plot_tick_label(buf, sizeof(buf), v, step);
+            tokio__plot_text(cr, buf, x0 - PAD, py, 1.0, 0.5);
         }
     }
 }
 
 static int
 draw_row(cairo_t *cr, const struct metric *m, size_t row, long highlight,
-         const struct axis *x, double left, double label_x)
+         const struct tokio__axis *x, double left, double label_x)
 {
     double top = PAD + (double)row * ROW_HEIGHT, bottom = top + ROW_HEIGHT;
-    struct axis y = y_axis(m, top, bottom);
+    struct tokio__axis y = y_axis(m, top, bottom);
     double box0 = left + TS_WIDTH, box1 = box0 + BOX_WIDTH;
     long h = run_index(m, highlight);
     char lines[8][LABEL_CHARS + 1];
@@ -783,25 +749,25 @@ draw_row(cairo_t *cr, const struct metric *m, size_t row, long highlight,
          t <= (int64_t)x->hi; t += step) {  /* the time grid */
         cairo_set_source_rgb(cr, 0.69, 0.69, 0.69);
         cairo_set_line_width(cr, 0.8);
-        cairo_move_to(cr, to_px(x, (double)t), top);
-        cairo_line_to(cr, to_px(x, (double)t), bottom);
+        cairo_move_to(cr, tokio__plot_to_px(x, (double)t), top);
+        cairo_line_to(cr, tokio__plot_to_px(x, (double)t), bottom);
         cairo_stroke(cr);
     }
     draw_series(cr, m, x, &y);
     rc = draw_box(cr, m, h >= 0 ? (size_t)h : m->n, box0, box1, &y);
     if (h >= 0 && isfinite(m->v[h])) {
         const char *color = highlight_color(m, (size_t)h);
-        double px = to_px(x, (double)m->t[h]), py = to_px(&y, m->v[h]);
+        double px = tokio__plot_to_px(x, (double)m->t[h]), py = tokio__plot_to_px(&y, m->v[h]);
         const double dash[] = { 7.4, 3.2 };
         if (color == NULL) {
             cairo_restore(cr);
             return oom();
         }
-        set_color(cr, color);
+        tokio__plot_color(cr, color);
         if (h > 0 && isfinite(m->v[h - 1])) {
             cairo_set_line_width(cr, 2.0);
-            cairo_move_to(cr, to_px(x, (double)m->t[h - 1]),
-                          to_px(&y, m->v[h - 1]));
+            cairo_move_to(cr, tokio__plot_to_px(x, (double)m->t[h - 1]),
+                          tokio__plot_to_px(&y, m->v[h - 1]));
             cairo_line_to(cr, px, py);
             cairo_stroke(cr);
         }
@@ -827,7 +793,7 @@ draw_row(cairo_t *cr, const struct metric *m, size_t row, long highlight,
     cairo_restore(cr);
     cairo_set_source_rgb(cr, 0, 0, 0);
     for (size_t i = 0; i < nl; i++)
-        text_at(cr, lines[i], label_x, (top + bottom) / 2 +
+        tokio__plot_text(cr, lines[i], label_x, (top + bottom) / 2 +
                 ((double)i - (double)(nl - 1) / 2.0) * FONT_SIZE * 1.2,
                 1.0, 0.5);
     return rc;
@@ -835,7 +801,7 @@ draw_row(cairo_t *cr, const struct metric *m, size_t row, long highlight,
 
 /* The dates under the bottom row, "%b %d", rotated 45 degrees. */
 static void
-draw_time_labels(cairo_t *cr, const struct axis *x, double y)
+draw_time_labels(cairo_t *cr, const struct tokio__axis *x, double y)
 {
     int64_t step = time_step((int64_t)(x->hi - x->lo));
     char buf[32];
@@ -847,7 +813,7 @@ draw_time_labels(cairo_t *cr, const struct axis *x, double y)
         tokio_time_format(buf, sizeof(buf), t, "%b %d");
         cairo_text_extents(cr, buf, &e);
         cairo_save(cr);
-        cairo_translate(cr, to_px(x, (double)t), y + PAD);
+        cairo_translate(cr, tokio__plot_to_px(x, (double)t), y + PAD);
         cairo_rotate(cr, -M_PI / 4);
         cairo_move_to(cr, -e.x_advance, e.height);
         cairo_show_text(cr, buf);
@@ -856,10 +822,10 @@ draw_time_labels(cairo_t *cr, const struct axis *x, double y)
 }
 
 /* The time range of all rows (one x range for all, as the reference). */
-static struct axis
+static struct tokio__axis
 x_axis(const struct tokio_umami *u, double left)
 {
-    struct axis a = { INFINITY, -INFINITY, left, left + TS_WIDTH };
+    struct tokio__axis a = { INFINITY, -INFINITY, left, left + TS_WIDTH };
 
     for (size_t i = 0; i < u->n; i++)
         for (size_t j = 0; j < u->m[i].n; j++) {
@@ -876,19 +842,12 @@ x_axis(const struct tokio_umami *u, double left)
     return a;
 }
 
-static cairo_status_t
-write_stream(void *closure, const unsigned char *data, unsigned int length)
-{
-    return fwrite(data, 1, length, closure) == length
-               ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
-}
-
 /* Draw everything on `cr`: width left + TS + BOX + PAD. */
 static int
 draw(cairo_t *cr, const struct tokio_umami *u, long highlight, double left,
      double label_x)
 {
-    struct axis x = x_axis(u, left);
+    struct tokio__axis x = x_axis(u, left);
     int rc = TOKIO_OK;
 
     cairo_set_source_rgb(cr, 1, 1, 1);
@@ -928,11 +887,11 @@ tokio_umami_write_figure(const struct tokio_umami *u, FILE *fp,
     height = PAD + (double)u->n * ROW_HEIGHT + 60.0;
     switch (format) {
     case TOKIO_UMAMI_SVG:
-        s = cairo_svg_surface_create_for_stream(write_stream, fp, width,
+        s = cairo_svg_surface_create_for_stream(tokio__plot_write, fp, width,
                                                 height);
         break;
     case TOKIO_UMAMI_PDF:
-        s = cairo_pdf_surface_create_for_stream(write_stream, fp, width,
+        s = cairo_pdf_surface_create_for_stream(tokio__plot_write, fp, width,
                                                 height);
         break;
     default:
@@ -947,20 +906,10 @@ tokio_umami_write_figure(const struct tokio_umami *u, FILE *fp,
     rc = draw(cr, u, highlight, left, left - ticks - 2 * PAD);
     cairo_destroy(cr);
     if (format == TOKIO_UMAMI_PNG)
-        status = cairo_surface_write_to_png_stream(s, write_stream, fp);
-    cairo_surface_finish(s);
-    if (status == CAIRO_STATUS_SUCCESS)
-        status = cairo_surface_status(s);
-    cairo_surface_destroy(s);
-    if (rc < 0)
+        status = cairo_surface_write_to_png_stream(s, tokio__plot_write, fp);
+    if (rc < 0) {
+        cairo_surface_destroy(s);
         return rc;
-    if (status == CAIRO_STATUS_NO_MEMORY)
-        return oom();
-    if (status != CAIRO_STATUS_SUCCESS && status != CAIRO_STATUS_WRITE_ERROR)
-        return tokio__error(TOKIO_EIO, "cannot draw the UMAMI diagram: %s",
-                            cairo_status_to_string(status));
-    rc = tokio__write_check(fp, "cannot write the UMAMI diagram");
-    if (rc == TOKIO_OK && status == CAIRO_STATUS_WRITE_ERROR)
-        rc = tokio__error(TOKIO_EIO, "cannot write the UMAMI diagram");
-    return rc;
+    }
+    return tokio__plot_finish(s, status, fp, "the UMAMI diagram");
 }

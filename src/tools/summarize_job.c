@@ -742,8 +742,11 @@ add_file_system(struct job *j)
                                         j->start, j->end, 0);
         if (rc == TOKIO_EIO || rc == TOKIO_EFORMAT) {
             rc = warn(j, "%s", tokio_errmsg());     /* the reference's IOError */
-        } else if (rc == TOKIO_OK && ts == NULL) {
-            /* only the first dataset without data is told */
+        } else if (rc == TOKIO_ENOTFOUND || (rc == TOKIO_OK && ts == NULL)) {
+            /* no file, or a file without the dataset (the reference
+             * raised KeyError on the latter); only the first dataset
+             * without data is told */
+            rc = TOKIO_OK;
             if (errors++ == 0)
                 rc = warn(j, "No HDF5 data for %s from %s to %s on %s",
                           datasets[d].dataset,

@@ -46,6 +46,14 @@ TOKIO_API int tokio_umami_add(struct tokio_umami *u, const char *name,
                               const int64_t *timestamps,
                               const double *values, size_t n);
 
+/**
+ * Add one run to metric `name`: the value `value` (NaN: missing) at
+ * `timestamp`, after the others (the reference's UmamiMetric.append()).
+ * @return TOKIO_OK, TOKIO_ENOTFOUND (no such metric), TOKIO_ENOMEM.
+ */
+TOKIO_API int tokio_umami_append(struct tokio_umami *u, const char *name,
+                                 int64_t timestamp, double value);
+
 /** Which columns of a history to draw, and how (all may be NULL/0). */
 struct tokio_umami_columns {
     const char *const *names;   /* NULL: every numeric column */

@@ -1,0 +1,973 @@
+/*
+ * src/analysis/report.c - `tokio report`: a job on one page.  One HTML
+ * file that stands alone (inline CSS, inline SVG figures drawn with
+ * cairo, no script; a Content-Security-Policy forbids fetching anything)
+ * so it can be mailed and read offline.  Per log, in order: the job, its
+ * I/O from Darshan, the file system during it (a window around the job
+ * with its span shaded), OST fullness and failovers at its start, its
+ * topology, the jobs beside it, and an UMAMI diagram of it against
+ * earlier runs.  The numbers are summarize-job's row (tools/
+ * summarize_job) and the log's JSON; a section without data says why.
+ *
+ * Text from a log, a database or a file (file names, the executable,
+ * job ids, warnings quoting them) goes through html() and nothing else;
+ * figures are cairo's SVG, whose ids are made unique per figure so that
+ * several in one page do not borrow each other's glyphs.
+ */
+#include "tokio/analysis/report.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tokio/analysis/umami.h"
+#include "tokio/config.h"
+#include "tokio/connectors/darshan.h"
+#include "tokio/connectors/darshan_json.h"
+#include "tokio/csv.h"
+#include "tokio/output.h"
+#include "tokio/time.h"
+#include "tokio/util.h"
+#include "tokio/timeseries.h"
+#include "tokio/tools/hdf5.h"
+#include "tokio/tools/jobinfo.h"
+#include "analysis/plot.h"
+#include "core/alloc.h"
+#include "core/error.h"
+
+#define TOP_FILES_DEFAULT 10
+#define GIB 1073741824.0
+#define READ_COLOR  "#2C69A9"
+#define WRITE_COLOR "#DA0017"
+#define META_COLOR  "#40A43A"
+#define OTHER_COLOR "#853692"
+
+struct page {
+    FILE *fp;
+    const struct tokio_config *cfg;
+    const struct tokio_report_opts *o;
+    json_t *warnings;
+    int figures;
+};
+
+static const char style[] =
+    "body{font-family:sans-serif;margin:2em auto;max-width:62em;"
+    "color:#222}h1{font-size:1.6em}h2{font-size:1.25em;border-bottom:"
+    "1px solid #ccc;padding-bottom:.2em;margin-top:1.6em}table{"
+    "border-collapse:collapse;margin:.5em 0}td,th{padding:.2em .8em;"
+    "border-bottom:1px solid #eee;text-align:left;vertical-align:top}"
+    "td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}"
+    ".absent{color:#777;font-style:italic}.warn{color:#a40}"
+    "code{word-break:break-all}figure{margin:.5em 0}"
+    "footer{margin-top:2em;color:#777;font-size:.85em}";
+
+/* ---- writing ------------------------------------------------------------ */
+
+/* `s` as HTML text: the five characters that mean something escaped. */
+static void
+html(FILE *fp, const char *s)
+{
+    for (; s != NULL && *s != '\0'; s++)
+        switch (*s) {
+        case '&': fputs("&amp;", fp); break;
+        case '<': fputs("&lt;", fp); break;
+        case '>': fputs("&gt;", fp); break;
+        case '"': fputs("&quot;", fp); break;
+        case '\'': fputs("&#39;", fp); break;
+        default: fputc(*s, fp);
+        }
+}
+
+/* A JSON scalar as HTML text; "-" when absent. */
+static void
+html_value(FILE *fp, const json_t *v)
+{
+    char buf[64];
+
+    if (json_is_string(v))
+        html(fp, json_string_value(v));
+    else if (json_is_integer(v))
+        fprintf(fp, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+    else if (json_is_real(v)) {
+        tokio_format_double(buf, sizeof(buf), json_real_value(v));
+        fputs(buf, fp);
+    } else if (json_is_boolean(v))
+        fputs(json_is_true(v) ? "yes" : "no", fp);
+    else
+        fputs("-", fp);
+}
+
+static void
+bytes(FILE *fp, double b)
+{
+    char buf[64];
+
+    tokio_humanize_bytes(buf, sizeof(buf), b, 0);
+    fputs(buf, fp);
+}
+
+static void
+when(FILE *fp, int64_t t)
+{
+    char buf[64];
+
+    tokio_time_format(buf, sizeof(buf), t, "%Y-%m-%d %H:%M:%S %Z");
+    html(fp, buf);
+}
+
+/* A section's plain statement that its data is absent, and why. */
+static int
+absent(struct page *p, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static int
+absent(struct page *p, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    fputs("<p class=\"absent\">", p->fp);
+    html(p->fp, buf);
+    fputs("</p>\n", p->fp);
+    return TOKIO_OK;
+}
+
+/* A row of a two-column table: `label` and an escaped value. */
+static void
+row_text(FILE *fp, const char *label, const char *value)
+{
+    fprintf(fp, "<tr><th>%s</th><td>", label);
+    html(fp, value != NULL ? value : "-");
+    fputs("</td></tr>\n", fp);
+}
+
+static void
+row_json(FILE *fp, const char *label, const json_t *v)
+{
+    fprintf(fp, "<tr><th>%s</th><td>", label);
+    html_value(fp, v);
+    fputs("</td></tr>\n", fp);
+}
+
+/*
+ * Copy cairo's SVG `svg` into the page: without its XML declaration
+ * (inline SVG has none) and with every id and reference to one prefixed
+ * "fN-", N the figure's number.
+ */
+static void
+inline_svg(struct page *p, const char *svg)
+{
+    static const char *const refs[] = { "id=\"", "href=\"#", "url(#" };
+    const char *s = strstr(svg, "<svg");
+
+    p->figures++;
+    fputs("<figure>", p->fp);
+    while (s != NULL && *s != '\0') {
+        size_t best = strlen(s), which = 3;
+        for (size_t k = 0; k < 3; k++) {
+            const char *hit = strstr(s, refs[k]);
+            if (hit != NULL && (size_t)(hit - s) < best) {
+                best = (size_t)(hit - s);
+                which = k;
+            }
+        }
+        fwrite(s, 1, best, p->fp);
+        s += best;
+        if (which == 3)
+            break;
+        fprintf(p->fp, "%sf%d-", refs[which], p->figures);
+        s += strlen(refs[which]);
+    }
+    fputs("</figure>\n", p->fp);
+}
+
+/* Draw a figure with `draw` into memory, then into the page. */
+static int
+figure(struct page *p, int (*draw)(FILE *fp, const void *ctx),
+       const void *ctx)
+{
+    char *svg = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&svg, &len);
+    int rc;
+
+    if (mem == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory drawing a figure");
+    rc = draw(mem, ctx);
+    if (fclose(mem) != 0 && rc == TOKIO_OK)
+        rc = tokio__error(TOKIO_ENOMEM, "out of memory drawing a figure");
+    if (rc == TOKIO_OK)
+        inline_svg(p, svg);
+    free(svg);
+    return rc;
+}
+
+static int
+warn(struct page *p, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static int
+warn(struct page *p, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    if (json_array_append_new(p->warnings, json_string(buf)) < 0)
+        return tokio__error(TOKIO_ENOMEM, "out of memory writing a report");
+    return TOKIO_OK;
+}
+
+/* ---- the job ------------------------------------------------------------ */
+
+static double
+num(const json_t *obj, const char *key)
+{
+    const json_t *v = json_object_get(obj, key);
+
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* The job's window: the row's _datetime_* are local times read as UTC. */
+static void
+window(const json_t *row, const json_t *log, int64_t *start, int64_t *end)
+{
+    const json_t *h = json_object_get(log, "header");
+
+    if (h != NULL) {
+        *start = json_integer_value(json_object_get(h, "start_time"));
+        *end = json_integer_value(json_object_get(h, "end_time"));
+        return;
+    }
+    /* no log: back from wall clock to epoch */
+    for (int k = 0; k < 2; k++) {
+        char buf[32];
+        time_t t = (time_t)num(row, k ? "_datetime_end" : "_datetime_start");
+        struct tm tm;
+        int64_t e = 0;
+        gmtime_r(&t, &tm);
+        strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", &tm);
+        tokio_time_parse_format(buf, "%Y-%m-%d %H:%M:%S", &e);
+        *(k ? end : start) = e;
+    }
+}
+
+static void
+section_job(struct page *p, const json_t *row, const json_t *log,
+            const char *path, int64_t start, int64_t end)
+{
+    FILE *fp = p->fp;
+    const json_t *h = json_object_get(log, "header");
+    const json_t *exe = json_object_get(h, "exe"), *v;
+    char **nodes = NULL, jobid[64] = "";
+    size_t n_nodes = 0, i;
+
+    fputs("<h2>The job</h2>\n<table>\n", fp);
+    row_json(fp, "Job id", json_object_get(row, "_jobid"));
+    if (json_is_string(json_object_get(row, "_jobid")))
+        snprintf(jobid, sizeof(jobid), "%s",
+                 json_string_value(json_object_get(row, "_jobid")));
+    row_json(fp, "User id", json_object_get(h, "uid"));
+    fputs("<tr><th>Executable</th><td><code>", fp);
+    json_array_foreach(exe, i, v) {
+        if (i)
+            fputc(' ', fp);
+        html(fp, json_string_value(v));
+    }
+    if (json_array_size(exe) == 0)
+        fputs("-", fp);
+    fputs("</code></td></tr>\n", fp);
+    row_json(fp, "Processes", json_object_get(h, "nprocs"));
+    if (jobid[0] != '\0' &&
+        tokio_jobinfo_get_job_nodes(p->cfg, jobid, p->o->job.slurm_jobid &&
+                                    strcmp(p->o->job.slurm_jobid, jobid)
+                                        ? p->o->job.slurm_jobid : NULL,
+                                    &nodes, &n_nodes) == TOKIO_OK) {
+        fprintf(fp, "<tr><th>Nodes</th><td>%zu", n_nodes);
+        if (n_nodes > 0) {
+            fputs(": <code>", fp);
+            for (i = 0; i < n_nodes && i < 32; i++) {
+                html(fp, nodes[i]);
+                fputs(i + 1 < n_nodes ? " " : "", fp);
+            }
+            fputs(n_nodes > 32 ? "...</code>" : "</code>", fp);
+        }
+        fputs("</td></tr>\n", fp);
+        for (i = 0; i < n_nodes; i++)
+            free(nodes[i]);
+        free(nodes);
+    } else {
+        row_text(fp, "Nodes", "unknown (no Slurm record of the job)");
+    }
+    fputs("<tr><th>Start</th><td>", fp);
+    when(fp, start);
+    fputs("</td></tr>\n<tr><th>End</th><td>", fp);
+    when(fp, end);
+    fprintf(fp, "</td></tr>\n<tr><th>Run time</th><td>%" PRId64
+            " s</td></tr>\n", end - start);
+    row_json(fp, "File system", json_object_get(row, "_file_system"));
+    if (path != NULL)
+        row_text(fp, "Darshan log", path);
+    row_json(fp, "Log version", json_object_get(h, "version"));
+    fputs("</table>\n", fp);
+}
+
+/* ---- its I/O ------------------------------------------------------------ */
+
+static const char *const size_bins[] = {
+    "0_100", "100_1K", "1K_10K", "10K_100K", "100K_1M", "1M_4M", "4M_10M",
+    "10M_100M", "100M_1G", "1G_PLUS"
+};
+static const char *const size_labels[] = {
+    "<100", "<1K", "<10K", "<100K", "<1M", "<4M", "<10M", "<100M", "<1G",
+    "1G+"
+};
+
+/* Sum of counter `name` over the records of module `mod`. */
+static double
+module_sum(const json_t *mod, const char *name, size_t *files)
+{
+    const char *file, *rank;
+    json_t *ranks, *rec;
+    double sum = 0;
+
+    if (files != NULL)
+        *files = 0;
+    json_object_foreach((json_t *)mod, file, ranks) {
+        if (file[0] == '_')
+            continue;
+        if (files != NULL)
+            (*files)++;
+        json_object_foreach(ranks, rank, rec) {
+            double v = num(rec, name);
+            if (isfinite(v))
+                sum += v;
+        }
+    }
+    return sum;
+}
+
+static void
+io_modules(FILE *fp, const json_t *counters)
+{
+    const char *name;
+    json_t *mod;
+
+    fputs("<table>\n<tr><th>Module</th><th class=\"n\">Files</th>"
+          "<th class=\"n\">Read</th><th class=\"n\">Written</th>"
+          "<th class=\"n\">Reads</th><th class=\"n\">Writes</th>"
+          "<th class=\"n\">Opens</th><th class=\"n\">Rate by slowest "
+          "rank</th></tr>\n", fp);
+    json_object_foreach((json_t *)counters, name, mod) {
+        size_t files;
+        double rd = module_sum(mod, "BYTES_READ", &files);
+        double perf = num(json_object_get(mod, "_perf"),
+                          "agg_perf_by_slowest");
+        if (strcmp(name, "lustre") == 0)
+            continue;               /* striping, no traffic */
+        fputs("<tr><td>", fp);
+        html(fp, name);
+        fprintf(fp, "</td><td class=\"n\">%zu</td><td class=\"n\">", files);
+        bytes(fp, rd);
+        fputs("</td><td class=\"n\">", fp);
+        bytes(fp, module_sum(mod, "BYTES_WRITTEN", NULL));
+        fprintf(fp, "</td><td class=\"n\">%.0f</td><td class=\"n\">%.0f"
+                "</td><td class=\"n\">%.0f</td><td class=\"n\">",
+                module_sum(mod, "READS", NULL) +
+                    module_sum(mod, "INDEP_READS", NULL) +
+                    module_sum(mod, "COLL_READS", NULL),
+                module_sum(mod, "WRITES", NULL) +
+                    module_sum(mod, "INDEP_WRITES", NULL) +
+                    module_sum(mod, "COLL_WRITES", NULL),
+                module_sum(mod, "OPENS", NULL) +
+                    module_sum(mod, "INDEP_OPENS", NULL) +
+                    module_sum(mod, "COLL_OPENS", NULL));
+        if (isfinite(perf))
+            fprintf(fp, "%.1f MiB/s", perf);
+        else
+            fputs("-", fp);
+        fputs("</td></tr>\n", fp);
+    }
+    fputs("</table>\n", fp);
+}
+
+struct sizes {
+    double read[10], write[10];
+};
+
+static int
+draw_sizes(FILE *fp, const void *ctx)
+{
+    const struct sizes *s = ctx;
+    const double *series[2] = { s->read, s->write };
+    static const char *const labels[2] = { "reads", "writes" };
+    static const char *const colors[2] = { READ_COLOR, WRITE_COLOR };
+
+    return tokio__plot_bars_svg(fp, "POSIX access sizes (bytes)",
+                                "operations", size_labels, 10, series,
+                                labels, colors, 2);
+}
+
+struct split {
+    double read, write, meta;
+};
+
+static int
+draw_split(FILE *fp, const void *ctx)
+{
+    const struct split *s = ctx;
+    static const char *const cats[1] = { "all ranks" };
+    const double r[1] = { s->read }, w[1] = { s->write }, m[1] = { s->meta };
+    const double *series[3] = { r, w, m };
+    static const char *const labels[3] = { "read", "write", "metadata" };
+    static const char *const colors[3] = { READ_COLOR, WRITE_COLOR,
+                                           META_COLOR };
+
+    return tokio__plot_bars_svg(fp, "POSIX time (seconds, summed over "
+                                "ranks)", "seconds", cats, 1, series,
+                                labels, colors, 3);
+}
+
+/* One file's traffic, for the busiest files. */
+struct file_bytes {
+    const char *name;
+    double read, written;
+    long ranks;
+};
+
+static int
+by_bytes(const void *a, const void *b)
+{
+    const struct file_bytes *x = a, *y = b;
+    double tx = x->read + x->written, ty = y->read + y->written;
+
+    return (tx < ty) - (tx > ty);
+}
+
+static int
+busiest_files(struct page *p, const json_t *posix)
+{
+    size_t n = json_object_size(posix), k = 0;
+    struct file_bytes *f = tokio__calloc(n + 1, sizeof(*f));
+    int top = p->o->top_files > 0 ? p->o->top_files : TOP_FILES_DEFAULT;
+    const char *name, *rank;
+    json_t *ranks, *rec;
+
+    if (f == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory writing a report");
+    json_object_foreach((json_t *)posix, name, ranks) {
+        if (name[0] == '_')
+            continue;
+        f[k].name = name;
+        json_object_foreach(ranks, rank, rec) {
+            double r = num(rec, "BYTES_READ"), w = num(rec, "BYTES_WRITTEN");
+            f[k].read += isfinite(r) ? r : 0;
+            f[k].written += isfinite(w) ? w : 0;
+            f[k].ranks = strcmp(rank, "-1") == 0 ? -1 : f[k].ranks + 1;
+        }
+        k++;
+    }
+    qsort(f, k, sizeof(*f), by_bytes);
+    fprintf(p->fp, "<h3>The busiest files</h3>\n<table>\n<tr><th>File</th>"
+            "<th class=\"n\">Read</th><th class=\"n\">Written</th>"
+            "<th class=\"n\">Ranks</th></tr>\n");
+    for (size_t i = 0; i < k && i < (size_t)top; i++) {
+        fputs("<tr><td><code>", p->fp);
+        html(p->fp, f[i].name);
+        fputs("</code></td><td class=\"n\">", p->fp);
+        bytes(p->fp, f[i].read);
+        fputs("</td><td class=\"n\">", p->fp);
+        bytes(p->fp, f[i].written);
+        if (f[i].ranks < 0)
+            fputs("</td><td class=\"n\">shared</td></tr>\n", p->fp);
+        else
+            fprintf(p->fp, "</td><td class=\"n\">%ld</td></tr>\n",
+                    f[i].ranks);
+    }
+    fputs("</table>\n", p->fp);
+    if (k > (size_t)top)
+        fprintf(p->fp, "<p>and %zu more files.</p>\n", k - (size_t)top);
+    free(f);
+    return TOKIO_OK;
+}
+
+static int
+section_io(struct page *p, const json_t *log)
+{
+    const json_t *counters = json_object_get(log, "counters");
+    const json_t *posix = json_object_get(counters, "posix");
+    struct sizes sizes;
+    struct split split;
+    int rc;
+
+    fputs("<h2>Its I/O (Darshan)</h2>\n", p->fp);
+    if (log == NULL)
+        return absent(p, "No Darshan log was given for this job.");
+    if (json_object_size(counters) == 0)
+        return absent(p, "The Darshan log holds no records.");
+    io_modules(p->fp, counters);
+    if (posix == NULL)
+        return absent(p, "No POSIX records: no access sizes, times or "
+                      "files to show.");
+    for (int i = 0; i < 10; i++) {
+        char r[48], w[48];
+        snprintf(r, sizeof(r), "SIZE_READ_%s", size_bins[i]);
+        snprintf(w, sizeof(w), "SIZE_WRITE_%s", size_bins[i]);
+        sizes.read[i] = module_sum(posix, r, NULL);
+        sizes.write[i] = module_sum(posix, w, NULL);
+    }
+    split.read = module_sum(posix, "F_READ_TIME", NULL);
+    split.write = module_sum(posix, "F_WRITE_TIME", NULL);
+    split.meta = module_sum(posix, "F_META_TIME", NULL);
+    double ops = 0;
+    for (int i = 0; i < 10; i++)
+        ops += sizes.read[i] + sizes.write[i];
+    if (ops == 0)
+        absent(p, "The log counts no POSIX reads or writes by size.");
+    else if ((rc = figure(p, draw_sizes, &sizes)) < 0)
+        return rc;
+    if ((rc = figure(p, draw_split, &split)) < 0)
+        return rc;
+    return busiest_files(p, posix);
+}
+
+/* ---- the file system during the job ------------------------------------ */
+
+/* A chart: `dataset` of the file system over the window, reduced per row
+ * (`per_row`: the sum or the mean and maximum over columns). */
+struct fs_chart {
+    const char *title, *ylabel;
+    const char *datasets[12];
+    int mean_max;           /* 0: the sum of every column of every dataset */
+    double scale;
+};
+
+static const struct fs_chart fs_charts[] = {
+    { "Read rate (all OSTs)", "GiB/s", { "/datatargets/readrates" }, 0,
+      1 / GIB },
+    { "Write rate (all OSTs)", "GiB/s", { "/datatargets/writerates" }, 0,
+      1 / GIB },
+    { "OSS CPU load", "%", { "/dataservers/cpuload" }, 1, 1 },
+    { "MDS CPU load", "%", { "/mdservers/cpuload" }, 1, 1 },
+    { "Metadata operations", "ops/s", {
+          "/mdtargets/openrates", "/mdtargets/closerates",
+          "/mdtargets/mknodrates", "/mdtargets/linkrates",
+          "/mdtargets/unlinkrates", "/mdtargets/mkdirrates",
+          "/mdtargets/rmdirrates", "/mdtargets/renamerates",
+          "/mdtargets/getxattrrates", "/mdtargets/statfsrates",
+          "/mdtargets/setattrrates", "/mdtargets/getattrrates" }, 0, 1 },
+};
+
+struct drawn {
+    const struct fs_chart *chart;
+    struct tokio__plot_line lines[2];
+    size_t n_lines;
+    int64_t x0, x1, span0, span1;
+};
+
+static int
+draw_fs(FILE *fp, const void *ctx)
+{
+    const struct drawn *d = ctx;
+
+    return tokio__plot_time_svg(fp, d->chart->title, d->chart->ylabel,
+                                d->lines, d->n_lines, d->x0, d->x1,
+                                d->span0, d->span1);
+}
+
+/* One chart of the file system; *missing_out adds the missing cells. */
+static int
+fs_chart(struct page *p, const struct fs_chart *c, const char *fs,
+         int64_t x0, int64_t x1, int64_t start, int64_t end,
+         double *missing, double *cells, int *drawn)
+{
+    struct tokio_timeseries *sum = NULL;
+    double *a = NULL, *b = NULL;
+    int64_t *t = NULL;
+    size_t rows = 0;
+    int rc = TOKIO_OK;
+
+    for (size_t d = 0; d < 12 && c->datasets[d] != NULL && rc == 0; d++) {
+        struct tokio_timeseries *ts = NULL;
+        rc = tokio_hdf5_from_time_range(&ts, p->cfg, fs, c->datasets[d], x0,
+                                        x1, 0);
+        if (rc == TOKIO_ENOTFOUND)      /* a file without this dataset */
+            rc = TOKIO_OK;
+        if (rc < 0 || ts == NULL)
+            break;
+        size_t nr = tokio_timeseries_rows(ts), nc = tokio_timeseries_cols(ts);
+        const double *v = tokio_timeseries_cdata(ts);
+        if (sum == NULL) {
+            rows = nr;
+            t = tokio__calloc(rows + 1, sizeof(*t));
+            a = tokio__calloc(rows + 1, sizeof(*a));
+            b = tokio__calloc(rows + 1, sizeof(*b));
+            if (t == NULL || a == NULL || b == NULL) {
+                tokio_timeseries_free(ts);
+                rc = tokio__error(TOKIO_ENOMEM, "out of memory");
+                break;
+            }
+            memcpy(t, tokio_timeseries_timestamps(ts), rows * sizeof(*t));
+            for (size_t r = 0; r < rows; r++)
+                b[r] = c->mean_max ? NAN : 0;
+            sum = ts;
+        }
+        for (size_t r = 0; r < rows && r < nr; r++) {
+            double s = 0, n = 0, mx = NAN;
+            for (size_t k = 0; k < nc; k++) {
+                double x = v[r * nc + k];
+                *cells += 1;
+                if (tokio_timeseries_is_missing(x)) {
+                    *missing += 1;
+                    continue;
+                }
+                s += x;
+                n++;
+                mx = isnan(mx) || x > mx ? x : mx;
+            }
+            a[r] += c->mean_max ? (n > 0 ? s / n : NAN) : s;
+            if (c->mean_max)
+                b[r] = mx;
+        }
+        if (ts != sum)
+            tokio_timeseries_free(ts);
+    }
+    if (rc == TOKIO_OK && sum != NULL) {
+        struct drawn d = { c, { { c->mean_max ? "mean" : c->ylabel,
+                                  OTHER_COLOR, t, a, rows },
+                                { "max", WRITE_COLOR, t, b, rows } },
+                           c->mean_max ? 2 : 1, x0, x1, start, end };
+        for (size_t r = 0; r < rows; r++) {
+            a[r] *= c->scale;
+            b[r] *= c->scale;
+        }
+        rc = figure(p, draw_fs, &d);
+        *drawn += 1;
+    }
+    tokio_timeseries_free(sum);
+    free(t);
+    free(a);
+    free(b);
+    return rc;
+}
+
+static int
+section_fs(struct page *p, const json_t *row, int64_t start, int64_t end)
+{
+    const json_t *fs = json_object_get(row, "_file_system");
+    int64_t pad = (end - start) / 2 > 600 ? (end - start) / 2 : 600;
+    double missing = 0, cells = 0;
+    double jb = 0, fb = 0;
+    static const char *const job_keys[] = { "darshan_tot_bytes_read_posix",
+                                            "darshan_tot_bytes_written_posix" };
+    static const char *const fs_keys[] = { "fs_tot_bytes_read",
+                                           "fs_tot_bytes_written" };
+
+    /* the bytes of either direction the sources have */
+    for (int k = 0; k < 2; k++) {
+        jb += isfinite(num(row, job_keys[k])) ? num(row, job_keys[k]) : 0;
+        fb += isfinite(num(row, fs_keys[k])) ? num(row, fs_keys[k]) : 0;
+    }
+    int drawn = 0, rc = TOKIO_OK;
+    char a[32], b[32];
+
+    fputs("<h2>The file system during the job</h2>\n", p->fp);
+    if (!json_is_string(fs))
+        return absent(p, "The file system is not known: give -f, or name "
+                      "the log's mount points in the site's "
+                      "mount_to_fsname.");
+    fputs("<p>", p->fp);
+    html(p->fp, json_string_value(fs));
+    tokio_time_format(a, sizeof(a), start - pad, "%H:%M");
+    tokio_time_format(b, sizeof(b), end + pad, "%H:%M");
+    fprintf(p->fp, " from %s to %s; the job's span is shaded.</p>\n", a, b);
+    for (size_t i = 0; rc == TOKIO_OK &&
+         i < sizeof(fs_charts) / sizeof(*fs_charts); i++)
+        rc = fs_chart(p, &fs_charts[i], json_string_value(fs), start - pad,
+                      end + pad, start, end, &missing, &cells, &drawn);
+    if (rc == TOKIO_EIO || rc == TOKIO_EFORMAT) {
+        absent(p, "The file system's data could not be read: %s",
+               tokio_errmsg());
+        return warn(p, "file system data: %s", tokio_errmsg());
+    }
+    if (rc < 0)
+        return rc;
+    if (drawn == 0) {
+        absent(p, "No file system data: the site has no TTS or H5LMT file "
+               "for %s over this window (site configuration key "
+               "hdf5_files).", json_string_value(fs));
+        return warn(p, "no file system data for %s", json_string_value(fs));
+    }
+    if (cells > 0 && missing > 0)
+        fprintf(p->fp, "<p class=\"warn\">%.1f%% of the data points over "
+                "this window are missing.</p>\n", 100 * missing / cells);
+    fputs("<table>\n", p->fp);
+    if (fb > 0)
+        fprintf(p->fp, "<tr><th>The job's share of the file system's "
+                "traffic (coverage factor)</th><td class=\"n\">%.3f</td>"
+                "</tr>\n", jb / fb);
+    row_json(p->fp, "Read over the job's span (GiB)",
+             json_object_get(row, "fs_tot_gibs_read"));
+    row_json(p->fp, "Written over the job's span (GiB)",
+             json_object_get(row, "fs_tot_gibs_written"));
+    row_json(p->fp, "Highest OSS CPU load (%)",
+             json_object_get(row, "fs_max_oss_cpu"));
+    row_json(p->fp, "Mean MDS CPU load (%)",
+             json_object_get(row, "fs_ave_mds_cpu"));
+    fputs("</table>\n", p->fp);
+    return TOKIO_OK;
+}
+
+/* ---- the rest of the row ------------------------------------------------ */
+
+/* The row's keys with `prefix`, as a table; 0 when it has none. */
+static int
+prefixed(FILE *fp, const json_t *row, const char *prefix)
+{
+    const char *key;
+    json_t *v;
+    int n = 0;
+
+    json_object_foreach((json_t *)row, key, v) {
+        if (strncmp(key, prefix, strlen(prefix)) != 0)
+            continue;
+        if (n++ == 0)
+            fputs("<table>\n", fp);
+        fputs("<tr><th>", fp);
+        html(fp, key + strlen(prefix));
+        fputs("</th><td class=\"n\">", fp);
+        html_value(fp, v);
+        fputs("</td></tr>\n", fp);
+    }
+    if (n > 0)
+        fputs("</table>\n", fp);
+    return n;
+}
+
+static void
+section_rest(struct page *p, const json_t *row)
+{
+    fputs("<h2>OST fullness and failovers at the start</h2>\n", p->fp);
+    if (!prefixed(p->fp, row, "fshealth_"))
+        absent(p, p->o->job.ost ? "No OST data for the job's file system "
+                                  "at its start."
+                                : "Not gathered: give -o (--ost) with "
+                                  "--ost-fullness and --ost-map, or the "
+                                  "site's lfsstatus files.");
+    fputs("<h2>Topology</h2>\n", p->fp);
+    if (!prefixed(p->fp, row, "topology_"))
+        absent(p, p->o->job.topology ? "The job's nodes or their places "
+                                       "in the network are not known."
+                                     : "Not gathered: give -t (--topology) "
+                                       "and --slurm-jobid.");
+    fputs("<h2>Jobs running beside it</h2>\n", p->fp);
+    if (!prefixed(p->fp, row, "jobsdb_"))
+        absent(p, p->o->job.concurrentjobs ? "No jobs database answer for "
+                                             "this window."
+                                           : "Not gathered: give -c "
+                                             "(--concurrentjobs) with "
+                                             "--jobhost.");
+}
+
+/* ---- against earlier runs ----------------------------------------------- */
+
+/* Metrics for which smaller is better, by part of their name. */
+static int
+small_is_good(const char *name)
+{
+    static const char *const parts[] = { "_cpu", "full", "missing",
+                                         "meta_time", "io_time", "walltime",
+                                         "concurrent", "lead_secs" };
+
+    for (size_t i = 0; i < sizeof(parts) / sizeof(*parts); i++)
+        if (strstr(name, parts[i]) != NULL)
+            return 1;
+    return 0;
+}
+
+struct umami_ctx {
+    const struct tokio_umami *u;
+};
+
+static int
+draw_umami(FILE *fp, const void *ctx)
+{
+    const struct umami_ctx *c = ctx;
+
+    return tokio_umami_write_figure(c->u, fp, TOKIO_UMAMI_SVG, -1);
+}
+
+static int
+section_umami(struct page *p, const json_t *row)
+{
+    struct tokio_csv *t = NULL;
+    struct tokio_umami *all = NULL, *u = NULL;
+    int64_t *times = NULL;
+    double *v = NULL;
+    int rc;
+
+    fputs("<h2>Against earlier runs (UMAMI)</h2>\n", p->fp);
+    if (p->o->history == NULL)
+        return absent(p, "No history of earlier runs: give --history with "
+                      "summarize-job rows of them.");
+    if ((rc = tokio_csv_open(&t, p->o->history)) < 0 ||
+        (rc = tokio_umami_from_csv(&all, t, p->o->history, NULL)) < 0) {
+        tokio_csv_free(t);
+        return rc;
+    }
+    /* the history's metrics this run has too, this run last */
+    size_t n = tokio_csv_rows(t);
+    long tcol = tokio_csv_column(t, "_datetime_start");
+    double now = num(row, "_datetime_start");
+    times = tokio__calloc(n + 1, sizeof(*times));
+    v = tokio__calloc(n + 1, sizeof(*v));
+    rc = times && v ? tokio_umami_new(&u)
+                    : tokio__error(TOKIO_ENOMEM, "out of memory");
+    for (size_t r = 0; rc == TOKIO_OK && r < n; r++) {
+        const char *s = tokio_csv_cell(t, r + 1, tcol >= 0 ? (size_t)tcol
+                                                           : 0);
+        if (tokio_time_parse(s, &times[r]) < 0)
+            times[r] = (int64_t)strtod(s, NULL);
+    }
+    for (size_t m = 0; rc == TOKIO_OK && m < tokio_umami_count(all); m++) {
+        const char *name = tokio_umami_name(all, m);
+        long c = tokio_csv_column(t, name);
+        if (!isfinite(num(row, name)) || c < 0)
+            continue;
+        int varies = 0;
+        for (size_t r = 0; r < n; r++) {
+            const char *s = tokio_csv_cell(t, r + 1, (size_t)c);
+            v[r] = s[0] ? strtod(s, NULL) : NAN;
+            varies |= v[r] != num(row, name) && !isnan(v[r]);
+        }
+        if (!varies)
+            continue;       /* the same in every run: nothing to compare */
+        rc = tokio_umami_add(u, name, NULL, !small_is_good(name), times, v,
+                             n);
+        if (rc == TOKIO_OK)
+            rc = tokio_umami_append(u, name, (int64_t)now, num(row, name));
+    }
+    if (rc == TOKIO_OK && tokio_umami_count(u) == 0)
+        absent(p, "The history shares no numeric column with this run.");
+    else if (rc == TOKIO_OK) {
+        struct umami_ctx c = { u };
+        fprintf(p->fp, "<p>This run (the star) against %zu earlier runs: "
+                "its colour tells the quartile of the earlier runs it "
+                "falls in, from red (worst) to blue (best).</p>\n", n);
+        rc = figure(p, draw_umami, &c);
+    }
+    free(times);
+    free(v);
+    tokio_umami_free(u);
+    tokio_umami_free(all);
+    tokio_csv_free(t);
+    return rc;
+}
+
+/* ---- the page ----------------------------------------------------------- */
+
+static int
+load_log(const char *path, json_t **out)
+{
+    static const struct tokio_darshan_json_opts views = { 1, 0, 1, NULL, 0,
+                                                          NULL, 0 };
+    struct tokio_darshan *log = NULL;
+    int rc = tokio_darshan_open(&log, path);
+
+    *out = NULL;
+    if (rc >= 0)
+        rc = tokio_darshan_to_json(log, &views, out);
+    tokio_darshan_free(log);
+    return rc;
+}
+
+static int
+job_page(struct page *p, const json_t *row, const char *path)
+{
+    json_t *log = NULL;
+    int64_t start = 0, end = 0;
+    int rc = path != NULL ? load_log(path, &log) : TOKIO_OK;
+
+    if (rc < 0)
+        return rc;
+    window(row, log, &start, &end);
+    fputs("<section>\n<h1>Job ", p->fp);
+    html_value(p->fp, json_object_get(row, "_jobid"));
+    fputs("</h1>\n", p->fp);
+    section_job(p, row, log, path, start, end);
+    rc = section_io(p, log);
+    if (rc == TOKIO_OK)
+        rc = section_fs(p, row, start, end);
+    if (rc == TOKIO_OK)
+        section_rest(p, row);
+    if (rc == TOKIO_OK)
+        rc = section_umami(p, row);
+    fputs("</section>\n", p->fp);
+    json_decref(log);
+    return rc;
+}
+
+int
+tokio_report_write(FILE *fp, const struct tokio_config *cfg,
+                   const char *const *logs, size_t n_logs,
+                   const struct tokio_report_opts *o, json_t **warnings_out)
+{
+    struct page p = { fp, cfg, o, json_array(), 0 };
+    json_t *w;
+    size_t i, jobs = 0;
+    int rc = TOKIO_OK;
+
+    *warnings_out = NULL;
+    if (p.warnings == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory writing a report");
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8"
+          "\">\n<meta http-equiv=\"Content-Security-Policy\" content=\""
+          "default-src 'none'; style-src 'unsafe-inline'\">\n"
+          "<title>tokio report</title>\n<style>", fp);
+    fputs(style, fp);
+    fputs("</style>\n</head>\n<body>\n", fp);
+    /* a page per log (or for the window), each from its own row */
+    for (i = 0; rc == TOKIO_OK && i < (o->job.has_window ? 1 : n_logs); i++) {
+        const char *path = o->job.has_window ? NULL : logs[i];
+        json_t *rows = NULL, *warned = NULL;
+        rc = tokio_summarize_job(&rows, &warned, cfg, path ? &path : NULL,
+                                 path ? 1 : 0, &o->job);
+        if (rc == TOKIO_OK && json_array_extend(p.warnings, warned) < 0)
+            rc = tokio__error(TOKIO_ENOMEM, "out of memory");
+        if (rc == TOKIO_OK && json_array_size(rows) > 0) {
+            jobs++;
+            rc = job_page(&p, json_array_get(rows, 0), path);
+        }
+        json_decref(rows);
+        json_decref(warned);
+    }
+    if (rc == TOKIO_OK && jobs == 0)
+        absent(&p, "No job to report: no input was a Darshan log.");
+    if (rc == TOKIO_OK && json_array_size(p.warnings) > 0) {
+        fputs("<h2>Notes</h2>\n<ul>\n", fp);
+        json_array_foreach(p.warnings, i, w) {
+            fputs("<li>", fp);
+            html(fp, json_string_value(w));
+            fputs("</li>\n", fp);
+        }
+        fputs("</ul>\n", fp);
+    }
+    fprintf(fp, "<footer>Made by tokio %s.</footer>\n</body>\n</html>\n",
+            tokio_version());
+    if (rc == TOKIO_OK)
+        rc = tokio__write_check(fp, "cannot write the report");
+    if (rc < 0) {
+        json_decref(p.warnings);
+        return rc;
+    }
+    *warnings_out = p.warnings;
+    return TOKIO_OK;
+}
