@@ -18,11 +18,13 @@ struct tokio_output;
  * Start writing to `path`, or to standard output when `path` is NULL or
  * "-".  A file is written to a temporary file beside it and renamed over
  * `path` by tokio_output_commit(), so readers never see a partial file;
- * through a symbolic link, the file it names is replaced.  A device, FIFO
- * or socket (/dev/null) is written in place instead, never replaced.
+ * through symbolic links, the file they name is written, existing or
+ * not.  A device, FIFO or socket (/dev/null) is
+ * written in place instead, never replaced.  An existing file the user
+ * may not write is refused.
  * @param[out] out  release with tokio_output_commit() or _abort().
  * @return TOKIO_OK, TOKIO_EIO (folder missing or not writable, `path` is
- *         a folder), ENOMEM.
+ *         a folder or not writable), TOKIO_ENOMEM.
  */
 TOKIO_API int tokio_output_open(struct tokio_output **out, const char *path);
 
@@ -38,6 +40,28 @@ TOKIO_API int tokio_output_commit(struct tokio_output *o);
 
 /** Discard what was written (the temporary file is removed); frees `o`. */
 TOKIO_API void tokio_output_abort(struct tokio_output *o);
+
+/**
+ * Take the exclusive lock of the file `path` names (through links) for an
+ * update: a command that reads a file it then replaces (its -i is its
+ * -o) takes it before reading and releases it after the commit, so two
+ * such runs take turns and neither loses the other's update.  The lock
+ * is a hidden ".NAME.lock" beside the file; a second run waits up to 10
+ * minutes.  *lock_out is -1 for standard output or a device.
+ * @return TOKIO_OK, TOKIO_EIO (naming `path`).
+ */
+TOKIO_API int tokio_output_lock(const char *path, int *lock_out);
+
+/** Release a lock of tokio_output_lock(); -1 is fine. */
+TOKIO_API void tokio_output_unlock(int lock);
+
+/**
+ * Make SIGINT, SIGTERM and SIGHUP remove the temporary files of outputs
+ * being written (files of tokio_output_open() and HDF5 updates) before
+ * the process dies of them.  For programs: a library does not take
+ * signals on its own.
+ */
+TOKIO_API void tokio_output_cleanup_on_signals(void);
 
 /* Flags for tokio_json_write() */
 #define TOKIO_JSON_SORT_KEYS 0x100u     /* else insertion order */

@@ -20,6 +20,7 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "tokio/common.h"
+#include "tokio/output.h"
 
 struct command {
     const char *name;
@@ -163,5 +164,7 @@ main(int argc, char **argv)
 {
     const char *name = argc >= 2 && find_command(argv[1]) != NULL
                            ? argv[1] : NULL;
-    return finish_stdout(name, dispatch(argc, argv));
+
+    /* an interrupted -o write leaves no temporary behind */
+    tokio_output_cleanup_on_signals();    return finish_stdout(name, dispatch(argc, argv));
 }

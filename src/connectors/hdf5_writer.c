@@ -13,14 +13,14 @@
  * (numpy.string_), `columns` a 1-D array of them (an empty float64 array
  * when no column is named, as numpy.array([]) is), `updated` an int64.
  *
- * All or nothing: begin copies the file (if any) to
- * ".NAME.tokio-tmp-HOST-PID-XXXXXX" beside it and every change goes
- * there; finish flushes, fsyncs, gives the copy the old file's mode and
- * rename()s it over NAME, then fsyncs the directory.  A crash leaves NAME
- * as it was plus a hidden temporary that no glob or template matches;
- * the next update of NAME removes those of its host whose writer is no
- * longer alive (a temporary of another host, or of a live process, is
- * left: on a shared file system that writer may still be at work).
+ * All or nothing, one writer at a time: begin takes NAME's lock (two
+ * archivers updating one file take turns, and neither loses the other's
+ * rows), copies the file (if any) to a temporary beside it
+ * (core/beside.c) and every change goes there; finish flushes, fsyncs,
+ * gives the copy the old file's mode and rename()s it over NAME, fsyncs
+ * the directory, then releases the lock.  A crash leaves NAME as it was
+ * plus a hidden temporary that no glob or template matches; the next
+ * update of NAME removes those of its host whose writer is dead.
  *
  * Differs from pytokio: every check commit_timeseries() makes (insert
  * indices, root start/end, shape) happens before anything is written, so
@@ -50,18 +50,18 @@
 #include <zlib.h>
 
 #include "core/alloc.h"
+#include "core/beside.h"
 #include "core/error.h"
 #include "hdf5_private.h"
 
 #define h5_error tokio__hdf5_error
-
-#define TMP_TAG ".tokio-tmp-"
 
 struct tokio_hdf5_update {
     char *path;             /* the file being updated */
     char *tmp;              /* the private copy */
     hid_t file;
     int existed;
+    int lock;               /* path's lock (core/beside.c), or -1 */
     mode_t mode;            /* for the result */
 };
 
@@ -99,101 +99,33 @@ update_free(struct tokio_hdf5_update *u)
     if (u->file >= 0)
         H5Fclose(u->file);
     u->file = -1;
-    if (u->tmp)
-        unlink(u->tmp);
+    tokio__temporary_done(u->tmp, 1);
     free(u->tmp);
+    tokio__unlock(u->lock);
     free(u->path);
     free(u);
-}
-
-/* This host's name for temporary names: at most HOST_MAX characters,
- * '-' and '/' kept out so the PID after it parses back. */
-#define HOST_MAX 64
-static void
-host_name(char *out)
-{
-    if (gethostname(out, HOST_MAX) != 0)
-        strcpy(out, "localhost");
-    out[HOST_MAX] = '\0';
-    for (char *p = out; *p; p++)
-        if (*p == '/' || *p == '-')
-            *p = '_';
-}
-
-/*
- * Remove ".NAME.tokio-tmp-HOST-PID-XXXXXX" copies beside `path` left by
- * writers of this host that died (kill(PID, 0) says no such process).
- * Best effort: a folder that cannot be read is left alone.
- */
-static void
-remove_stale_copies(const char *path, size_t dlen, const char *host)
-{
-    char dirname[4096], prefix[512], victim[4096 + 512];
-    size_t plen;
-    DIR *d;
-    struct dirent *e;
-
-    if (dlen >= sizeof(dirname))
-        return;
-    if (dlen == 0)
-        strcpy(dirname, ".");
-    else
-        memcpy(dirname, path, dlen), dirname[dlen] = '\0';
-    if ((size_t)snprintf(prefix, sizeof(prefix), ".%s" TMP_TAG "%s-",
-                         path + dlen, host) >= sizeof(prefix))
-        return;
-    plen = strlen(prefix);
-    if ((d = opendir(dirname)) == NULL)
-        return;
-    while ((e = readdir(d)) != NULL) {
-        char *end;
-        long pid;
-
-        if (strncmp(e->d_name, prefix, plen) != 0)
-            continue;
-        errno = 0;
-        pid = strtol(e->d_name + plen, &end, 10);
-        if (errno != 0 || pid <= 0 || end == e->d_name + plen ||
-            *end != '-' || strlen(end + 1) != 6)
-            continue;
-        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-            continue;
-        snprintf(victim, sizeof(victim), "%s/%s", dirname, e->d_name);
-        unlink(victim);
-    }
-    closedir(d);
 }
 
 static int
 update_begin(struct tokio_hdf5_update **out, const char *path)
 {
     struct tokio_hdf5_update *u;
-    const char *slash = strrchr(path, '/');
-    size_t dlen = slash ? (size_t)(slash - path) + 1 : 0, size;
     struct stat st;
     int fd, in, rc = TOKIO_OK;
 
     *out = NULL;
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    char host[HOST_MAX + 1];
-    host_name(host);
-    size = strlen(path) + sizeof(TMP_TAG) + strlen(host) + 32;
     if ((u = tokio__calloc(1, sizeof(*u))) == NULL)
         return tokio__error(TOKIO_ENOMEM, "out of memory updating '%s'", path);
     u->file = -1;
-    if ((u->path = tokio__strdup(path)) == NULL
-        || (u->tmp = tokio__malloc(size)) == NULL) {
+    u->lock = -1;
+    if ((u->path = tokio__strdup(path)) == NULL) {
         update_free(u);
         return tokio__error(TOKIO_ENOMEM, "out of memory updating '%s'", path);
     }
-    remove_stale_copies(path, dlen, host);
-    snprintf(u->tmp, size, "%.*s.%s" TMP_TAG "%s-%ld-XXXXXX", (int)dlen, path,
-             path + dlen, host, (long)getpid());
-    if ((fd = mkstemp(u->tmp)) < 0) {
-        rc = tokio__error(TOKIO_EIO, "cannot create a file beside '%s': %s",
-                          path, strerror(errno));
-        free(u->tmp);
-        u->tmp = NULL;
+    /* the lock first: the file is read only once no one else writes it */
+    if ((rc = tokio__lock(path, TOKIO__LOCK_WAIT, &u->lock)) < 0 ||
+        (rc = tokio__temporary(path, &u->tmp, &fd)) < 0) {
         update_free(u);
         return rc;
     }
@@ -283,6 +215,7 @@ tokio_hdf5_update_finish(struct tokio_hdf5_update *u)
         rc = tokio__error(TOKIO_EIO, "cannot replace '%s': %s", u->path,
                           strerror(errno));
     if (rc >= 0) {
+        tokio__temporary_done(u->tmp, 0);
         free(u->tmp);
         u->tmp = NULL;          /* renamed: nothing to unlink */
         /* make the rename itself durable */

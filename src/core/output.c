@@ -1,10 +1,18 @@
 /*
  * src/core/output.c - result files that appear whole or not at all.
  *
- * A file is written as ".NAME.XXXXXX" in the same folder (so rename(2)
- * cannot cross file systems), synced, and renamed over NAME only when
- * every write succeeded.  An interrupted or failed run leaves NAME as it
- * was; the temporary file is removed on every failure path we control.
+ * A file is written to a temporary beside it (core/beside.c: in the same
+ * folder, so rename(2) cannot cross file systems), synced, and renamed
+ * over NAME only when every write succeeded.  An interrupted or failed
+ * run leaves NAME as it
+ * was; the temporary is removed on every failure path, on SIGINT, SIGTERM
+ * and SIGHUP when the command asked for it, and otherwise by the next
+ * writer of NAME once its writer is dead.
+ *
+ * Through a symbolic link the file it names is written, also when that
+ * file does not exist yet; a device, FIFO or socket (/dev/null) is
+ * written in place; an existing file the user may not write is refused,
+ * as the shell's redirection would.
  */
 #include "tokio/output.h"
 
@@ -15,6 +23,7 @@
 #include <unistd.h>
 
 #include "core/alloc.h"
+#include "core/beside.h"
 #include "core/error.h"
 
 struct tokio_output {
@@ -23,17 +32,41 @@ struct tokio_output {
     char *tmp_path;
 };
 
-/* Folder part of `path`, "." when it has none; caller frees. */
+/* The file `path` names through any symbolic links, existing or not
+ * (caller frees); NULL when out of memory or in a loop of links. */
 static char *
-dir_of(const char *path)
+resolve(const char *path)
 {
-    const char *slash = strrchr(path, '/');
+    char *cur = tokio__strdup(path);
 
-    if (slash == NULL)
-        return tokio__strdup(".");
-    if (slash == path)
-        return tokio__strdup("/");
-    return tokio__strndup(path, (size_t)(slash - path));
+    errno = ENOMEM;     /* what a NULL below means, but for a loop */
+    for (int hops = 0; cur != NULL && hops < 40; hops++) {
+        char target[4096];
+        struct stat st;
+        ssize_t n;
+
+        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode) ||
+            (n = readlink(cur, target, sizeof(target) - 1)) < 0)
+            return cur;
+        target[n] = '\0';
+        const char *slash = strrchr(cur, '/');
+        char *next;
+        if (target[0] == '/' || slash == NULL) {
+            next = tokio__strdup(target);
+        } else {
+            size_t len = (size_t)(slash - cur) + 1 + strlen(target) + 1;
+            if ((next = tokio__malloc(len)) != NULL)
+                snprintf(next, len, "%.*s/%s", (int)(slash - cur), cur,
+                         target);
+        }
+        free(cur);
+        cur = next;
+        errno = ENOMEM;
+    }
+    if (cur != NULL)
+        errno = ELOOP;
+    free(cur);
+    return NULL;
 }
 
 /* Open `path`, which is not a regular file, for writing as it is. */
@@ -80,37 +113,23 @@ tokio_output_open(struct tokio_output **out, const char *path)
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
         return open_in_place(out, o, path);
 
-    /* Through a symbolic link, the file it names is replaced, not the
-     * link itself. */
-    char *target = NULL;
-    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
-        target = realpath(path, NULL);
-    const char *real = target != NULL ? target : path;
-    char *dir = dir_of(real);
-    const char *base = strrchr(real, '/') ? strrchr(real, '/') + 1 : real;
-    size_t size = (dir ? strlen(dir) : 0) + strlen(base) + 16;
-    o->path = tokio__strdup(real);
-    o->tmp_path = tokio__malloc(size);
-    if (dir == NULL || o->path == NULL || o->tmp_path == NULL) {
-        free(dir);
-        free(target);
-        free(o->tmp_path);      /* no file made yet: nothing to unlink */
-        o->tmp_path = NULL;
-        tokio_output_abort(o);
-        return tokio__error(TOKIO_ENOMEM, "out of memory opening '%s'", path);
-    }
-    snprintf(o->tmp_path, size, "%s/.%s.XXXXXX", dir, base);
-    free(dir);
-    free(target);
-
-    int fd = mkstemp(o->tmp_path);
-    if (fd < 0) {
+    /* Through symbolic links, the file they name is replaced. */
+    if ((o->path = resolve(path)) == NULL) {
         int err = errno;
-        free(o->tmp_path);
-        o->tmp_path = NULL;
         tokio_output_abort(o);
-        return tokio__error(TOKIO_EIO, "cannot create '%s': %s", path,
+        return tokio__error(err == ENOMEM ? TOKIO_ENOMEM : TOKIO_EIO,
+                            "cannot write '%s': %s", path, strerror(err));
+    }
+    if (access(o->path, F_OK) == 0 && access(o->path, W_OK) != 0) {
+        int err = errno;
+        tokio_output_abort(o);
+        return tokio__error(TOKIO_EIO, "cannot write '%s': %s", path,
                             strerror(err));
+    }
+    int rc, fd;
+    if ((rc = tokio__temporary(o->path, &o->tmp_path, &fd)) < 0) {
+        tokio_output_abort(o);
+        return rc;
     }
     /* mkstemp makes the file 0600; a result file gets the usual mode, or
      * the mode of the file it replaces. */
@@ -165,6 +184,7 @@ tokio_output_commit(struct tokio_output *o)
         failed = 1;
         err = errno;
     } else if (!failed) {
+        tokio__temporary_done(o->tmp_path, 0);
         free(o->tmp_path);
         o->tmp_path = NULL;   /* renamed: nothing to remove */
     }
@@ -183,9 +203,27 @@ tokio_output_abort(struct tokio_output *o)
     if (o->fp != NULL && o->fp != stdout)
         fclose(o->fp);
     if (o->tmp_path != NULL) {
-        unlink(o->tmp_path);
+        tokio__temporary_done(o->tmp_path, 1);
         free(o->tmp_path);
     }
     free(o->path);
     free(o);
+}
+
+int
+tokio_output_lock(const char *path, int *lock_out)
+{
+    char *real = path != NULL && strcmp(path, "-") != 0 ? resolve(path)
+                                                         : NULL;
+    int rc = tokio__lock(real != NULL ? real : path, TOKIO__LOCK_WAIT,
+                         lock_out);
+
+    free(real);
+    return rc;
+}
+
+void
+tokio_output_unlock(int lock)
+{
+    tokio__unlock(lock);
 }

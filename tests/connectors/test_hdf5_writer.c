@@ -52,7 +52,18 @@ sample(int64_t start, size_t rows)
     return ts;
 }
 
-/* Only `keep` (or nothing) in `dir`: no temporary left behind. */
+/* 1 if `name` is the update lock of a file (".NAME.lock", which stays
+ * for the next writer: src/core/beside.c). */
+static int
+is_lock(const char *name)
+{
+    size_t n = strlen(name);
+
+    return name[0] == '.' && n > 5 && strcmp(name + n - 5, ".lock") == 0;
+}
+
+/* Only `keep` (or nothing) in `dir`, but update locks: no temporary left
+ * behind. */
 static void
 assert_only(const char *dir, const char *keep)
 {
@@ -61,7 +72,8 @@ assert_only(const char *dir, const char *keep)
 
     assert_non_null(d);
     while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+            is_lock(e->d_name))
             continue;
         if (keep == NULL || strcmp(e->d_name, keep) != 0)
             fail_msg("unexpected file '%s' in '%s'", e->d_name, dir);
@@ -159,6 +171,54 @@ test_hdf5_writer_updates_part_keeping_column_order(void **state)
                         6 * sizeof(double));
     tokio_timeseries_free(back);
     tokio_timeseries_free(part);
+    tokio_timeseries_free(ts);
+    assert_only(dir, "a.hdf5");
+    free(path);
+    tokio_test_rmtree(dir);
+    free(dir);
+}
+
+/* Regression (issue 17, 1): two updates of one file at once both land:
+ * each child rewrites its half of the rows; the second to start waits
+ * for the first's lock and reads its result.  Before the lock, the last
+ * rename won and the other half was lost. */
+static void
+test_hdf5_writer_concurrent_updates_both_land(void **state)
+{
+    char *dir = tokio_test_mkdtemp(), *path = tokio_test_join(dir, "a.hdf5");
+    struct tokio_timeseries *ts = sample(T0, 6), *back;
+    pid_t pids[2];
+    (void)state;
+
+    tokio_test_tts_write(path, ts);
+    for (int k = 0; k < 2; k++) {
+        if ((pids[k] = fork()) == 0) {
+            struct tokio_timeseries *part = sample(T0 + 15 * k, 3);
+            struct tokio_hdf5_update *u = NULL;
+            double *d = tokio_timeseries_data(part);
+            for (size_t i = 0; i < 9; i++)
+                d[i] = 1000.0 * (k + 1) + (double)i;
+            if (tokio_hdf5_update_begin(&u, path) != TOKIO_OK ||
+                tokio_hdf5_update_commit(u, part) != TOKIO_OK)
+                _exit(1);
+            usleep(300000);         /* both are at work at once */
+            _exit(tokio_hdf5_update_finish(u) == TOKIO_OK ? 0 : 2);
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        int status;
+        waitpid(pids[k], &status, 0);
+        assert_true(WIFEXITED(status));
+        assert_int_equal(WEXITSTATUS(status), 0);
+    }
+    back = tokio_test_tts_read(path, "datatargets/readrates");
+    /* the file's first column is OST1, the series' third */
+    assert_string_equal(tokio_timeseries_column(back, 0), "OST1");
+    for (size_t r = 0; r < 6; r++)
+        assert_true(tokio_timeseries_cdata(back)[r * 3] ==
+                    1000.0 * (double)(r / 3 + 1) +
+                        (double)((r % 3) * 3 + 2));
+    tokio_timeseries_free(back);
     tokio_timeseries_free(ts);
     assert_only(dir, "a.hdf5");
     free(path);
@@ -461,7 +521,7 @@ test_hdf5_writer_is_all_or_nothing_under_sigkill(void **state)
         assert_non_null(d);
         while ((e = readdir(d)) != NULL) {
             if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0
-                || strcmp(e->d_name, "a.hdf5") == 0)
+                || strcmp(e->d_name, "a.hdf5") == 0 || is_lock(e->d_name))
                 continue;
             assert_true(strncmp(e->d_name, ".a.hdf5.tokio-tmp-", 18) == 0);
             hidden++;
@@ -512,7 +572,7 @@ test_hdf5_writer_is_all_or_nothing_under_sigkill(void **state)
         assert_non_null(d);
         while ((e = readdir(d)) != NULL) {
             if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0
-                || strcmp(e->d_name, "a.hdf5") == 0)
+                || strcmp(e->d_name, "a.hdf5") == 0 || is_lock(e->d_name))
                 continue;
             if (strcmp(e->d_name, strrchr(live, '/') + 1) != 0 &&
                 strcmp(e->d_name, strrchr(other, '/') + 1) != 0)
@@ -692,6 +752,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hdf5_writer_round_trip_is_bit_exact),
         cmocka_unit_test(test_hdf5_writer_updates_part_keeping_column_order),
+        cmocka_unit_test(test_hdf5_writer_concurrent_updates_both_land),
         cmocka_unit_test(test_hdf5_writer_refuses_what_the_reference_refuses),
         cmocka_unit_test(test_hdf5_writer_init_dataset_is_all_missing),
         cmocka_unit_test(test_hdf5_writer_begin_errors_name_the_file),

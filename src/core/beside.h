@@ -1,0 +1,47 @@
+/*
+ * src/core/beside.h - the files tokio keeps beside a file it writes: the
+ * temporary a result is written to before it is renamed over the target,
+ * and the lock that makes two updates of one target take turns.  One
+ * place for both, so every writer (result files, HDF5 archives, SQLite
+ * caches) cleans up and serializes the same way.
+ */
+#ifndef TOKIO_CORE_BESIDE_H
+#define TOKIO_CORE_BESIDE_H
+
+#include <stddef.h>
+
+/*
+ * Create ".NAME.tokio-tmp-HOST-PID-XXXXXX" in the folder of `path`
+ * (NAME its last part), open for reading and writing: *tmp_out is its
+ * name (free() it after tokio__temporary_done()), *fd_out its
+ * descriptor.  Temporaries of the same target left by dead writers of
+ * this host are removed first; the new one is recorded so that a
+ * SIGINT, SIGTERM or SIGHUP removes it (tokio_output_cleanup_on_signals()).
+ * @return TOKIO_OK, TOKIO_EIO (the folder cannot be written, named),
+ *         TOKIO_ENOMEM.
+ */
+int tokio__temporary(const char *path, char **tmp_out, int *fd_out);
+
+/* The temporary `tmp` was renamed or is about to be unlinked: forget it
+ * (unlink it too when `remove`). */
+void tokio__temporary_done(const char *tmp, int remove);
+
+/*
+ * Take the exclusive lock of `path` (flock(2) on ".NAME.lock" beside it,
+ * made if needed), waiting up to `wait_seconds` for another writer to
+ * release it: read the target only after this, and hold the lock through
+ * the rename that replaces it.  *fd_out is the lock's descriptor, -1 when
+ * `path` is not a file to lock (standard output, a device).
+ * @return TOKIO_OK, TOKIO_EIO (the lock cannot be made, or another
+ *         writer held it all that time: the message says which and
+ *         names `path`).
+ */
+int tokio__lock(const char *path, unsigned wait_seconds, int *fd_out);
+
+/* Release a lock of tokio__lock(); -1 is fine. */
+void tokio__unlock(int fd);
+
+/* How long an update waits for another writer of the same target. */
+#define TOKIO__LOCK_WAIT 600
+
+#endif
