@@ -23,8 +23,9 @@
  *  - lines end at "\n" only, and only ASCII white space counts as such
  *    (Python's splitlines()/split()/strip() know more);
  *  - numbers: no NaN or infinity (JSON has no such values), integers
- *    must fit int64; dates are read by strptime(3) in the C locale, which
- *    also takes years of fewer than four digits;
+ *    must fit int64; dates are read by strptime(3), which also takes
+ *    years of fewer than four digits (names of days and months are the
+ *    C locale's unless the program sets LC_TIME, as in Python);
  *  - daily report columns are cut at byte offsets (Python: characters),
  *    lower-cased in ASCII only, and a cell cut inside a UTF-8 character
  *    is TOKIO_EFORMAT; a title line within two lines of the end is no
@@ -596,7 +597,6 @@ parse_log(struct tokio_hpss *h, const struct span *lines, size_t n,
 /* ---- daily report ------------------------------------------------------- */
 
 struct report {
-    struct tokio_hpss *h;
     const struct span *lines;
     size_t n;
     const char *name;
@@ -858,10 +858,10 @@ rekey_rows(const struct report *r, const char *system, const char *title,
     size_t i;
     int rc = keyed ? TOKIO_OK : oom(r->name);
 
-    json_array_foreach(*rows, i, row) {
-        const char *k = json_string_value(json_object_get(row, key));
-        if (rc < 0)
-            break;
+    for (i = 0; rc == TOKIO_OK && i < json_array_size(*rows); i++) {
+        const char *k;
+        row = json_array_get(*rows, i);
+        k = json_string_value(json_object_get(row, key));
         if (k == NULL || json_object_get(keyed, k) != NULL)
             rc = tokio__error(TOKIO_EFORMAT, "'%s': table '%s : %s' %s "
                               "column '%s'%s%s", r->name, system, title,
@@ -906,14 +906,14 @@ static int
 parse_report(struct tokio_hpss *h, const struct span *lines, size_t n,
              const char *name, size_t guessed)
 {
-    struct report r = { h, lines, n, name, 0, EXTRA_WORK + n };
+    struct report r = { lines, n, name, 0, EXTRA_WORK + n };
     size_t start = 0, first = 0, last_first = SIZE_MAX;
     int rc = TOKIO_OK;
 
     while (start < n && (lines[start].len < strlen(REPORT_MARK) ||
                          memcmp(lines[start].p, REPORT_MARK,
                                 strlen(REPORT_MARK)) != 0))
-        r.max_work += lines[start++].len;
+        start++;
     if (start == n && guessed)
         return tokio__error(TOKIO_EFORMAT, "'%s' line %zu: not an HPSS daily "
                             "report, HSI/HTAR log or FTP log", name, guessed);
@@ -923,7 +923,7 @@ parse_report(struct tokio_hpss *h, const struct span *lines, size_t n,
     if ((rc = report_date(h, lines[start],
                           &(struct where){ name, start + 1 })) < 0)
         return rc;
-    for (size_t i = start; i < n; i++)
+    for (size_t i = 0; i < n; i++)
         r.max_work += lines[i].len;
 
     /*
