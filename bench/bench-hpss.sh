@@ -2,10 +2,10 @@
 # HPSS logs and daily report: tokio_hpss_open() (bench/bench_hpss) against
 # the reference's HsiLog/FtpLog.from_file() and HpssDailyReport, parse only
 # (in-process), and parse + JSON end to end (one process each: `tokio
-# cache-hpss --json` against a script doing json.dumps, sorted, indent 4),
-# on the sample inputs and on 100x enlarged copies.  Prints MB/s of uncompressed text, the ratio
-# and peak RSS, all in CPU time (the machine may be shared); never fails
-# the build.
+# cache-hpss --json` against a script doing json.dumps, sorted, indent 4,
+# each the mean of repeated runs), on the sample inputs and on 100x
+# enlarged copies.  Prints MB/s of uncompressed text, the ratios and peak
+# RSS, all in CPU time (the machine may be shared); never fails the build.
 set -u
 build=$1
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -52,12 +52,17 @@ rss() { # peak KiB of a command
     /usr/bin/time -f '%M' -o "$work/rss" "$@" > /dev/null 2>&1
     cat "$work/rss"
 }
-cpu() { # user + system seconds of a command, its stdout to $work/out
-    /usr/bin/time -f '%U %S' -o "$work/cpu" "$@" > "$work/out" 2>/dev/null
-    awk '{ print $1 + $2 }' "$work/cpu"
+cpu() { # mean user + system seconds of $1 runs of a command, its stdout
+        # to $work/out
+    n=$1; shift
+    /usr/bin/time -f '%U %S' -o "$work/cpu" sh -c '
+        out=$1 n=$2; shift 2; i=0
+        while [ $i -lt $n ]; do "$@" > "$out" 2>/dev/null; i=$((i + 1)); done
+    ' sh "$work/out" "$n" "$@"
+    awk -v n="$n" '{ print ($1 + $2) / n }' "$work/cpu"
 }
 mbs() { awk -v b="$1" -v t="$2" 'BEGIN { printf "%.1f", b / t / 1e6 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", a / b }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; }
 same_json='
 import json, sys
 a, b = (json.load(open(f)) for f in sys.argv[1:3])
@@ -71,7 +76,7 @@ for kind in hsi ftp daily; do
         t=$("$build/bench/bench_hpss" "$file" $reps 2>&1 >/dev/null |
             cut -d' ' -f2)
         t_rss=$(rss "$build/tokio" cache-hpss --json "$file")
-        tj=$(cpu "$build/tokio" cache-hpss --json "$file")
+        tj=$(cpu 20 "$build/tokio" cache-hpss --json "$file")
         mv "$work/out" "$work/c.json"
         line="$f ($bytes B): tokio parse $(mbs $bytes $t) MB/s, RSS $t_rss KiB"
         if [ -x "$py" ] && [ -d "$pytokio/tokio" ]; then
@@ -79,10 +84,11 @@ for kind in hsi ftp daily; do
             export PYTHONPATH=$pytokio
             p=$("$py" -c "$py_parse" $kind "$file" $preps)
             p_rss=$(rss "$py" -c "$py_json" $kind "$file")
-            pj=$(cpu "$py" -c "$py_json" $kind "$file")
+            pj=$(cpu 3 "$py" -c "$py_json" $kind "$file")
             same=$("$py" -c "$same_json" "$work/c.json" "$work/out")
             line="$line; reference $(mbs $bytes $p) MB/s, RSS $p_rss KiB"
             line="$line; parse $(ratio $p $t)x; parse+JSON $tj vs $pj CPU s"
+            line="$line ($(ratio $pj $tj)x)"
             line="$line; $same"
         fi
         echo "$line"

@@ -35,18 +35,6 @@ write_csv(FILE *fp, void *hpss)
     return tokio_hpss_write_csv(hpss, fp);
 }
 
-/* json.dumps(..., indent=4, sort_keys=True) and a newline */
-static int
-write_json(FILE *fp, void *hpss)
-{
-    int rc = tokio_hpss_write_json(hpss, fp, TOKIO_JSON_SORT_KEYS |
-                                             TOKIO_JSON_INDENT(4));
-
-    if (rc >= 0)
-        fputc('\n', fp);   /* a write error shows at commit */
-    return rc;
-}
-
 int
 cmd_cache_hpss(int argc, char **argv)
 {
@@ -67,6 +55,7 @@ cmd_cache_hpss(int argc, char **argv)
         OPT_END
     };
     struct tokio_hpss *h = NULL;
+    json_t *tree = NULL;
     int npos, rc;
 
     npos = cli_parse(argc, argv, opts, usage, description);
@@ -79,7 +68,14 @@ cmd_cache_hpss(int argc, char **argv)
         return cli_usage_error(cmd, "give --json or --csv, not both");
     if (tokio_hpss_open(&h, argv[1], (enum tokio_hpss_kind)kind) < 0)
         return cli_fail(cmd, NULL);
-    rc = cli_write_output(cmd, output, csv ? write_csv : write_json, h);
+    if (csv)
+        rc = cli_write_output(cmd, output, write_csv, h);
+    else if (tokio_hpss_to_json(h, &tree) < 0)
+        rc = cli_fail(cmd, NULL);
+    else    /* as the goldens were made: json.dumps(sort_keys, indent=4) */
+        rc = cli_write_json(cmd, output, tree, TOKIO_JSON_SORT_KEYS |
+                            TOKIO_JSON_INDENT(4));
+    json_decref(tree);
     tokio_hpss_free(h);
     return rc;
 }

@@ -6,33 +6,34 @@
  * HpssDailyReport.load_str() with its _parse_section(), _find_columns(),
  * _rekey_table(), _hpss_timedelta_to_secs() and _get_ascii_resolution().
  *
- * Log records are typed (one table of field names and types per
- * application, values in a small array per record, strings in one pool),
- * because logs are large and a JSON object per record costs several times
- * the parse; so are a daily report's tables (a typed cell per row and
- * key, keys and strings in the pool), the JSON tree built on output.
+ * The data is the reference's dict as a jansson object: {app: [record]}
+ * for a log, {system: {title: rows}} for a report.  A log read as text
+ * also keeps the application of each record in input order, which the
+ * dict loses and the CSV's row order needs.
  *
  * Test inputs: ../shared/testdata/pytokio-inputs/{hpss_daily.txt,
- * hsilog.txt.gz, hpssftplog.txt.gz}; goldens in
- * ../shared/testdata/golden/pytokio/hpss/.
+ * hsilog.txt.gz, hpssftplog.txt.gz}, goldens in
+ * ../shared/testdata/golden/pytokio/hpss/, and tests/connectors/hpss/.
  *
  * Differs from pytokio, all on input the real tools do not write:
  *  - a garbled line (too few fields, a bad date or number, a NUL byte,
  *    invalid UTF-8) is TOKIO_EFORMAT naming the file and line; the
  *    reference raised IndexError/ValueError without saying where;
  *  - blank lines in logs are skipped (the reference raised);
- *  - lines end at "\n" only, and only ASCII whitespace counts as
- *    whitespace (Python's splitlines()/split()/strip() know more);
- *  - numbers: no "_" digit separators, no NaN or infinity (JSON has no
- *    such values), integers must fit int64;
- *  - dates: day and month names in English, as the C locale prints them;
- *  - daily report columns are cut at byte offsets (Python: characters)
- *    and lower-cased in ASCII only; a title line within two lines of the
- *    end is no table (the reference raised IndexError); overlapping
- *    tables that would take quadratic time are refused (EXTRA_WORK).
- *  - a daily report cell or heading cut inside a UTF-8 character (the
- *    reference cut characters, not bytes) is TOKIO_EFORMAT.
+ *  - lines end at "\n" only, and only ASCII white space counts as such
+ *    (Python's splitlines()/split()/strip() know more);
+ *  - numbers: no NaN or infinity (JSON has no such values), integers
+ *    must fit int64; dates are read by strptime(3), which also takes
+ *    years of fewer than four digits (names of days and months are the
+ *    C locale's unless the program sets LC_TIME, as in Python);
+ *  - daily report columns are cut at byte offsets (Python: characters),
+ *    lower-cased in ASCII only, and a cell cut inside a UTF-8 character
+ *    is TOKIO_EFORMAT; a title line within two lines of the end is no
+ *    table (the reference raised IndexError); overlapping tables that
+ *    would take quadratic time are refused (EXTRA_WORK); a time span
+ *    beyond int64 seconds counts as -1, as one that does not parse.
  */
+#define _GNU_SOURCE     /* memmem() */
 #include "tokio/connectors/hpss.h"
 
 #include <math.h>
@@ -40,33 +41,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <jansson.h>
 
-#include "tokio/input.h"
 #include "tokio/output.h"
 #include "tokio/time.h"
+#include "connectors/registry.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/text.h"
-#include "core/json.h"
-#include "core/localdays.h"
-#include "core/localtime.h"
-
-/* ---- format facts ------------------------------------------------------ */
 
 /* The daily report's first line (the reference searched for it). */
 #define REPORT_MARK "HPSS Report for Date"
 
-/* Fields before the tab-separated part of an HSI/HTAR line: weekday,
- * month, day, time, year, remote host, app, uid (HsiLog splits at most 8
- * times on runs of spaces). */
-#define HSI_PREFIX 8
+/* An HSI/HTAR line is split at most this many times on runs of spaces
+ * (weekday, month, day, time, year, remote host, app, uid), the rest at
+ * every tab. */
+#define HSI_SPLITS 8
 
 /* Fields kept of a split line; later ones are only counted (HTAR's last
- * three are kept apart, the reference indexed them from the end). */
-#define MAX_KEPT 20
+ * three are kept apart: the reference indexed them from the end). */
+#define MAX_FIELDS 20
 
 /* A field's decimals beyond this: 10**n overflows a double, where the
  * reference raised OverflowError. */
@@ -74,11 +69,13 @@
 
 /* Daily report: cells parsed over all candidate tables, beyond one per
  * input byte and line.  The reference tries every line as a table start;
- * crafted input of nested candidates makes that quadratic in time and in
- * kept tables.  A real report parses each cell once, and a cell takes at
- * least two bytes of its row. */
+ * crafted input of nested candidates makes that quadratic in time.  A
+ * real report parses each cell once, and a cell takes at least two bytes
+ * of its row. */
 #define EXTRA_WORK 100000
 
+/* The record fields of each application, in the reference's order: what
+ * the JSON form may hold, and the CSV's columns. */
 enum ftype { T_INT, T_REAL, T_STR };
 
 struct field {
@@ -86,57 +83,45 @@ struct field {
     enum ftype type;
 };
 
-/* Field indexes, per application, in the reference's record order. */
-enum { H_CLIENT_PID, H_OPNAME, H_RETURN_CODE, H_LATENCY, H_LATENCY_RES,
-       H_BYTES, H_BYTES_SEC, H_BYTES_SEC_RES, H_COS_ID, H_SOURCE_PATH,
-       H_DEST_PATH, H_ACCOUNT_ID, H_HPSS_UID, H_REMOTE_HOST, H_END, H_N };
-static const struct field hsi_fields[H_N] = {
+static const struct field hsi_fields[] = {
     { "client_pid", T_INT }, { "opname", T_STR }, { "return_code", T_INT },
     { "access_latency_sec", T_REAL },
     { "access_latency_sec_resolution", T_REAL }, { "bytes", T_INT },
     { "bytes_sec", T_REAL }, { "bytes_sec_resolution", T_REAL },
     { "cos_id", T_INT }, { "source_path", T_STR }, { "dest_path", T_STR },
     { "account_id", T_INT }, { "hpss_uid", T_INT },
-    { "remote_host", T_STR }, { "end_timestamp", T_REAL },
+    { "remote_host", T_STR }, { "end_timestamp", T_REAL }, { NULL, T_INT }
 };
 
-enum { A_CLIENT_PID, A_HTAR_OP, A_OPNAME, A_RETURN_CODE, A_BYTES,
-       A_DURATION, A_DURATION_RES, A_BYTES_SEC, A_BYTES_SEC_RES,
-       A_HPSS_PATH, A_COS_ID, A_ACCOUNT_ID, A_REMOTE_FTP_HOST, A_HPSS_UID,
-       A_REMOTE_HOST, A_END, A_N };
-static const struct field htar_fields[A_N] = {
+static const struct field htar_fields[] = {
     { "client_pid", T_INT }, { "htar_op", T_STR }, { "opname", T_STR },
     { "return_code", T_INT }, { "bytes", T_INT },
     { "duration_sec", T_REAL }, { "duration_sec_resolution", T_REAL },
     { "bytes_sec", T_REAL }, { "bytes_sec_resolution", T_REAL },
     { "hpss_path", T_STR }, { "cos_id", T_INT }, { "account_id", T_INT },
     { "remote_ftp_host", T_STR }, { "hpss_uid", T_INT },
-    { "remote_host", T_STR }, { "end_timestamp", T_REAL },
+    { "remote_host", T_STR }, { "end_timestamp", T_REAL }, { NULL, T_INT }
 };
 
 /* FTP's hpss_uid is the user name, not a number as in HSI logs. */
-enum { F_END, F_OPNAME, F_DURATION, F_DURATION_RES, F_REMOTE_HOST,
-       F_BYTES, F_HPSS_PATH, F_HPSS_UID, F_N };
-static const struct field ftp_fields[F_N] = {
+static const struct field ftp_fields[] = {
     { "end_timestamp", T_REAL }, { "opname", T_STR },
     { "duration_sec", T_REAL }, { "duration_sec_resolution", T_REAL },
     { "remote_host", T_STR }, { "bytes", T_INT }, { "hpss_path", T_STR },
-    { "hpss_uid", T_STR },
+    { "hpss_uid", T_STR }, { NULL, T_INT }
 };
 
-#define MAX_FIELDS 16
-
 enum app { APP_HSI, APP_HTAR, APP_FTP, APP_PFTP, N_APPS };
+
 static const struct {
     const char *name;
     enum tokio_hpss_kind kind;
     const struct field *fields;
-    size_t n;
 } apps[N_APPS] = {
-    { "hsi", TOKIO_HPSS_HSI, hsi_fields, H_N },
-    { "htar", TOKIO_HPSS_HSI, htar_fields, A_N },
-    { "ftp", TOKIO_HPSS_FTP, ftp_fields, F_N },
-    { "pftp", TOKIO_HPSS_FTP, ftp_fields, F_N },
+    { "hsi", TOKIO_HPSS_HSI, hsi_fields },
+    { "htar", TOKIO_HPSS_HSI, htar_fields },
+    { "ftp", TOKIO_HPSS_FTP, ftp_fields },
+    { "pftp", TOKIO_HPSS_FTP, ftp_fields },
 };
 
 /* Daily report column types (the reference's FLOAT_KEYS, INT_KEYS,
@@ -159,50 +144,13 @@ static const char *const rekey[][2] = {
     { "migration purge report", "sc" },
 };
 
-/* ---- the private struct ------------------------------------------------ */
-
-union val {
-    int64_t i;
-    double d;
-    uint64_t off;       /* T_STR: NUL-ended string at pool + off */
-};
-
-struct rec {
-    uint8_t app;
-    uint32_t present;   /* bit per field index */
-    union val v[MAX_FIELDS];
-};
-
-/* A daily report cell: T_INT, T_REAL or T_STR. */
-struct rcell {
-    uint8_t type;
-    union val v;
-};
-
-/* A daily report table: rows of one cell per key. */
-struct table {
-    uint64_t system, title;     /* pool offsets */
-    uint64_t *keys;             /* the rows' keys, pool offsets, in order */
-    size_t nkeys;
-    size_t keyslot;             /* re-keyed tables: the key keying rows
-                                   (not a key of the row then), else
-                                   SIZE_MAX */
-    struct rcell *cells;        /* nrows * nkeys */
-    size_t nrows;
-};
-
 struct tokio_hpss {
-    enum tokio_hpss_kind kind;
-    struct rec *recs;           /* logs: in input order */
+    enum tokio_hpss_kind kind;  /* TOKIO_HPSS_AUTO until the input tells */
+    json_t *root;               /* the reference's dict */
+    unsigned char *order;       /* a log read as text: each record's
+                                   enum app, in input order */
     size_t n, cap;
-    char *pool;
-    size_t pool_len, pool_cap;
-    struct table *tables;       /* daily report text: in order stored */
-    size_t ntables, tcap;
-    json_t *tindex;             /* system -> title -> index in tables */
-    json_t *report;             /* daily report from JSON: system ->
-                                   title -> rows */
-    char date[24];              /* daily report: "YYYY-MM-DD" or "" */
+    char date[16];              /* a report read as text: "YYYY-MM-DD" */
 };
 
 /* A piece of a line. */
@@ -211,282 +159,13 @@ struct span {
     size_t len;
 };
 
-
-/* ---- small helpers ----------------------------------------------------- */
-
-/* tokio__py_space(), quick to say no (white space is at most ' ') */
-static int
-space(unsigned char c)
-{
-    return c <= ' ' && tokio__py_space(c);
-}
-
-static struct span
-strip(struct span s)
-{
-    /* report cells are padded with runs of spaces */
-    while (s.len >= 8 && memcmp(s.p, "        ", 8) == 0)
-        s.p += 8, s.len -= 8;
-    while (s.len > 0 && space((unsigned char)*s.p))
-        s.p++, s.len--;
-    while (s.len > 0 && space((unsigned char)s.p[s.len - 1]))
-        s.len--;
-    return s;
-}
-
-static int
-span_is(struct span s, const char *text)
-{
-    size_t n = strlen(text);
-    return s.len == n && memcmp(s.p, text, n) == 0;
-}
-
-static int
-blank(const char *p, size_t len)
-{
-    for (size_t i = 0; i < len; i++)
-        if (!space((unsigned char)p[i]))
-            return 0;
-    return 1;
-}
-
-/* Python's int() of a field: surrounding whitespace, a sign, digits. */
-static int
-py_int(struct span s, int64_t *out)
-{
-    size_t i = 0;
-    int neg = 0;
-    uint64_t v = 0, limit;
-
-    s = strip(s);
-    if (i < s.len && (s.p[i] == '+' || s.p[i] == '-'))
-        neg = s.p[i++] == '-';
-    if (i >= s.len)
-        return -1;
-    limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
-    /* 18 digits cannot overflow: no division per digit then */
-    for (size_t fast = s.len - i <= 18; i < s.len; i++) {
-        unsigned d = (unsigned)(unsigned char)s.p[i] - '0';
-        if (d > 9 || (!fast && v > (limit - d) / 10))
-            return -1;
-        v = v * 10 + d;
-    }
-    *out = neg ? (int64_t)(0 - v) : (int64_t)v;
-    return 0;
-}
-
-/* Python's float() of a field, finite values only: [sign] digits with at
- * most one '.', at least one digit, optional exponent. */
-static int
-py_float(struct span s, double *out)
-{
-    char buf[64], *end;
-    size_t i = 0, digits = 0;
-    int exp = 0;
-
-    s = strip(s);
-    if (i < s.len && (s.p[i] == '+' || s.p[i] == '-'))
-        i++;
-    for (; i < s.len && s.p[i] >= '0' && s.p[i] <= '9'; i++)
-        digits++;
-    if (i < s.len && s.p[i] == '.')
-        for (i++; i < s.len && s.p[i] >= '0' && s.p[i] <= '9'; i++)
-            digits++;
-    if (digits == 0)
-        return -1;
-    if (i < s.len && (s.p[i] == 'e' || s.p[i] == 'E')) {
-        size_t e = ++i;
-        exp = 1;
-        if (i < s.len && (s.p[i] == '+' || s.p[i] == '-'))
-            e = ++i;
-        while (i < s.len && s.p[i] >= '0' && s.p[i] <= '9')
-            i++;
-        if (i == e)
-            return -1;
-    }
-    if (i != s.len)
-        return -1;
-    /* Clinger's fast path: up to 15 digits and no exponent make an exact
-     * integer over an exact power of ten, whose quotient is correctly
-     * rounded, so equal to strtod()'s and Python's float() */
-    if (digits <= 15 && !exp) {
-        static const double p10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6,
-            1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15 };
-        uint64_t m = 0;
-        size_t frac = 0;
-        int seen_dot = 0, neg = s.p[0] == '-';
-        for (size_t k = 0; k < s.len; k++) {
-            if (s.p[k] == '.')
-                seen_dot = 1;
-            else if (s.p[k] >= '0' && s.p[k] <= '9') {
-                m = m * 10 + (uint64_t)(s.p[k] - '0');
-                frac += seen_dot;
-            }
-        }
-        double v = (double)m / p10[frac];
-        *out = neg ? -v : v;
-        return 0;
-    }
-    if (s.len < sizeof(buf)) {
-        memcpy(buf, s.p, s.len);
-        buf[s.len] = '\0';
-        *out = strtod(buf, &end);
-    } else {
-        char *big = tokio__strndup(s.p, s.len);
-        if (big == NULL)
-            return -2;
-        *out = strtod(big, &end);
-        free(big);
-    }
-    return isfinite(*out) ? 0 : -1;
-}
-
-/*
- * _get_ascii_resolution(): the smallest step the text can express, from
- * its digits after the last '.' (1.0 without one).
- */
-static int
-resolution(struct span s, double *out)
-{
-    const char *dot = NULL;
-
-    for (size_t i = s.len; i > 0; i--)
-        if (s.p[i - 1] == '.') {
-            dot = s.p + i - 1;
-            break;
-        }
-    if (dot == NULL) {
-        *out = 1.0;
-        return 0;
-    }
-    /* powers of ten exact in a double, so 1/p10[n] is what Python's
-     * 1.0 / 10**float(n) gives, without pow() per field */
-    static const double p10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
-        1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
-        1e19, 1e20, 1e21, 1e22 };
-    size_t n = s.len - (size_t)(dot + 1 - s.p);
-    if (n > MAX_DECIMALS)
-        return -1;
-    *out = n < sizeof(p10) / sizeof(p10[0]) ? 1.0 / p10[n]
-                                            : 1.0 / pow(10.0, (double)n);
-    return 0;
-}
-
-static int
-days_in_month(int y, int m)
-{
-    static const int dm[12] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30,
-                                31 };
-    int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    return m == 2 && leap ? 29 : dm[m - 1];
-}
-
-/* A day or month name, abbreviated or full, any case (strptime %a/%b). */
-static int
-name_index(struct span s, const char *const *names, int n)
-{
-    /* the common case first: a capitalized abbreviation as ctime prints */
-    if (s.len == 3)
-        for (int i = 0; i < n; i++)
-            if (s.p[0] == names[i][0] - 'a' + 'A' &&
-                s.p[1] == names[i][1] && s.p[2] == names[i][2])
-                return i;
-    for (int i = 0; i < n; i++) {
-        size_t len = strlen(names[i]);
-        if ((s.len == 3 || s.len == len) &&
-            strncasecmp(s.p, names[i], s.len) == 0)
-            return i;
-    }
-    return -1;
-}
-
-/* 1 or 2 digits in [lo, hi]. */
-static int
-small_num(const char *p, size_t len, int lo, int hi, int *out)
-{
-    if (len < 1 || len > 2)
-        return -1;
-    int v = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (p[i] < '0' || p[i] > '9')
-            return -1;
-        v = v * 10 + (p[i] - '0');
-    }
-    if (v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-/* The date part of the last ctime-style date parsed: a log's lines share
- * it, and its names cost more than the rest. */
-struct date_memo {
-    char text[24];      /* weekday, month and day as they were, year */
-    size_t len;         /* 0: none */
-    int y, mon, day;
+/* Where a line is, for messages. */
+struct where {
+    const char *name;
+    size_t lineno;
 };
 
-/*
- * The five fields of a ctime-style date ("Mon Dec 31 00:06:46 2018",
- * strptime "%a %b %d %H:%M:%S %Y") as local time, to epoch seconds.
- * Fields 0-2 are parts of one line.
- */
-static int
-parse_ctime(struct tokio__local_days *tc, struct date_memo *m,
-            const struct span *f, double *out)
-{
-    static const char *const wdays[] = { "monday", "tuesday", "wednesday",
-        "thursday", "friday", "saturday", "sunday" };
-    static const char *const months[] = { "january", "february", "march",
-        "april", "may", "june", "july", "august", "september", "october",
-        "november", "december" };
-    int mon, day, h, mi, s, y = 0;
-    int64_t e;
-    const char *t = f[3].p, *c1, *c2;
-    size_t dlen = (size_t)(f[2].p + f[2].len - f[0].p);
-
-    if (m->len > 0 && m->len == dlen + f[4].len &&
-        memcmp(m->text, f[0].p, dlen) == 0 &&
-        memcmp(m->text + dlen, f[4].p, f[4].len) == 0) {
-        y = m->y;
-        mon = m->mon;
-        day = m->day;
-    } else {
-        if (name_index(f[0], wdays, 7) < 0 ||
-            (mon = name_index(f[1], months, 12)) < 0 ||
-            small_num(f[2].p, f[2].len, 1, 31, &day) < 0 || f[4].len != 4)
-            return -1;
-        mon++;
-        for (int i = 0; i < 4; i++) {
-            if (f[4].p[i] < '0' || f[4].p[i] > '9')
-                return -1;
-            y = y * 10 + (f[4].p[i] - '0');
-        }
-        if (y < 1 || day > days_in_month(y, mon))
-            return -1;
-        m->len = 0;
-        if (dlen + f[4].len <= sizeof(m->text)) {
-            memcpy(m->text, f[0].p, dlen);
-            memcpy(m->text + dlen, f[4].p, f[4].len);
-            m->len = dlen + f[4].len;
-            m->y = y;
-            m->mon = mon;
-            m->day = day;
-        }
-    }
-    c1 = memchr(t, ':', f[3].len);
-    c2 = c1 ? memchr(c1 + 1, ':', (size_t)(t + f[3].len - c1 - 1)) : NULL;
-    if (c2 == NULL || small_num(t, (size_t)(c1 - t), 0, 23, &h) < 0 ||
-        small_num(c1 + 1, (size_t)(c2 - c1 - 1), 0, 59, &mi) < 0 ||
-        small_num(c2 + 1, (size_t)(t + f[3].len - c2 - 1), 0, 59, &s) < 0)
-        return -1;
-    if (tokio__local_epoch(tc, y, mon, day, h, mi, s, &e) < 0)
-        return -1;
-    *out = (double)e;
-    return 0;
-}
-
-/* ---- building the handle ------------------------------------------------ */
+/* ---- small helpers ----------------------------------------------------- */
 
 static int
 oom(const char *name)
@@ -494,78 +173,54 @@ oom(const char *name)
     return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'", name);
 }
 
-/* Copy a string into the pool; its offset in *off_out. */
-static int
-pool_add(struct tokio_hpss *h, const char *p, size_t len, uint64_t *off_out)
+static struct span
+strip(struct span s)
 {
-    if (h->pool_cap - h->pool_len < len + 1) {
-        size_t cap = h->pool_cap ? h->pool_cap : 4096;
-        while (cap - h->pool_len < len + 1) {
-            if (cap > SIZE_MAX / 2)
-                return -1;
-            cap *= 2;
-        }
-        char *np = tokio__realloc(h->pool, cap);
-        if (np == NULL)
-            return -1;
-        h->pool = np;
-        h->pool_cap = cap;
-    }
-    memcpy(h->pool + h->pool_len, p, len);
-    h->pool[h->pool_len + len] = '\0';
-    *off_out = h->pool_len;
-    h->pool_len += len + 1;
-    return 0;
-}
-
-/* A new zeroed record of `app` at the end; NULL when out of memory. */
-static struct rec *
-add_rec(struct tokio_hpss *h, enum app app)
-{
-    if (h->n == h->cap) {
-        size_t cap = h->cap ? h->cap * 2 : 256;
-        struct rec *nr = tokio__reallocarray(h->recs, cap, sizeof(*nr));
-        if (nr == NULL)
-            return NULL;
-        h->recs = nr;
-        h->cap = cap;
-    }
-    struct rec *r = &h->recs[h->n++];
-    memset(r, 0, sizeof(*r));
-    r->app = (uint8_t)app;
-    return r;
-}
-
-static void
-set_int(struct rec *r, int i, int64_t v)
-{
-    r->v[i].i = v;
-    r->present |= 1u << i;
-}
-
-static void
-set_real(struct rec *r, int i, double v)
-{
-    r->v[i].d = v;
-    r->present |= 1u << i;
+    while (s.len > 0 && tokio__py_space((unsigned char)*s.p))
+        s.p++, s.len--;
+    while (s.len > 0 && tokio__py_space((unsigned char)s.p[s.len - 1]))
+        s.len--;
+    return s;
 }
 
 static int
-set_str(struct tokio_hpss *h, struct rec *r, int i, struct span s)
+span_is(struct span s, const char *text)
 {
-    if (pool_add(h, s.p, s.len, &r->v[i].off) < 0)
-        return -1;
-    r->present |= 1u << i;
+    return s.len == strlen(text) && memcmp(s.p, text, s.len) == 0;
+}
+
+static int
+ends_with(struct span s, const char *suffix)
+{
+    size_t n = strlen(suffix);
+
+    return s.len >= n && memcmp(s.p + s.len - n, suffix, n) == 0;
+}
+
+static int
+blank(struct span s)
+{
+    return strip(s).len == 0;
+}
+
+static int
+in_list(const char *const *list, const char *s)
+{
+    for (; *list != NULL; list++)
+        if (strcmp(*list, s) == 0)
+            return 1;
     return 0;
 }
 
-/* Where a line is, for messages and the parsers. */
-struct where {
-    const char *name;
-    size_t lineno;
-    struct tokio__local_days *tc;   /* local days seen */
-    struct date_memo memo;
-};
+static enum app
+app_named(const char *name)
+{
+    int a = 0;
+
+    while (a < N_APPS && strcmp(apps[a].name, name) != 0)
+        a++;
+    return (enum app)a;
+}
 
 static int
 bad(const struct where *w, const char *what, struct span s)
@@ -574,210 +229,316 @@ bad(const struct where *w, const char *what, struct span s)
                         w->lineno, what, (int)(s.len > 60 ? 60 : s.len), s.p);
 }
 
-/* Typed fields of a record, failing with a message naming the line. */
+/*
+ * The lines of `text`, cut at "\n" (a "\r" before it dropped) and checked
+ * for NUL bytes and UTF-8, into *out (free() it) and *n_out.
+ */
 static int
-get_int(const struct where *w, struct rec *r, int i, struct span s,
-        const char *field)
+split_lines(const char *text, size_t len, const char *name,
+            struct span **out, size_t *n_out)
+{
+    size_t n = 0, cap = 0;
+    struct span *v = NULL;
+
+    *out = NULL;
+    for (size_t pos = 0; pos < len;) {
+        const char *nl = memchr(text + pos, '\n', len - pos);
+        size_t end = nl ? (size_t)(nl - text) : len, l = end - pos;
+
+        if (l > 0 && text[pos + l - 1] == '\r')
+            l--;
+        if (!tokio__text_valid(text + pos, l)) {
+            free(v);
+            return tokio__error(TOKIO_EFORMAT, "'%s' line %zu: %s", name,
+                                n + 1, memchr(text + pos, '\0', l)
+                                ? "NUL byte" : "invalid UTF-8");
+        }
+        if (n == cap) {
+            struct span *nv = tokio__reallocarray(v, cap = cap ? 2 * cap
+                                                             : 256,
+                                                  sizeof(*v));
+            if (nv == NULL) {
+                free(v);
+                return oom(name);
+            }
+            v = nv;
+        }
+        v[n++] = (struct span){ text + pos, l };
+        pos = end + 1;
+    }
+    *out = v;
+    *n_out = n;
+    return TOKIO_OK;
+}
+
+/* re.split(' +', line, maxsplit=HSI_SPLITS) into f (room for
+ * HSI_SPLITS + 1); the number of pieces. */
+static size_t
+split_hsi(struct span line, struct span *f)
+{
+    size_t n = 0, pos = 0;
+
+    while (n < HSI_SPLITS) {
+        const char *sp = memchr(line.p + pos, ' ', line.len - pos);
+        if (sp == NULL)
+            break;
+        f[n++] = (struct span){ line.p + pos, (size_t)(sp - line.p) - pos };
+        for (pos = (size_t)(sp - line.p); pos < line.len && line.p[pos] == ' ';)
+            pos++;
+    }
+    f[n++] = (struct span){ line.p + pos, line.len - pos };
+    return n;
+}
+
+/* line.split(): the first MAX_FIELDS fields into f; their number. */
+static size_t
+split_ws(struct span line, struct span *f)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < line.len;) {
+        size_t start;
+        while (i < line.len && tokio__py_space((unsigned char)line.p[i]))
+            i++;
+        if (i == line.len)
+            break;
+        for (start = i; i < line.len &&
+                        !tokio__py_space((unsigned char)line.p[i]);)
+            i++;
+        if (n < MAX_FIELDS)
+            f[n] = (struct span){ line.p + start, i - start };
+        n++;
+    }
+    return n;
+}
+
+/* The kind of a log line by its look, or TOKIO_HPSS_AUTO. */
+static enum tokio_hpss_kind
+sniff_line(struct span line)
+{
+    struct span f[MAX_FIELDS];
+    size_t n = split_hsi(line, f);
+
+    if (n == HSI_SPLITS + 1 && (span_is(f[6], "hsi") ||
+                                span_is(f[6], "htar")) &&
+        memchr(line.p, '\t', line.len) != NULL)
+        return TOKIO_HPSS_HSI;
+    n = split_ws(line, f);
+    if (n >= 12 && (ends_with(f[8], "_Cmd") || ends_with(f[11], "_Cmd")))
+        return TOKIO_HPSS_FTP;
+    return TOKIO_HPSS_AUTO;
+}
+
+/* ---- record fields ------------------------------------------------------ */
+
+/* json_object_set_new() into a record, failing as out of memory. */
+static int
+put(const struct where *w, json_t *rec, const char *key, json_t *v)
+{
+    return json_object_set_new(rec, key, v) < 0 ? oom(w->name) : TOKIO_OK;
+}
+
+static int
+put_str(const struct where *w, json_t *rec, const char *key, struct span s)
+{
+    return put(w, rec, key, json_stringn(s.p, s.len));
+}
+
+/* Python's int() of a field. */
+static int
+put_int(const struct where *w, json_t *rec, const char *key, struct span s)
 {
     int64_t v;
-    if (py_int(s, &v) < 0)
+
+    if (!tokio__py_int(s.p, s.len, &v))
         return tokio__error(TOKIO_EFORMAT, "'%s' line %zu: %s is not an "
-                            "integer: '%.*s'", w->name, w->lineno, field,
+                            "integer: '%.*s'", w->name, w->lineno, key,
                             (int)(s.len > 60 ? 60 : s.len), s.p);
-    set_int(r, i, v);
-    return 0;
+    return put(w, rec, key, json_integer(v));
 }
-
-/* A real and, when `res` >= 0, its resolution, both times `scale`. */
-static int
-get_real(const struct where *w, struct rec *r, int i, int res, double scale,
-         struct span s, const char *field)
-{
-    double v, step;
-    int rc = py_float(s, &v);
-
-    if (rc == -2)
-        return oom(w->name);
-    if (rc < 0 || (res >= 0 && resolution(s, &step) < 0))
-        return tokio__error(TOKIO_EFORMAT, "'%s' line %zu: %s is not a "
-                            "finite number: '%.*s'", w->name, w->lineno,
-                            field, (int)(s.len > 60 ? 60 : s.len), s.p);
-    set_real(r, i, scale * v);
-    if (res >= 0)
-        set_real(r, res, scale * step);
-    return 0;
-}
-
-/* ---- HSI/HTAR log ------------------------------------------------------- */
 
 /*
- * One HSI/HTAR line.  The reference split the line at most 8 times on
- * runs of spaces, then the rest at every tab:
+ * Python's float() of a field times `scale`, and its
+ * _get_ascii_resolution() times `scale` under KEY_resolution: the
+ * smallest step its text can express (1.0 without a '.').
+ */
+static int
+put_real(const struct where *w, json_t *rec, const char *key, struct span s,
+         double scale)
+{
+    const char *dot = NULL;
+    size_t decimals;
+    char rkey[64];
+    double v;
+    int rc;
+
+    for (size_t i = 0; i < s.len; i++)
+        if (s.p[i] == '.')
+            dot = s.p + i;
+    decimals = dot ? (size_t)(s.p + s.len - dot - 1) : 0;
+    if (!tokio__py_float(s.p, s.len, &v) || !isfinite(v) ||
+        decimals > MAX_DECIMALS)
+        return tokio__error(TOKIO_EFORMAT, "'%s' line %zu: %s is not a "
+                            "finite number: '%.*s'", w->name, w->lineno, key,
+                            (int)(s.len > 60 ? 60 : s.len), s.p);
+    if ((rc = put(w, rec, key, json_real(scale * v))) < 0)
+        return rc;
+    snprintf(rkey, sizeof(rkey), "%s_resolution", key);
+    return put(w, rec, rkey, json_real(scale * (dot ? 1.0 / pow(10.0,
+                                                (double)decimals) : 1.0)));
+}
+
+/* The ctime-style date of fields f[0..4] ("Mon Dec 31 00:06:46 2018",
+ * strptime "%a %b %d %H:%M:%S %Y" of them joined by spaces, as the
+ * reference did) as local time, to epoch seconds. */
+static int
+put_date(const struct where *w, json_t *rec, const struct span *f)
+{
+    char text[96];
+    int64_t t;
+    int len = snprintf(text, sizeof(text), "%.*s %.*s %.*s %.*s %.*s",
+                       (int)f[0].len, f[0].p, (int)f[1].len, f[1].p,
+                       (int)f[2].len, f[2].p, (int)f[3].len, f[3].p,
+                       (int)f[4].len, f[4].p);
+
+    if (len < 0 || (size_t)len >= sizeof(text) ||
+        tokio_time_parse_format(text, "%a %b %d %H:%M:%S %Y", &t) < 0)
+        return bad(w, "bad date", (struct span){ f[0].p, (size_t)(f[4].p +
+                                                    f[4].len - f[0].p) });
+    return put(w, rec, "end_timestamp", json_real((double)t));
+}
+
+/* ---- logs --------------------------------------------------------------- */
+
+/* Append `rec` (taken over) to the list of `app`. */
+static int
+add_record(struct tokio_hpss *h, enum app app, json_t *rec)
+{
+    json_t *list = json_object_get(h->root, apps[app].name);
+
+    if (h->n == h->cap) {
+        size_t cap = h->cap ? 2 * h->cap : 256;
+        unsigned char *o = tokio__realloc(h->order, cap);
+        if (o == NULL) {
+            json_decref(rec);
+            return TOKIO_ENOMEM;
+        }
+        h->order = o;
+        h->cap = cap;
+    }
+    if (list == NULL && json_object_set_new(h->root, apps[app].name,
+                                            list = json_array()) < 0) {
+        json_decref(rec);
+        return TOKIO_ENOMEM;
+    }
+    if (json_array_append_new(list, rec) < 0)
+        return TOKIO_ENOMEM;
+    h->order[h->n++] = (unsigned char)app;
+    return TOKIO_OK;
+}
+
+/*
+ * One HSI/HTAR line: split at most 8 times on runs of spaces, then the
+ * rest at every tab, as the reference did:
  *   Sat Aug 10 00:05:26 2019 host hsi UID PID\tLH\t0\t0.02\t...
  */
 static int
-parse_hsi_line(struct tokio_hpss *h, struct where *w, const char *line,
-               size_t len)
+parse_hsi(const struct where *w, json_t *rec, struct span line,
+          enum app *app)
 {
-    struct span f[MAX_KEPT], last[3] = { { "", 0 }, { "", 0 }, { "", 0 } };
-    size_t n = 0, pos = 0;
+    struct span f[MAX_FIELDS], last[3] = { { "", 0 }, { "", 0 }, { "", 0 } };
+    size_t n = split_hsi(line, f), need = 16;
+    int rc;
 
-    /* re.split(' +', line, maxsplit=8) */
-    while (n < HSI_PREFIX && pos < len) {
-        const char *sp = memchr(line + pos, ' ', len - pos);
-        if (sp == NULL)
-            break;
-        f[n].p = line + pos;
-        f[n].len = (size_t)(sp - line) - pos;
-        n++;
-        pos = (size_t)(sp - line);
-        while (pos < len && line[pos] == ' ')
-            pos++;
-    }
-    f[n].p = line + pos;
-    f[n].len = len - pos;
-    n++;
     if (n < 7)
-        return bad(w, "not an HSI/HTAR line (too few fields):",
-                   (struct span){ line, len });
-
-    /* the app is the 7th field before the tab split, as there */
-    enum app app;
+        return bad(w, "not an HSI/HTAR line (too few fields):", line);
+    /* the app is the 7th piece before the tab split, as there */
     if (span_is(f[6], "hsi"))
-        app = APP_HSI;
+        *app = APP_HSI;
     else if (span_is(f[6], "htar"))
-        app = APP_HTAR;
+        *app = APP_HTAR;
     else
         return TOKIO_OK;        /* other applications: skipped, as there */
-
-    /* the last field splits at every tab; keep the first MAX_KEPT
-     * fields and the last three */
-    struct span rest = f[n - 1];
-    n--;
+    struct span rest = f[--n];
     for (size_t a = 0;;) {
         const char *tab = memchr(rest.p + a, '\t', rest.len - a);
         size_t b = tab ? (size_t)(tab - rest.p) : rest.len;
-        struct span sp = { rest.p + a, b - a };
-        if (n < MAX_KEPT)
-            f[n] = sp;
+        if (n < MAX_FIELDS)
+            f[n] = (struct span){ rest.p + a, b - a };
         n++;
         last[0] = last[1];
         last[1] = last[2];
-        last[2] = sp;
+        last[2] = (struct span){ rest.p + a, b - a };
         if (b == rest.len)
             break;
         a = b + 1;
     }
-
-    size_t need = 16;
-    if (app == APP_HSI && n >= 10 && !span_is(f[9], "FU"))
+    /* unlinks (FU) have no destination; renames (FR) no account */
+    if (*app == APP_HSI && n >= 10 && !span_is(f[9], "FU"))
         need = span_is(f[9], "FR") ? 17 : 18;
     if (n < need)
         return tokio__error(TOKIO_EFORMAT, "'%s' line %zu: %s line has %zu "
                             "fields, expected at least %zu", w->name,
-                            w->lineno, apps[app].name, n, need);
-
-    struct rec *r = add_rec(h, app);
-    int rc;
-    if (r == NULL)
-        return oom(w->name);
-    if (app == APP_HSI) {
-        if ((rc = get_int(w, r, H_CLIENT_PID, f[8], "client_pid")) < 0 ||
-            (rc = get_int(w, r, H_RETURN_CODE, f[10], "return_code")) < 0 ||
-            (rc = get_real(w, r, H_LATENCY, H_LATENCY_RES, 1.0, f[11],
-                           "access_latency_sec")) < 0 ||
-            (rc = get_int(w, r, H_BYTES, f[12], "bytes")) < 0 ||
-            (rc = get_real(w, r, H_BYTES_SEC, H_BYTES_SEC_RES, 1000.0, f[13],
-                           "bytes_sec")) < 0 ||
-            (rc = get_int(w, r, H_COS_ID, f[14], "cos_id")) < 0)
+                            w->lineno, apps[*app].name, n, need);
+    if (*app == APP_HSI) {
+        if ((rc = put_int(w, rec, "client_pid", f[8])) < 0 ||
+            (rc = put_str(w, rec, "opname", f[9])) < 0 ||
+            (rc = put_int(w, rec, "return_code", f[10])) < 0 ||
+            (rc = put_real(w, rec, "access_latency_sec", f[11], 1)) < 0 ||
+            (rc = put_int(w, rec, "bytes", f[12])) < 0 ||
+            (rc = put_real(w, rec, "bytes_sec", f[13], 1000)) < 0 ||
+            (rc = put_int(w, rec, "cos_id", f[14])) < 0 ||
+            (rc = put_str(w, rec, "source_path", f[15])) < 0 ||
+            (need >= 17 &&
+             (rc = put_str(w, rec, "dest_path", f[16])) < 0) ||
+            (need >= 18 && (rc = put_int(w, rec, "account_id", f[17])) < 0))
             return rc;
-        if (set_str(h, r, H_OPNAME, f[9]) < 0 ||
-            set_str(h, r, H_SOURCE_PATH, f[15]) < 0)
-            return oom(w->name);
-        /* unlinks (FU) have no destination; renames (FR) no account */
-        if (need >= 17 && set_str(h, r, H_DEST_PATH, f[16]) < 0)
-            return oom(w->name);
-        if (need >= 18 &&
-            (rc = get_int(w, r, H_ACCOUNT_ID, f[17], "account_id")) < 0)
-            return rc;
-        if ((rc = get_int(w, r, H_HPSS_UID, f[7], "uid")) < 0)
-            return rc;
-        if (set_str(h, r, H_REMOTE_HOST, f[5]) < 0)
-            return oom(w->name);
     } else {
-        if ((rc = get_int(w, r, A_CLIENT_PID, f[8], "client_pid")) < 0 ||
-            (rc = get_int(w, r, A_RETURN_CODE, f[11], "return_code")) < 0 ||
-            (rc = get_int(w, r, A_BYTES, f[12], "bytes")) < 0 ||
-            (rc = get_real(w, r, A_DURATION, A_DURATION_RES, 1.0, f[13],
-                           "duration_sec")) < 0 ||
-            (rc = get_real(w, r, A_BYTES_SEC, A_BYTES_SEC_RES, 1.0, f[14],
-                           "bytes_sec")) < 0 ||
-            (rc = get_int(w, r, A_COS_ID, last[1], "cos_id")) < 0 ||
-            (rc = get_int(w, r, A_ACCOUNT_ID, last[2], "account_id")) < 0 ||
-            (rc = get_int(w, r, A_HPSS_UID, f[7], "uid")) < 0)
+        if ((rc = put_int(w, rec, "client_pid", f[8])) < 0 ||
+            (rc = put_str(w, rec, "htar_op", f[9])) < 0 ||
+            (rc = put_str(w, rec, "opname", f[10])) < 0 ||
+            (rc = put_int(w, rec, "return_code", f[11])) < 0 ||
+            (rc = put_int(w, rec, "bytes", f[12])) < 0 ||
+            (rc = put_real(w, rec, "duration_sec", f[13], 1)) < 0 ||
+            (rc = put_real(w, rec, "bytes_sec", f[14], 1)) < 0 ||
+            (rc = put_str(w, rec, "hpss_path", f[15])) < 0 ||
+            (rc = put_int(w, rec, "cos_id", last[1])) < 0 ||
+            (rc = put_int(w, rec, "account_id", last[2])) < 0 ||
+            /* "whose idea was it to make the column count variable?" -
+             * the reference; only 19-field lines name a remote FTP host */
+            (n == 19 &&
+             (rc = put_str(w, rec, "remote_ftp_host", last[0])) < 0))
             return rc;
-        if (set_str(h, r, A_HTAR_OP, f[9]) < 0 ||
-            set_str(h, r, A_OPNAME, f[10]) < 0 ||
-            set_str(h, r, A_HPSS_PATH, f[15]) < 0 ||
-            set_str(h, r, A_REMOTE_HOST, f[5]) < 0)
-            return oom(w->name);
-        /* "whose idea was it to make the column count variable?" - the
-         * reference; only 19-field lines name a remote FTP host */
-        if (n == 19 && set_str(h, r, A_REMOTE_FTP_HOST, last[0]) < 0)
-            return oom(w->name);
     }
-    double t;
-    if (parse_ctime(w->tc, &w->memo, f, &t) < 0) {
-        struct span d = { f[0].p, (size_t)(f[4].p + f[4].len - f[0].p) };
-        return bad(w, "bad date", d);
-    }
-    set_real(r, app == APP_HSI ? H_END : A_END, t);
-    return TOKIO_OK;
-}
-
-/* ---- FTP log ------------------------------------------------------------ */
-
-static int
-ends_with(struct span s, const char *suffix)
-{
-    size_t n = strlen(suffix);
-    return s.len >= n && memcmp(s.p + s.len - n, suffix, n) == 0;
+    if ((rc = put_int(w, rec, "hpss_uid", f[7])) < 0 ||
+        (rc = put_str(w, rec, "remote_host", f[5])) < 0)
+        return rc;
+    return put_date(w, rec, f);
 }
 
 /*
- * One FTP daemon line, split on whitespace (HPSS 7.3 layout):
+ * One FTP daemon line, split on white space (HPSS 7.3 layout):
  *   Mon Dec 31 00:06:48 2018 0.430 host BYTES PATH b o RETR_Cmd r ftp UID
  */
 static int
-parse_ftp_line(struct tokio_hpss *h, struct where *w, const char *line,
-               size_t len)
+parse_ftp(const struct where *w, json_t *rec, struct span line,
+          enum app *app)
 {
-    struct span f[MAX_KEPT];
-    size_t n = 0;
-    double t;
+    struct span f[MAX_FIELDS];
+    size_t n = split_ws(line, f);
+    int rc;
 
-    for (size_t i = 0; i < len;) {
-        while (i < len && space((unsigned char)line[i]))
-            i++;
-        if (i == len)
-            break;
-        size_t start = i;
-        while (i < len && !space((unsigned char)line[i]))
-            i++;
-        if (n < MAX_KEPT)
-            f[n] = (struct span){ line + start, i - start };
-        n++;
-    }
     /* the reference converted the date before looking at anything else */
-    if (n < 5 || parse_ctime(w->tc, &w->memo, f, &t) < 0)
-        return bad(w, "bad date in FTP line", (struct span){ line, len });
+    if (n < 5 || (rc = put_date(w, rec, f)) == TOKIO_EFORMAT)
+        return bad(w, "bad date in FTP line", line);
+    if (rc < 0)
+        return rc;
     if (n < 12)
         return tokio__error(TOKIO_EFORMAT, "'%s' line %zu: FTP line has %zu "
                             "fields, expected at least 12", w->name,
                             w->lineno, n);
-    /* HPSS 7.4's POPN command */
     if (span_is(f[11], "ftp") && span_is(f[8], "POPN_Cmd"))
-        return TOKIO_OK;
+        return TOKIO_OK;        /* HPSS 7.4's POPN command */
     if (n < 14)
         return tokio__error(TOKIO_EFORMAT, "'%s' line %zu: FTP line has %zu "
                             "fields, expected at least 14", w->name,
@@ -791,176 +552,53 @@ parse_ftp_line(struct tokio_hpss *h, struct where *w, const char *line,
 
     /* P... is parallel FTP; LF... ("local file" commands) count as it */
     struct span cmd = f[11];
-    enum app app = (cmd.p[0] == 'P' || (cmd.len >= 2 && cmd.p[0] == 'L' &&
-                                        cmd.p[1] == 'F')) ? APP_PFTP
-                                                           : APP_FTP;
-    struct rec *r = add_rec(h, app);
-    int rc;
-    if (r == NULL)
-        return oom(w->name);
-    set_real(r, F_END, t);
+    *app = cmd.p[0] == 'P' || (cmd.p[0] == 'L' && cmd.p[1] == 'F')
+           ? APP_PFTP : APP_FTP;
     if (span_is(cmd, "STOR_Cmd") || span_is(cmd, "PSTO_Cmd") ||
-        span_is(cmd, "LFSTO_Cmd")) {
-        if (set_str(h, r, F_OPNAME, (struct span){ "LH", 2 }) < 0)
-            return oom(w->name);
-    } else if (span_is(cmd, "RETR_Cmd") || span_is(cmd, "PRTR_Cmd") ||
-               span_is(cmd, "LFRTR_Cmd")) {
-        if (set_str(h, r, F_OPNAME, (struct span){ "HL", 2 }) < 0)
-            return oom(w->name);
-    }
-    if ((rc = get_real(w, r, F_DURATION, F_DURATION_RES, 1.0, f[5],
-                       "duration")) < 0 ||
-        (rc = get_int(w, r, F_BYTES, f[7], "bytes")) < 0)
+        span_is(cmd, "LFSTO_Cmd"))
+        rc = put_str(w, rec, "opname", (struct span){ "LH", 2 });
+    else if (span_is(cmd, "RETR_Cmd") || span_is(cmd, "PRTR_Cmd") ||
+             span_is(cmd, "LFRTR_Cmd"))
+        rc = put_str(w, rec, "opname", (struct span){ "HL", 2 });
+    if (rc < 0 ||
+        (rc = put_real(w, rec, "duration_sec", f[5], 1)) < 0 ||
+        (rc = put_str(w, rec, "remote_host", f[6])) < 0 ||
+        (rc = put_int(w, rec, "bytes", f[7])) < 0 ||
+        (rc = put_str(w, rec, "hpss_path", f[8])) < 0)
         return rc;
-    if (set_str(h, r, F_REMOTE_HOST, f[6]) < 0 ||
-        set_str(h, r, F_HPSS_PATH, f[8]) < 0 ||
-        set_str(h, r, F_HPSS_UID, f[14]) < 0)
-        return oom(w->name);
-    return TOKIO_OK;
+    return put_str(w, rec, "hpss_uid", f[14]);
 }
 
-/* ---- lines of a buffer -------------------------------------------------- */
-
-struct lines {
-    struct span *v;
-    size_t n, cap;
-};
-
 static int
-add_line(struct lines *L, const char *p, size_t len)
+parse_log(struct tokio_hpss *h, const struct span *lines, size_t n,
+          const char *name)
 {
-    if (L->n == L->cap) {
-        size_t cap = L->cap ? L->cap * 2 : 256;
-        struct span *nv = tokio__reallocarray(L->v, cap, sizeof(*nv));
-        if (nv == NULL)
-            return -1;
-        L->v = nv;
-        L->cap = cap;
-    }
-    L->v[L->n++] = (struct span){ p, len };
-    return 0;
-}
+    int rc = TOKIO_OK;
 
-/* Add the lines of a buffer to `L`, cut at "\n" (a "\r" before it
- * dropped), checking them for NUL bytes and UTF-8. */
-static int
-split_lines(struct lines *L, const char *buf, size_t len, const char *name)
-{
-    /* one check of the whole (valid exactly when every line is); line by
-     * line only to name the bad one */
-    int valid = tokio__text_valid((const unsigned char *)buf, len);
+    for (size_t i = 0; i < n && rc == TOKIO_OK; i++) {
+        struct where w = { name, i + 1 };
+        enum app app = N_APPS;
+        json_t *rec;
 
-    for (size_t pos = 0; pos < len;) {
-        const char *nl = memchr(buf + pos, '\n', len - pos);
-        size_t end = nl ? (size_t)(nl - buf) : len;
-        size_t l = end - pos;
-
-        if (l > 0 && buf[pos + l - 1] == '\r')
-            l--;
-        if (!valid && !tokio__text_valid((const unsigned char *)buf + pos, l))
-            return tokio__error(TOKIO_EFORMAT, "'%s' line %zu: %s", name,
-                                L->n + 1, memchr(buf + pos, '\0', l)
-                                ? "NUL byte" : "invalid UTF-8");
-        if (add_line(L, buf + pos, l) < 0)
+        if (blank(lines[i]))
+            continue;
+        if ((rec = json_object()) == NULL)
             return oom(name);
-        pos = end + 1;
+        rc = h->kind == TOKIO_HPSS_HSI ? parse_hsi(&w, rec, lines[i], &app)
+                                       : parse_ftp(&w, rec, lines[i], &app);
+        if (rc < 0 || app == N_APPS)
+            json_decref(rec);
+        else if (add_record(h, app, rec) < 0)
+            rc = oom(name);
     }
-    return TOKIO_OK;
+    return rc;
 }
 
 /* ---- daily report ------------------------------------------------------- */
 
-static int
-in_list(const char *const *list, const char *s)
-{
-    for (; *list; list++)
-        if ((*list)[0] == s[0] && strcmp(*list, s) == 0)
-            return 1;
-    return 0;
-}
-
-/* _hpss_timedelta_to_secs(): "D-HH:MM:SS" to seconds, -1 otherwise. */
-static int64_t
-timedelta_secs(const char *s)
-{
-    int64_t part[4] = { 0, 0, 0, 0 };
-    const char seps[4] = { '-', ':', ':', '\0' };
-
-    for (int k = 0; k < 4; k++) {
-        const char *start = s;
-        while (*s >= '0' && *s <= '9') {
-            if (part[k] > (INT64_MAX - 9) / 10)
-                return -1;
-            part[k] = part[k] * 10 + (*s++ - '0');
-        }
-        if (s == start || *s != seps[k])
-            return -1;
-        if (*s)
-            s++;
-    }
-    if (part[0] > INT64_MAX / 86400 - 1 || part[1] > INT64_MAX / 7200 ||
-        part[2] > INT64_MAX / 120 || part[3] > INT64_MAX / 4)
-        return -1;
-    return part[0] * 86400 + part[1] * 3600 + part[2] * 60 + part[3];
-}
-
-/* _find_columns() in its non-strict form: each column runs from the end
- * of the previous one to the first gap after its '=' run.  0 columns when
- * the line holds anything but '=' and ' '. */
-static size_t
-find_columns(struct span line, size_t **out)
-{
-    size_t n = 0, start = 0;
-    size_t *cols;
-
-    *out = NULL;
-    for (size_t i = 0; i < line.len; i++)
-        if (line.p[i] != '=' && line.p[i] != ' ')
-            return 0;
-    /* a column takes at least "= " but the last */
-    if ((cols = tokio__malloc((line.len / 2 + 1) * 2 * sizeof(size_t))) ==
-        NULL)
-        return SIZE_MAX;
-    for (size_t i = 1; i < line.len; i++)
-        if (line.p[i] == ' ' && line.p[i - 1] == '=') {
-            cols[2 * n] = start;
-            cols[2 * n + 1] = i - start;
-            n++;
-            start = i;
-        }
-    if (line.len > 0 && line.p[line.len - 1] == '=') {
-        cols[2 * n] = start;
-        cols[2 * n + 1] = line.len - start;
-        n++;
-    }
-    if (n == 0)
-        free(cols);
-    else
-        *out = cols;
-    return n;
-}
-
-/* line[a:a+n] as Python slices it (clipped), lower-cased and stripped,
- * into a new string. */
-static char *
-cell(struct span line, size_t a, size_t n)
-{
-    struct span s = { line.p + (a < line.len ? a : line.len), 0 };
-    size_t end = a + n < line.len ? a + n : line.len;
-
-    s.len = a < end ? end - a : 0;
-    s = strip(s);
-    char *c = tokio__strndup(s.p, s.len);
-    if (c != NULL)
-        for (char *p = c; *p; p++)
-            if (*p >= 'A' && *p <= 'Z')
-                *p = (char)(*p - 'A' + 'a');
-    return c;
-}
-
-struct report_ctx {
-    struct tokio_hpss *h;
-    const struct lines *L;
+struct report {
+    const struct span *lines;
+    size_t n;
     const char *name;
     size_t work, max_work;
 };
@@ -969,919 +607,590 @@ struct report_ctx {
 enum coltype { C_STR, C_FLOAT, C_INT, C_DELTIM };
 
 struct column {
-    char *name;         /* lower-cased heading */
-    char *secs;         /* C_DELTIM: name + "secs", else NULL */
+    size_t at, len;         /* where it is in a row */
+    const char *name;       /* lower-cased heading */
+    const char *secs;       /* C_DELTIM: name + "secs" */
     enum coltype type;
-    size_t slot;        /* its key's place in a row (a name repeated by */
-    size_t secs_slot;   /* a later column shares it, as dict keys do) */
 };
-
-/* 1 when line[a:a+n], clipped, starts or ends inside a UTF-8 character
- * (a line is valid UTF-8; cells are cut at byte offsets). */
-static int
-cuts_char(struct span line, size_t a, size_t n)
-{
-    size_t end = a + n < line.len ? a + n : line.len;
-
-    return (a < end && ((unsigned char)line.p[a] & 0xc0) == 0x80) ||
-           (end < line.len && a < end &&
-            ((unsigned char)line.p[end] & 0xc0) == 0x80);
-}
 
 /* line[a:a+n] as Python slices it (clipped), stripped. */
 static struct span
 slice(struct span line, size_t a, size_t n)
 {
     size_t end = a + n < line.len ? a + n : line.len;
-    struct span s = { line.p + (a < line.len ? a : line.len),
-                      a < end ? end - a : 0 };
 
-    return strip(s);
+    if (a >= end)
+        return (struct span){ line.p, 0 };
+    return strip((struct span){ line.p + a, end - a });
 }
 
-/* Copy `s` lower-cased into the pool; its offset in *off_out. */
-static int
-pool_add_lower(struct tokio_hpss *h, struct span s, uint64_t *off_out)
+/* `s` lower-cased as a new JSON string; NULL when out of memory. */
+static json_t *
+lower_string(struct span s)
 {
-    if (pool_add(h, s.p, s.len, off_out) < 0)
-        return -1;
-    for (char *c = h->pool + *off_out; *c; c++)
-        if (*c >= 'A' && *c <= 'Z')
-            *c = (char)(*c - 'A' + 'a');
-    return 0;
+    char *buf = tokio__malloc(s.len + 1);
+    json_t *j;
+
+    if (buf == NULL)
+        return NULL;
+    for (size_t i = 0; i < s.len; i++)
+        buf[i] = (char)(s.p[i] >= 'A' && s.p[i] <= 'Z' ? s.p[i] - 'A' + 'a'
+                                                        : s.p[i]);
+    j = json_stringn(buf, s.len);
+    free(buf);
+    return j;
 }
 
-/* A bad number in a row: the message shows the cell as the reference
- * saw it (lower-cased). */
-static int
-bad_cell(struct report_ctx *c, size_t lineno, const char *col,
-         struct span v, const char *what)
+/* _hpss_timedelta_to_secs(): "D-HH:MM:SS" to seconds, -1 otherwise. */
+static int64_t
+timedelta_secs(struct span s)
 {
-    char *low = tokio__strndup(v.p, v.len);
+    static const char seps[4] = { '-', ':', ':', '\0' };
+    static const int64_t unit[4] = { 86400, 3600, 60, 1 };
+    int64_t secs = 0;
+    size_t i = 0;
 
-    for (char *p = low; p && *p; p++)
-        if (*p >= 'A' && *p <= 'Z')
-            *p = (char)(*p - 'A' + 'a');
-    tokio__error(TOKIO_EFORMAT, "'%s' line %zu: column '%s' is not %s: "
-                 "'%s'", c->name, lineno, col, what, low ? low : "?");
-    free(low);
-    return TOKIO_EFORMAT;
-}
-
-/* One row of a table into `row` (a cell per key of the table). */
-static int
-parse_row(struct report_ctx *c, struct span line, size_t lineno,
-          const size_t *cols, size_t ncols, const struct column *heads,
-          struct rcell *row)
-{
-    struct tokio_hpss *h = c->h;
-
-    for (size_t k = 0; k < ncols; k++) {
-        const char *col = heads[k].name;
-        struct rcell *dst = &row[heads[k].slot];
-        struct span v = slice(line, cols[2 * k], cols[2 * k + 1]);
-        int fr;
-
-        switch (heads[k].type) {
-        case C_FLOAT:
-            dst->type = T_REAL;
-            if ((fr = py_float(v, &dst->v.d)) == -2)
-                return oom(c->name);
-            if (fr < 0)
-                return bad_cell(c, lineno, col, v, "a number");
-            break;
-        case C_INT:
-            dst->type = T_INT;
-            if (py_int(v, &dst->v.i) < 0)
-                return bad_cell(c, lineno, col, v, "an integer");
-            break;
-        default:
-            dst->type = T_STR;
-            if (cuts_char(line, cols[2 * k], cols[2 * k + 1]))
-                return tokio__error(TOKIO_EFORMAT, "'%s' line %zu: column "
-                                    "'%s' cuts a UTF-8 character", c->name,
-                                    lineno, col);
-            if (pool_add_lower(h, v, &dst->v.off) < 0)
-                return oom(c->name);
-            /* a time span: the text, and its seconds under COLsecs */
-            if (heads[k].type == C_DELTIM) {
-                row[heads[k].secs_slot].type = T_INT;
-                row[heads[k].secs_slot].v.i =
-                    timedelta_secs(h->pool + dst->v.off);
-            }
+    for (int k = 0; k < 4; k++) {
+        int64_t part = 0;
+        size_t start = i;
+        for (; i < s.len && s.p[i] >= '0' && s.p[i] <= '9'; i++) {
+            if (part > (INT64_MAX - 9) / 10)
+                return -1;
+            part = part * 10 + (s.p[i] - '0');
         }
-    }
-    return TOKIO_OK;
-}
-
-struct name_ref {
-    const char *s;
-    size_t pos;
-};
-
-static int
-cmp_name_ref(const void *a, const void *b)
-{
-    const struct name_ref *x = a, *y = b;
-    int c = strcmp(x->s, y->s);
-
-    return c ? c : (x->pos > y->pos) - (x->pos < y->pos);
-}
-
-/*
- * The keys of a table's rows: each column's name (and a time span's
- * name + "secs" after it) in that order, a repeated name keeping its
- * first place, as a dict's keys do.  Sets each column's slot(s) and
- * t->keys, t->nkeys.
- */
-static int
-assign_slots(struct tokio_hpss *h, struct table *t, struct column *heads,
-             size_t ncols)
-{
-    size_t n = 0, *slot = NULL, *rep = NULL;
-    struct name_ref *seq = NULL;
-    int rc = -1;
-
-    if ((seq = tokio__calloc(2 * ncols, sizeof(*seq))) == NULL ||
-        (slot = tokio__calloc(2 * ncols, sizeof(*slot))) == NULL ||
-        (rep = tokio__calloc(2 * ncols, sizeof(*rep))) == NULL ||
-        (t->keys = tokio__calloc(2 * ncols, sizeof(*t->keys))) == NULL)
-        goto out;
-    for (size_t k = 0; k < ncols; k++) {
-        seq[n] = (struct name_ref){ heads[k].name, n };
-        n++;
-        if (heads[k].secs != NULL) {
-            seq[n] = (struct name_ref){ heads[k].secs, n };
-            n++;
-        }
-    }
-    /* rep[i]: the first place of name i; a few names are compared each
-     * with each, many sorted (equal names together, first place first) */
-    if (n <= 32) {
-        for (size_t i = 0; i < n; i++) {
-            rep[i] = i;
-            for (size_t j = 0; j < i; j++)
-                if (strcmp(seq[i].s, seq[j].s) == 0) {
-                    rep[i] = rep[j];
-                    break;
-                }
-        }
-    } else {
-        qsort(seq, n, sizeof(*seq), cmp_name_ref);
-        for (size_t i = 0; i < n; i++)
-            rep[seq[i].pos] = i > 0 && strcmp(seq[i].s, seq[i - 1].s) == 0
-                              ? rep[seq[i - 1].pos] : seq[i].pos;
-    }
-    t->nkeys = 0;
-    for (size_t i = 0; i < n; i++)
-        slot[i] = rep[i] == i ? t->nkeys++ : slot[rep[i]];
-    for (size_t k = 0, i = 0; k < ncols; k++) {
-        heads[k].slot = slot[i];
-        if (rep[i] == i &&
-            pool_add(h, heads[k].name, strlen(heads[k].name),
-                     &t->keys[slot[i]]) < 0)
-            goto out;
+        if (i == start || (k < 3 ? i == s.len || s.p[i] != seps[k]
+                                 : i != s.len) ||
+            part > (INT64_MAX - secs) / unit[k])
+            return -1;
+        secs += part * unit[k];
         i++;
-        if (heads[k].secs != NULL) {
-            heads[k].secs_slot = slot[i];
-            if (rep[i] == i &&
-                pool_add(h, heads[k].secs, strlen(heads[k].secs),
-                         &t->keys[slot[i]]) < 0)
-                goto out;
-            i++;
-        }
     }
-    rc = 0;
-out:
-    free(seq);
-    free(slot);
-    free(rep);
+    return secs;
+}
+
+/* _find_columns() in its non-strict form: each column runs from the end
+ * of the previous one to the first gap after its '=' run.  *out (free()
+ * it) holds the columns; 0 when the line holds anything but '=' and ' '
+ * or no column, SIZE_MAX when out of memory. */
+static size_t
+find_columns(struct span line, struct column **out)
+{
+    size_t n = 0, start = 0;
+
+    *out = NULL;
+    for (size_t i = 0; i < line.len; i++)
+        if (line.p[i] != '=' && line.p[i] != ' ')
+            return 0;
+    if (line.len == 0 || memchr(line.p, '=', line.len) == NULL)
+        return 0;
+    /* a column takes at least "= " but the last */
+    if ((*out = tokio__calloc(line.len / 2 + 1, sizeof(**out))) == NULL)
+        return SIZE_MAX;
+    for (size_t i = 1; i < line.len; i++)
+        if (line.p[i] == ' ' && line.p[i - 1] == '=') {
+            (*out)[n].at = start;
+            (*out)[n++].len = i - start;
+            start = i;
+        }
+    if (line.p[line.len - 1] == '=') {
+        (*out)[n].at = start;
+        (*out)[n++].len = line.len - start;
+    }
+    return n;
+}
+
+/* One row as a new object in *out: a cell per column, keys in order of
+ * first appearance, a repeated one keeping the last cell, as a dict. */
+static int
+parse_row(const struct report *r, struct span line, size_t lineno,
+          const struct column *cols, size_t ncols, json_t **out)
+{
+    json_t *row = json_object();
+    int rc = row ? TOKIO_OK : oom(r->name);
+
+    for (size_t k = 0; k < ncols && rc == TOKIO_OK; k++) {
+        struct span v = slice(line, cols[k].at, cols[k].len);
+        const char *what = NULL;
+        json_t *cell = NULL;
+        int64_t i;
+        double d;
+
+        if (!tokio__text_valid(v.p, v.len))
+            rc = tokio__error(TOKIO_EFORMAT, "'%s' line %zu: column '%s' "
+                              "cuts a UTF-8 character", r->name, lineno,
+                              cols[k].name);
+        else if (cols[k].type == C_FLOAT) {
+            if (tokio__py_float(v.p, v.len, &d) && isfinite(d))
+                cell = json_real(d);
+            else
+                what = "a number";
+        } else if (cols[k].type == C_INT) {
+            if (tokio__py_int(v.p, v.len, &i))
+                cell = json_integer(i);
+            else
+                what = "an integer";
+        } else {
+            cell = lower_string(v);
+        }
+        if (what != NULL)
+            rc = tokio__error(TOKIO_EFORMAT, "'%s' line %zu: column '%s' is "
+                              "not %s: '%.*s'", r->name, lineno, cols[k].name,
+                              what, (int)(v.len > 60 ? 60 : v.len), v.p);
+        else if (rc == TOKIO_OK &&
+                 (json_object_set_new(row, cols[k].name, cell) < 0 ||
+                  (cols[k].type == C_DELTIM &&
+                   json_object_set_new(row, cols[k].secs,
+                       json_integer(timedelta_secs(v))) < 0)))
+            rc = oom(r->name);
+    }
+    if (rc < 0) {
+        json_decref(row);
+        row = NULL;
+    }
+    *out = row;
     return rc;
 }
 
-static void
-free_headings(struct column *heads, size_t n)
+/* The lower-cased headings of line `s` + 1 into `cols` (their texts kept
+ * in `names`); *cut when one is cut inside a UTF-8 character. */
+static int
+parse_headings(const struct report *r, size_t s, struct column *cols,
+               size_t ncols, json_t *names, int *cut)
 {
-    if (heads == NULL)
-        return;
-    for (size_t i = 0; i < n; i++) {
-        free(heads[i].name);
-        free(heads[i].secs);
-    }
-    free(heads);
-}
+    for (size_t k = 0; k < ncols; k++) {
+        struct span v = slice(r->lines[s + 1], cols[k].at, cols[k].len);
+        json_t *name, *secs = NULL;
 
-static void
-free_table(struct table *t)
-{
-    free(t->keys);
-    free(t->cells);
-    memset(t, 0, sizeof(*t));
+        if (!tokio__text_valid(v.p, v.len)) {
+            *cut = 1;
+            v.len = 0;
+        }
+        if ((name = lower_string(v)) == NULL ||
+            json_array_append_new(names, name) < 0)
+            return oom(r->name);
+        cols[k].name = json_string_value(name);
+        cols[k].type = in_list(float_cols, cols[k].name) ? C_FLOAT
+                       : in_list(int_cols, cols[k].name) ? C_INT
+                       : in_list(deltim_cols, cols[k].name) ? C_DELTIM
+                       : C_STR;
+        if (cols[k].type == C_DELTIM &&
+            ((secs = json_sprintf("%ssecs", cols[k].name)) == NULL ||
+             json_array_append_new(names, secs) < 0))
+            return oom(r->name);
+        cols[k].secs = json_string_value(secs);
+    }
+    return TOKIO_OK;
 }
 
 /*
  * _parse_section() at line `s` (blank lines already skipped): a title
  * "System : Title", a heading line, a '=' separator line, rows until a
- * blank or short line.  *got_out is 1 when a table with rows starts
- * here, then in `t` (its strings in the handle's pool, else the pool is
- * as it was).  *finish_out is what the reference returned as the
+ * blank or short line.  *rows_out is a new list of the rows, or NULL
+ * when no table with rows starts here; then *system_out and *title_out
+ * are new strings.  *finish_out is what the reference returned as the
  * table's end: the index, counted from the first row, of the row that
  * ended it, plus one.
  */
 static int
-parse_section(struct report_ctx *c, size_t s, size_t *finish_out,
-              struct table *t, int *got_out)
+parse_section(struct report *r, size_t s, json_t **rows_out,
+              json_t **system_out, json_t **title_out, size_t *finish_out)
 {
-    const struct lines *L = c->L;
-    struct tokio_hpss *h = c->h;
-    size_t *cols = NULL, ncols, pool_len = h->pool_len, cap = 0;
-    struct column *headings = NULL;
-    char *system = NULL, *title = NULL;
+    struct span line = r->lines[s];
+    const char *colon = memchr(line.p, ':', line.len);
+    struct column *cols = NULL;
+    json_t *names = NULL, *rows = NULL, *system = NULL, *title = NULL;
+    size_t ncols, min_len;
     int rc = TOKIO_OK, cut = 0;
 
-    memset(t, 0, sizeof(*t));
-    t->keyslot = SIZE_MAX;
-    *got_out = 0;
+    *rows_out = *system_out = *title_out = NULL;
     *finish_out = 1;
-    if (s >= L->n)
-        return TOKIO_OK;
-    const char *colon = memchr(L->v[s].p, ':', L->v[s].len);
-    if (colon == NULL || s + 2 >= L->n)
-        return TOKIO_OK;
-    if ((ncols = find_columns(L->v[s + 2], &cols)) == 0)
+    if (colon == NULL || s + 2 >= r->n ||
+        (ncols = find_columns(r->lines[s + 2], &cols)) == 0)
         return TOKIO_OK;
     if (ncols == SIZE_MAX)
-        return oom(c->name);
-
-    struct span line = L->v[s];
+        return oom(r->name);
     size_t syslen = (size_t)(colon - line.p);
-    if ((system = cell(line, 0, syslen)) == NULL ||
-        (title = cell(line, syslen + 1, line.len)) == NULL ||
-        pool_add(h, system, strlen(system), &t->system) < 0 ||
-        pool_add(h, title, strlen(title), &t->title) < 0 ||
-        (headings = tokio__calloc(ncols, sizeof(*headings))) == NULL) {
-        rc = oom(c->name);
-        goto out;
-    }
-    for (size_t k = 0; k < ncols; k++) {
-        struct column *hd = &headings[k];
-        cut |= cuts_char(L->v[s + 1], cols[2 * k], cols[2 * k + 1]);
-        if ((hd->name = cell(L->v[s + 1], cols[2 * k], cols[2 * k + 1])) ==
-            NULL) {
-            rc = oom(c->name);
-            goto out;
-        }
-        hd->type = in_list(float_cols, hd->name) ? C_FLOAT
-                   : in_list(int_cols, hd->name) ? C_INT
-                   : in_list(deltim_cols, hd->name) ? C_DELTIM : C_STR;
-        if (hd->type == C_DELTIM) {
-            size_t n = strlen(hd->name) + 5;
-            if ((hd->secs = tokio__malloc(n)) == NULL) {
-                rc = oom(c->name);
-                goto out;
-            }
-            snprintf(hd->secs, n, "%ssecs", hd->name);
-        }
-    }
-    if (assign_slots(h, t, headings, ncols) < 0) {
-        rc = oom(c->name);
-        goto out;
-    }
-    size_t min_len = cols[2 * (ncols - 1)] + cols[2 * (ncols - 1) + 1];
-    for (size_t r = s + 3; r < L->n; r++) {
-        struct span row = L->v[r];
+    if ((names = json_array()) == NULL || (rows = json_array()) == NULL ||
+        (system = lower_string(slice(line, 0, syslen))) == NULL ||
+        (title = lower_string(slice(line, syslen + 1, line.len))) == NULL)
+        rc = oom(r->name);
+    else
+        rc = parse_headings(r, s, cols, ncols, names, &cut);
+    min_len = cols[ncols - 1].at + cols[ncols - 1].len;
+    for (size_t i = s + 3; i < r->n && rc == TOKIO_OK; i++) {
+        json_t *row;
 
-        *finish_out = r - (s + 3) + 1;
-        if (blank(row.p, row.len) || row.len + 1 < min_len)
+        *finish_out = i - (s + 3) + 1;
+        if (blank(r->lines[i]) || r->lines[i].len + 1 < min_len)
             break;
-        c->work += ncols;
-        if (c->work > c->max_work) {
+        if ((r->work += ncols) > r->max_work)
             rc = tokio__error(TOKIO_EFORMAT, "'%s' line %zu: too many "
-                              "overlapping tables", c->name, s + 1);
-            goto out;
-        }
-        if (cut) {
+                              "overlapping tables", r->name, s + 1);
+        else if (cut)
             rc = tokio__error(TOKIO_EFORMAT, "'%s' line %zu: a column "
-                              "heading cuts a UTF-8 character", c->name,
+                              "heading cuts a UTF-8 character", r->name,
                               s + 2);
-            goto out;
-        }
-        if (t->nrows == cap) {
-            size_t ncap = cap ? 2 * cap : 16;
-            struct rcell *nc = ncap <= SIZE_MAX / t->nkeys
-                ? tokio__reallocarray(t->cells, ncap * t->nkeys,
-                                      sizeof(*nc)) : NULL;
-            if (nc == NULL) {
-                rc = oom(c->name);
-                goto out;
-            }
-            t->cells = nc;
-            cap = ncap;
-        }
-        if ((rc = parse_row(c, row, r + 1, cols, ncols, headings,
-                            &t->cells[t->nrows * t->nkeys])) < 0)
-            goto out;
-        t->nrows++;
+        else if ((rc = parse_row(r, r->lines[i], i + 1, cols, ncols,
+                                 &row)) == TOKIO_OK &&
+                 json_array_append_new(rows, row) < 0)
+            rc = oom(r->name);
     }
-    *got_out = t->nrows > 0;
-out:
-    free_headings(headings, ncols);
+    if (rc == TOKIO_OK && json_array_size(rows) > 0) {
+        *rows_out = json_incref(rows);
+        *system_out = json_incref(system);
+        *title_out = json_incref(title);
+    }
+    json_decref(names);
+    json_decref(rows);
+    json_decref(system);
+    json_decref(title);
     free(cols);
-    free(system);
-    free(title);
-    if (rc < 0 || !*got_out) {
-        free_table(t);
-        t->keyslot = SIZE_MAX;
-        h->pool_len = pool_len;
-        *got_out = 0;
-    }
     return rc;
 }
 
-/* Key a table's rows by column `key` (_rekey_table()): every row must
- * hold a distinct string there. */
+/* _rekey_table(): the rows (taken over) keyed by their column `key`, each
+ * without it; every row must hold a distinct string there. */
 static int
-rekey_table(struct report_ctx *c, struct table *t, const char *key)
+rekey_rows(const struct report *r, const char *system, const char *title,
+           json_t **rows, const char *key)
 {
-    struct tokio_hpss *h = c->h;
-    const char *system = h->pool + t->system, *title = h->pool + t->title;
-    json_t *seen = json_object();
-    size_t slot;
-    int rc = TOKIO_OK;
+    json_t *keyed = json_object(), *row;
+    size_t i;
+    int rc = keyed ? TOKIO_OK : oom(r->name);
 
-    if (seen == NULL)
-        return oom(c->name);
-    for (slot = 0; slot < t->nkeys; slot++)
-        if (strcmp(h->pool + t->keys[slot], key) == 0)
-            break;
-    for (size_t r = 0; r < t->nrows && rc == TOKIO_OK; r++) {
-        const struct rcell *kc = slot < t->nkeys
-                                 ? &t->cells[r * t->nkeys + slot] : NULL;
-        const char *ks = kc && kc->type == T_STR ? h->pool + kc->v.off
-                                                 : NULL;
-        if (ks == NULL || json_object_get(seen, ks) != NULL)
+    for (i = 0; rc == TOKIO_OK && i < json_array_size(*rows); i++) {
+        const char *k;
+        row = json_array_get(*rows, i);
+        k = json_string_value(json_object_get(row, key));
+        if (k == NULL || json_object_get(keyed, k) != NULL)
             rc = tokio__error(TOKIO_EFORMAT, "'%s': table '%s : %s' %s "
-                              "column '%s'%s%s", c->name, system, title,
-                              ks ? "repeats" : "lacks", key,
-                              ks ? " value " : "", ks ? ks : "");
-        else if (json_object_set_new(seen, ks, json_null()) < 0)
-            rc = oom(c->name);
+                              "column '%s'%s%s", r->name, system, title,
+                              k ? "repeats" : "lacks", key,
+                              k ? " value " : "", k ? k : "");
+        else if (json_object_set(keyed, k, row) < 0 ||
+                 json_object_del(row, key) < 0)
+            rc = oom(r->name);
     }
-    json_decref(seen);
-    if (rc == TOKIO_OK)
-        t->keyslot = slot;
+    json_decref(*rows);
+    *rows = keyed;
     return rc;
 }
 
-/* Keep table `t` (taken over) under its system and title, replacing a
- * table stored there before in its place, as dict assignment does. */
+/* The report's date from its first line: strptime "%Y-%m-%d" of its last
+ * word, as the reference did. */
 static int
-store_table(struct report_ctx *c, struct table *t)
+report_date(struct tokio_hpss *h, struct span line, const struct where *w)
 {
-    struct tokio_hpss *h = c->h;
-    const char *system = h->pool + t->system, *title = h->pool + t->title;
-    json_t *titles = json_object_get(h->tindex, system), *idx;
+    struct span s = strip(line), word;
+    size_t b = s.len;
+    int64_t epoch;
+    int y, m, d;
 
-    if (titles == NULL &&
-        json_object_set_new(h->tindex, system, titles = json_object()) < 0)
-        return oom(c->name);
-    if ((idx = json_object_get(titles, title)) != NULL) {
-        struct table *old = &h->tables[json_integer_value(idx)];
-        free_table(old);
-        *old = *t;
-        return TOKIO_OK;
+    while (b > 0 && !tokio__py_space((unsigned char)s.p[b - 1]))
+        b--;
+    word = (struct span){ s.p + b, s.len - b };
+    if (word.len >= sizeof(h->date))
+        return bad(w, "bad report date", word);
+    memcpy(h->date, word.p, word.len);
+    h->date[word.len] = '\0';
+    if (tokio_time_parse_format(h->date, "%Y-%m-%d", &epoch) < 0 ||
+        sscanf(h->date, "%d-%d-%d", &y, &m, &d) != 3) {
+        h->date[0] = '\0';
+        return bad(w, "bad report date", word);
     }
-    if (h->ntables == h->tcap) {
-        size_t cap = h->tcap ? 2 * h->tcap : 32;
-        struct table *nt = tokio__reallocarray(h->tables, cap, sizeof(*nt));
-        if (nt == NULL)
-            return oom(c->name);
-        h->tables = nt;
-        h->tcap = cap;
-    }
-    if (json_object_set_new(titles, title,
-                            json_integer((json_int_t)h->ntables)) < 0)
-        return oom(c->name);
-    h->tables[h->ntables++] = *t;
+    snprintf(h->date, sizeof(h->date), "%04d-%02d-%02d", y, m, d);
     return TOKIO_OK;
 }
 
-/* "YYYY-MM-DD" (strptime %Y-%m-%d) into `date`, or -1. */
 static int
-report_date(struct span s, char date[24])
+parse_report(struct tokio_hpss *h, const struct span *lines, size_t n,
+             const char *name, size_t guessed)
 {
-    int y = 0, m, d;
-    const char *p = s.p, *end = s.p + s.len, *d1, *d2;
-
-    if (s.len < 8 || s.len > 10)
-        return -1;
-    for (int i = 0; i < 4; i++) {
-        if (p[i] < '0' || p[i] > '9')
-            return -1;
-        y = y * 10 + (p[i] - '0');
-    }
-    d1 = p + 4;
-    if (*d1 != '-' ||
-        (d2 = memchr(d1 + 1, '-', (size_t)(end - d1 - 1))) == NULL ||
-        small_num(d1 + 1, (size_t)(d2 - d1 - 1), 1, 12, &m) < 0 ||
-        small_num(d2 + 1, (size_t)(end - d2 - 1), 1, 31, &d) < 0 ||
-        y < 1 || d > days_in_month(y, m))
-        return -1;
-    snprintf(date, 24, "%04d-%02d-%02d", y, m, d);
-    return 0;
-}
-
-static int
-parse_report(struct tokio_hpss *h, const struct lines *L, const char *name)
-{
-    struct report_ctx c = { h, L, name, 0, 0 };
-    size_t start = L->n, last_first = SIZE_MAX, next = 0;
+    struct report r = { lines, n, name, 0, EXTRA_WORK + n };
+    size_t start = 0, first = 0, last_first = SIZE_MAX;
     int rc = TOKIO_OK;
 
-    c.max_work = EXTRA_WORK + L->n;
-    for (size_t i = 0; i < L->n; i++)
-        c.max_work += L->v[i].len;
-    for (size_t i = 0; i < L->n; i++) {
-        if (L->v[i].len >= strlen(REPORT_MARK) &&
-            memcmp(L->v[i].p, REPORT_MARK, strlen(REPORT_MARK)) == 0) {
-            struct span line = L->v[i], word;
-            size_t e = line.len;
-            while (e > 0 && tokio__py_space((unsigned char)line.p[e - 1]))
-                e--;
-            size_t b = e;
-            while (b > 0 && !tokio__py_space((unsigned char)line.p[b - 1]))
-                b--;
-            word = (struct span){ line.p + b, e - b };
-            if (report_date(word, h->date) < 0)
-                return bad(&(struct where){ .name = name, .lineno = i + 1 },
-                           "bad report date", word);
-            start = i;
-            break;
-        }
-    }
-    if (start == L->n)
+    while (start < n && (lines[start].len < strlen(REPORT_MARK) ||
+                         memcmp(lines[start].p, REPORT_MARK,
+                                strlen(REPORT_MARK)) != 0))
+        start++;
+    if (start == n && guessed)
+        return tokio__error(TOKIO_EFORMAT, "'%s' line %zu: not an HPSS daily "
+                            "report, HSI/HTAR log or FTP log", name, guessed);
+    if (start == n)
         return tokio__error(TOKIO_EFORMAT, "'%s': no '%s' line: not an HPSS "
                             "daily report", name, REPORT_MARK);
-    if ((h->tindex = json_object()) == NULL)
-        return oom(name);
+    if ((rc = report_date(h, lines[start],
+                          &(struct where){ name, start + 1 })) < 0)
+        return rc;
+    for (size_t i = 0; i < n; i++)
+        r.max_work += lines[i].len;
 
     /*
-     * Every line may start a table, as in the reference.  A start whose
-     * blank lines lead to a title already stored is not parsed again (it
+     * Every line may start a table, as in the reference, which skips
+     * blank lines first: a run of them is skipped once, and a table
+     * already stored from the same first line is not parsed again (it
      * would store the same rows).  The reference kept a table only when
      * the end it computed differed from the start line: kept here too.
      */
-    next = start;       /* the report's first line: not blank */
-    for (size_t i = start; i < L->n && rc == TOKIO_OK; i++) {
-        struct table t;
-        size_t first, finish, pool_len = h->pool_len;
-        int got;
+    for (size_t i = start; i < n && rc == TOKIO_OK; i++) {
+        json_t *rows, *system, *title, *tables;
+        size_t finish;
 
-        /* the next non-blank line, found once for a run of blank ones */
-        if (i > next) {
-            next = i;
-            while (next < L->n && blank(L->v[next].p, L->v[next].len))
-                next++;
-        }
-        first = next;
-        if (first == last_first)
+        if (i > first)
+            for (first = i; first < n && blank(lines[first]);)
+                first++;
+        if (first == last_first || first == n)
             continue;
-        if ((rc = parse_section(&c, first, &finish, &t, &got)) < 0)
-            break;
-        if (!got)
+        if ((rc = parse_section(&r, first, &rows, &system, &title,
+                                &finish)) < 0 || rows == NULL)
             continue;
+        const char *sys = json_string_value(system);
+        const char *tit = json_string_value(title);
         if (finish == i) {
-            free_table(&t);
-            h->pool_len = pool_len;
-            continue;
+            json_decref(rows);
+        } else {
+            for (size_t k = 0; k < sizeof(rekey) / sizeof(rekey[0]); k++)
+                if (strcmp(tit, rekey[k][0]) == 0)
+                    rc = rekey_rows(&r, sys, tit, &rows, rekey[k][1]);
+            if ((tables = json_object_get(h->root, sys)) == NULL &&
+                rc == TOKIO_OK &&
+                json_object_set_new(h->root, sys, tables = json_object()) < 0)
+                rc = oom(name);
+            /* a title stored before is replaced where it was, as in a
+             * dict */
+            if (rc == TOKIO_OK && json_object_set_new(tables, tit, rows) < 0)
+                rc = oom(name);
+            else if (rc < 0)
+                json_decref(rows);
+            last_first = first;
         }
-        const char *title = h->pool + t.title;
-        for (size_t k = 0; k < sizeof(rekey) / sizeof(rekey[0]); k++)
-            if (strcmp(title, rekey[k][0]) == 0) {
-                rc = rekey_table(&c, &t, rekey[k][1]);
-                break;
-            }
-        if (rc == TOKIO_OK)
-            rc = store_table(&c, &t);
-        if (rc < 0)
-            free_table(&t);
-        last_first = first;
+        json_decref(system);
+        json_decref(title);
     }
     return rc;
 }
 
-/* ---- kinds, JSON input -------------------------------------------------- */
+/* ---- the JSON form ------------------------------------------------------ */
 
-/* The kind of a log line by its look, or AUTO when neither. */
-static enum tokio_hpss_kind
-sniff_line(struct span line)
-{
-    struct span f[16];
-    size_t n = 0;
-
-    /* HSI: 8 fields split on spaces, the 7th "hsi"/"htar", tabs after */
-    for (size_t i = 0, k = 0; i <= line.len && k < 8; k++) {
-        const char *sp = memchr(line.p + i, ' ', line.len - i);
-        if (sp == NULL)
-            break;
-        f[k] = (struct span){ line.p + i, (size_t)(sp - line.p) - i };
-        n = k + 1;
-        i = (size_t)(sp - line.p);
-        while (i < line.len && line.p[i] == ' ')
-            i++;
-    }
-    if (n == 8 && (span_is(f[6], "hsi") || span_is(f[6], "htar")) &&
-        memchr(line.p, '\t', line.len) != NULL)
-        return TOKIO_HPSS_HSI;
-    n = 0;
-    for (size_t i = 0; i < line.len && n < 16;) {
-        while (i < line.len && tokio__py_space((unsigned char)line.p[i]))
-            i++;
-        size_t b = i;
-        while (i < line.len && !tokio__py_space((unsigned char)line.p[i]))
-            i++;
-        if (i > b)
-            f[n++] = (struct span){ line.p + b, i - b };
-    }
-    if (n >= 12 && (ends_with(f[8], "_Cmd") || ends_with(f[11], "_Cmd")))
-        return TOKIO_HPSS_FTP;
-    return TOKIO_HPSS_AUTO;
-}
-
+/* Check record `idx` of `app` in a log's JSON form, in place: only its
+ * application's fields with their types; integers become reals where the
+ * text gives reals. */
 static int
-new_handle(struct tokio_hpss **out, enum tokio_hpss_kind kind)
+check_record(json_t *rec, enum app app, size_t idx)
 {
-    struct tokio_hpss *h = tokio__calloc(1, sizeof(*h));
-
-    *out = h;
-    if (h == NULL)
-        return tokio__error(TOKIO_ENOMEM, "out of memory");
-    h->kind = kind;
-    return TOKIO_OK;
-}
-
-/* One log record from JSON. */
-static int
-rec_from_json(struct tokio_hpss *h, enum app app, size_t idx,
-              const json_t *obj)
-{
+    const struct field *f;
     const char *key;
-    const json_t *v;
-    struct rec *r;
+    json_t *v;
 
-    if (!json_is_object(obj))
+    if (!json_is_object(rec))
         return tokio__error(TOKIO_EFORMAT, "HPSS %s record %zu is not an "
                             "object", apps[app].name, idx);
-    if ((r = add_rec(h, app)) == NULL)
-        return tokio__error(TOKIO_ENOMEM, "out of memory");
-    json_object_foreach((json_t *)obj, key, v) {
-        size_t i;
-        for (i = 0; i < apps[app].n; i++)
-            if (strcmp(apps[app].fields[i].name, key) == 0)
-                break;
-        if (i == apps[app].n)
+    json_object_foreach(rec, key, v) {
+        for (f = apps[app].fields; f->name && strcmp(f->name, key) != 0;)
+            f++;
+        if (f->name == NULL)
             return tokio__error(TOKIO_EFORMAT, "HPSS %s record %zu: unknown "
                                 "field '%s'", apps[app].name, idx, key);
-        switch (apps[app].fields[i].type) {
-        case T_INT:
-            if (!json_is_integer(v))
-                goto type;
-            set_int(r, (int)i, (int64_t)json_integer_value(v));
-            break;
-        case T_REAL:
-            if (!json_is_number(v))
-                goto type;
-            set_real(r, (int)i, json_number_value(v));
-            break;
-        case T_STR:
-            if (!json_is_string(v))
-                goto type;
-            if (set_str(h, r, (int)i, (struct span){ json_string_value(v),
-                                                     json_string_length(v) })
-                < 0)
-                return tokio__error(TOKIO_ENOMEM, "out of memory");
-            break;
-        }
-        continue;
-type:
-        return tokio__error(TOKIO_EFORMAT, "HPSS %s record %zu: field '%s' "
-                            "is not %s", apps[app].name, idx, key,
-                            apps[app].fields[i].type == T_STR ? "a string"
-                            : apps[app].fields[i].type == T_INT
-                            ? "an integer" : "a number");
+        if (f->type == T_INT ? !json_is_integer(v)
+            : f->type == T_REAL ? !json_is_number(v) : !json_is_string(v))
+            return tokio__error(TOKIO_EFORMAT, "HPSS %s record %zu: field "
+                                "'%s' is not %s", apps[app].name, idx, key,
+                                f->type == T_STR ? "a string"
+                                : f->type == T_INT ? "an integer"
+                                                   : "a number");
+        /* a value replaced keeps its place: the walk goes on */
+        if (f->type == T_REAL && json_is_integer(v) &&
+            json_object_set_new(rec, key,
+                                json_real(json_number_value(v))) < 0)
+            return tokio__error(TOKIO_ENOMEM, "out of memory");
     }
     return TOKIO_OK;
 }
 
-static enum app
-app_by_name(const char *name)
-{
-    for (int a = 0; a < N_APPS; a++)
-        if (strcmp(apps[a].name, name) == 0)
-            return (enum app)a;
-    return N_APPS;
-}
-
-/* A daily report table's rows must be objects of strings and numbers. */
+/* A log's JSON form: {app: [record]}; lists without records dropped. */
 static int
-check_rows(const char *system, const char *title, const json_t *rows)
+log_from_json(struct tokio_hpss *h, const json_t *json)
 {
-    const json_t *row, *v;
-    const char *k, *rk;
-    size_t i;
-
-    if (json_is_array(rows)) {
-        json_array_foreach(rows, i, row) {
-            if (!json_is_object(row))
-                goto bad;
-            json_object_foreach((json_t *)row, k, v)
-                if (!json_is_string(v) && !json_is_number(v))
-                    goto bad;
-        }
-        return TOKIO_OK;
-    }
-    if (!json_is_object(rows))
-        goto bad;
-    json_object_foreach((json_t *)rows, rk, row) {
-        if (!json_is_object(row))
-            goto bad;
-        json_object_foreach((json_t *)row, k, v)
-            if (!json_is_string(v) && !json_is_number(v))
-                goto bad;
-    }
-    return TOKIO_OK;
-bad:
-    return tokio__error(TOKIO_EFORMAT, "HPSS daily report table '%s : %s' "
-                        "is not a list or object of rows of strings and "
-                        "numbers", system, title);
-}
-
-int
-tokio_hpss_from_json(struct tokio_hpss **out, const json_t *json,
-                     enum tokio_hpss_kind kind)
-{
-    struct tokio_hpss *h = NULL;
     const char *key;
-    const json_t *v;
+    json_t *list, *rec;
+    void *next;
+    size_t i;
     int rc;
 
-    *out = NULL;
+    json_decref(h->root);
+    if ((h->root = json_deep_copy(json)) == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory");
+    json_object_foreach_safe(h->root, next, key, list) {
+        enum app a = app_named(key);
+        if (a == N_APPS || apps[a].kind != h->kind || !json_is_array(list))
+            return tokio__error(TOKIO_EFORMAT, "HPSS %s log JSON: '%s' is "
+                                "not a list of %s records",
+                                h->kind == TOKIO_HPSS_HSI ? "HSI" : "FTP",
+                                key, h->kind == TOKIO_HPSS_HSI ? "hsi/htar"
+                                                               : "ftp/pftp");
+        json_array_foreach(list, i, rec)
+            if ((rc = check_record(rec, a, i)) < 0)
+                return rc;
+        if (json_array_size(list) == 0)
+            json_object_del(h->root, key);
+    }
+    return TOKIO_OK;
+}
+
+/* 1 if `row` is an object of strings and numbers. */
+static int
+row_ok(const json_t *row)
+{
+    const char *k;
+    json_t *v;
+
+    if (!json_is_object(row))
+        return 0;
+    json_object_foreach((json_t *)row, k, v)
+        if (!json_is_string(v) && !json_is_number(v))
+            return 0;
+    return 1;
+}
+
+/* 1 if `rows` is a list or object of such rows. */
+static int
+rows_ok(const json_t *rows)
+{
+    const char *k;
+    json_t *row;
+    size_t i;
+
+    json_array_foreach(rows, i, row)
+        if (!row_ok(row))
+            return 0;
+    json_object_foreach((json_t *)rows, k, row)
+        if (!row_ok(row))
+            return 0;
+    return json_is_array(rows) || json_is_object(rows);
+}
+
+/* A report's JSON form: {system: {title: rows}}, kept as it is. */
+static int
+report_from_json(struct tokio_hpss *h, const json_t *json)
+{
+    const char *system, *title;
+    json_t *tables, *rows;
+
+    json_object_foreach((json_t *)json, system, tables) {
+        if (!json_is_object(tables))
+            return tokio__error(TOKIO_EFORMAT, "HPSS daily report system "
+                                "'%s' is not an object", system);
+        json_object_foreach(tables, title, rows)
+            if (!rows_ok(rows))
+                return tokio__error(TOKIO_EFORMAT, "HPSS daily report table "
+                                    "'%s : %s' is not a list or object of "
+                                    "rows of strings and numbers", system,
+                                    title);
+    }
+    json_decref(h->root);
+    if ((h->root = json_deep_copy(json)) == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory");
+    return TOKIO_OK;
+}
+
+static int
+add_json(void *hv, const json_t *json)
+{
+    struct tokio_hpss *h = hv;
+
     if (!json_is_object(json))
         return tokio__error(TOKIO_EFORMAT, "HPSS JSON is not an object");
-    if (kind == TOKIO_HPSS_AUTO) {
-        int hsi = 0, ftp = 0, other = 0;
+    if (h->kind == TOKIO_HPSS_AUTO) {
+        /* keys all hsi/htar: an HSI log; all ftp/pftp: an FTP log */
+        int seen[3] = { 0, 0, 0 };
+        const char *key;
+        json_t *v;
         json_object_foreach((json_t *)json, key, v) {
-            enum app a = app_by_name(key);
-            if (a == N_APPS)
-                other++;
-            else if (apps[a].kind == TOKIO_HPSS_HSI)
-                hsi++;
-            else
-                ftp++;
+            enum app a = app_named(key);
+            seen[a == N_APPS ? 0 : apps[a].kind == TOKIO_HPSS_HSI ? 1 : 2]++;
         }
-        kind = other || (hsi && ftp) ? TOKIO_HPSS_DAILY
-               : ftp ? TOKIO_HPSS_FTP : TOKIO_HPSS_HSI;
+        h->kind = seen[0] || (seen[1] && seen[2]) ? TOKIO_HPSS_DAILY
+                  : seen[2] ? TOKIO_HPSS_FTP : TOKIO_HPSS_HSI;
     }
-    if ((rc = new_handle(&h, kind)) < 0)
-        return rc;
-    json_object_foreach((json_t *)json, key, v) {
-        if (kind == TOKIO_HPSS_DAILY) {
-            const char *title;
-            const json_t *rows;
-            if (!json_is_object(v)) {
-                rc = tokio__error(TOKIO_EFORMAT, "HPSS daily report system "
-                                  "'%s' is not an object", key);
-                break;
-            }
-            json_object_foreach((json_t *)v, title, rows)
-                if ((rc = check_rows(key, title, rows)) < 0)
-                    break;
-            if (rc < 0)
-                break;
-            continue;
-        }
-        enum app a = app_by_name(key);
-        if (a == N_APPS || apps[a].kind != kind || !json_is_array(v)) {
-            rc = tokio__error(TOKIO_EFORMAT, "HPSS %s log JSON: '%s' is not "
-                              "a list of %s records",
-                              kind == TOKIO_HPSS_HSI ? "HSI" : "FTP", key,
-                              kind == TOKIO_HPSS_HSI ? "hsi/htar"
-                                                     : "ftp/pftp");
-            break;
-        }
-        for (size_t i = 0; i < json_array_size(v) && rc == TOKIO_OK; i++)
-            rc = rec_from_json(h, a, i, json_array_get(v, i));
-        if (rc < 0)
-            break;
-    }
-    if (rc == TOKIO_OK && kind == TOKIO_HPSS_DAILY &&
-        (h->report = json_deep_copy(json)) == NULL)
-        rc = tokio__error(TOKIO_ENOMEM, "out of memory");
-    if (rc < 0) {
-        tokio_hpss_free(h);
-        return rc;
-    }
-    *out = h;
-    return TOKIO_OK;
+    return h->kind == TOKIO_HPSS_DAILY ? report_from_json(h, json)
+                                       : log_from_json(h, json);
 }
 
 /* ---- reading ------------------------------------------------------------ */
 
-/* The JSON form (text that starts with '{'): logs never start so. */
 static int
-parse_json_text(struct tokio_hpss **out, const char *buf, size_t len,
-                const char *name, enum tokio_hpss_kind kind)
+add_text(void *hv, const char *text, size_t len, const char *name)
 {
-    json_t *json;
+    struct tokio_hpss *h = hv;
+    struct span *lines = NULL;
+    size_t n = 0, first = 0;
+    size_t guessed = 0;     /* the line that made it a report by default */
     int rc;
 
-    if ((rc = tokio__json_parse_named(&json, buf, len, 0, name)) < 0)
+    if ((rc = split_lines(text, len, name, &lines, &n)) < 0)
         return rc;
-    rc = tokio_hpss_from_json(out, json, kind);
-    json_decref(json);
-    if (rc < 0)
-        tokio__error_prefix("'%s'", name);
+    while (first < n && blank(lines[first]))
+        first++;
+    /* the first line that is not blank tells the kind; an input without
+     * one is an empty log */
+    if (h->kind == TOKIO_HPSS_AUTO && first == n)
+        h->kind = TOKIO_HPSS_HSI;
+    if (h->kind == TOKIO_HPSS_AUTO &&
+        (h->kind = sniff_line(lines[first])) == TOKIO_HPSS_AUTO) {
+        h->kind = TOKIO_HPSS_DAILY;
+        guessed = first + 1;
+    }
+    if (h->kind == TOKIO_HPSS_DAILY)
+        rc = parse_report(h, lines, n, name, guessed);
+    else
+        rc = parse_log(h, lines, n, name);
+    free(lines);
     return rc;
 }
 
-/*
- * The rest of `in` as one buffer after `nblank` empty lines and `first`
- * (the lines read so far: blank ones are blank either way), for the
- * JSON form (a daily report's lines are kept in place instead, see
- * read_report()).  `*buf_out` is the caller's.
- */
 static int
-read_whole(struct tokio_input *in, size_t nblank, const char *first,
-           size_t first_len, char **buf_out, size_t *len_out)
+new_handle(void **out, enum tokio_hpss_kind kind)
 {
-    unsigned char *rest = NULL;
-    size_t rest_len = 0, head = nblank + first_len + 1;
-    char *buf;
-    int rc;
+    struct tokio_hpss *h = tokio__calloc(1, sizeof(*h));
 
-    *buf_out = NULL;
-    /* `first` is the reader's: copy it before reading on */
-    if ((buf = tokio__malloc(head)) == NULL)
-        return oom(tokio_input_name(in));
-    memset(buf, '\n', nblank);
-    memcpy(buf + nblank, first, first_len);
-    buf[nblank + first_len] = '\n';
-    if ((rc = tokio_input_read_all(in, 0, &rest, &rest_len)) < 0) {
-        free(buf);
-        return rc;
-    }
-    char *all = rest_len < SIZE_MAX - head - 1
-                ? tokio__realloc(buf, head + rest_len + 1) : NULL;
-    if (all == NULL) {
-        free(buf);
-        free(rest);
-        return oom(tokio_input_name(in));
-    }
-    memcpy(all + head, rest, rest_len);
-    all[head + rest_len] = '\0';
-    free(rest);
-    *buf_out = all;
-    *len_out = head + rest_len;
-    return TOKIO_OK;
-}
-
-/*
- * A daily report: `nblank` blank lines, the line `first` (the reader's:
- * copied), then the rest of `in`.  `guessed` when no kind was given and
- * `first` looked like no log either.
- */
-static int
-read_report(struct tokio_hpss *h, struct tokio_input *in, size_t nblank,
-            const char *first, size_t first_len, int guessed)
-{
-    const char *name = tokio_input_name(in);
-    struct lines L = { NULL, 0, 0 };
-    unsigned char *rest = NULL;
-    size_t rest_len = 0;
-    char *head = tokio__malloc(first_len + 1);
-    int rc = TOKIO_OK, marked = 0;
-
-    if (head == NULL)
-        return oom(name);
-    memcpy(head, first, first_len);
-    for (size_t i = 0; i < nblank && rc == TOKIO_OK; i++)
-        if (add_line(&L, "", 0) < 0)
-            rc = oom(name);
-    if (rc == TOKIO_OK && first_len == 0 && add_line(&L, "", 0) < 0)
-        rc = oom(name);
-    if (rc == TOKIO_OK && first_len > 0)
-        rc = split_lines(&L, head, first_len, name);
-    if (rc == TOKIO_OK &&
-        (rc = tokio_input_read_all(in, 0, &rest, &rest_len)) == TOKIO_OK)
-        rc = split_lines(&L, (const char *)rest, rest_len, name);
-    for (size_t i = 0; rc == TOKIO_OK && guessed && i < L.n && !marked; i++)
-        marked = L.v[i].len >= strlen(REPORT_MARK) &&
-                 memcmp(L.v[i].p, REPORT_MARK, strlen(REPORT_MARK)) == 0;
-    if (rc == TOKIO_OK && guessed && !marked)
-        rc = tokio__error(TOKIO_EFORMAT, "'%s' line %zu: not an HPSS daily "
-                          "report, HSI/HTAR log or FTP log", name,
-                          nblank + 1);
-    else if (rc == TOKIO_OK)
-        rc = parse_report(h, &L, name);
-    free(L.v);
-    free(rest);
-    free(head);
-    return rc;
-}
-
-/* One log line, checked for NUL bytes and UTF-8 first. */
-static int
-parse_log_line(struct tokio_hpss *h, struct where *w, const char *line,
-               size_t len)
-{
-    if (!tokio__text_valid((const unsigned char *)line, len))
-        return tokio__error(TOKIO_EFORMAT, "'%s' line %zu: %s", w->name,
-                            w->lineno, memchr(line, '\0', len)
-                            ? "NUL byte" : "invalid UTF-8");
-    return h->kind == TOKIO_HPSS_HSI ? parse_hsi_line(h, w, line, len)
-                                     : parse_ftp_line(h, w, line, len);
-}
-
-/*
- * Read `in`: logs line by line as they stream (a log can be large), the
- * JSON form and daily reports whole.  The first non-blank line tells
- * JSON, and with TOKIO_HPSS_AUTO an HSI or FTP log from anything else,
- * which is then read as a daily report.
- */
-static int
-read_input(struct tokio_hpss **out, struct tokio_input *in,
-           enum tokio_hpss_kind kind)
-{
-    const char *name = tokio_input_name(in), *line;
-    struct tokio_hpss *h = NULL;
-    struct where w = { .name = name };
-    size_t len, nblank = 0, i;
-    char *buf = NULL;
-    int rc;
-
-    *out = NULL;
-    while ((rc = tokio_input_getline(in, &line, &len)) == TOKIO_OK &&
-           line != NULL && blank(line, len))
-        nblank++;
-    if (rc < 0)
-        return rc;
-    if (line == NULL && kind == TOKIO_HPSS_AUTO)
-        return tokio__error(TOKIO_EFORMAT, "'%s' holds no HPSS records: "
-                            "give its kind", name);
-    for (i = 0; line != NULL && i < len && tokio__py_space((unsigned char)line[i]);
-         i++)
-        ;
-    if (line != NULL && line[i] == '{') {
-        if ((rc = read_whole(in, nblank, line, len, &buf, &len)) < 0)
-            return rc;
-        rc = parse_json_text(out, buf, len, name, kind);
-        free(buf);
-        return rc;
-    }
-    int guessed = 0;
-    if (kind == TOKIO_HPSS_AUTO &&
-        (kind = sniff_line((struct span){ line, len })) == TOKIO_HPSS_AUTO) {
-        kind = TOKIO_HPSS_DAILY;
-        guessed = 1;
-    }
-    if ((rc = new_handle(&h, kind)) < 0)
-        return rc;
-    if (kind == TOKIO_HPSS_DAILY) {
-        rc = read_report(h, in, nblank, line ? line : "", line ? len : 0,
-                         guessed);
-    } else if (line != NULL) {
-        w.tc = tokio__local_days_cached();
-        w.lineno = tokio_input_lineno(in);
-        rc = parse_log_line(h, &w, line, len);
-        while (rc == TOKIO_OK &&
-               (rc = tokio_input_getline(in, &line, &len)) == TOKIO_OK &&
-               line != NULL) {
-            if (blank(line, len))
-                continue;
-            w.lineno = tokio_input_lineno(in);
-            rc = parse_log_line(h, &w, line, len);
-        }
-    }
-    if (rc < 0) {
-        tokio_hpss_free(h);     /* no half-built result */
-        return rc;
-    }
     *out = h;
+    if (h == NULL || (h->root = json_object()) == NULL) {
+        free(h);
+        *out = NULL;
+        return tokio__error(TOKIO_ENOMEM, "out of memory");
+    }
+    h->kind = kind;
     return TOKIO_OK;
+}
+
+static int new_auto(void **out) { return new_handle(out, TOKIO_HPSS_AUTO); }
+static int new_daily(void **out) { return new_handle(out, TOKIO_HPSS_DAILY); }
+static int new_hsi(void **out) { return new_handle(out, TOKIO_HPSS_HSI); }
+static int new_ftp(void **out) { return new_handle(out, TOKIO_HPSS_FTP); }
+
+/* The connector entry of each kind (below), [TOKIO_HPSS_AUTO] the one
+ * registered; NULL for no kind, with the message set. */
+static const struct tokio__connector by_kind[4];
+
+static const struct tokio__connector *
+connector(enum tokio_hpss_kind kind)
+{
+    if ((unsigned)kind < sizeof(by_kind) / sizeof(by_kind[0]))
+        return &by_kind[kind];
+    tokio__error(TOKIO_EINVAL, "no HPSS input kind %d", (int)kind);
+    return NULL;
 }
 
 int
 tokio_hpss_open(struct tokio_hpss **out, const char *path,
                 enum tokio_hpss_kind kind)
 {
-    struct tokio_input *in = NULL;
-    int rc;
+    const struct tokio__connector *c = connector(kind);
+    void *h = NULL;
+    int rc = c ? tokio__connector_open(c, &h, path) : TOKIO_EINVAL;
 
-    *out = NULL;
-    if ((rc = tokio_input_open(&in, path)) < 0)
-        return rc;
-    rc = read_input(out, in, kind);
-    tokio_input_close(in);
+    *out = h;
     return rc;
 }
 
@@ -1889,15 +1198,24 @@ int
 tokio_hpss_open_mem(struct tokio_hpss **out, const void *buf, size_t len,
                     const char *name, enum tokio_hpss_kind kind)
 {
-    struct tokio_input *in = NULL;
-    int rc;
+    const struct tokio__connector *c = connector(kind);
+    void *h = NULL;
+    int rc = c ? tokio__connector_open_mem(c, &h, buf, len, name)
+               : TOKIO_EINVAL;
 
-    *out = NULL;
-    if ((rc = tokio_input_open_mem(&in, buf, len,
-                                   name ? name : "<memory>")) < 0)
-        return rc;
-    rc = read_input(out, in, kind);
-    tokio_input_close(in);
+    *out = h;
+    return rc;
+}
+
+int
+tokio_hpss_from_json(struct tokio_hpss **out, const json_t *json,
+                     enum tokio_hpss_kind kind)
+{
+    const struct tokio__connector *c = connector(kind);
+    void *h = NULL;
+    int rc = c ? tokio__connector_from_json(c, &h, json) : TOKIO_EINVAL;
+
+    *out = h;
     return rc;
 }
 
@@ -1912,337 +1230,77 @@ tokio_hpss_kind(const struct tokio_hpss *h)
 size_t
 tokio_hpss_count(const struct tokio_hpss *h, const char *app)
 {
-    enum app a = app_by_name(app);
-    size_t n = 0;
-
-    for (size_t i = 0; a != N_APPS && i < h->n; i++)
-        n += h->recs[i].app == a;
-    return n;
+    return h->kind == TOKIO_HPSS_DAILY ? 0
+           : json_array_size(json_object_get(h->root, app));
 }
 
 const char *
 tokio_hpss_report_date(const struct tokio_hpss *h)
 {
-    return h->kind == TOKIO_HPSS_DAILY && h->date[0] ? h->date : NULL;
-}
-
-/* One record as a new JSON object; NULL when out of memory. */
-static json_t *
-rec_to_json(const struct tokio_hpss *h, const struct rec *r)
-{
-    json_t *obj = json_object();
-    const struct field *f = apps[r->app].fields;
-
-    for (size_t i = 0; obj != NULL && i < apps[r->app].n; i++) {
-        json_t *v;
-        if (!(r->present & (1u << i)))
-            continue;
-        v = f[i].type == T_INT ? json_integer(r->v[i].i)
-            : f[i].type == T_REAL ? json_real(r->v[i].d)
-            : json_string(h->pool + r->v[i].off);
-        if (json_object_set_new(obj, f[i].name, v) < 0) {
-            json_decref(obj);
-            obj = NULL;
-        }
-    }
-    return obj;
-}
-
-/* One cell as a new JSON value; NULL when out of memory. */
-static json_t *
-cell_to_json(const struct tokio_hpss *h, const struct rcell *c)
-{
-    return c->type == T_INT ? json_integer(c->v.i)
-           : c->type == T_REAL ? json_real(c->v.d)
-           : json_string(h->pool + c->v.off);
-}
-
-/* A table's rows: a list of objects, or an object of them by key. */
-static json_t *
-table_to_json(const struct tokio_hpss *h, const struct table *t)
-{
-    json_t *rows = t->keyslot == SIZE_MAX ? json_array() : json_object();
-
-    for (size_t r = 0; rows != NULL && r < t->nrows; r++) {
-        const struct rcell *c = &t->cells[r * t->nkeys];
-        json_t *row = json_object();
-        int rc = row == NULL ? -1 : 0;
-
-        for (size_t k = 0; rc == 0 && k < t->nkeys; k++)
-            if (k != t->keyslot)
-                rc = json_object_set_new(row, h->pool + t->keys[k],
-                                         cell_to_json(h, &c[k]));
-        if (rc == 0)
-            rc = t->keyslot == SIZE_MAX
-                 ? json_array_append_new(rows, row)
-                 : json_object_set_new(rows, h->pool + c[t->keyslot].v.off,
-                                       row);
-        else
-            json_decref(row);
-        if (rc < 0) {
-            json_decref(rows);
-            rows = NULL;
-        }
-    }
-    return rows;
-}
-
-/* A daily report read as text: system -> title -> rows. */
-static json_t *
-report_to_json(const struct tokio_hpss *h)
-{
-    json_t *root = json_object();
-
-    for (size_t i = 0; root != NULL && i < h->ntables; i++) {
-        const struct table *t = &h->tables[i];
-        const char *system = h->pool + t->system;
-        json_t *sys = json_object_get(root, system);
-
-        if ((sys == NULL &&
-             json_object_set_new(root, system, sys = json_object()) < 0) ||
-            json_object_set_new(sys, h->pool + t->title,
-                                table_to_json(h, t)) < 0) {
-            json_decref(root);
-            root = NULL;
-        }
-    }
-    return root;
+    return h->date[0] ? h->date : NULL;
 }
 
 int
 tokio_hpss_to_json(const struct tokio_hpss *h, json_t **out)
 {
-    json_t *root;
-
-    *out = NULL;
-    if (h->kind == TOKIO_HPSS_DAILY)
-        root = h->report ? json_deep_copy(h->report) : report_to_json(h);
-    else
-        root = json_object();
-    if (root == NULL)
-        return tokio__error(TOKIO_ENOMEM, "out of memory");
-    for (size_t i = 0; h->kind != TOKIO_HPSS_DAILY && i < h->n; i++) {
-        const char *app = apps[h->recs[i].app].name;
-        json_t *list = json_object_get(root, app), *rec;
-
-        if (list == NULL &&
-            json_object_set_new(root, app, list = json_array()) < 0)
-            goto nomem;
-        if ((rec = rec_to_json(h, &h->recs[i])) == NULL ||
-            json_array_append_new(list, rec) < 0)
-            goto nomem;
-    }
-    *out = root;
-    return TOKIO_OK;
-nomem:
-    json_decref(root);
-    return tokio__error(TOKIO_ENOMEM, "out of memory");
-}
-
-/* Field indexes of `app` in the order of their names. */
-static size_t
-fields_by_name(enum app app, size_t order[MAX_FIELDS])
-{
-    const struct field *f = apps[app].fields;
-    size_t n = apps[app].n;
-
-    for (size_t i = 0; i < n; i++) {
-        size_t j = i;
-        for (; j > 0 && strcmp(f[order[j - 1]].name, f[i].name) > 0; j--)
-            order[j] = order[j - 1];
-        order[j] = i;
-    }
-    return n;
-}
-
-/* A value of type `type` (T_INT, T_REAL, T_STR: a pool offset). */
-static void
-write_typed(struct tokio__jstream *js, const struct tokio_hpss *h,
-            int type, const union val *v)
-{
-    if (type == T_INT)
-        tokio__jstream_int(js, v->i);
-    else if (type == T_REAL)
-        tokio__jstream_real(js, v->d);
-    else
-        tokio__jstream_string(js, h->pool + v->off, strlen(h->pool + v->off));
-}
-
-/* A log's JSON straight from its records: applications and field names
- * sorted, records in input order, as tokio_json_write() lays out
- * tokio_hpss_to_json()'s tree. */
-static int
-write_log_json(const struct tokio_hpss *h, FILE *fp, unsigned flags)
-{
-    static const enum app by_name[N_APPS] = {
-        APP_FTP, APP_HSI, APP_HTAR, APP_PFTP
-    };
-    struct tokio__jstream *js = tokio__jstream_open(fp, flags);
-
-    if (js == NULL)
-        return TOKIO_ENOMEM;
-    tokio__jstream_begin(js);
-    for (size_t a = 0; a < N_APPS; a++) {
-        enum app app = by_name[a];
-        const struct field *f = apps[app].fields;
-        size_t order[MAX_FIELDS], nf = fields_by_name(app, order);
-        int any = 0;
-
-        for (size_t i = 0; i < h->n; i++) {
-            const struct rec *r = &h->recs[i];
-            if (r->app != app)
-                continue;
-            if (!any) {
-                tokio__jstream_key(js, apps[app].name,
-                                   strlen(apps[app].name));
-                tokio__jstream_begin_list(js);
-                any = 1;
-            }
-            tokio__jstream_item(js);
-            tokio__jstream_begin(js);
-            for (size_t k = 0; k < nf; k++) {
-                size_t x = order[k];
-                if (!(r->present & (1u << x)))
-                    continue;
-                tokio__jstream_key(js, f[x].name, strlen(f[x].name));
-                write_typed(js, h, f[x].type, &r->v[x]);
-            }
-            tokio__jstream_end(js);
-        }
-        if (any)
-            tokio__jstream_end(js);
-    }
-    tokio__jstream_end(js);
-    return tokio__jstream_close(js);
-}
-
-/* Row `r` of `t`: its columns in `cols` (sorted, the key column left
- * out where rows are keyed by it). */
-static void
-write_row(struct tokio__jstream *js, const struct tokio_hpss *h,
-          const struct table *t, size_t r, const struct tokio__jkey *cols,
-          size_t ncols)
-{
-    tokio__jstream_begin(js);
-    for (size_t k = 0; k < ncols; k++)
-        if (tokio__jkeys_last(cols, ncols, k)) {
-            const struct rcell *c = &t->cells[r * t->nkeys + cols[k].i];
-            tokio__jstream_key(js, cols[k].s, strlen(cols[k].s));
-            write_typed(js, h, c->type, &c->v);
-        }
-    tokio__jstream_end(js);
-}
-
-/* Table `t` as table_to_json() makes it, keys sorted. */
-static int
-write_table(struct tokio__jstream *js, const struct tokio_hpss *h,
-            const struct table *t)
-{
-    struct tokio__jkey *cols = tokio__calloc(t->nkeys + 1, sizeof(*cols));
-    struct tokio__jkey *rows = NULL;
-    size_t ncols = 0;
-
-    if (cols == NULL)
-        return TOKIO_ENOMEM;
-    for (size_t k = 0; k < t->nkeys; k++)
-        if (k != t->keyslot)
-            cols[ncols++] = (struct tokio__jkey){ h->pool + t->keys[k], k };
-    tokio__jkeys_sort(cols, ncols);
-    if (t->keyslot == SIZE_MAX) {
-        tokio__jstream_begin_list(js);
-        for (size_t r = 0; r < t->nrows; r++) {
-            tokio__jstream_item(js);
-            write_row(js, h, t, r, cols, ncols);
-        }
-        tokio__jstream_end(js);
-        free(cols);
-        return TOKIO_OK;
-    }
-    /* rows keyed by a column: by that key, the last row of a key wins */
-    if ((rows = tokio__calloc(t->nrows + 1, sizeof(*rows))) == NULL) {
-        free(cols);
-        return TOKIO_ENOMEM;
-    }
-    for (size_t r = 0; r < t->nrows; r++)
-        rows[r] = (struct tokio__jkey){
-            h->pool + t->cells[r * t->nkeys + t->keyslot].v.off, r };
-    tokio__jkeys_sort(rows, t->nrows);
-    tokio__jstream_begin(js);
-    for (size_t k = 0; k < t->nrows; k++)
-        if (tokio__jkeys_last(rows, t->nrows, k)) {
-            tokio__jstream_key(js, rows[k].s, strlen(rows[k].s));
-            write_row(js, h, t, rows[k].i, cols, ncols);
-        }
-    tokio__jstream_end(js);
-    free(rows);
-    free(cols);
+    *out = json_incref(h->root);
     return TOKIO_OK;
 }
 
-/* A daily report read as text: systems, titles, rows and columns sorted,
- * as tokio_json_write() lays out report_to_json()'s tree (a system and
- * title name one table: a later one replaced it where it was read). */
-static int
-write_report_json(const struct tokio_hpss *h, FILE *fp, unsigned flags)
+/* A CSV cell: a string quoted as needed, a number as the JSON has it,
+ * nothing for anything else. */
+static void
+write_cell(FILE *fp, const json_t *v)
 {
-    struct tokio__jkey *tabs = tokio__calloc(h->ntables + 1, sizeof(*tabs));
-    struct tokio__jstream *js = NULL;
-    int rc = TOKIO_OK;
+    char buf[40];
 
-    if (tabs == NULL || (js = tokio__jstream_open(fp, flags)) == NULL) {
-        free(tabs);
-        return tokio__error(TOKIO_ENOMEM, "out of memory writing JSON");
+    if (json_is_string(v)) {
+        tokio_csv_write_field(fp, json_string_value(v), json_string_length(v));
+    } else if (json_is_integer(v)) {
+        fprintf(fp, "%lld", (long long)json_integer_value(v));
+    } else if (json_is_real(v)) {
+        tokio_format_double(buf, sizeof(buf), json_real_value(v));
+        fputs(buf, fp);
     }
-    for (size_t i = 0; i < h->ntables; i++)
-        tabs[i] = (struct tokio__jkey){ h->pool + h->tables[i].system, i };
-    tokio__jkeys_sort(tabs, h->ntables);
-    tokio__jstream_begin(js);
-    for (size_t a = 0; a < h->ntables && rc == TOKIO_OK;) {
-        /* one system: its tables by title */
-        size_t b = a + 1;
-        while (b < h->ntables && strcmp(tabs[a].s, tabs[b].s) == 0)
-            b++;
-        for (size_t k = a; k < b; k++)
-            tabs[k].s = h->pool + h->tables[tabs[k].i].title;
-        tokio__jkeys_sort(tabs + a, b - a);
-        tokio__jstream_key(js, h->pool + h->tables[tabs[a].i].system,
-                           strlen(h->pool + h->tables[tabs[a].i].system));
-        tokio__jstream_begin(js);
-        for (size_t k = a; k < b && rc == TOKIO_OK; k++) {
-            tokio__jstream_key(js, tabs[k].s, strlen(tabs[k].s));
-            rc = write_table(js, h, &h->tables[tabs[k].i]);
-        }
-        tokio__jstream_end(js);
-        a = b;
-    }
-    tokio__jstream_end(js);
-    free(tabs);
-    int crc = tokio__jstream_close(js);
-    if (rc == TOKIO_ENOMEM)
-        return tokio__error(rc, "out of memory writing JSON");
-    return crc;
 }
 
-int
-tokio_hpss_write_json(const struct tokio_hpss *h, FILE *fp, unsigned flags)
+static void
+write_report_row(FILE *fp, const char *system, const char *title,
+                 const char *rowkey, const json_t *row)
 {
-    json_t *j = NULL;
-    int rc;
+    const char *col;
+    json_t *v;
 
-    /* unsorted, the tree's order is that of first appearance */
-    if (flags & TOKIO_JSON_SORT_KEYS) {
-        if (h->kind != TOKIO_HPSS_DAILY)
-            return write_log_json(h, fp, flags);
-        if (h->report == NULL)
-            return write_report_json(h, fp, flags);
+    json_object_foreach((json_t *)row, col, v) {
+        const char *const text[4] = { system, title, rowkey, col };
+        for (int i = 0; i < 4; i++) {
+            tokio_csv_write_field(fp, text[i], strlen(text[i]));
+            fputc(',', fp);
+        }
+        write_cell(fp, v);
+        fputc('\n', fp);
     }
-    if (h->report != NULL)
-        return tokio_json_write(fp, h->report, flags);
-    if ((rc = tokio_hpss_to_json(h, &j)) < 0)
-        return rc;
-    rc = tokio_json_write(fp, j, flags);
-    json_decref(j);
-    return rc;
+}
+
+/* A report: one row per cell. */
+static void
+write_report_csv(const struct tokio_hpss *h, FILE *fp)
+{
+    const char *system, *title, *key;
+    json_t *tables, *rows, *row;
+    char idx[32];
+    size_t i;
+
+    fputs("system,table,row,column,value\n", fp);
+    json_object_foreach(h->root, system, tables)
+        json_object_foreach(tables, title, rows) {
+            json_array_foreach(rows, i, row) {
+                snprintf(idx, sizeof(idx), "%zu", i);
+                write_report_row(fp, system, title, idx, row);
+            }
+            json_object_foreach(rows, key, row)
+                write_report_row(fp, system, title, key, row);
+        }
 }
 
 static int
@@ -2252,137 +1310,57 @@ cmp_str(const void *a, const void *b)
 }
 
 static void
-write_double(FILE *fp, double d)
+write_log_row(FILE *fp, const char *app, const json_t *rec,
+              const char *const *cols, size_t ncols)
 {
-    char buf[40];
-    tokio_format_double(buf, sizeof(buf), d);
-    fputs(buf, fp);
-}
-
-static void
-write_value(FILE *fp, const json_t *v)
-{
-    if (json_is_string(v))
-        tokio_csv_write_field(fp, json_string_value(v),
-                              json_string_length(v));
-    else if (json_is_integer(v))
-        fprintf(fp, "%lld", (long long)json_integer_value(v));
-    else if (json_is_real(v))
-        write_double(fp, json_real_value(v));
-}
-
-static void
-write_report_row(FILE *fp, const char *system, const char *title,
-                 const char *rowkey, const json_t *row)
-{
-    const char *col;
-    const json_t *v;
-
-    json_object_foreach((json_t *)row, col, v) {
-        tokio_csv_write_field(fp, system, strlen(system));
+    fputs(app, fp);
+    for (size_t k = 0; k < ncols; k++) {
         fputc(',', fp);
-        tokio_csv_write_field(fp, title, strlen(title));
-        fputc(',', fp);
-        tokio_csv_write_field(fp, rowkey, strlen(rowkey));
-        fputc(',', fp);
-        tokio_csv_write_field(fp, col, strlen(col));
-        fputc(',', fp);
-        write_value(fp, v);
-        fputc('\n', fp);
+        write_cell(fp, json_object_get(rec, cols[k]));
     }
+    fputc('\n', fp);
 }
 
+/* A log: one row per record, in input order when read as text (else
+ * application by application), columns the kind's field names sorted. */
 static void
-write_report_csv(const json_t *report, FILE *fp)
+write_log_csv(const struct tokio_hpss *h, FILE *fp)
 {
-    const char *system, *title;
-    const json_t *tables, *rows;
+    const char *cols[64], *key;
+    size_t n = 0, ncols = 0, next[N_APPS] = { 0 }, i;
+    json_t *list, *rec;
 
-    fputs("system,table,row,column,value\n", fp);
-    json_object_foreach((json_t *)report, system, tables) {
-        json_object_foreach((json_t *)tables, title, rows) {
-            if (json_is_array(rows)) {
-                for (size_t i = 0; i < json_array_size(rows); i++) {
-                    char idx[32];
-                    snprintf(idx, sizeof(idx), "%zu", i);
-                    write_report_row(fp, system, title, idx,
-                                     json_array_get(rows, i));
-                }
-            } else {
-                const char *key;
-                const json_t *row;
-                json_object_foreach((json_t *)rows, key, row)
-                    write_report_row(fp, system, title, key, row);
-            }
+    for (int a = 0; a < N_APPS; a++)
+        for (const struct field *f = apps[a].fields;
+             apps[a].kind == h->kind && f->name != NULL; f++)
+            cols[n++] = f->name;
+    qsort(cols, n, sizeof(cols[0]), cmp_str);
+    fputs("app", fp);
+    for (size_t k = 0; k < n; k++)
+        if (ncols == 0 || strcmp(cols[k], cols[ncols - 1]) != 0) {
+            cols[ncols++] = cols[k];
+            fprintf(fp, ",%s", cols[k]);
         }
+    fputc('\n', fp);
+    for (i = 0; i < h->n; i++) {
+        const char *app = apps[h->order[i]].name;
+        write_log_row(fp, app, json_array_get(json_object_get(h->root, app),
+                                              next[h->order[i]]++),
+                      cols, ncols);
     }
+    if (h->order == NULL)
+        json_object_foreach(h->root, key, list)
+            json_array_foreach(list, i, rec)
+                write_log_row(fp, key, rec, cols, ncols);
 }
 
 int
 tokio_hpss_write_csv(const struct tokio_hpss *h, FILE *fp)
 {
-    const char *cols[2 * MAX_FIELDS];
-    int map[N_APPS][2 * MAX_FIELDS];
-    size_t ncols = 0;
-
-    if (h->kind == TOKIO_HPSS_DAILY) {
-        json_t *built = NULL;
-        if (h->report == NULL && (built = report_to_json(h)) == NULL)
-            return tokio__error(TOKIO_ENOMEM, "out of memory");
-        write_report_csv(h->report ? h->report : built, fp);
-        json_decref(built);
-        goto done;
-    }
-    /* the union of the kind's field names, sorted */
-    for (int a = 0; a < N_APPS; a++) {
-        if (apps[a].kind != h->kind)
-            continue;
-        for (size_t i = 0; i < apps[a].n; i++) {
-            size_t k;
-            for (k = 0; k < ncols; k++)
-                if (strcmp(cols[k], apps[a].fields[i].name) == 0)
-                    break;
-            if (k == ncols)
-                cols[ncols++] = apps[a].fields[i].name;
-        }
-    }
-    qsort(cols, ncols, sizeof(cols[0]), cmp_str);
-    for (int a = 0; a < N_APPS; a++)
-        for (size_t k = 0; k < ncols; k++) {
-            map[a][k] = -1;
-            for (size_t i = 0; apps[a].kind == h->kind && i < apps[a].n; i++)
-                if (strcmp(cols[k], apps[a].fields[i].name) == 0)
-                    map[a][k] = (int)i;
-        }
-    fputs("app", fp);
-    for (size_t k = 0; k < ncols; k++)
-        fprintf(fp, ",%s", cols[k]);
-    fputc('\n', fp);
-    for (size_t r = 0; r < h->n; r++) {
-        const struct rec *rec = &h->recs[r];
-        fputs(apps[rec->app].name, fp);
-        for (size_t k = 0; k < ncols; k++) {
-            int i = map[rec->app][k];
-            fputc(',', fp);
-            if (i < 0 || !(rec->present & (1u << i)))
-                continue;
-            switch (apps[rec->app].fields[i].type) {
-            case T_INT:
-                fprintf(fp, "%lld", (long long)rec->v[i].i);
-                break;
-            case T_REAL:
-                write_double(fp, rec->v[i].d);
-                break;
-            case T_STR: {
-                const char *s = h->pool + rec->v[i].off;
-                tokio_csv_write_field(fp, s, strlen(s));
-                break;
-            }
-            }
-        }
-        fputc('\n', fp);
-    }
-done:
+    if (h->kind == TOKIO_HPSS_DAILY)
+        write_report_csv(h, fp);
+    else
+        write_log_csv(h, fp);
     return tokio__write_check(fp, "cannot write HPSS CSV");
 }
 
@@ -2391,12 +1369,51 @@ tokio_hpss_free(struct tokio_hpss *h)
 {
     if (h == NULL)
         return;
-    free(h->recs);
-    free(h->pool);
-    for (size_t i = 0; i < h->ntables; i++)
-        free_table(&h->tables[i]);
-    free(h->tables);
-    json_decref(h->tindex);
-    json_decref(h->report);
+    json_decref(h->root);
+    free(h->order);
     free(h);
 }
+
+/* ---- the connector interface (src/core/connector.h) -------------------- */
+
+/* A daily report holds its mark line; a log's first line looks like one. */
+static int
+bid(const char *head, size_t n)
+{
+    struct span line = { head, n };
+    const char *nl;
+
+    if (memmem(head, n, REPORT_MARK, strlen(REPORT_MARK)) != NULL)
+        return 90;
+    while (line.len > 0 && (nl = memchr(line.p, '\n', line.len)) != NULL &&
+           blank((struct span){ line.p, (size_t)(nl - line.p) })) {
+        line.len -= (size_t)(nl + 1 - line.p);
+        line.p = nl + 1;
+    }
+    if ((nl = memchr(line.p, '\n', line.len)) != NULL)
+        line.len = (size_t)(nl - line.p);
+    return sniff_line(line) != TOKIO_HPSS_AUTO ? 80 : 0;
+}
+
+static int
+to_json(const void *h, json_t **out) { return tokio_hpss_to_json(h, out); }
+
+static int
+write_csv(const void *h, FILE *fp) { return tokio_hpss_write_csv(h, fp); }
+
+static void
+free_handle(void *h) { tokio_hpss_free(h); }
+
+#define HPSS_CONNECTOR(NEW) {                                               \
+        .name = "hpss", .bid = bid, .new = NEW, .add_text = add_text,       \
+        .add_json = add_json, .to_json = to_json, .write_csv = write_csv,   \
+        .free = free_handle }
+
+static const struct tokio__connector by_kind[4] = {
+    [TOKIO_HPSS_AUTO] = HPSS_CONNECTOR(new_auto),
+    [TOKIO_HPSS_DAILY] = HPSS_CONNECTOR(new_daily),
+    [TOKIO_HPSS_HSI] = HPSS_CONNECTOR(new_hsi),
+    [TOKIO_HPSS_FTP] = HPSS_CONNECTOR(new_ftp),
+};
+
+const struct tokio__connector tokio__hpss_connector = HPSS_CONNECTOR(new_auto);

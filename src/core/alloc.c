@@ -19,6 +19,22 @@ static atomic_bool fail_persistent;
 static atomic_bool fail_tripped;
 static atomic_size_t byte_budget;      /* 0: no budget */
 static atomic_size_t bytes_asked;
+static atomic_size_t failures;         /* allocations that returned NULL */
+
+/* `p`, counted as a failure when NULL */
+static void *
+counted(void *p)
+{
+    if (p == NULL)
+        atomic_fetch_add_explicit(&failures, 1, memory_order_relaxed);
+    return p;
+}
+
+size_t
+tokio__alloc_failures(void)
+{
+    return atomic_load_explicit(&failures, memory_order_relaxed);
+}
 
 /* Whether the allocation of `size` bytes about to be made must fail. */
 static int
@@ -49,9 +65,7 @@ should_fail(size_t size)
 void *
 tokio__malloc(size_t size)
 {
-    if (should_fail(size))
-        return NULL;
-    return malloc(size ? size : 1);
+    return counted(should_fail(size) ? NULL : malloc(size ? size : 1));
 }
 
 void *
@@ -59,16 +73,14 @@ tokio__calloc(size_t count, size_t size)
 {
     if (should_fail(size != 0 && count > SIZE_MAX / size ? SIZE_MAX
                                                          : count * size))
-        return NULL;
-    return calloc(count ? count : 1, size ? size : 1);
+        return counted(NULL);
+    return counted(calloc(count ? count : 1, size ? size : 1));
 }
 
 void *
 tokio__realloc(void *ptr, size_t size)
 {
-    if (should_fail(size))
-        return NULL;
-    return realloc(ptr, size ? size : 1);
+    return counted(should_fail(size) ? NULL : realloc(ptr, size ? size : 1));
 }
 
 void *

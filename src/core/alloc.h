@@ -26,6 +26,13 @@ char *tokio__strdup(const char *s);
 char *tokio__strndup(const char *s, size_t n);
 
 /*
+ * How many allocations through these have failed so far (it only grows):
+ * for calls into libraries that do not report every failure (jansson's
+ * lexer drops a byte it cannot append to a string and parses on).
+ */
+size_t tokio__alloc_failures(void);
+
+/*
  * Allocation callbacks for zlib (alloc_func/free_func) and libbzip2
  * (bzalloc/bzfree), so their buffers count toward the same failure hook.
  */

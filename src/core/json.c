@@ -682,7 +682,9 @@ json_oom(const json_error_t *err)
  * allocation failures (a string token it cannot copy) as syntax errors.  A
  * real syntax error is deterministic, so on failure parse once more: a
  * different outcome, or an allocator failing right now, means the first
- * failure was memory.  Malformed input is rare enough to parse twice.
+ * failure was memory.  Malformed input is rare enough to parse twice.  Its
+ * lexer also drops a byte of a string it cannot grow and parses on: a
+ * value made while an allocation failed is refused as out of memory.
  * Returns the value, or NULL with *oom_out saying which kind of failure.
  */
 json_t *
@@ -690,6 +692,7 @@ tokio__json_parse(const char *text, size_t len, size_t flags,
                   json_error_t *err, int *oom_out)
 {
     json_error_t again;
+    size_t failures = tokio__alloc_failures();
 
     /* where jansson gives up before its lexer starts it writes only the
      * start of *err; zeroed, that reads as "empty message, no code" */
@@ -698,8 +701,13 @@ tokio__json_parse(const char *text, size_t len, size_t flags,
     json_t *v = json_loadb(text, len, flags, err);
 
     *oom_out = 0;
-    if (v != NULL)
+    if (v != NULL && tokio__alloc_failures() == failures)
         return v;
+    if (v != NULL) {
+        json_decref(v);
+        *oom_out = 1;
+        return NULL;
+    }
     if (json_oom(err)) {
         *oom_out = 1;
         return NULL;

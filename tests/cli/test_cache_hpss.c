@@ -153,6 +153,30 @@ test_cache_hpss_failures(void **state)
     free(dir);
 }
 
+/* Empty input is an empty log, as the reference's HsiLog of "" is. */
+static void
+test_cache_hpss_empty_input_is_empty_log(void **state)
+{
+    (void)state;
+    const char *argv[] = { "cache-hpss", "/dev/null", NULL };
+    const char *csv[] = { "cache-hpss", "--csv", "/dev/null", NULL };
+    struct tokio_run r = tokio_test_run(NULL, env, argv);
+
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "{}\n");
+    tokio_run_free(&r);
+    r = tokio_test_run(NULL, env, csv);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "app,access_latency_sec,"
+                        "access_latency_sec_resolution,account_id,bytes,"
+                        "bytes_sec,bytes_sec_resolution,client_pid,cos_id,"
+                        "dest_path,duration_sec,duration_sec_resolution,"
+                        "end_timestamp,hpss_path,hpss_uid,htar_op,opname,"
+                        "remote_ftp_host,remote_host,return_code,"
+                        "source_path\n");
+    tokio_run_free(&r);
+}
+
 static void
 test_cache_hpss_help(void **state)
 {
@@ -173,6 +197,7 @@ main(void)
         cmocka_unit_test(test_cache_hpss_matches_goldens),
         cmocka_unit_test(test_cache_hpss_output_file_reads_back),
         cmocka_unit_test(test_cache_hpss_failures),
+        cmocka_unit_test(test_cache_hpss_empty_input_is_empty_log),
         cmocka_unit_test(test_cache_hpss_help),
     };
 

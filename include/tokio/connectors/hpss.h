@@ -46,21 +46,23 @@ enum tokio_hpss_kind {
 
 /**
  * Read `path` (plain or compressed; "-" is standard input) as `kind`:
- * native text, or the JSON this library writes (an object: its top-level
- * keys tell a log from a report).  With TOKIO_HPSS_AUTO the kind is told
- * by the first non-blank line: an HSI/HTAR line (eight space-separated
- * fields, app "hsi" or "htar", then tab-separated ones), an FTP line
- * ("..._Cmd" in the 9th or 12th field), else a daily report, which must
- * hold a line starting "HPSS Report for Date".  Logs are read as they
- * stream; blank lines are skipped, and lines of other applications or
- * FTP commands are skipped as the reference skips them.
+ * native text, or the JSON of tokio_hpss_to_json() (text whose first
+ * non-blank character is '{': its top-level keys tell a log from a
+ * report).  With TOKIO_HPSS_AUTO the kind is told by the first non-blank
+ * line: an HSI/HTAR line (eight space-separated fields, app "hsi" or
+ * "htar", then tab-separated ones), an FTP line ("..._Cmd" in the 9th or
+ * 12th field), else a daily report, which must hold a line starting
+ * "HPSS Report for Date"; input without such a line is an empty HSI log.
+ * Blank lines are skipped, and lines of other applications or FTP
+ * commands are skipped as the reference skips them.
  * @param[out] out  the data; free with tokio_hpss_free().  NULL on
  *                  failure.
  * @return TOKIO_OK, TOKIO_EIO, TOKIO_EFORMAT (the message names the file
  *         and line: too few fields, a bad date or number, invalid UTF-8;
  *         a report without its date line; a daily report table keyed by
- *         a column with a repeated value; unrecognizable with AUTO),
- *         TOKIO_ENOMEM.
+ *         a column with a repeated value; unrecognizable with AUTO; JSON
+ *         as tokio_hpss_from_json() refuses it), TOKIO_EINVAL (no such
+ *         kind), TOKIO_ENOMEM.
  */
 TOKIO_API int tokio_hpss_open(struct tokio_hpss **out, const char *path,
                               enum tokio_hpss_kind kind);
@@ -91,29 +93,23 @@ TOKIO_API const char *tokio_hpss_report_date(const struct tokio_hpss *h);
 
 /**
  * The reference's JSON (as json.dumps of the pytokio object): a new
- * reference in `*out`; applications, systems and tables in input order.
- * @return TOKIO_OK, TOKIO_ENOMEM.
+ * reference in `*out` to the handle's own tree (read it, do not change
+ * it; json_decref() it); applications, systems and tables in input
+ * order.  Written with TOKIO_JSON_SORT_KEYS | TOKIO_JSON_INDENT(4) it is
+ * what the reference's goldens hold.
+ * @return TOKIO_OK.
  */
 TOKIO_API int tokio_hpss_to_json(const struct tokio_hpss *h, json_t **out);
-
-/**
- * Write what tokio_json_write(fp, tree, flags) writes of
- * tokio_hpss_to_json()'s tree; with TOKIO_JSON_SORT_KEYS a log's records
- * and a report's tables are written as they are, without making the tree
- * (whose making and freeing cost more than all the rest).
- * @return TOKIO_OK, TOKIO_EIO (the FILE failed), TOKIO_ENOMEM.
- */
-TOKIO_API int tokio_hpss_write_json(const struct tokio_hpss *h, FILE *fp,
-                                    unsigned flags);
 
 /**
  * Build from the JSON form (borrowed).  `kind` may be TOKIO_HPSS_AUTO: an
  * object whose keys are all "hsi"/"htar" is an HSI log, all "ftp"/"pftp"
  * an FTP log, else a daily report (the empty object is an empty HSI log).
- * Log records may hold only their application's fields with their types;
- * report rows only strings and numbers.
+ * Log records may hold only their application's fields with their types
+ * (applications without records are dropped); report rows only strings
+ * and numbers.
  * @return TOKIO_OK, TOKIO_EFORMAT (names the application or table and the
- *         record), TOKIO_ENOMEM.
+ *         record), TOKIO_EINVAL (no such kind), TOKIO_ENOMEM.
  */
 TOKIO_API int tokio_hpss_from_json(struct tokio_hpss **out,
                                    const json_t *json,
