@@ -25,7 +25,9 @@
  *    lower-cased;
  *  - "Unknown" and "None" times (running or pending jobs) are kept as text
  *    and passed over by get_job_startend (the reference raised);
- *  - "None assigned" node lists (pending jobs) are empty lists;
+ *  - "None assigned" node lists (pending jobs) are empty lists; the node
+ *    lists of one input may expand to TOKIO_SLURM_MAX_NODES names in all
+ *    (scontrol had limits of its own);
  *  - node names holding a NUL character are refused;
  *  - the native form's node lists are comma-joined, not compacted: that
  *    is what the reference wrote wherever scontrol was absent (the goldens
@@ -65,8 +67,15 @@
 #define MAX_DIGITS 18
 #define MAX_GROUPS 16   /* bracket groups in one host name */
 
+/* What the node lists of one input have expanded to (their bound is
+ * TOKIO_SLURM_MAX_NODES and _BYTES). */
+struct spent {
+    uint64_t names, bytes;
+};
+
 struct tokio_slurm {
     json_t *tasks;      /* task id -> object of fields, input order */
+    struct spent spent;
 };
 
 static int
@@ -103,11 +112,11 @@ sbuf_add(struct sbuf *b, const char *s, size_t n)
 
 /* ---- node lists ------------------------------------------------------ */
 
-/* A node list being expanded into `names`, and what it has cost. */
+/* A node list being expanded into `names`. */
 struct expansion {
     const char *text;       /* the whole list, for messages */
     json_t *names;
-    uint64_t n, bytes;      /* names, and most bytes they take */
+    struct spent *spent;    /* names, and most bytes they take */
 };
 
 struct range {
@@ -151,8 +160,9 @@ digits_of(uint64_t v)
 static int
 too_many_names(const struct expansion *x)
 {
-    return tokio__error(TOKIO_EFORMAT, "node list '%.200s' expands to more "
-                        "than %zu names", x->text, TOKIO_SLURM_MAX_NODES);
+    return tokio__error(TOKIO_EFORMAT, "node list '%.200s' takes the input "
+                        "past %zu node names", x->text,
+                        TOKIO_SLURM_MAX_NODES);
 }
 
 /*
@@ -231,11 +241,11 @@ measure(struct expansion *x, const char *name, size_t len)
             return too_many_names(x);
         longest += (uint64_t)widest;
     }
-    if ((x->n += total) > TOKIO_SLURM_MAX_NODES)
+    if ((x->spent->names += total) > TOKIO_SLURM_MAX_NODES)
         return too_many_names(x);
-    if ((x->bytes += total * longest) > TOKIO_SLURM_MAX_NODE_BYTES)
-        return tokio__error(TOKIO_EFORMAT, "node list '%.200s' expands to "
-                            "more than %zu bytes of names", x->text,
+    if ((x->spent->bytes += total * longest) > TOKIO_SLURM_MAX_NODE_BYTES)
+        return tokio__error(TOKIO_EFORMAT, "node list '%.200s' takes the "
+                            "input past %zu bytes of node names", x->text,
                             TOKIO_SLURM_MAX_NODE_BYTES);
     return TOKIO_OK;
 }
@@ -275,13 +285,14 @@ emit(struct expansion *x, const char *p, const char *end, char *buf, size_t n)
 }
 
 /*
- * Expand the node list `text` into the array `names`: host names split at
- * commas outside brackets, each measured, then made.
+ * Expand the node list `text` into the array `names`, adding to what the
+ * input's lists have `spent`: host names split at commas outside
+ * brackets, each measured, then made.
  */
 static int
-expand(const char *text, json_t *names)
+expand(const char *text, json_t *names, struct spent *spent)
 {
-    struct expansion x = { text, names, 0, 0 };
+    struct expansion x = { text, names, spent };
     const char *name = text;
     int depth = 0, rc;
 
@@ -321,9 +332,10 @@ tokio_slurm_nodelist_expand(const char *text, char ***names_out,
                             size_t *n_out)
 {
     json_t *list = json_array();
+    struct spent spent = { 0, 0 };
     char **names = NULL;
     size_t n = 0;
-    int rc = list != NULL ? expand(text, list) : oom();
+    int rc = list != NULL ? expand(text, list, &spent) : oom();
 
     *names_out = NULL;
     *n_out = 0;
@@ -499,7 +511,7 @@ task_time(const json_t *task, const char *key, int64_t *epoch)
 
 /* Check the times of a new task and make its node list an array. */
 static int
-recast(json_t *task)
+recast(struct tokio_slurm *s, json_t *task)
 {
     json_t *v = json_object_get(task, KEY_NODELIST), *names, *item;
     int64_t epoch;
@@ -512,7 +524,7 @@ recast(json_t *task)
     if (json_is_string(v)) {
         if ((names = json_array()) == NULL)
             return oom();
-        if ((rc = expand(json_string_value(v), names)) < 0) {
+        if ((rc = expand(json_string_value(v), names, &s->spent)) < 0) {
             json_decref(names);
             return rc;
         }
@@ -594,7 +606,7 @@ add_line(struct tokio_slurm *s, const json_t *header, const char *line,
         }
         p = bar ? bar + 1 : end;
     }
-    if ((rc = recast(task)) < 0) {
+    if ((rc = recast(s, task)) < 0) {
         json_decref(task);
         return rc;
     }
@@ -652,7 +664,7 @@ add_json(void *h, const json_t *json)
                                 "object", id);
         if ((copy = json_deep_copy(task)) == NULL)
             return oom();
-        if ((rc = recast(copy)) < 0) {
+        if ((rc = recast(s, copy)) < 0) {
             json_decref(copy);
             return rc == TOKIO_ENOMEM
                        ? rc : tokio__error_prefix("Slurm task '%.100s'", id);

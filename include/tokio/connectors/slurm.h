@@ -20,11 +20,14 @@
 
 struct tokio_slurm;
 
-/* Node lists expanding to more names than this are refused: a ten-byte
- * "n[0-99999999999]" must not become a terabyte of names. */
+/* The node lists of one input (or one tokio_slurm_nodelist_expand()) may
+ * expand to this many names in all: a ten-byte "n[0-99999999999]" must
+ * not become a terabyte of names, nor a few hundred lines of
+ * "n[0-9999999]" thousands of millions.  A name takes some 90 bytes in
+ * the table. */
 #define TOKIO_SLURM_MAX_NODES ((size_t)10000000)
-/* Nor may one list's names take more bytes than this (their NULs
- * counted): "n[0-9999999]" is 90 MB. */
+/* Nor may their names take more bytes than this (NULs counted):
+ * "n[0-9999999]" is 90 MB. */
 #define TOKIO_SLURM_MAX_NODE_BYTES ((size_t)256 << 20)
 
 /**
