@@ -126,9 +126,10 @@ TOKIO_API int tokio_slurm_get_job_startend(const struct tokio_slurm *s,
 /**
  * The JSON form (the reference's to_json/save_cache): a new reference in
  * `*out` to the table's own object of tasks (read it, do not change it),
- * in input order, node lists as arrays of names.  The reference's cache
- * is it written by tokio_json_write() with no flags; cache_slurm --json
- * printed it with TOKIO_JSON_SORT_KEYS | TOKIO_JSON_INDENT(4).
+ * in input order, node lists as arrays of names.  Written by
+ * tokio_json_write() with no flags it is the reference's cache file;
+ * cache_slurm --json printed it with TOKIO_JSON_SORT_KEYS |
+ * TOKIO_JSON_INDENT(4).
  * @return TOKIO_OK.
  */
 TOKIO_API int tokio_slurm_to_json(const struct tokio_slurm *s, json_t **out);
@@ -161,7 +162,8 @@ TOKIO_API void tokio_slurm_free(struct tokio_slurm *s);
  * fastest).  "" and "None assigned" (sacct, pending job) give no names.
  * @param[out] names_out  `*n_out` new strings; tokio_slurm_free_names().
  * @return TOKIO_OK; TOKIO_EFORMAT (unbalanced or nested brackets, empty
- *         name or range, high below low, more than TOKIO_SLURM_MAX_NODES
+ *         name or range, high below low, more than 16 bracket groups in a
+ *         name, more than TOKIO_SLURM_MAX_NODES
  *         names or TOKIO_SLURM_MAX_NODE_BYTES bytes: the message quotes
  *         the text); TOKIO_ENOMEM.
  */
