@@ -72,9 +72,10 @@ TOKIO_API int tokio_slurm_jobs_running_between(struct tokio_slurm **out,
                                                size_t n_keys);
 
 /**
- * Build from the JSON form (borrowed, copied): an object of task objects
- * whose "start"/"end" are time strings and "nodelist" a list of names or
- * a compact node-list string.
+ * Build from the JSON form (borrowed): an object of task objects whose
+ * "start"/"end" are time strings and "nodelist" a list of names or a
+ * compact node-list string.  The table holds new task objects but shares
+ * their values with `json` (jansson references): change neither.
  * @return TOKIO_OK, TOKIO_EFORMAT (naming the task and field),
  *         TOKIO_ENOMEM.
  */
