@@ -229,7 +229,7 @@ measure(struct expansion *x, const char *name, size_t len)
             struct range r;
             if ((more = next_range(x, &p, end, &r)) < 0)
                 return more;
-            count += r.hi - r.lo + 1;   /* < 2^60 + 10^18: no overflow */
+            count += r.hi - r.lo + 1;   /* < 10^7 + 10^18: no overflow */
             if (count > TOKIO_SLURM_MAX_NODES)
                 return too_many_names(x);
             if (digits_of(r.hi) > widest)
