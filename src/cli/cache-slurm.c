@@ -46,9 +46,12 @@ write_result(FILE *fp, void *ctx)
     if (r->csv) {
         rc = tokio_slurm_write_csv(r->s, fp);
     } else if (r->json) {
-        rc = tokio_slurm_write_json(r->s, fp, r->to_file
-                                    ? 0 : TOKIO_JSON_SORT_KEYS |
-                                          TOKIO_JSON_INDENT(4));
+        json_t *tasks = NULL;
+        if ((rc = tokio_slurm_to_json(r->s, &tasks)) >= 0)
+            rc = tokio_json_write(fp, tasks, r->to_file
+                                  ? 0 : TOKIO_JSON_SORT_KEYS |
+                                        TOKIO_JSON_INDENT(4));
+        json_decref(tasks);
     } else {
         rc = tokio_slurm_write_native(r->s, fp);
     }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 const struct tokio__connector *const tokio__connectors[] = {
+    &tokio__slurm_connector,
     &tokio__craysdb_connector,
     &tokio__hpss_connector,
     NULL

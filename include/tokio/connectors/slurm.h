@@ -2,9 +2,9 @@
  * tokio/connectors/slurm.h - Slurm job accounting (`sacct --parsable`
  * output) as the reference's tokio.connectors.slurm.Slurm: a table keyed
  * by task id ("123", "123.batch", "123.extern", "123.4") whose values map
- * lower-cased sacct field names to values.  Three fields are typed as in
- * the reference: "start" and "end" are zone-less local times
- * ("2017-03-20T01:59:02"), "nodelist" is the expanded list of node names.
+ * lower-cased sacct field names to values.  Three fields are recast as in
+ * the reference: "start" and "end" must be zone-less local times
+ * ("2017-03-20T01:59:02"), "nodelist" becomes the list of node names.
  * Also Slurm node-list expansion and compaction, done natively so that no
  * `scontrol` is needed.
  */
@@ -20,28 +20,33 @@
 
 struct tokio_slurm;
 
-/* Node lists expanding to more names than this are refused: a ten-byte
- * "n[0-99999999999]" must not become a terabyte of names. */
+/* The node lists of one input (or one tokio_slurm_nodelist_expand()) may
+ * expand to this many names in all: a ten-byte "n[0-99999999999]" must
+ * not become a terabyte of names, nor a few hundred lines of
+ * "n[0-9999999]" thousands of millions.  A name takes some 90 bytes in
+ * the table. */
 #define TOKIO_SLURM_MAX_NODES ((size_t)10000000)
-/* Nor may one list's names take more bytes than this (their NULs
- * counted): "n[0-9999999]" is 90 MB. */
+/* Nor may their names take more bytes than this (NULs counted):
+ * "n[0-9999999]" is 90 MB. */
 #define TOKIO_SLURM_MAX_NODE_BYTES ((size_t)256 << 20)
 
 /**
  * Read a saved table: the reference's JSON cache (an object of tasks, as
  * `tokio cache-slurm --json` writes), or `sacct -p`/`--parsable2` text
  * (header line of field names, then one pipe-delimited line per task);
- * plain or gzip.  The form is told by content: JSON starts with '{'.
+ * plain or compressed; "-" is standard input.  The form is told by
+ * content: JSON starts with '{'.  Empty input is an empty table, as in
+ * the reference.
  * @param[out] out  the table; release with tokio_slurm_free().  NULL on
  *                  failure.
  * @return TOKIO_OK; TOKIO_EIO (unreadable, named); TOKIO_EFORMAT (the
- *         message names the file and line: wrong field count, a bad time
- *         or node list, malformed JSON); TOKIO_ENOMEM.
+ *         message names the file and line, or the JSON task: wrong field
+ *         count, a bad time or node list, malformed JSON); TOKIO_ENOMEM.
  */
 TOKIO_API int tokio_slurm_open(struct tokio_slurm **out, const char *path);
 
-/** As tokio_slurm_open() over `len` bytes (not kept); `name` for messages
- *  (may be NULL). */
+/** As tokio_slurm_open() over `len` bytes (not kept; may be compressed);
+ *  `name` for messages (may be NULL). */
 TOKIO_API int tokio_slurm_open_mem(struct tokio_slurm **out, const void *buf,
                                    size_t len, const char *name);
 
@@ -67,40 +72,30 @@ TOKIO_API int tokio_slurm_jobs_running_between(struct tokio_slurm **out,
                                                size_t n_keys);
 
 /**
- * Build from the JSON form (borrowed, copied): an object of task objects
- * whose "start"/"end" are time strings and "nodelist" a list of names or
- * a compact node-list string.
+ * Build from the JSON form (borrowed): an object of task objects whose
+ * "start"/"end" are time strings and "nodelist" a list of names or a
+ * compact node-list string.  The table holds new task objects but shares
+ * their values with `json` (jansson references): change neither.
  * @return TOKIO_OK, TOKIO_EFORMAT (naming the task and field),
  *         TOKIO_ENOMEM.
  */
 TOKIO_API int tokio_slurm_from_json(struct tokio_slurm **out,
                                     const json_t *json);
 
-/** Number of tasks, and the id of the i-th in input order (borrowed). */
+/** Number of tasks. */
 TOKIO_API size_t tokio_slurm_count(const struct tokio_slurm *s);
-TOKIO_API const char *tokio_slurm_task_id(const struct tokio_slurm *s,
-                                          size_t i);
-
-/**
- * The i-th task's fields as JSON, in input order: a new object (the
- * table is not kept as JSON; it is built on each call), node lists as
- * arrays of names.  json_decref() it.
- * @return the object; NULL when `i` is out of range or out of memory
- *         (tokio_errmsg() says so).
- */
-TOKIO_API json_t *tokio_slurm_task_json(const struct tokio_slurm *s,
-                                        size_t i);
 
 /**
  * Keep only the tasks of job `jobid`: "JOBID" itself and "JOBID.*".
  * @return TOKIO_OK, TOKIO_ENOTFOUND (no such task: the table is then
- *         unchanged).
+ *         unchanged), TOKIO_ENOMEM.
  */
 TOKIO_API int tokio_slurm_select_job(struct tokio_slurm *s, const char *jobid);
 
 /**
  * The job ids: task ids without a '.', in input order.
- * @param[out] ids_out  an array (free() it) of borrowed strings; NULL when
+ * @param[out] ids_out  an array (free() it) of strings borrowed from the
+ *                      table until it changes or is freed; NULL when
  *                      there are none.
  * @return TOKIO_OK, TOKIO_ENOMEM.
  */
@@ -110,7 +105,9 @@ TOKIO_API int tokio_slurm_get_job_ids(const struct tokio_slurm *s,
 /**
  * Every node any task ran on, once each, sorted as Python's sorted()
  * (byte order).
- * @param[out] nodes_out  an array (free() it) of borrowed strings.
+ * @param[out] nodes_out  an array (free() it) of strings borrowed from
+ *                        the table until it changes or is freed; NULL
+ *                        when there are none.
  * @return TOKIO_OK, TOKIO_ENOMEM.
  */
 TOKIO_API int tokio_slurm_get_job_nodes(const struct tokio_slurm *s,
@@ -128,20 +125,15 @@ TOKIO_API int tokio_slurm_get_job_startend(const struct tokio_slurm *s,
                                            int64_t *end_out);
 
 /**
- * The JSON form (the reference's to_json/save_cache): a new object of
- * tasks, node lists as arrays.  @return TOKIO_OK, TOKIO_ENOMEM.
+ * The JSON form (the reference's to_json/save_cache): a new reference in
+ * `*out` to the table's own object of tasks (read it, do not change it),
+ * in input order, node lists as arrays of names.  Written by
+ * tokio_json_write() with no flags it is the reference's cache file;
+ * cache_slurm --json printed it with TOKIO_JSON_SORT_KEYS |
+ * TOKIO_JSON_INDENT(4).
+ * @return TOKIO_OK.
  */
 TOKIO_API int tokio_slurm_to_json(const struct tokio_slurm *s, json_t **out);
-
-/**
- * Write what tokio_json_write(fp, tree, flags) writes of
- * tokio_slurm_to_json()'s tree; with TOKIO_JSON_SORT_KEYS the tasks are
- * written as they are, without making the tree (whose making and freeing
- * cost more than all the rest).
- * @return TOKIO_OK, TOKIO_EIO (the FILE failed), TOKIO_ENOMEM.
- */
-TOKIO_API int tokio_slurm_write_json(const struct tokio_slurm *s, FILE *fp,
-                                     unsigned flags);
 
 /**
  * The native text form (the reference's str()): "jobidraw" then the first
@@ -171,7 +163,8 @@ TOKIO_API void tokio_slurm_free(struct tokio_slurm *s);
  * fastest).  "" and "None assigned" (sacct, pending job) give no names.
  * @param[out] names_out  `*n_out` new strings; tokio_slurm_free_names().
  * @return TOKIO_OK; TOKIO_EFORMAT (unbalanced or nested brackets, empty
- *         name or range, high below low, more than TOKIO_SLURM_MAX_NODES
+ *         name or range, high below low, more than 16 bracket groups in a
+ *         name, more than TOKIO_SLURM_MAX_NODES
  *         names or TOKIO_SLURM_MAX_NODE_BYTES bytes: the message quotes
  *         the text); TOKIO_ENOMEM.
  */
