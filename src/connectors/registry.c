@@ -11,6 +11,8 @@
 
 const struct tokio__connector *const tokio__connectors[] = {
     &tokio__craysdb_connector,
+    &tokio__globuslogs_connector,
+    &tokio__nersc_globuslogs_connector,
     NULL
 };
 
