@@ -70,10 +70,12 @@ falsy(const json_t *v)
 }
 
 /*
- * One page of a scroll (`hits`, borrowed: the list of hits the
- * reference's filter_function takes from each response) appended to `g`
- * as a copy; an empty page ends the scroll, and it and every later page
- * are ignored, as query_and_scroll() stopped there.
+ * One page of a scroll (`hits`: the list of hits the reference's
+ * filter_function takes from each response) appended to `g`, kept by
+ * reference, not copied (a cache of pages is tens of megabytes; the
+ * caller must not change it afterwards); an empty page ends the scroll,
+ * and it and every later page are ignored, as query_and_scroll()
+ * stopped there.
  * @return TOKIO_OK, TOKIO_EFORMAT (not a list; a hit without an object
  *         "_source": the message names page and hit), TOKIO_ENOMEM.
  */
@@ -92,7 +94,7 @@ add_page(struct tokio_nersc_globuslogs *g, const json_t *hits)
         if (!json_is_object(json_object_get(hit, "_source")))
             return tokio__error(TOKIO_EFORMAT, "page %zu hit %zu has no "
                                 "object _source", p, h);
-    if (json_array_append_new(g->pages, json_deep_copy(hits)) < 0)
+    if (json_array_append(g->pages, (json_t *)hits) < 0)
         return oom();
     g->nhits += json_array_size(hits);
     return TOKIO_OK;

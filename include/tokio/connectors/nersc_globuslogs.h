@@ -39,8 +39,8 @@ TOKIO_API int tokio_nersc_globuslogs_open_mem(
     const char *name);
 
 /**
- * As tokio_nersc_globuslogs_open() over the cache's JSON (borrowed: the
- * pages kept are copied).
+ * As tokio_nersc_globuslogs_open() over the cache's JSON, whose pages
+ * the result keeps by reference (do not change them afterwards).
  * @return TOKIO_OK, TOKIO_EFORMAT (as there), TOKIO_ENOMEM.
  */
 TOKIO_API int tokio_nersc_globuslogs_from_json(
