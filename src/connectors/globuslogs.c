@@ -92,7 +92,8 @@ listify(const char *s, size_t len)
     while (bracket && end > s && end[-1] == ']')
         end--;
     for (;;) {
-        const char *comma = bracket ? memchr(s, ',', (size_t)(end - s)) : 0;
+        const char *comma = bracket ? memchr(s, ',', (size_t)(end - s))
+                                    : NULL;
         const char *b = s, *e = comma ? comma : end;
         while (bracket && b < e && tokio__py_space((unsigned char)*b))
             b++;
