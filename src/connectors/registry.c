@@ -13,6 +13,8 @@ const struct tokio__connector *const tokio__connectors[] = {
     &tokio__slurm_connector,
     &tokio__craysdb_connector,
     &tokio__hpss_connector,
+    &tokio__globuslogs_connector,
+    &tokio__nersc_globuslogs_connector,
     NULL
 };
 

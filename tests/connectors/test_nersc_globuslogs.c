@@ -2,9 +2,11 @@
  * tests/connectors/test_nersc_globuslogs.c - the Elasticsearch page cache
  * of Globus transfers (src/connectors/nersc_globuslogs.c): the sample
  * against the reference's golden (golden/pytokio/cache_nersc_globuslogs/,
- * JSON by value), where a scroll ends, malformed caches, out of memory;
- * caches of the usual shape (read without jansson) and others (read by
- * jansson) give jansson's values in the input's order, and the same CSV.
+ * JSON by value), where a scroll ends, the pages kept as jansson reads
+ * them (values and key order), the CSV of their values, and the CSV
+ * under out-of-memory failures.  Malformed caches and opening under
+ * failed allocations are in tests/connectors/nersc_globuslogs/ for
+ * test_connectors.
  */
 #include "testutil.h"
 
@@ -54,45 +56,15 @@ test_nersc_globuslogs_scroll_ends_at_empty_page(void **state)
     tokio_nersc_globuslogs_free(g);
 }
 
+/* A list value has no CSV form here (pandas printed its repr). */
 static void
-test_nersc_globuslogs_malformed_caches(void **state)
+test_nersc_globuslogs_csv_refuses_a_list(void **state)
 {
     (void)state;
-    static const struct {
-        const char *text, *msg;
-    } cases[] = {
-        { "{}", "'t' is not a list of pages" },
-        { "[[{\"_source\": {}}], 5]", "'t': page 1 is not a list" },
-        { "[[{\"_source\": {}}, {\"x\": 1}]]", "'t': page 0 hit 1 has no "
-          "object _source" },
-        { "[\n[}", "'t' line 2" },
-        /* past the reader's usual shape: jansson's message */
-        { "[[{\"_source\": {\"A\": 1}}],\n [{\"_source\": {\"B\": 01}}]]",
-          "'t' line 2 column" },
-        { "[[{\"_source\": {\"NBYTES\": 99999999999999999999}}]]",
-          "'t' line 1 column 45: too big integer" },
-        { "[[{\"_source\": {\"duration\": 1e999}}]]",
-          "'t' line 1 column 32: real number overflow" },
-        { "[[{\"_source\": {\"FILE\": \"a\xff\"}}]]", "'t' line 1" },
-        { "[[{\"_source\": {}}], [], [}]", "'t' line 1 column 26" },
-        { "[[{\"_source\": {}}]] x", "'t' line 1 column 21: end of file "
-          "expected" },
-        { "[[{\"_source\": {}}]", "'t' line 1 column 18: ']' expected" },
-    };
-
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        struct tokio_nersc_globuslogs *g = (void *)1;
-        assert_int_equal(tokio_nersc_globuslogs_open_mem(
-            &g, cases[i].text, strlen(cases[i].text), "t"), TOKIO_EFORMAT);
-        assert_null(g);
-        assert_contains(tokio_errmsg(), cases[i].msg);
-    }
-    struct tokio_nersc_globuslogs *g = NULL;
-    assert_int_equal(tokio_nersc_globuslogs_open(&g, "/nonexistent/x.json"),
-                     TOKIO_EIO);
-    /* a list value has no CSV form */
     static const char list[] = "[[{\"_source\": {\"DEST\": [\"a\"]}}]]";
+    struct tokio_nersc_globuslogs *g = NULL;
     FILE *fp = fopen("/dev/null", "w");
+
     assert_non_null(fp);
     assert_int_equal(tokio_nersc_globuslogs_open_mem(&g, list, strlen(list),
                                                      "l"), TOKIO_OK);
@@ -150,13 +122,13 @@ csv_of(const char *text)
     return buf;
 }
 
-/* Caches of the usual shape (read without jansson) and of others (read
- * by jansson): the same pages, values and key order as jansson's. */
+/* The pages kept are jansson's reading of the cache up to its first
+ * empty page: values of every kind, keys in input order. */
 static void
 test_nersc_globuslogs_reads_as_jansson(void **state)
 {
     (void)state;
-    /* the usual shape: scalars of every kind, keys in any order */
+    /* scalars of every kind, keys in any order, other keys and values */
     static const char typed[] =
         "[\n [\n  {\"_id\": \"a\", \"_index\": \"i\", \"_score\": 1.0,\n"
         "   \"_source\": {\"@timestamp\": \"2019-01-29T08:04:53.472Z\",\n"
@@ -171,19 +143,10 @@ test_nersc_globuslogs_reads_as_jansson(void **state)
         " ],\n"
         " [{\"_source\": {}}, {\"_source\": {\"TYPE\": \"STOR\"}}]\n"
         "]\n";
-    /* read by jansson: an escape, a key the reader does not know, a
-     * repeated one, a list, a long number; each after a typed page */
     static const char *const others[] = {
-        "[[{\"_source\": {\"USER\": \"u\"}}], "
-        "[{\"_source\": {\"FILE\": \"a\\\"b\\u00e9\"}}]]",
-        "[[{\"_source\": {\"USER\": \"u\"}}], "
-        "[{\"_source\": {\"other\": 1}}]]",
-        "[[{\"_source\": {\"USER\": \"u\"}}], "
-        "[{\"sort\": [1], \"_source\": {}}]]",
-        "[[{\"_source\": {\"USER\": \"u\"}}], "
-        "[{\"_source\": {\"USER\": \"u\", \"USER\": \"v\"}}]]",
-        "[[{\"_source\": {\"USER\": \"u\"}}], "
-        "[{\"_source\": {\"DEST\": [\"a\"]}}]]",
+        "[[{\"_source\": {\"FILE\": \"a\\\"b\\u00e9\"}}]]",
+        "[[{\"sort\": [1], \"_source\": {\"other\": {\"x\": [1]}}}]]",
+        "[[{\"_source\": {\"USER\": \"u\", \"USER\": \"v\"}}]]",
         "[[{\"_source\": {\"duration\": 0.1000000000000000055511151231257"
         "827021181583404541015625000000000000000000000000000000000000000000"
         "00000000000001}}]]",
@@ -191,9 +154,9 @@ test_nersc_globuslogs_reads_as_jansson(void **state)
 
     assert_reads_as_jansson(typed, 2, 4);
     for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++)
-        assert_reads_as_jansson(others[i], i == 5 ? 1 : 2, i == 5 ? 1 : 2);
+        assert_reads_as_jansson(others[i], 1, 1);
     /* the scroll ends at an empty page: what follows is checked, not
-     * kept, by either reader */
+     * kept */
     assert_reads_as_jansson("[[{\"_source\": {}}], [], [{\"a\": [1, {}]}], "
                             "[\"x\", null, 5.5]]", 1, 1);
     assert_reads_as_jansson("[[{\"_source\": {}}], [], "
@@ -201,50 +164,53 @@ test_nersc_globuslogs_reads_as_jansson(void **state)
     assert_reads_as_jansson("[]", 0, 0);
     assert_reads_as_jansson("[[], [{\"_source\": {}}]]", 0, 0);
 
-    /* the same CSV from either reader (a key it does not know sends
-     * the second to jansson; the CSV does not show it) */
+    /* values as pandas prints them: True, a float column */
     char *a = csv_of("[[{\"_source\": {\"USER\": \"u\", \"NBYTES\": 5, "
                      "\"duration\": 0.5, \"BLOCK\": true}}, {\"_source\": "
-                     "{\"NBYTES\": 7, \"duration\": null}}]]");
-    char *b = csv_of("[[{\"_source\": {\"USER\": \"u\", \"NBYTES\": 5, "
-                     "\"duration\": 0.5, \"BLOCK\": true}}, {\"_source\": "
                      "{\"NBYTES\": 7, \"duration\": null}, \"x\": 1}]]");
-    assert_string_equal(a, b);
     assert_contains(a, "\n0,,True,,,,,,,,5,,,,,,u,,,0.5,,,\n"
                     "1,,,,,,,,,,7,,,,,,,,,,,,\n");
     free(a);
-    free(b);
 }
 
+/* Reading the JSON form back and writing the CSV: the generic loop's
+ * out-of-memory sweep of a JSON fixture ends early, at jansson's first
+ * token of 16 bytes or more (jansson 2.14 carries on when growing its
+ * token buffer fails). */
 static int
-open_trial(void *ctx)
+json_and_csv_trial(void *ctx)
 {
-    struct tokio_nersc_globuslogs *g = NULL;
-    json_t *j = NULL;
+    struct tokio_nersc_globuslogs *again = NULL;
+    json_t *json = NULL;
     FILE *fp = fopen("/dev/null", "w");
-    int rc = tokio_nersc_globuslogs_open_mem(&g, ctx, strlen(ctx), "o");
+    int rc = tokio_nersc_globuslogs_to_json(ctx, &json);
 
     assert_non_null(fp);
+    if (rc >= 0)
+        rc = tokio_nersc_globuslogs_from_json(&again, json);
     if (rc < 0)
-        assert_null(g);
+        assert_null(again);
     if (rc >= 0)
-        rc = tokio_nersc_globuslogs_to_json(g, &j);
-    if (rc >= 0)
-        rc = tokio_nersc_globuslogs_write_csv(g, fp);
+        rc = tokio_nersc_globuslogs_write_csv(again, fp);
     fclose(fp);
-    json_decref(j);
-    tokio_nersc_globuslogs_free(g);
+    json_decref(json);
+    tokio_nersc_globuslogs_free(again);
     return rc;
 }
 
 static void
-test_nersc_globuslogs_survives_every_oom(void **state)
+test_nersc_globuslogs_json_and_csv_survive_every_oom(void **state)
 {
     (void)state;
     static const char text[] = "[[{\"_source\": {\"USER\": \"u\", "
-                               "\"NBYTES\": 5}}], [{\"_source\": {}}]]";
+                               "\"NBYTES\": 5, \"bandwidth_mbps\": 0.5}}], "
+                               "[{\"_source\": {}}], []]";
+    struct tokio_nersc_globuslogs *g = NULL;
 
-    tokio_test_every_oom(open_trial, (void *)text, 1);
+    assert_int_equal(tokio_nersc_globuslogs_open_mem(&g, text, strlen(text),
+                                                     "o"), TOKIO_OK);
+    tokio_test_every_oom(json_and_csv_trial, g, 1);
+    tokio_nersc_globuslogs_free(g);
 }
 
 int
@@ -253,9 +219,9 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_nersc_globuslogs_sample_matches_golden),
         cmocka_unit_test(test_nersc_globuslogs_scroll_ends_at_empty_page),
-        cmocka_unit_test(test_nersc_globuslogs_malformed_caches),
         cmocka_unit_test(test_nersc_globuslogs_reads_as_jansson),
-        cmocka_unit_test(test_nersc_globuslogs_survives_every_oom),
+        cmocka_unit_test(test_nersc_globuslogs_csv_refuses_a_list),
+        cmocka_unit_test(test_nersc_globuslogs_json_and_csv_survive_every_oom),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

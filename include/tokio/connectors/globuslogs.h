@@ -27,8 +27,8 @@ struct tokio_globuslogs;
 
 /**
  * Read a transfer log (plain or compressed; "-" is standard input), or
- * the JSON list this library writes (told by a leading '[').  Blank lines
- * are skipped.
+ * the JSON list this library writes (told by a leading '[' or '{').
+ * Blank lines are skipped.
  * @param[out] out  the records; free with tokio_globuslogs_free().  NULL
  *                  on failure.
  * @return TOKIO_OK, TOKIO_EIO, TOKIO_EFORMAT (the message names the file
@@ -50,15 +50,16 @@ TOKIO_API int tokio_globuslogs_open_mem(struct tokio_globuslogs **out,
 TOKIO_API size_t tokio_globuslogs_count(const struct tokio_globuslogs *g);
 
 /**
- * The reference's JSON: a new list of record objects, in input order, in
- * `*out`.  @return TOKIO_OK, TOKIO_ENOMEM.
+ * The reference's JSON: a new reference in `*out` to the log's own list
+ * of record objects (read it, do not change it; json_decref() it), in
+ * input order, each record's keys in line order.  @return TOKIO_OK.
  */
 TOKIO_API int tokio_globuslogs_to_json(const struct tokio_globuslogs *g,
                                        json_t **out);
 
 /**
- * Build from the JSON form (borrowed): a list of objects whose values are
- * strings, numbers or lists of strings.
+ * Build from the JSON form (borrowed: copied): a list of objects whose
+ * values are strings, numbers or lists of strings.
  * @return TOKIO_OK, TOKIO_EFORMAT (names the record and key),
  *         TOKIO_ENOMEM.
  */

@@ -22,7 +22,7 @@ struct tokio_nersc_globuslogs;
 
 /**
  * Read a cache of scroll pages (plain or compressed JSON; "-" is
- * standard input).
+ * standard input; empty input is an empty cache).
  * @param[out] out  the pages; free with tokio_nersc_globuslogs_free().
  *                  NULL on failure.
  * @return TOKIO_OK, TOKIO_EIO, TOKIO_EFORMAT (malformed JSON with its
@@ -38,14 +38,23 @@ TOKIO_API int tokio_nersc_globuslogs_open_mem(
     struct tokio_nersc_globuslogs **out, const void *buf, size_t len,
     const char *name);
 
+/**
+ * As tokio_nersc_globuslogs_open() over the cache's JSON, whose pages
+ * the result keeps by reference (do not change them afterwards).
+ * @return TOKIO_OK, TOKIO_EFORMAT (as there), TOKIO_ENOMEM.
+ */
+TOKIO_API int tokio_nersc_globuslogs_from_json(
+    struct tokio_nersc_globuslogs **out, const json_t *json);
+
 /** Number of hits (transfers) in the pages kept. */
 TOKIO_API size_t
 tokio_nersc_globuslogs_count(const struct tokio_nersc_globuslogs *g);
 
 /**
  * The pages kept, as the reference's save_cache() writes them: a new
- * reference to a list of lists of hits in `*out`.
- * @return TOKIO_OK, TOKIO_ENOMEM.
+ * reference in `*out` to the cache's own list of lists of hits (read
+ * it, do not change it; json_decref() it), keys in input order.
+ * @return TOKIO_OK.
  */
 TOKIO_API int
 tokio_nersc_globuslogs_to_json(const struct tokio_nersc_globuslogs *g,
