@@ -5,7 +5,9 @@
  * (it closes unread) or why not (the child writes errno), so a missing
  * program is told apart from one that ran and failed.  stdout and stderr
  * are drained together with poll() so neither can fill and stall the
- * child.
+ * child.  The child gets our environment without our secrets: a site's
+ * tools (sacct, xtdb2proc) have no use for the database passwords tokio
+ * reads from it.
  */
 #include "core/run.h"
 
@@ -15,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -80,11 +83,37 @@ close_pair(int fd[2])
     fd[0] = fd[1] = -1;
 }
 
-/* In the child: wire the pipes and exec; report exec's errno if it fails. */
+extern char **environ;
+
+/* 1 if the environment entry `kv` ("NAME=value") names a secret. */
+static int
+secret(const char *kv)
+{
+    static const char *const words[] = { "PASSWORD", "PASSWD", "SECRET",
+                                         "TOKEN" };
+    size_t n = strcspn(kv, "=");
+
+    for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); w++)
+        for (size_t i = 0; i + strlen(words[w]) <= n; i++)
+            if (strncasecmp(kv + i, words[w], strlen(words[w])) == 0)
+                return 1;
+    return 0;
+}
+
+/* In the child: drop the secrets from the environment (pointers moved,
+ * nothing allocated after fork), wire the pipes and exec; report exec's
+ * errno if it fails. */
 static void
 exec_child(const char *const *argv, int out_fd, int err_fd, int status_fd)
 {
     int e, devnull = open("/dev/null", O_RDONLY);
+    size_t kept = 0;
+
+    for (size_t i = 0; environ != NULL && environ[i] != NULL; i++)
+        if (!secret(environ[i]))
+            environ[kept++] = environ[i];
+    if (environ != NULL)
+        environ[kept] = NULL;
 
     if (devnull >= 0)
         dup2(devnull, 0);

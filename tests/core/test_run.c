@@ -28,6 +28,35 @@ test_run_collects_stdout_and_passes_arguments_verbatim(void **state)
     free(out);
 }
 
+/* Regression (issue 17, 13): the database passwords tokio reads from the
+ * environment reached sacct and xtdb2proc; a child sees none of them,
+ * and the rest of the environment unchanged. */
+static void
+test_run_keeps_secrets_from_the_child(void **state)
+{
+    (void)state;
+    const char *argv[] = { "env", NULL };
+    char *out = NULL;
+    size_t len = 0;
+
+    setenv("PYTOKIO_LMT_PASSWORD", "lmt-secret", 1);
+    setenv("NERSC_JOBSDB_PASSWORD", "jobs-secret", 1);
+    setenv("TOKIO_ES_Token", "es-secret", 1);
+    setenv("TOKIO_HARMLESS", "visible", 1);
+    assert_int_equal(tokio__run_capture(argv, "env", 0, &out, &len),
+                     TOKIO_OK);
+    assert_null(strstr(out, "secret"));
+    assert_null(strstr(out, "PASSWORD"));
+    assert_contains(out, "TOKIO_HARMLESS=visible\n");
+    /* ours is untouched */
+    assert_string_equal(getenv("NERSC_JOBSDB_PASSWORD"), "jobs-secret");
+    free(out);
+    unsetenv("PYTOKIO_LMT_PASSWORD");
+    unsetenv("NERSC_JOBSDB_PASSWORD");
+    unsetenv("TOKIO_ES_Token");
+    unsetenv("TOKIO_HARMLESS");
+}
+
 static void
 test_run_empty_output_is_an_empty_string(void **state)
 {
@@ -142,6 +171,7 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_run_collects_stdout_and_passes_arguments_verbatim),
+        cmocka_unit_test(test_run_keeps_secrets_from_the_child),
         cmocka_unit_test(test_run_empty_output_is_an_empty_string),
         cmocka_unit_test(test_run_missing_program_is_enotfound_naming_the_tool),
         cmocka_unit_test(test_run_failure_quotes_status_and_last_stderr_line),
