@@ -24,10 +24,11 @@
  * to add_text(); finish() does what the reference does after its walk.
  * Inputs: ../shared/testdata/pytokio-inputs/sample_nersc_isdct*,
  * tests/connectors/nersc_isdct/; goldens: golden/pytokio/{cache_isdct,
- * nersc_isdct,compare_isdct}/.  Speed (bench/bench-isdct.sh): jansson
- * reads saved JSON at 55 MB/s, the reference's json module at 200, so
- * commands on saved dumps are 2.5 (compare-isdct) to 4.5 (cache-isdct)
- * times the reference's speed, not 5; on tarballs 10 times.
+ * nersc_isdct,compare_isdct}/.  Speed (bench/bench-isdct.sh, 100 times
+ * the samples): jansson reads a saved dump 4 times slower than the
+ * reference's json module does, so on saved dumps the commands are but
+ * 2.0 (compare-isdct) and 4.3 (cache-isdct) times the reference's speed
+ * end to end; on tarballs 9 times.
  *
  * Differs from pytokio, all on input ISDCT never prints:
  * - After a drive's header line, a line that is neither blank nor
@@ -617,8 +618,10 @@ recast_drive(json_t *drive, int64_t ts)
             continue;
         }
         b = json_string_value(v);
-        if ((nv = tokio_recast_string(b)) == NULL)
-            return TOKIO_ENOMEM;
+        if ((nv = tokio_recast_string(b)) == NULL) {
+            rc = -1;
+            break;
+        }
         if (!endurance && strcmp(key, "temperature") != 0 &&
             strcmp(key, "throttle_status") != 0) {
             rc = json_object_iter_set_new(drive, it, nv);
@@ -1142,13 +1145,13 @@ tokio_nersc_isdct_diff(const struct tokio_nersc_isdct *old_dump,
                        const struct tokio_nersc_isdct *new_dump,
                        int report_zeros, json_t **out)
 {
-    json_t *res = json_object(), *added = json_array();
-    json_t *removed = json_array(), *devices = json_object(), *drive, *v;
+    json_t *res = json_pack("{s:[], s:[], s:{}}", "added_devices",
+                            "removed_devices", "devices"), *drive, *v;
+    json_t *added = json_object_get(res, "added_devices");
+    json_t *removed = json_object_get(res, "removed_devices");
+    json_t *devices = json_object_get(res, "devices");
     const char *sn, *key;
-    /* set_new() takes the value over even when it fails */
-    int rc = set_new(res, "added_devices", added) < 0 ||
-             set_new(res, "removed_devices", removed) < 0 ||
-             set_new(res, "devices", devices) < 0 ? TOKIO_ENOMEM : TOKIO_OK;
+    int rc = res == NULL ? TOKIO_ENOMEM : TOKIO_OK;
 
     *out = NULL;
     json_object_foreach(new_dump->drives, sn, drive) {
@@ -1220,8 +1223,8 @@ tokio_nersc_isdct_diff_gibs(const json_t *diff, json_t **out)
     if (!json_is_object(devs))
         rc = tokio__error(TOKIO_EFORMAT, "not an ISDCT diff: no devices");
     json_object_foreach((json_t *)devs, sn, c) {
-        json_t *nc = json_object();
-        if (rc < 0 || (rc = set_new(ndevs, sn, nc)) < 0)
+        json_t *nc;
+        if (rc < 0 || (rc = set_new(ndevs, sn, nc = json_object())) < 0)
             break;
         json_object_foreach(c, key, v)
             if (rc == TOKIO_OK)

@@ -811,25 +811,27 @@ test_nersc_isdct_reduce_diff_as_python(void **state)
     json_decref(red);
     tokio_nersc_isdct_free(new_d);
 
-    /* the errors: text against a number, a difference out of range */
-    new_d = from_text("{\"A\": {\"s\": 5}}");
-    assert_null(reduced(old_d, new_d, 0));
-    assert_contains(tokio_errmsg(), "incompatible numeric types for A/s");
-    tokio_nersc_isdct_free(new_d);
     tokio_nersc_isdct_free(old_d);
-    old_d = from_text("{\"A\": {\"r\": -1.5e308}}");
-    new_d = from_text("{\"A\": {\"r\": 1.5e308}}");
-    assert_null(reduced(old_d, new_d, 0));
-    assert_contains(tokio_errmsg(), "'r': difference out of range");
-    tokio_nersc_isdct_free(new_d);
-    tokio_nersc_isdct_free(old_d);
-    /* a sum over the drives out of range */
-    old_d = from_text("{\"A\": {\"r\": 0.0}, \"B\": {\"r\": 0.0}}");
-    new_d = from_text("{\"A\": {\"r\": 1.5e308}, \"B\": {\"r\": 1.5e308}}");
-    assert_null(reduced(old_d, new_d, 0));
-    assert_contains(tokio_errmsg(), "'r': sum over the drives out of range");
-    tokio_nersc_isdct_free(new_d);
-    tokio_nersc_isdct_free(old_d);
+
+    /* the errors: text against a number, a difference out of range, a
+     * sum over the drives out of range */
+    static const char *const fails[][3] = {
+        { "{\"A\": {\"s\": \"x\"}}", "{\"A\": {\"s\": 5}}",
+          "incompatible numeric types for A/s" },
+        { "{\"A\": {\"r\": -1.5e308}}", "{\"A\": {\"r\": 1.5e308}}",
+          "'r': difference out of range" },
+        { "{\"A\": {\"r\": 0.0}, \"B\": {\"r\": 0.0}}",
+          "{\"A\": {\"r\": 1.5e308}, \"B\": {\"r\": 1.5e308}}",
+          "'r': sum over the drives out of range" },
+    };
+    for (size_t i = 0; i < sizeof(fails) / sizeof(fails[0]); i++) {
+        old_d = from_text(fails[i][0]);
+        new_d = from_text(fails[i][1]);
+        assert_null(reduced(old_d, new_d, 0));
+        assert_contains(tokio_errmsg(), fails[i][2]);
+        tokio_nersc_isdct_free(new_d);
+        tokio_nersc_isdct_free(old_d);
+    }
     /* not a diff */
     json_t *bogus = json_object();
     assert_int_equal(tokio_nersc_isdct_reduce_diff(bogus, &red),
