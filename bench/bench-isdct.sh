@@ -7,15 +7,13 @@
 #            (cache-isdct --json and --csv, output to /dev/null);
 #   json.gz  the same dump saved as JSON: load it back, write it out;
 #   compare  compare-isdct OLD NEW on two JSON caches (two loads, the diff
-#            and its reduction; tokio reads the two in two threads, and
-#            the CPU time below is both threads');
+#            and its reduction);
 #   parse    the read alone in-process, import and start-up excluded on
 #            both sides: NerscIsdct(path) (best of 3) against
 #            bench/bench_isdct (build/bench/bench_isdct, the same
 #            tokio_nersc_isdct_open() the commands use, nothing written).
 # The end-to-end lines include each side's start-up: Python's imports
-# (pandas) on the reference's, exec'ing tokio-full (HDF5, libarchive) on
-# tokio's.
+# (pandas) on the reference's, loading tokio's libraries on tokio's.
 #
 # Prints per input: MB of uncompressed input text, CPU seconds (user +
 # system; on a shared machine wall time says more about the neighbours),

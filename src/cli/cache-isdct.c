@@ -35,6 +35,7 @@ static int
 write_result(FILE *fp, void *ctx)
 {
     const struct isdct_job *job = ctx;
+    json_t *json = NULL;
     int rc;
 
     if (job->csv) {
@@ -43,7 +44,10 @@ write_result(FILE *fp, void *ctx)
             fputc('\n', fp);
         return rc;
     }
-    return tokio_nersc_isdct_write_json(job->dump, fp);
+    if ((rc = tokio_nersc_isdct_to_json(job->dump, &json)) >= 0)
+        rc = tokio_json_write(fp, json, 0);
+    json_decref(json);
+    return rc;
 }
 
 int

@@ -7,9 +7,7 @@
  * --report-zeros keeps unchanged counters; --gibs turns *_bytes into GiB.
  * --summary wins over --all, as there.  JSON is printed sorted with an
  * indent of 4, as json.dumps(indent=4, sort_keys=True).
- * The two dumps are read at once, the old one in a second thread.
  */
-#include <pthread.h>
 #include <stdio.h>
 
 #include "cli/cli.h"
@@ -28,89 +26,36 @@ static const char description[] =
     "report the drives that appeared or disappeared and the counters that\n"
     "changed.";
 
-/* One dump read in a thread of its own; its error message kept here, as
- * errors are per thread. */
-struct load {
-    const char *path;
-    struct tokio_nersc_isdct *dump;
-    int rc;
-    char msg[1024];
-};
-
-static void *
-load_dump(void *arg)
-{
-    struct load *l = arg;
-
-    l->rc = tokio_nersc_isdct_open(&l->dump, l->path);
-    if (l->rc < 0)
-        snprintf(l->msg, sizeof(l->msg), "%s", tokio_errmsg());
-    return NULL;
-}
-
-/* Both dumps, the old one in a second thread when one can be made. */
-static void
-load_both(struct load *old, struct load *now)
-{
-    pthread_t thread;
-    int threaded = pthread_create(&thread, NULL, load_dump, old) == 0;
-
-    if (!threaded)
-        load_dump(old);
-    load_dump(now);
-    if (threaded)
-        pthread_join(thread, NULL);
-}
-
 /* The two dumps and what to tell of them. */
 struct compare_job {
-    const struct tokio_nersc_isdct *old_dump, *dump;
+    const struct tokio_nersc_isdct *old_dump, *new_dump;
     int all, gibs, summary, report_zeros;
 };
-
-/* The diff as JSON, in GiB when asked. */
-static int
-full_diff(const struct compare_job *job, json_t **out)
-{
-    json_t *diff = NULL;
-    int rc = tokio_nersc_isdct_diff(job->dump, job->old_dump,
-                                    job->report_zeros, &diff);
-
-    if (rc >= 0 && job->gibs) {
-        rc = tokio_nersc_isdct_diff_gibs(diff, out);
-        json_decref(diff);
-        return rc;
-    }
-    *out = diff;
-    return rc;
-}
 
 static int
 compare(FILE *fp, void *ctx)
 {
     const struct compare_job *job = ctx;
     json_t *diff = NULL, *res = NULL;
-    int rc;
+    int rc = tokio_nersc_isdct_diff(job->old_dump, job->new_dump,
+                                    job->report_zeros, &diff);
 
-    if (job->summary) {
-        if ((rc = full_diff(job, &diff)) >= 0)
-            rc = tokio_nersc_isdct_write_summary(fp, job->old_dump,
-                                                 job->dump, diff);
+    if (rc >= 0 && job->gibs) {
+        rc = tokio_nersc_isdct_diff_gibs(diff, &res);
         json_decref(diff);
-        return rc;
+        diff = res;
+        res = NULL;
     }
-    if (!job->all && !job->gibs) {
-        /* the usual run: the reduction, made without the diff's JSON */
-        rc = tokio_nersc_isdct_diff_reduced(job->dump, job->old_dump,
-                                            job->report_zeros, &res);
-    } else if ((rc = full_diff(job, &diff)) >= 0) {
-        if (job->all)
-            res = json_incref(diff);
-        else
-            rc = tokio_nersc_isdct_reduce_diff(diff, &res);
-    }
-    if (rc >= 0 && (rc = tokio_json_write(fp, res, TOKIO_JSON_SORT_KEYS |
-                                                   TOKIO_JSON_INDENT(4))) >= 0)
+    if (rc >= 0 && job->summary)
+        rc = tokio_nersc_isdct_write_summary(job->old_dump, job->new_dump,
+                                             diff, fp);
+    else if (rc >= 0 && job->all)
+        res = json_incref(diff);
+    else if (rc >= 0)
+        rc = tokio_nersc_isdct_reduce_diff(diff, &res);
+    if (rc >= 0 && res != NULL &&
+        (rc = tokio_json_write(fp, res, TOKIO_JSON_SORT_KEYS |
+                                        TOKIO_JSON_INDENT(4))) >= 0)
         fputc('\n', fp);
     json_decref(res);
     json_decref(diff);
@@ -131,7 +76,7 @@ cmd_compare_isdct(int argc, char **argv)
                  "include counters that do not change"),
         OPT_END
     };
-    struct load old = { NULL, NULL, 0, "" }, now = { NULL, NULL, 0, "" };
+    struct tokio_nersc_isdct *old_dump = NULL, *new_dump = NULL;
     int npos, rc;
 
     npos = cli_parse(argc, argv, opts, usage, description);
@@ -140,18 +85,15 @@ cmd_compare_isdct(int argc, char **argv)
     if (npos != 2)
         return cli_usage_error(cmd, "an old and a new ISDCT dump are "
                                     "required");
-    old.path = argv[1];
-    now.path = argv[2];
-    load_both(&old, &now);
-    /* the old dump's error first, as when read one after the other */
-    if (old.rc < 0 || now.rc < 0) {
-        rc = cli_fail(cmd, "%s", old.rc < 0 ? old.msg : now.msg);
+    if (tokio_nersc_isdct_open(&old_dump, argv[1]) < 0 ||
+        tokio_nersc_isdct_open(&new_dump, argv[2]) < 0) {
+        rc = cli_fail(cmd, NULL);
     } else {
-        struct compare_job job = { old.dump, now.dump, all, gibs, summary,
+        struct compare_job job = { old_dump, new_dump, all, gibs, summary,
                                    report_zeros };
         rc = cli_write_output(cmd, NULL, compare, &job);
     }
-    tokio_nersc_isdct_free(now.dump);
-    tokio_nersc_isdct_free(old.dump);
+    tokio_nersc_isdct_free(new_dump);
+    tokio_nersc_isdct_free(old_dump);
     return rc;
 }

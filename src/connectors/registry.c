@@ -15,6 +15,7 @@ const struct tokio__connector *const tokio__connectors[] = {
     &tokio__hpss_connector,
     &tokio__globuslogs_connector,
     &tokio__nersc_globuslogs_connector,
+    &tokio__nersc_isdct_connector,
     NULL
 };
 

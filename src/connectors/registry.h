@@ -15,6 +15,7 @@ extern const struct tokio__connector tokio__hpss_connector;
 extern const struct tokio__connector tokio__slurm_connector;
 extern const struct tokio__connector tokio__globuslogs_connector;
 extern const struct tokio__connector tokio__nersc_globuslogs_connector;
+extern const struct tokio__connector tokio__nersc_isdct_connector;
 
 /* Every entry, NULL-ended. */
 extern const struct tokio__connector *const tokio__connectors[];

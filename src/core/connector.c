@@ -100,6 +100,8 @@ add_member(const struct tokio_collection_member *m, void *payload)
     if ((rc = tokio_input_open_mem(&in, m->data, m->len,
                                    name ? name : m->name)) == TOKIO_OK)
         rc = tokio_input_read_all(in, 0, &text, &len);
+    if (rc == TOKIO_OK && f->c->set_mtime != NULL)
+        f->c->set_mtime(f->h, m->mtime);
     if (rc == TOKIO_OK)
         rc = add_input(f->c, f->h, (const char *)text, len,
                        name ? name : m->name);

@@ -20,6 +20,7 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* flags of struct tokio__connector */
@@ -38,6 +39,9 @@ struct tokio__connector {
     int (*add_text)(void *h, const char *text, size_t len, const char *name);
     /* the JSON form (borrowed); NULL when the connector has none */
     int (*add_json)(void *h, const json_t *json);
+    /* a collection's member fed next was last modified at `mtime`
+     * (seconds since the epoch); NULL: not wanted */
+    void (*set_mtime)(void *h, int64_t mtime);
     int (*finish)(void *h);                     /* NULL: nothing to do */
     int (*to_json)(const void *h, json_t **out);
     int (*write_csv)(const void *h, FILE *fp);  /* NULL: no CSV form */

@@ -162,8 +162,8 @@ test_cache_isdct_garbled_member_fails_naming_it(void **state)
 
     assert_int_equal(r.status, 1);
     assert_contains(r.err, "tokio cache-isdct: error:");
-    assert_contains(r.err, "member 'dump/nid00042/ssd0_drive_info.txt' "
-                           "line 5: expected 'key : value'");
+    assert_contains(r.err, "'dump/nid00042/ssd0_drive_info.txt' line 5: "
+                           "expected 'key : value'");
     assert_string_equal(r.out, "");
     tokio_run_free(&r);
     tokio_test_rmtree(dir);

@@ -140,7 +140,7 @@ test_compare_isdct_failures(void **state)
     assert_contains(r.err, "inputs/absent.tgz");
     assert_string_equal(r.out, "");
     tokio_run_free(&r);
-    /* the dumps are read at once; the old one's error is told first */
+    /* the old dump is read first, and its error told */
     const char *old_missing[] = { "compare-isdct", "inputs/gone.tgz", NEW,
                                   NULL };
     const char *both_missing[] = { "compare-isdct", "inputs/gone.tgz",

@@ -30,13 +30,14 @@ struct tokio_nersc_isdct;
 
 /**
  * Read an ISDCT dump: a folder of per-node folders, a tar archive of one
- * (plain, gzip or bzip2), or a dump saved as JSON (plain or compressed).
+ * (plain, gzip or bzip2), or a dump saved as JSON (plain or compressed;
+ * "-" is standard input).
  * @param[out] out  the dump; free with tokio_nersc_isdct_free().  NULL on
  *                  failure.
  * @return TOKIO_OK, TOKIO_EIO (missing or unreadable), TOKIO_EFORMAT (a
- *         garbled line: the message names the archive, member and line;
- *         bad JSON: file, line and column; neither archive nor JSON),
- *         TOKIO_ENOMEM.
+ *         garbled line: the message names the member, as ARCHIVE/MEMBER,
+ *         and the line; bad JSON: file, line and column; a single text
+ *         file), TOKIO_ENOMEM.
  */
 TOKIO_API int tokio_nersc_isdct_open(struct tokio_nersc_isdct **out,
                                      const char *path);
@@ -51,42 +52,6 @@ TOKIO_API int tokio_nersc_isdct_open_mem(struct tokio_nersc_isdct **out,
                                          const void *buf, size_t len,
                                          const char *name);
 
-/** Number of drives (serial numbers) in the dump. */
-TOKIO_API size_t tokio_nersc_isdct_count(const struct tokio_nersc_isdct *d);
-
-/**
- * The counters of drive `serial` (an object, borrowed until `d` is
- * freed), or NULL when the dump has no such drive (or, making its JSON,
- * ran out of memory).
- */
-TOKIO_API const json_t *tokio_nersc_isdct_device(
-    const struct tokio_nersc_isdct *d, const char *serial);
-
-/**
- * The dump as the reference's JSON cache (see above): a new reference in
- * `*out`, drives and counters in the order they were first read.
- * @return TOKIO_OK, TOKIO_ENOMEM.
- */
-TOKIO_API int tokio_nersc_isdct_to_json(const struct tokio_nersc_isdct *d,
-                                        json_t **out);
-
-/**
- * The same JSON as tokio_nersc_isdct_to_json(), borrowed: valid until `d`
- * is freed, not to be changed; NULL when out of memory (the dump is kept
- * typed, and its JSON made on first request).
- */
-TOKIO_API const json_t *tokio_nersc_isdct_json(
-    const struct tokio_nersc_isdct *d);
-
-/**
- * Write the dump as tokio_json_write(fp, tokio_nersc_isdct_json(d), 0)
- * would (the reference's save_cache(): one line, no final newline),
- * straight from its typed counters.
- * @return TOKIO_OK, TOKIO_EIO, TOKIO_ENOMEM.
- */
-TOKIO_API int tokio_nersc_isdct_write_json(const struct tokio_nersc_isdct *d,
-                                           FILE *fp);
-
 /**
  * Build a dump from its JSON form (borrowed): an object keyed by serial
  * number whose values are objects of integer, real, string, boolean or
@@ -97,6 +62,27 @@ TOKIO_API int tokio_nersc_isdct_write_json(const struct tokio_nersc_isdct *d,
  */
 TOKIO_API int tokio_nersc_isdct_from_json(struct tokio_nersc_isdct **out,
                                           const json_t *json);
+
+/** Number of drives (serial numbers) in the dump. */
+TOKIO_API size_t tokio_nersc_isdct_count(const struct tokio_nersc_isdct *d);
+
+/**
+ * The counters of drive `serial` (an object, borrowed until `d` is
+ * freed), or NULL when the dump has no such drive.
+ */
+TOKIO_API const json_t *tokio_nersc_isdct_device(
+    const struct tokio_nersc_isdct *d, const char *serial);
+
+/**
+ * The dump as the reference's JSON cache (see above): a new reference in
+ * `*out` to the dump's own object (read it, do not change it), drives and
+ * counters in the order they were first read.  The reference's
+ * save_cache() is tokio_json_write(fp, json, 0): one line, no final
+ * newline.
+ * @return TOKIO_OK.
+ */
+TOKIO_API int tokio_nersc_isdct_to_json(const struct tokio_nersc_isdct *d,
+                                        json_t **out);
 
 /**
  * Write the dump as the reference's to_dataframe().to_csv(): one row per
@@ -110,18 +96,19 @@ TOKIO_API int tokio_nersc_isdct_write_csv(const struct tokio_nersc_isdct *d,
                                           FILE *fp, int only_numeric);
 
 /**
- * What changed from `old_dump` to `dump`, as the reference's diff():
- * {"added_devices": [...], "removed_devices": [...], "devices": {serial:
- * {counter: change}}}, numbers subtracted, changed text as "+++NEW ---OLD"
- * ("" if unchanged).  Without `report_zeros`, unchanged counters are left
- * out.  A non-numeric endurance_analyzer is skipped, as there.
+ * What changed from `old_dump` to `new_dump`, as the reference's
+ * new.diff(old): {"added_devices": [...], "removed_devices": [...],
+ * "devices": {serial: {counter: change}}}, numbers subtracted, changed
+ * text as "+++NEW ---OLD" ("" if unchanged).  Without `report_zeros`,
+ * unchanged counters are left out.  A non-numeric endurance_analyzer is
+ * skipped, as there.
  * @param[out] out  a new reference.
  * @return TOKIO_OK, TOKIO_EFORMAT (a counter is a number in one dump and
  *         not in the other: the message names drive and counter),
  *         TOKIO_ENOMEM.
  */
-TOKIO_API int tokio_nersc_isdct_diff(const struct tokio_nersc_isdct *dump,
-                                     const struct tokio_nersc_isdct *old_dump,
+TOKIO_API int tokio_nersc_isdct_diff(const struct tokio_nersc_isdct *old_dump,
+                                     const struct tokio_nersc_isdct *new_dump,
                                      int report_zeros, json_t **out);
 
 /**
@@ -137,33 +124,24 @@ TOKIO_API int tokio_nersc_isdct_diff_gibs(const json_t *diff, json_t **out);
  * The diff reduced over drives, as compare_isdct's default output:
  * "sum_X", "ave_X", "min_X", "max_X" for every numeric counter X and
  * "count_X" (drives reporting X) for every counter.  `*out` is a new
- * reference.  @return TOKIO_OK, TOKIO_EFORMAT (not a diff), TOKIO_ENOMEM.
+ * reference.  @return TOKIO_OK, TOKIO_EFORMAT (not a diff, or a sum out
+ * of range), TOKIO_ENOMEM.
  */
 TOKIO_API int tokio_nersc_isdct_reduce_diff(const json_t *diff,
                                             json_t **out);
 
 /**
- * tokio_nersc_isdct_diff() and tokio_nersc_isdct_reduce_diff() in one
- * step, with the same result and errors, made straight from the two dumps
- * (no JSON form of the diff: about a fifth of compare_isdct's time).
- * @param[out] out  a new reference.
- * @return TOKIO_OK, TOKIO_EFORMAT, TOKIO_ENOMEM.
- */
-TOKIO_API int tokio_nersc_isdct_diff_reduced(
-    const struct tokio_nersc_isdct *dump,
-    const struct tokio_nersc_isdct *old_dump, int report_zeros,
-    json_t **out);
-
-/**
- * The text of compare_isdct --summary: the two dumps' times (local time),
- * drives whose error counters changed, drives removed and installed, and
- * the total read, written and the worst write amplification.
+ * Write the text of compare_isdct --summary for `diff` (borrowed), the
+ * diff from `old_dump` to `new_dump` (in GiB or not): the two dumps'
+ * times (local time), drives whose error counters changed, drives
+ * removed and installed, and the total read, written and the worst write
+ * amplification.
  * @return TOKIO_OK, TOKIO_EFORMAT (a dump is empty or a drive lacks its
  *         node_name or timestamp), TOKIO_EIO, TOKIO_ENOMEM.
  */
 TOKIO_API int tokio_nersc_isdct_write_summary(
-    FILE *fp, const struct tokio_nersc_isdct *old_dump,
-    const struct tokio_nersc_isdct *dump, const json_t *diff);
+    const struct tokio_nersc_isdct *old_dump,
+    const struct tokio_nersc_isdct *new_dump, const json_t *diff, FILE *fp);
 
 /** Release the dump; NULL is fine. */
 TOKIO_API void tokio_nersc_isdct_free(struct tokio_nersc_isdct *d);
