@@ -698,7 +698,9 @@ tokio__json_parse(const char *text, size_t len, size_t flags,
      * start of *err; zeroed, that reads as "empty message, no code" */
     memset(err, 0, sizeof(*err));
     memset(&again, 0, sizeof(again));
+    tokio__alloc_spare(1);
     json_t *v = json_loadb(text, len, flags, err);
+    tokio__alloc_spare(0);
 
     *oom_out = 0;
     if (v != NULL && tokio__alloc_failures() == failures)
@@ -712,7 +714,9 @@ tokio__json_parse(const char *text, size_t len, size_t flags,
         *oom_out = 1;
         return NULL;
     }
+    tokio__alloc_spare(1);
     v = json_loadb(text, len, flags, &again);
+    tokio__alloc_spare(0);
     if (v != NULL || json_oom(&again) || again.position != err->position ||
         strcmp(again.text, err->text) != 0) {
         json_decref(v);
