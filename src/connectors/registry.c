@@ -11,6 +11,10 @@
 
 const struct tokio__connector *const tokio__connectors[] = {
     &tokio__craysdb_connector,
+    &tokio__nersc_lfsstate_fullness_connector,
+    &tokio__nersc_lfsstate_map_connector,
+    &tokio__lfshealth_fullness_connector,
+    &tokio__lfshealth_map_connector,
     NULL
 };
 

@@ -11,6 +11,10 @@
 
 /* Each connector's entry, defined at the end of its own file. */
 extern const struct tokio__connector tokio__craysdb_connector;
+extern const struct tokio__connector tokio__lfshealth_fullness_connector;
+extern const struct tokio__connector tokio__lfshealth_map_connector;
+extern const struct tokio__connector tokio__nersc_lfsstate_fullness_connector;
+extern const struct tokio__connector tokio__nersc_lfsstate_map_connector;
 
 /* Every entry, NULL-ended. */
 extern const struct tokio__connector *const tokio__connectors[];
