@@ -5,11 +5,9 @@
  * and LfsOstMap) of pytokio 0.13.
  *
  * A snapshot is the reference's dict as a jansson object, {fs: {target:
- * {...}}} (tokio/connectors/lfshealth.h).  The reference picks target
- * lines out with two regular expressions and skips every other line; we
- * split a line into its blank-separated tokens and check them as those
- * expressions would, token by token.  Lines matched but unusable are
- * errors with file and line.
+ * {...}}}.  The reference picks target lines out with two regular
+ * expressions and skips the other lines; we split a line into its tokens
+ * and check them as those would.  Lines matched but unusable are errors.
  *
  * Differs from pytokio:
  * - lines end at "\n" only ("\r\n" too); the reference's splitlines() also
@@ -24,9 +22,8 @@
  * - save_cache() of a target with 0 used and 0 available KiB prints 0%
  *   (the reference divided by zero).
  *
- * Test inputs: ../shared/testdata/pytokio-inputs/lfs-df.txt.gz and
- * lctl-dl-t.txt.gz, goldens in golden/pytokio/lfshealth/; our own in
- * tests/connectors/lfshealth_fullness/ and lfshealth_map/.
+ * Tests: pytokio-inputs/lfs-df.txt.gz and lctl-dl-t.txt.gz, with goldens
+ * in golden/pytokio/lfshealth/; tests/connectors/lfshealth_{fullness,map}/.
  */
 #define _GNU_SOURCE     /* memmem() */
 #include "tokio/connectors/lfshealth.h"
@@ -42,16 +39,10 @@
 #include "core/error.h"
 #include "core/text.h"
 
-struct tokio_lfshealth_fullness {
-    json_t *fs;                 /* {fs: {target: {...}}} */
-};
+/* A handle is its tree (struct tokio_lfshealth_fullness is never defined) */
+#define TREE(h) ((json_t *)(h))
 
-struct tokio_lfshealth_map {
-    json_t *fs;
-};
-
-/* The keys of a target, integers (>= 0) and strings, as the reference
- * named them; a target's JSON form must hold them all. */
+/* A target's keys, integers (>= 0) and strings, as the reference's: */
 static const char *const df_ints[] = { "total_kib", "used_kib",
                                        "remaining_kib", "target_index", NULL };
 static const char *const df_strs[] = { "mount_pt", "role", NULL };
@@ -66,42 +57,31 @@ oom(void)
 }
 
 static int
-is_digit(char c)
-{
-    return c >= '0' && c <= '9';
-}
+is_digit(char c) { return c >= '0' && c <= '9'; }
 
-/*
- * A token of the reference's \d+ as an integer: 1; 0 when it holds
- * another byte (the line is not a target line); -1 when it is beyond
- * int64 (Python's int has no bound, the monitored numbers never come
- * near it).
- */
+/* A token of the reference's \d+ as an integer: 1; 0 when it is not
+ * one (the line is not a target line); -1 when it is beyond int64
+ * (Python's int has no bound; the monitored numbers never come near). */
 static int
 digits(const char *s, size_t n, int64_t *out)
 {
-    int64_t v = 0;
-    int big = 0;
+    int fits = n > 0;
 
-    if (n == 0)
-        return 0;
+    *out = 0;
     for (size_t i = 0; i < n; i++) {
-        int d = s[i] - '0';
-        if (d < 0 || d > 9)
+        if (!is_digit(s[i]))
             return 0;
-        if (v > (INT64_MAX - d) / 10)
-            big = 1;
+        if (*out > (INT64_MAX - (s[i] - '0')) / 10)
+            fits = -1;
         else
-            v = v * 10 + d;
+            *out = *out * 10 + (s[i] - '0');
     }
-    *out = v;
-    return big ? -1 : 1;
+    return fits;
 }
 
 struct tok {
     const char *p;
     size_t n;
-    size_t gap;                 /* blanks after it */
 };
 
 /* Split `line` at blanks (\s) into at most `max` tokens; *rest is the
@@ -115,15 +95,13 @@ tokenize(const char *line, size_t len, struct tok *t, size_t max,
     while (i < len && tokio__py_space((unsigned char)line[i]))
         i++;
     while (i < len && n < max) {
-        size_t start = i;
+        t[n].p = line + i;
         while (i < len && !tokio__py_space((unsigned char)line[i]))
             i++;
-        t[n].p = line + start;
-        t[n].n = i - start;
-        start = i;
+        t[n].n = (size_t)(line + i - t[n].p);
+        n++;
         while (i < len && tokio__py_space((unsigned char)line[i]))
             i++;
-        t[n++].gap = i - start;
     }
     *rest = i;
     return n;
@@ -149,20 +127,19 @@ static json_t *
 lower_string(const char *s, size_t n)
 {
     char *copy = tokio__malloc(n + 1);
-    json_t *v;
+    json_t *v = NULL;
 
-    if (copy == NULL)
-        return NULL;
-    for (size_t i = 0; i < n; i++)
-        copy[i] = s[i] >= 'A' && s[i] <= 'Z' ? (char)(s[i] - 'A' + 'a')
-                                             : s[i];
-    v = json_stringn_nocheck(copy, n);
+    for (size_t i = 0; copy != NULL && i < n; i++)
+        copy[i] = s[i] >= 'A' && s[i] <= 'Z' ? (char)(s[i] + 32) : s[i];
+    if (copy != NULL)
+        v = json_stringn_nocheck(copy, n);
     free(copy);
     return v;
 }
 
-/* Set target `tg` of file system `fs` in `tree` to `rec` (stolen): a
- * new target goes last, a known one keeps its place. */
+/* Set target `tg` of file system `fs` in `tree` to `rec` (stolen; NULL
+ * when out of memory): a new target goes last, a known one keeps its
+ * place (a Python dict assignment).  1, or TOKIO_ENOMEM. */
 static int
 put_target(json_t *tree, const char *fs, size_t fs_n, const char *tg,
            size_t tg_n, json_t *rec)
@@ -174,8 +151,7 @@ put_target(json_t *tree, const char *fs, size_t fs_n, const char *tg,
         json_decref(rec);
         return oom();
     }
-    return json_object_setn_new(targets, tg, tg_n, rec) < 0 ? oom()
-                                                            : TOKIO_OK;
+    return json_object_setn_new(targets, tg, tg_n, rec) < 0 ? oom() : 1;
 }
 
 /*
@@ -187,13 +163,14 @@ put_target(json_t *tree, const char *fs, size_t fs_n, const char *tg,
  * least two blanks.  The rest, "/scratch2[OST:0]", may hold blanks inside
  * the brackets: the role runs from the last "[" inside the mount point's
  * token that leaves a colon-free role, to the ":" before the index.
+ * 1 (added to `tree` unless it is NULL), 0 for another line, or < 0.
  */
 static int
 df_line(json_t *tree, const char *line, size_t len, const char *name,
         size_t lineno)
 {
     struct tok t[5];
-    int64_t total = 0, used = 0, avail = 0, index = 0, pct;
+    int64_t total, used, avail, index, pct;
     int fit[4];
     size_t r, fs_n;
 
@@ -203,11 +180,10 @@ df_line(json_t *tree, const char *line, size_t len, const char *name,
         (fit[1] = digits(t[2].p, t[2].n, &used)) == 0 ||
         (fit[2] = digits(t[3].p, t[3].n, &avail)) == 0)
         return 0;
-    if (t[4].n == 1 ? !is_digit(t[4].p[0]) || t[4].gap < 2
+    const char *m = line + r;           /* "/scratch2[OST:0]" */
+    if (t[4].n == 1 ? !is_digit(t[4].p[0]) || m - (t[4].p + 1) < 2
                     : digits(t[4].p, t[4].n - 1, &pct) == 0)
         return 0;
-
-    const char *m = line + r;           /* "/scratch2[OST:0]" */
     size_t mn = len - r, d, colon, word = 0, bracket = 0;
     while (mn > 0 && tokio__py_space((unsigned char)m[mn - 1]))
         mn--;
@@ -247,35 +223,27 @@ df_line(json_t *tree, const char *line, size_t len, const char *name,
                             name, lineno);
     if (tree == NULL)
         return 1;
-
-    json_t *rec = json_object();
-    if (json_object_set_new(rec, "total_kib", json_integer(total)) < 0 ||
-        json_object_set_new(rec, "used_kib", json_integer(used)) < 0 ||
-        json_object_set_new(rec, "remaining_kib", json_integer(avail)) < 0 ||
-        json_object_set_new(rec, "mount_pt",
-                            json_stringn_nocheck(m, bracket)) < 0 ||
-        json_object_set_new(rec, "role", lower_string(m + bracket + 1,
-                            colon - bracket - 1)) < 0 ||
-        json_object_set_new(rec, "target_index", json_integer(index)) < 0) {
-        json_decref(rec);
-        return oom();
-    }
-    return put_target(tree, t[0].p, fs_n, tg, tg_n, rec) < 0 ? TOKIO_ENOMEM
-                                                             : 1;
+    return put_target(tree, t[0].p, fs_n, tg, tg_n, json_pack(
+        "{s:I, s:I, s:I, s:s%, s:o, s:I}", "total_kib", (json_int_t)total,
+        "used_kib", (json_int_t)used, "remaining_kib", (json_int_t)avail,
+        "mount_pt", m, bracket,
+        "role", lower_string(m + bracket + 1, colon - bracket - 1),
+        "target_index", (json_int_t)index));
 }
 
 /*
  * An `lctl dl -t` target line is the reference's
  *   ^\s*(\d+)\s+(\S+)\s+(\S+)\s+(snx\d+-\S+)\s+(\S+)\s+(\d+)\s+(\S+@\S+)\s*$
  * that is exactly seven tokens, the last with an "@" that has a byte
- * either side.  mgc, lov and lmv lines have no NID or no snx name.
+ * either side.  mgc, lov and lmv lines have no NID or no snx name.  As
+ * df_line().
  */
 static int
 dl_line(json_t *tree, const char *line, size_t len, const char *name,
         size_t lineno)
 {
     struct tok t[7];
-    int64_t index = 0, refs = 0;
+    int64_t index, refs;
     int fit[2];
     size_t r, fs_n;
 
@@ -298,27 +266,13 @@ dl_line(json_t *tree, const char *line, size_t len, const char *name,
     const char *tg = t[3].p + fs_n + 1, *end = t[3].p + t[3].n;
     const char *dash = memchr(tg, '-', (size_t)(end - tg));
     const char *at = memchr(t[6].p, '@', t[6].n);
-    json_t *rec = json_object();
-
-    if (json_object_set_new(rec, "index", json_integer(index)) < 0 ||
-        json_object_set_new(rec, "status", lower_string(t[1].p,
-                                                        t[1].n)) < 0 ||
-        json_object_set_new(rec, "role", lower_string(t[2].p, t[2].n)) < 0 ||
-        json_object_set_new(rec, "role_id",
-                            json_stringn_nocheck(t[3].p, t[3].n)) < 0 ||
-        json_object_set_new(rec, "uuid",
-                            json_stringn_nocheck(t[4].p, t[4].n)) < 0 ||
-        json_object_set_new(rec, "ref_count", json_integer(refs)) < 0 ||
-        json_object_set_new(rec, "target_ip", json_stringn_nocheck(
-                                t[6].p, (size_t)(at - t[6].p))) < 0 ||
-        json_object_set_new(rec, "nid",
-                            json_stringn_nocheck(t[6].p, t[6].n)) < 0) {
-        json_decref(rec);
-        return oom();
-    }
     return put_target(tree, t[3].p, fs_n, tg,
-                      (size_t)((dash ? dash : end) - tg), rec) < 0
-               ? TOKIO_ENOMEM : 1;
+                      (size_t)((dash ? dash : end) - tg), json_pack(
+        "{s:I, s:o, s:o, s:s%, s:s%, s:I, s:s%, s:s%}",
+        "index", (json_int_t)index, "status", lower_string(t[1].p, t[1].n),
+        "role", lower_string(t[2].p, t[2].n), "role_id", t[3].p, t[3].n,
+        "uuid", t[4].p, t[4].n, "ref_count", (json_int_t)refs,
+        "target_ip", t[6].p, (size_t)(at - t[6].p), "nid", t[6].p, t[6].n));
 }
 
 /* Every line of `text` into `tree` through `add_line` (df_line, dl_line). */
@@ -333,22 +287,23 @@ add_lines(json_t *tree, const char *text, size_t len, const char *name,
     for (size_t lineno = 1; rc >= 0 && p < end; lineno++) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t n = (size_t)((nl ? nl : end) - p);
-        if (n > 0 && p[n - 1] == '\r')
-            n--;
-        rc = add_line(tree, p, n, name, lineno);
+        rc = add_line(tree, p, n > 0 && p[n - 1] == '\r' ? n - 1 : n, name,
+                      lineno);
         p = nl ? nl + 1 : end;
     }
     return rc < 0 ? rc : TOKIO_OK;
 }
 
-/* Check the JSON form: {fs: {target: {...}}}, each target holding the
- * integers `ints` (>= 0) and the strings `strs`. */
+/* Fill `tree` (empty) with a copy of `json` when it is a JSON form:
+ * {fs: {target: {...}}}, each target holding the integers `ints` (>= 0)
+ * and the strings `strs`. */
 static int
-check_json(const json_t *json, const char *const *ints,
-           const char *const *strs)
+add_json(json_t *tree, const json_t *json, const char *const *ints,
+         const char *const *strs)
 {
     const char *fs, *tg;
-    const json_t *targets, *rec;
+    json_t *targets, *rec, *copy;
+    int rc;
 
     if (!json_is_object(json))
         return tokio__error(TOKIO_EFORMAT, "JSON: not an object of file "
@@ -357,7 +312,7 @@ check_json(const json_t *json, const char *const *ints,
         if (!json_is_object(targets))
             return tokio__error(TOKIO_EFORMAT, "JSON %s: not an object of "
                                 "targets", fs);
-        json_object_foreach((json_t *)targets, tg, rec) {
+        json_object_foreach(targets, tg, rec) {
             if (!json_is_object(rec))
                 return tokio__error(TOKIO_EFORMAT, "JSON %s/%s: not an "
                                     "object", fs, tg);
@@ -374,76 +329,10 @@ check_json(const json_t *json, const char *const *ints,
                                         "is not a string", fs, tg, strs[i]);
         }
     }
-    return TOKIO_OK;
-}
-
-/* Replace `*tree` (an empty object) by a copy of the checked `json`. */
-static int
-copy_json(json_t **tree, const json_t *json, const char *const *ints,
-          const char *const *strs)
-{
-    json_t *copy;
-    int rc;
-
-    if ((rc = check_json(json, ints, strs)) < 0)
-        return rc;
-    if ((copy = json_deep_copy(json)) == NULL)
-        return oom();
-    json_decref(*tree);
-    *tree = copy;
-    return TOKIO_OK;
-}
-
-/* ---- save_cache ---- */
-
-/* One target in the reference's __repr__ order: file systems by name,
- * targets by index, ties in dict order (Python's sort is stable). */
-struct row {
-    const char *fs;
-    int64_t index;
-    size_t pos;
-    const char *target;
-    const json_t *rec;
-};
-
-static int
-cmp_row(const void *a, const void *b)
-{
-    const struct row *x = a, *y = b;
-    int c = strcmp(x->fs, y->fs);
-
-    if (c != 0)
-        return c;
-    if (x->index != y->index)
-        return x->index < y->index ? -1 : 1;
-    return x->pos < y->pos ? -1 : x->pos > y->pos;
-}
-
-/* The targets of `tree` in that order, sorted by the integer `key`; an
- * array to free(), NULL when there are none or memory ran out (*n_out
- * says which). */
-static struct row *
-sorted_rows(const json_t *tree, const char *key, size_t *n_out)
-{
-    const char *fs, *tg;
-    json_t *targets, *rec;
-    struct row *rows;
-    size_t n = 0;
-
-    json_object_foreach((json_t *)tree, fs, targets)
-        n += json_object_size(targets);
-    *n_out = n;
-    if (n == 0 || (rows = tokio__calloc(n, sizeof(*rows))) == NULL)
-        return NULL;
-    n = 0;
-    json_object_foreach((json_t *)tree, fs, targets)
-        json_object_foreach(targets, tg, rec) {
-            rows[n] = (struct row){ fs, json_integer_value(json_object_get(
-                                       rec, key)), n, tg, rec };
-            n++;
-        }
-    qsort(rows, n, sizeof(*rows), cmp_row);
-    return rows;
+    copy = json_deep_copy(json);
+    rc = json_object_update(tree, copy) < 0 ? oom() : TOKIO_OK;
+    json_decref(copy);
+    return rc;
 }
 
 static int64_t
@@ -458,109 +347,135 @@ str_of(const json_t *rec, const char *key)
     return json_string_value(json_object_get(rec, key));
 }
 
+/* One target in the reference's __repr__ order: file systems by name,
+ * targets by index, ties in dict order (Python's sort is stable). */
+struct row {
+    const char *fs, *target;
+    const json_t *rec;
+    int64_t index;
+    size_t pos;
+};
+
+static int
+cmp_row(const void *a, const void *b)
+{
+    const struct row *x = a, *y = b;
+    int c = strcmp(x->fs, y->fs);
+
+    if (c == 0)
+        c = (x->index > y->index) - (x->index < y->index);
+    return c != 0 ? c : (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+static void
+df_row(FILE *fp, const struct row *w)
+{
+    int64_t used = int_of(w->rec, "used_kib");
+    int64_t avail = int_of(w->rec, "remaining_kib");
+    /* lfs df's percentage is of used + available, not of the total;
+     * Python's round() halves to even, as rint() does by default */
+    double sum = (double)((uint64_t)used + (uint64_t)avail);
+
+    fprintf(fp, "%s-%s_UUID %" PRId64 " %" PRId64 " %" PRId64 " %3lld%% %s[",
+            w->fs, w->target, int_of(w->rec, "total_kib"), used, avail,
+            sum > 0 ? (long long)rint(100.0 * (double)used / sum) : 0,
+            str_of(w->rec, "mount_pt"));
+    for (const char *c = str_of(w->rec, "role"); *c; c++)
+        fputc(*c >= 'a' && *c <= 'z' ? *c - 32 : *c, fp);
+    fprintf(fp, ":%" PRId64 "]\n", w->index);
+}
+
+static void
+dl_row(FILE *fp, const struct row *w)
+{
+    fprintf(fp, "%3" PRId64 " %2s %3s %s %s %" PRId64 " %s\n", w->index,
+            str_of(w->rec, "status"), str_of(w->rec, "role"),
+            str_of(w->rec, "role_id"), str_of(w->rec, "uuid"),
+            int_of(w->rec, "ref_count"), str_of(w->rec, "nid"));
+}
+
+/* Write the targets of `tree` in that order, sorted by their integer
+ * `key`, each by `write_row`. */
+static int
+write_rows(const json_t *tree, const char *key,
+           void (*write_row)(FILE *, const struct row *), FILE *fp)
+{
+    const char *fs, *tg;
+    json_t *targets, *rec;
+    struct row *rows;
+    size_t n = 0;
+
+    json_object_foreach((json_t *)tree, fs, targets)
+        n += json_object_size(targets);
+    if ((rows = tokio__calloc(n + 1, sizeof(*rows))) == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory");
+    n = 0;
+    json_object_foreach((json_t *)tree, fs, targets)
+        json_object_foreach(targets, tg, rec) {
+            rows[n] = (struct row){ fs, tg, rec, int_of(rec, key), n };
+            n++;
+        }
+    qsort(rows, n, sizeof(*rows), cmp_row);
+    for (size_t i = 0; i < n; i++)
+        write_row(fp, &rows[i]);
+    free(rows);
+    return tokio__write_check(fp, "cannot write Lustre health text");
+}
+
 int
 tokio_lfshealth_fullness_write_native(const struct tokio_lfshealth_fullness *f,
                                       FILE *fp)
 {
-    size_t n;
-    struct row *rows = sorted_rows(f->fs, "target_index", &n);
-
-    if (rows == NULL && n > 0)
-        return tokio__error(TOKIO_ENOMEM, "out of memory");
-    for (size_t i = 0; i < n; i++) {
-        const json_t *rec = rows[i].rec;
-        int64_t used = int_of(rec, "used_kib"),
-                avail = int_of(rec, "remaining_kib");
-        /* lfs df's percentage is of used + available, not of the total;
-         * Python's round() halves to even, as rint() does by default */
-        double sum = (double)((uint64_t)used + (uint64_t)avail);
-        long long pct = sum > 0 ? (long long)rint(100.0 * (double)used / sum)
-                                : 0;
-        fprintf(fp, "%s-%s_UUID %" PRId64 " %" PRId64 " %" PRId64
-                " %3lld%% %s[", rows[i].fs, rows[i].target,
-                int_of(rec, "total_kib"), used, avail, pct,
-                str_of(rec, "mount_pt"));
-        for (const char *c = str_of(rec, "role"); *c; c++)
-            fputc(*c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c, fp);
-        fprintf(fp, ":%" PRId64 "]\n", rows[i].index);
-    }
-    free(rows);
-    return tokio__write_check(fp, "cannot write lfs df text");
+    return write_rows(TREE(f), "target_index", df_row, fp);
 }
 
 int
 tokio_lfshealth_map_write_native(const struct tokio_lfshealth_map *m,
                                  FILE *fp)
 {
-    size_t n;
-    struct row *rows = sorted_rows(m->fs, "index", &n);
-
-    if (rows == NULL && n > 0)
-        return tokio__error(TOKIO_ENOMEM, "out of memory");
-    for (size_t i = 0; i < n; i++) {
-        const json_t *rec = rows[i].rec;
-        fprintf(fp, "%3" PRId64 " %2s %3s %s %s %" PRId64 " %s\n",
-                rows[i].index, str_of(rec, "status"), str_of(rec, "role"),
-                str_of(rec, "role_id"), str_of(rec, "uuid"),
-                int_of(rec, "ref_count"), str_of(rec, "nid"));
-    }
-    free(rows);
-    return tokio__write_check(fp, "cannot write lctl dl text");
+    return write_rows(TREE(m), "index", dl_row, fp);
 }
-
-/* ---- get_failovers ---- */
 
 /* The failovers of one file system's targets (dict order); NULL when out
  * of memory. */
 static json_t *
 fs_failovers(const json_t *targets)
 {
-    /* OSTs per OSS address, addresses in order of first appearance: the
-     * mode's ties go to the count seen first, as max() over the
+    /* each OSS address's OSTs, addresses in order of first appearance:
+     * the mode's ties go to the count seen first, as max() over the
      * reference's dicts does */
-    json_t *counts = json_object(), *abnormal = json_object(), *res = NULL;
-    json_t *rec, *n;
-    const char *tg, *ip;
-    json_int_t mode = 0;
-    size_t mode_freq = 0;
+    json_t *osts = json_object(), *abnormal = json_object(), *res = NULL;
+    json_t *rec, *list, *l;
+    const char *tg, *ip, *other;
+    size_t mode = 0, best = 0;
 
     json_object_foreach((json_t *)targets, tg, rec) {
         if (strcmp(str_of(rec, "role"), "osc") != 0)
-            continue;                       /* not mdc, mgc */
+            continue;                               /* not mdc, mgc */
         ip = str_of(rec, "target_ip");
-        n = json_object_get(counts, ip);
-        if (json_object_set_new(counts, ip, json_integer(
-                                    json_integer_value(n) + 1)) < 0)
+        if (((list = json_object_get(osts, ip)) == NULL &&
+             json_object_set_new(osts, ip, list = json_array()) < 0) ||
+            json_array_append_new(list, json_string(tg)) < 0)
             goto done;
     }
-    json_object_foreach(counts, ip, n) {
+    json_object_foreach(osts, ip, list) {
         size_t freq = 0;
-        const char *other;
-        json_t *m;
-        json_object_foreach(counts, other, m)
-            freq += json_integer_value(m) == json_integer_value(n);
-        if (freq > mode_freq) {
-            mode = json_integer_value(n);
-            mode_freq = freq;
+        json_object_foreach(osts, other, l)
+            freq += json_array_size(l) == json_array_size(list);
+        if (freq > best) {
+            mode = json_array_size(list);
+            best = freq;
         }
     }
-    json_object_foreach((json_t *)targets, tg, rec) {
-        json_t *list;
-        if (strcmp(str_of(rec, "role"), "osc") != 0)
-            continue;
-        ip = str_of(rec, "target_ip");
-        if (json_integer_value(json_object_get(counts, ip)) == mode)
-            continue;
-        if ((list = json_object_get(abnormal, ip)) == NULL &&
-            json_object_set_new(abnormal, ip, list = json_array()) < 0)
+    json_object_foreach(osts, ip, list)
+        if (json_array_size(list) != mode &&
+            json_object_set(abnormal, ip, list) < 0)
             goto done;
-        if (json_array_append_new(list, json_string(tg)) < 0)
-            goto done;
-    }
-    res = json_pack("{s:I, s:O}", "mode", mode, "abnormal_ips", abnormal);
+    res = json_pack("{s:I, s:O}", "mode", (json_int_t)mode, "abnormal_ips",
+                    abnormal);
 done:
     json_decref(abnormal);
-    json_decref(counts);
+    json_decref(osts);
     return res;
 }
 
@@ -568,22 +483,18 @@ int
 tokio_lfshealth_map_failovers(const struct tokio_lfshealth_map *m,
                               json_t **out)
 {
-    json_t *root = json_object(), *targets;
     const char *fs;
+    json_t *targets;
 
-    *out = NULL;
-    json_object_foreach(m->fs, fs, targets)
-        if (json_object_set_new(root, fs, fs_failovers(targets)) < 0)
+    *out = json_object();
+    json_object_foreach(TREE(m), fs, targets)
+        if (json_object_set_new(*out, fs, fs_failovers(targets)) < 0) {
+            json_decref(*out);
+            *out = NULL;
             break;
-    if (root == NULL || json_object_size(root) < json_object_size(m->fs)) {
-        json_decref(root);
-        return tokio__error(TOKIO_ENOMEM, "out of memory");
-    }
-    *out = root;
-    return TOKIO_OK;
+        }
+    return *out ? TOKIO_OK : tokio__error(TOKIO_ENOMEM, "out of memory");
 }
-
-/* ---- the public functions, and the connector interface ---- */
 
 int
 tokio_lfshealth_fullness_check_line(const char *line, size_t len,
@@ -603,149 +514,87 @@ int
 tokio_lfshealth_fullness_to_json(const struct tokio_lfshealth_fullness *f,
                                  json_t **out)
 {
-    *out = json_incref(f->fs);
+    *out = json_incref(TREE(f));
     return TOKIO_OK;
 }
 
 int
 tokio_lfshealth_map_to_json(const struct tokio_lfshealth_map *m, json_t **out)
 {
-    *out = json_incref(m->fs);
+    *out = json_incref(TREE(m));
     return TOKIO_OK;
 }
 
 void
 tokio_lfshealth_fullness_free(struct tokio_lfshealth_fullness *f)
 {
-    if (f == NULL)
-        return;
-    json_decref(f->fs);
-    free(f);
+    json_decref(TREE(f));
 }
 
 void
 tokio_lfshealth_map_free(struct tokio_lfshealth_map *m)
 {
-    if (m == NULL)
-        return;
-    json_decref(m->fs);
-    free(m);
+    json_decref(TREE(m));
 }
 
 TOKIO__CONNECTOR_OPEN_FUNCTIONS(lfshealth_fullness)
 TOKIO__CONNECTOR_OPEN_FUNCTIONS(lfshealth_map)
 
 static int
-df_new(void **out)
-{
-    struct tokio_lfshealth_fullness *f = tokio__calloc(1, sizeof(*f));
-
-    *out = f;
-    if (f == NULL || (f->fs = json_object()) == NULL) {
-        free(f);
-        *out = NULL;
-        return oom();
-    }
-    return TOKIO_OK;
-}
-
-static int
-dl_new(void **out)
-{
-    struct tokio_lfshealth_map *m = tokio__calloc(1, sizeof(*m));
-
-    *out = m;
-    if (m == NULL || (m->fs = json_object()) == NULL) {
-        free(m);
-        *out = NULL;
-        return oom();
-    }
-    return TOKIO_OK;
-}
+new_tree(void **out) { return (*out = json_object()) ? TOKIO_OK : oom(); }
 
 static int
 df_text(void *h, const char *text, size_t len, const char *name)
 {
-    return add_lines(((struct tokio_lfshealth_fullness *)h)->fs, text, len,
-                     name, df_line);
+    return add_lines(h, text, len, name, df_line);
 }
 
 static int
 dl_text(void *h, const char *text, size_t len, const char *name)
 {
-    return add_lines(((struct tokio_lfshealth_map *)h)->fs, text, len, name,
-                     dl_line);
+    return add_lines(h, text, len, name, dl_line);
 }
 
 static int
-df_json(void *h, const json_t *json)
-{
-    return copy_json(&((struct tokio_lfshealth_fullness *)h)->fs, json,
-                     df_ints, df_strs);
-}
+df_json(void *h, const json_t *j) { return add_json(h, j, df_ints, df_strs); }
 
 static int
-dl_json(void *h, const json_t *json)
-{
-    return copy_json(&((struct tokio_lfshealth_map *)h)->fs, json, dl_ints,
-                     dl_strs);
-}
+dl_json(void *h, const json_t *j) { return add_json(h, j, dl_ints, dl_strs); }
 
 static int
-df_to_json(const void *h, json_t **out)
+to_json(const void *h, json_t **out)
 {
-    return tokio_lfshealth_fullness_to_json(h, out);
-}
-
-static int
-dl_to_json(const void *h, json_t **out)
-{
-    return tokio_lfshealth_map_to_json(h, out);
+    *out = json_incref(TREE(h));
+    return TOKIO_OK;
 }
 
 static void
-df_free(void *h)
-{
-    tokio_lfshealth_fullness_free(h);
-}
+free_tree(void *h) { json_decref(h); }
 
-static void
-dl_free(void *h)
-{
-    tokio_lfshealth_map_free(h);
-}
-
-/* `lfs df` names every target NAME_UUID; `lctl dl -t` calls each client
- * device osc, mdc or mgc.  NERSC's histories of them bid higher. */
+/* `lfs df` names every target NAME_UUID; `lctl dl -t` lists the OSTs'
+ * client devices as osc.  NERSC's histories of them bid higher. */
 static int
-df_bid(const char *head, size_t n)
-{
-    return memmem(head, n, "_UUID", 5) ? 60 : 0;
-}
+df_bid(const char *h, size_t n) { return memmem(h, n, "_UUID", 5) ? 60 : 0; }
 
 static int
-dl_bid(const char *head, size_t n)
-{
-    return memmem(head, n, " osc ", 5) || memmem(head, n, " mdc ", 5) ||
-           memmem(head, n, " mgc ", 5) ? 60 : 0;
-}
+dl_bid(const char *h, size_t n) { return memmem(h, n, " osc ", 5) ? 60 : 0; }
 
 const struct tokio__connector tokio__lfshealth_fullness_connector = {
     .name = "lfshealth_fullness",
     .bid = df_bid,
-    .new = df_new,
+    .new = new_tree,
     .add_text = df_text,
     .add_json = df_json,
-    .to_json = df_to_json,
-    .free = df_free,
+    .to_json = to_json,
+    .free = free_tree,
 };
 
 const struct tokio__connector tokio__lfshealth_map_connector = {
     .name = "lfshealth_map",
     .bid = dl_bid,
-    .new = dl_new,
+    .new = new_tree,
     .add_text = dl_text,
     .add_json = dl_json,
-    .to_json = dl_to_json,
-    .free = dl_free,
+    .to_json = to_json,
+    .free = free_tree,
 };

@@ -3,17 +3,15 @@
  * `lfs df` and `lctl dl -t` (osts.txt, ost-map.txt), as
  * tokio.connectors.nersc_lfsstate of pytokio 0.13 (NerscLfsOstFullness,
  * NerscLfsOstMap): the reference's dict of snapshots by epoch, as an
- * array of (epoch, snapshot) in timestamp order.  The lines between two
- * BEGIN lines make one lfshealth.c snapshot, as the reference builds on
- * tokio.connectors.lfshealth.
+ * array in timestamp order.  The lines between two BEGIN lines make one
+ * lfshealth.c snapshot, as the reference builds on its lfshealth.
  *
- * Why a snapshot is kept as read (its lines, or its JSON form) and
- * parsed only when asked for: cache-lfsstatus reads a whole history to
- * summarize one snapshot, and building every snapshot's tree took 8.3 s
- * of CPU (and 2.7 GB) on the 214 MB fullness history bench/bench-lfs.sh
- * makes, where the reference takes 11 s; checking each line when the
- * history is read (errors name file and line as before) and parsing one
- * snapshot takes 1.1 s.
+ * Why a snapshot is kept as read (its lines, or its JSON form) and parsed
+ * only when asked for: cache-lfsstatus reads a whole history to summarize
+ * one snapshot, and building every snapshot's tree took 8.3 s of CPU (and
+ * 2.7 GB) on the 214 MB history bench/bench-lfs.sh makes, where the
+ * reference takes 11 s; checking each line as the history is read (errors
+ * name file and line as before) and parsing one snapshot takes 1.1 s.
  *
  * Differs from pytokio:
  * - NerscLfsOstMap never stored the last BEGIN block of a file (it stored
@@ -23,9 +21,9 @@
  * - a target line before the first BEGIN is TOKIO_EFORMAT; the reference
  *   crashed (fullness) or stored it under the key None (map).
  *
- * Test inputs: ../shared/testdata/pytokio-inputs/sample_ost-fullness.txt.gz
- * and sample_ost-map.txt.gz, goldens in golden/pytokio/nersc_lfsstate/;
- * our own in tests/connectors/nersc_lfsstate_fullness/ and _map/.
+ * Tests: pytokio-inputs/sample_ost-fullness.txt.gz and sample_ost-map.txt.gz
+ * with goldens in golden/pytokio/nersc_lfsstate/;
+ * tests/connectors/nersc_lfsstate_{fullness,map}/.
  */
 #define _GNU_SOURCE     /* memmem() */
 #include "tokio/connectors/nersc_lfsstate.h"
@@ -41,15 +39,14 @@
 
 struct entry {
     int64_t ts;
-    char *text;                 /* the snapshot's lines, NUL-ended, */
+    char *text;                 /* the snapshot's lines (NUL-ended), */
     size_t len;
     json_t *json;               /* or its JSON form */
-    size_t pos;                 /* order added: the later of a tie wins */
 };
 
 struct tokio_nersc_lfsstate {
     enum tokio_nersc_lfsstate_kind kind;
-    struct entry *e;
+    struct entry *e;            /* by timestamp, each once */
     size_t n, cap;
 };
 
@@ -60,102 +57,82 @@ oom(void)
                         "health history");
 }
 
-/* The snapshots' connector, lfshealth.c's. */
+/* The snapshots' connector: lfshealth.c's. */
 static const struct tokio__connector *
-snap_connector(const struct tokio_nersc_lfsstate *s)
+snaps(const struct tokio_nersc_lfsstate *s)
 {
     return s->kind == TOKIO_NERSC_LFSSTATE_FULLNESS
                ? &tokio__lfshealth_fullness_connector
                : &tokio__lfshealth_map_connector;
 }
 
-/* Parse snapshot `i` into a new lfshealth handle. */
+/* Parse snapshot `i`, of a history of `kind`, into a new lfshealth handle
+ * (its lines were checked when they were read: only memory can fail). */
 static int
-snapshot(const struct tokio_nersc_lfsstate *s, size_t i, void **out)
+snapshot(const struct tokio_nersc_lfsstate *s, size_t i,
+         enum tokio_nersc_lfsstate_kind kind, void **out)
 {
-    const struct tokio__connector *c = snap_connector(s);
-    const struct entry *e = &s->e[i];
     int rc;
 
-    if (e->json != NULL)
-        return tokio__connector_from_json(c, out, e->json);
-    if ((rc = c->new(out)) >= 0 &&
-        (rc = c->add_text(*out, e->text, e->len, "a history")) < 0) {
-        c->free(*out);
+    *out = NULL;
+    if (i >= s->n || s->kind != kind)
+        return tokio__error(TOKIO_EINVAL, "no %s snapshot %zu in a history "
+                            "of %zu", kind == TOKIO_NERSC_LFSSTATE_MAP
+                            ? "OST map" : "fullness", i, s->n);
+    if (s->e[i].json != NULL)
+        return tokio__connector_from_json(snaps(s), out, s->e[i].json);
+    if ((rc = snaps(s)->new(out)) >= 0 &&
+        (rc = snaps(s)->add_text(*out, s->e[i].text, s->e[i].len,
+                                 "history")) < 0) {
+        snaps(s)->free(*out);
         *out = NULL;
     }
     return rc;
 }
 
-static void
-entry_free(struct entry *e)
+/* The entry of `ts`, emptied, or a new one in its place: a repeated
+ * timestamp keeps the later snapshot, as a Python dict assignment; NULL
+ * when out of memory. */
+static struct entry *
+entry_at(struct tokio_nersc_lfsstate *s, int64_t ts)
 {
-    free(e->text);
-    json_decref(e->json);
-}
+    size_t lo = 0, hi = s->n;
 
-/* Append a snapshot at `ts`, its lines or JSON form to come. */
-static int
-push(struct tokio_nersc_lfsstate *s, int64_t ts)
-{
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 64;
-        struct entry *p = tokio__reallocarray(s->e, cap, sizeof(*p));
-        if (p == NULL)
-            return oom();
-        s->e = p;
-        s->cap = cap;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->e[mid].ts < ts)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    s->e[s->n] = (struct entry){ .ts = ts, .pos = s->n };
-    s->n++;
-    return TOKIO_OK;
+    if (lo < s->n && s->e[lo].ts == ts) {
+        free(s->e[lo].text);
+        json_decref(s->e[lo].json);
+    } else {
+        if (s->n == s->cap) {
+            size_t cap = s->cap ? s->cap * 2 : 64;
+            struct entry *p = tokio__reallocarray(s->e, cap, sizeof(*p));
+            if (p == NULL)
+                return NULL;
+            s->e = p;
+            s->cap = cap;
+        }
+        memmove(s->e + lo + 1, s->e + lo, (s->n - lo) * sizeof(*s->e));
+        s->n++;
+    }
+    s->e[lo] = (struct entry){ .ts = ts };
+    return &s->e[lo];
 }
 
-/* The lines from `start` to `stop` as the last snapshot's. */
+/* The lines from `start` to `stop` as the snapshot of `e`. */
 static int
-keep_lines(struct tokio_nersc_lfsstate *s, const char *start,
-           const char *stop)
+keep_lines(struct entry *e, const char *start, const char *stop)
 {
-    struct entry *e = &s->e[s->n - 1];
-
     e->len = (size_t)(stop - start);
     if ((e->text = tokio__malloc(e->len + 1)) == NULL)
         return oom();
     memcpy(e->text, start, e->len);
     e->text[e->len] = '\0';
-    return TOKIO_OK;
-}
-
-static int
-cmp_entry(const void *a, const void *b)
-{
-    const struct entry *x = a, *y = b;
-
-    if (x->ts != y->ts)
-        return x->ts < y->ts ? -1 : 1;
-    return x->pos < y->pos ? -1 : x->pos > y->pos;
-}
-
-/* Sort by timestamp; of equal timestamps the last added stays (a Python
- * dict assignment).  The connector's finish(). */
-static int
-sort_dedupe(void *h)
-{
-    struct tokio_nersc_lfsstate *s = h;
-    size_t w = 0;
-
-    if (s->n > 1)
-        qsort(s->e, s->n, sizeof(*s->e), cmp_entry);
-    for (size_t i = 0; i < s->n; i++) {
-        if (i + 1 < s->n && s->e[i + 1].ts == s->e[i].ts) {
-            entry_free(&s->e[i]);
-            continue;
-        }
-        s->e[w] = s->e[i];
-        s->e[w].pos = w;
-        w++;
-    }
-    s->n = w;
     return TOKIO_OK;
 }
 
@@ -180,6 +157,7 @@ add_text(void *h, const char *text, size_t len, const char *name)
 {
     struct tokio_nersc_lfsstate *s = h;
     const char *p = text, *end = text + len, *block = NULL;
+    struct entry *cur = NULL;
     int rc = TOKIO_OK;
 
     for (size_t lineno = 1; rc >= 0 && p < end; lineno++) {
@@ -190,28 +168,28 @@ add_text(void *h, const char *text, size_t len, const char *name)
         if (n > 0 && p[n - 1] == '\r')
             n--;
         if (n >= 5 && memcmp(p, "BEGIN", 5) == 0) {
-            if (block != NULL && (rc = keep_lines(s, block, p)) < 0)
-                break;
             if (!begin_epoch(p, n, &ts))
                 rc = tokio__error(TOKIO_EFORMAT, "'%s' line %zu: expected "
                                   "'BEGIN <epoch>', found '%.*s'", name,
                                   lineno, (int)(n > 60 ? 60 : n), p);
-            else
-                rc = push(s, ts);
+            else if (cur != NULL && (rc = keep_lines(cur, block, p)) < 0)
+                ;
+            else if ((cur = entry_at(s, ts)) == NULL)
+                rc = oom();
             block = nl ? nl + 1 : end;
         } else if ((rc = s->kind == TOKIO_NERSC_LFSSTATE_FULLNESS
                        ? tokio_lfshealth_fullness_check_line(p, n, name,
                                                              lineno)
                        : tokio_lfshealth_map_check_line(p, n, name,
                                                         lineno)) > 0 &&
-                   block == NULL) {
+                   cur == NULL) {
             rc = tokio__error(TOKIO_EFORMAT, "'%s' line %zu: target line "
                               "before the first BEGIN line", name, lineno);
         }
         p = nl ? nl + 1 : end;
     }
-    if (rc >= 0 && block != NULL)
-        rc = keep_lines(s, block, end);
+    if (rc >= 0 && cur != NULL)
+        rc = keep_lines(cur, block, end);
     return rc < 0 ? rc : TOKIO_OK;
 }
 
@@ -219,9 +197,9 @@ static int
 add_json(void *h, const json_t *json)
 {
     struct tokio_nersc_lfsstate *s = h;
-    const struct tokio__connector *c = snap_connector(s);
     const char *key;
     const json_t *v;
+    struct entry *e;
     int rc = TOKIO_OK;
 
     if (!json_is_object(json))
@@ -235,13 +213,15 @@ add_json(void *h, const json_t *json)
             return tokio__error(TOKIO_EFORMAT, "JSON: key '%.40s' is not an "
                                 "epoch", key);
         /* kept as the checked copy lfshealth.c makes of it */
-        if ((rc = tokio__connector_from_json(c, &snap, v)) < 0)
+        if ((rc = tokio__connector_from_json(snaps(s), &snap, v)) < 0)
             return rc == TOKIO_ENOMEM ? rc
                                       : tokio__error_prefix("snapshot %s",
                                                             key);
-        if ((rc = push(s, ts)) >= 0)
-            rc = c->to_json(snap, &s->e[s->n - 1].json);
-        c->free(snap);
+        if ((e = entry_at(s, ts)) == NULL)
+            rc = oom();
+        else
+            rc = snaps(s)->to_json(snap, &e->json);
+        snaps(s)->free(snap);
         if (rc < 0)
             return rc;
     }
@@ -253,8 +233,7 @@ new_history(void **out, enum tokio_nersc_lfsstate_kind kind)
 {
     struct tokio_nersc_lfsstate *s = tokio__calloc(1, sizeof(*s));
 
-    *out = s;
-    if (s == NULL)
+    if ((*out = s) == NULL)
         return oom();
     s->kind = kind;
     return TOKIO_OK;
@@ -267,14 +246,12 @@ new_fullness(void **out)
 }
 
 static int
-new_map(void **out)
-{
-    return new_history(out, TOKIO_NERSC_LFSSTATE_MAP);
-}
+new_map(void **out) { return new_history(out, TOKIO_NERSC_LFSSTATE_MAP); }
 
-/* The connector of `kind`, NULL (and the message set) when unknown. */
+/* The connector of histories of `kind`; NULL (and the message set) for
+ * an unknown kind. */
 static const struct tokio__connector *
-history_connector(enum tokio_nersc_lfsstate_kind kind)
+history(enum tokio_nersc_lfsstate_kind kind)
 {
     if (kind == TOKIO_NERSC_LFSSTATE_FULLNESS)
         return &tokio__nersc_lfsstate_fullness_connector;
@@ -289,9 +266,9 @@ tokio_nersc_lfsstate_open(struct tokio_nersc_lfsstate **out,
                           enum tokio_nersc_lfsstate_kind kind,
                           const char *path)
 {
-    const struct tokio__connector *c = history_connector(kind);
     void *h = NULL;
-    int rc = c ? tokio__connector_open(c, &h, path) : TOKIO_EINVAL;
+    int rc = history(kind) ? tokio__connector_open(history(kind), &h, path)
+                           : TOKIO_EINVAL;
 
     *out = h;
     return rc;
@@ -302,10 +279,10 @@ tokio_nersc_lfsstate_open_mem(struct tokio_nersc_lfsstate **out,
                               enum tokio_nersc_lfsstate_kind kind,
                               const void *buf, size_t len, const char *name)
 {
-    const struct tokio__connector *c = history_connector(kind);
     void *h = NULL;
-    int rc = c ? tokio__connector_open_mem(c, &h, buf, len, name)
-               : TOKIO_EINVAL;
+    int rc = history(kind) ? tokio__connector_open_mem(history(kind), &h, buf,
+                                                       len, name)
+                           : TOKIO_EINVAL;
 
     *out = h;
     return rc;
@@ -316,18 +293,13 @@ tokio_nersc_lfsstate_from_json(struct tokio_nersc_lfsstate **out,
                                enum tokio_nersc_lfsstate_kind kind,
                                const json_t *json)
 {
-    const struct tokio__connector *c = history_connector(kind);
     void *h = NULL;
-    int rc = c ? tokio__connector_from_json(c, &h, json) : TOKIO_EINVAL;
+    int rc = history(kind) ? tokio__connector_from_json(history(kind), &h,
+                                                        json)
+                           : TOKIO_EINVAL;
 
     *out = h;
     return rc;
-}
-
-enum tokio_nersc_lfsstate_kind
-tokio_nersc_lfsstate_kind(const struct tokio_nersc_lfsstate *s)
-{
-    return s->kind;
 }
 
 size_t
@@ -343,25 +315,12 @@ tokio_nersc_lfsstate_timestamp(const struct tokio_nersc_lfsstate *s,
     return i < s->n ? s->e[i].ts : 0;
 }
 
-/* Snapshot `i` of a history of `kind`, as the two accessors give it. */
-static int
-snapshot_of(const struct tokio_nersc_lfsstate *s, size_t i,
-            enum tokio_nersc_lfsstate_kind kind, void **out)
-{
-    *out = NULL;
-    if (i >= s->n || s->kind != kind)
-        return tokio__error(TOKIO_EINVAL, "no %s snapshot %zu in a history "
-                            "of %zu", kind == TOKIO_NERSC_LFSSTATE_MAP
-                            ? "OST map" : "fullness", i, s->n);
-    return snapshot(s, i, out);
-}
-
 int
 tokio_nersc_lfsstate_fullness(const struct tokio_nersc_lfsstate *s, size_t i,
                               struct tokio_lfshealth_fullness **out)
 {
     void *snap;
-    int rc = snapshot_of(s, i, TOKIO_NERSC_LFSSTATE_FULLNESS, &snap);
+    int rc = snapshot(s, i, TOKIO_NERSC_LFSSTATE_FULLNESS, &snap);
 
     *out = snap;
     return rc;
@@ -372,7 +331,7 @@ tokio_nersc_lfsstate_map(const struct tokio_nersc_lfsstate *s, size_t i,
                          struct tokio_lfshealth_map **out)
 {
     void *snap;
-    int rc = snapshot_of(s, i, TOKIO_NERSC_LFSSTATE_MAP, &snap);
+    int rc = snapshot(s, i, TOKIO_NERSC_LFSSTATE_MAP, &snap);
 
     *out = snap;
     return rc;
@@ -390,16 +349,15 @@ tokio_nersc_lfsstate_merge(struct tokio_nersc_lfsstate *dst,
         rc = tokio__error(TOKIO_EINVAL, "cannot merge a fullness history "
                           "with an OST map history");
     for (size_t i = 0; rc >= 0 && i < src->n; i++) {
-        if ((rc = push(dst, src->e[i].ts)) < 0)
-            break;
-        /* dst's now: what is left stays src's to free */
-        dst->e[dst->n - 1].text = src->e[i].text;
-        dst->e[dst->n - 1].len = src->e[i].len;
-        dst->e[dst->n - 1].json = src->e[i].json;
-        src->e[i] = (struct entry){ 0 };
+        struct entry *e = entry_at(dst, src->e[i].ts);
+        if (e == NULL) {
+            rc = oom();
+        } else {
+            *e = src->e[i];             /* dst's now */
+            src->e[i] = (struct entry){ 0 };
+        }
     }
     tokio_nersc_lfsstate_free(src);
-    sort_dedupe(dst);
     return rc;
 }
 
@@ -411,38 +369,37 @@ by_epoch(const struct tokio_nersc_lfsstate *s, json_t **out,
     json_t *root = json_object();
     int rc = root ? TOKIO_OK : oom();
 
-    *out = NULL;
     for (size_t i = 0; i < s->n && rc >= 0; i++) {
         char key[32];
         json_t *v = NULL;
         void *snap;
         snprintf(key, sizeof(key), "%" PRId64, s->e[i].ts);
-        if ((rc = snapshot(s, i, &snap)) < 0)
+        if ((rc = snapshot(s, i, s->kind, &snap)) < 0)
             break;
         if ((rc = each(snap, &v)) >= 0 &&
             json_object_set_new(root, key, v) < 0)
             rc = oom();
-        snap_connector(s)->free(snap);
+        snaps(s)->free(snap);
     }
     if (rc < 0) {
         json_decref(root);
-        return rc;
+        root = NULL;
     }
     *out = root;
-    return TOKIO_OK;
+    return rc;
 }
 
 int
 tokio_nersc_lfsstate_to_json(const struct tokio_nersc_lfsstate *s,
                              json_t **out)
 {
-    return by_epoch(s, out, snap_connector(s)->to_json);
+    return by_epoch(s, out, snaps(s)->to_json);
 }
 
 static int
-failovers(const void *snap, json_t **out)
+failovers(const void *m, json_t **out)
 {
-    return tokio_lfshealth_map_failovers(snap, out);
+    return tokio_lfshealth_map_failovers(m, out);
 }
 
 int
@@ -460,20 +417,19 @@ int
 tokio_nersc_lfsstate_write_native(const struct tokio_nersc_lfsstate *s,
                                   FILE *fp)
 {
-    for (size_t i = 0; i < s->n; i++) {
+    int rc = TOKIO_OK;
+
+    for (size_t i = 0; i < s->n && rc >= 0; i++) {
         void *snap;
-        int rc;
         fprintf(fp, "BEGIN %" PRId64 "\n", s->e[i].ts);
-        if ((rc = snapshot(s, i, &snap)) < 0)
-            return rc;
+        if ((rc = snapshot(s, i, s->kind, &snap)) < 0)
+            break;
         rc = s->kind == TOKIO_NERSC_LFSSTATE_FULLNESS
                  ? tokio_lfshealth_fullness_write_native(snap, fp)
                  : tokio_lfshealth_map_write_native(snap, fp);
-        snap_connector(s)->free(snap);
-        if (rc < 0)
-            return rc;
+        snaps(s)->free(snap);
     }
-    return tokio__write_check(fp, "cannot write lfsstate text");
+    return rc < 0 ? rc : tokio__write_check(fp, "cannot write lfsstate text");
 }
 
 void
@@ -481,8 +437,10 @@ tokio_nersc_lfsstate_free(struct tokio_nersc_lfsstate *s)
 {
     if (s == NULL)
         return;
-    for (size_t i = 0; i < s->n; i++)
-        entry_free(&s->e[i]);
+    for (size_t i = 0; i < s->n; i++) {
+        free(s->e[i].text);
+        json_decref(s->e[i].json);
+    }
     free(s->e);
     free(s);
 }
@@ -512,10 +470,7 @@ to_json(const void *h, json_t **out)
 }
 
 static void
-free_history(void *h)
-{
-    tokio_nersc_lfsstate_free(h);
-}
+free_history(void *h) { tokio_nersc_lfsstate_free(h); }
 
 const struct tokio__connector tokio__nersc_lfsstate_fullness_connector = {
     .name = "nersc_lfsstate_fullness",
@@ -523,7 +478,6 @@ const struct tokio__connector tokio__nersc_lfsstate_fullness_connector = {
     .new = new_fullness,
     .add_text = add_text,
     .add_json = add_json,
-    .finish = sort_dedupe,
     .to_json = to_json,
     .free = free_history,
 };
@@ -534,7 +488,6 @@ const struct tokio__connector tokio__nersc_lfsstate_map_connector = {
     .new = new_map,
     .add_text = add_text,
     .add_json = add_json,
-    .finish = sort_dedupe,
     .to_json = to_json,
     .free = free_history,
 };

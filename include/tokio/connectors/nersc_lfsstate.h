@@ -58,8 +58,6 @@ TOKIO_API int tokio_nersc_lfsstate_from_json(
     struct tokio_nersc_lfsstate **out, enum tokio_nersc_lfsstate_kind kind,
     const json_t *json);
 
-TOKIO_API enum tokio_nersc_lfsstate_kind
-tokio_nersc_lfsstate_kind(const struct tokio_nersc_lfsstate *s);
 /** Number of snapshots; they are in increasing timestamp order. */
 TOKIO_API size_t
 tokio_nersc_lfsstate_count(const struct tokio_nersc_lfsstate *s);
