@@ -172,10 +172,8 @@ add_text(void *h, const char *text, size_t len, const char *name)
                 rc = tokio__error(TOKIO_EFORMAT, "'%s' line %zu: expected "
                                   "'BEGIN <epoch>', found '%.*s'", name,
                                   lineno, (int)(n > 60 ? 60 : n), p);
-            else if (cur != NULL && (rc = keep_lines(cur, block, p)) < 0)
-                ;
-            else if ((cur = entry_at(s, ts)) == NULL)
-                rc = oom();
+            else if (cur == NULL || (rc = keep_lines(cur, block, p)) >= 0)
+                rc = (cur = entry_at(s, ts)) != NULL ? TOKIO_OK : oom();
             block = nl ? nl + 1 : end;
         } else if ((rc = s->kind == TOKIO_NERSC_LFSSTATE_FULLNESS
                        ? tokio_lfshealth_fullness_check_line(p, n, name,
@@ -246,7 +244,10 @@ new_fullness(void **out)
 }
 
 static int
-new_map(void **out) { return new_history(out, TOKIO_NERSC_LFSSTATE_MAP); }
+new_map(void **out)
+{
+    return new_history(out, TOKIO_NERSC_LFSSTATE_MAP);
+}
 
 /* The connector of histories of `kind`; NULL (and the message set) for
  * an unknown kind. */

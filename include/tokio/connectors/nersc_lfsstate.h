@@ -67,8 +67,8 @@ tokio_nersc_lfsstate_timestamp(const struct tokio_nersc_lfsstate *s,
                                size_t i);
 /**
  * The i-th snapshot (i < count), parsed now: a history keeps each
- * snapshot as it was read and parses it when asked (see
- * src/connectors/nersc_lfsstate.c for why).
+ * snapshot as it was read (its lines checked) and parses it when asked,
+ * as a history is mostly read to look at one snapshot.
  * @param[out] out  a new snapshot; free it with
  *                  tokio_lfshealth_fullness_free().  NULL on failure.
  * @return TOKIO_OK, TOKIO_EINVAL (i out of range, or the history is of
