@@ -177,6 +177,23 @@ test_nersc_merge_later_wins_and_sorts(void **state)
     tokio_nersc_lfsstate_free(x);
 }
 
+/* The epoch is the reference's int(line.split()[1]): Python's white
+ * space around it, underscores in it, anything after it. */
+static void
+test_nersc_begin_epoch_as_python_reads_it(void **state)
+{
+    (void)state;
+    const char *text = "BEGINNING\v1_000\fmore\nBEGIN +20 x\n";
+    struct tokio_nersc_lfsstate *s = NULL;
+
+    assert_int_equal(tokio_nersc_lfsstate_open_mem(
+        &s, TOKIO_NERSC_LFSSTATE_MAP, text, strlen(text), "t"), TOKIO_OK);
+    assert_int_equal(tokio_nersc_lfsstate_count(s), 2);
+    assert_int_equal(tokio_nersc_lfsstate_timestamp(s, 0), 20);
+    assert_int_equal(tokio_nersc_lfsstate_timestamp(s, 1), 1000);
+    tokio_nersc_lfsstate_free(s);
+}
+
 /* A history read from its JSON form gives its snapshots as one read from
  * text does; kinds that differ do not merge. */
 static void
@@ -261,6 +278,7 @@ main(void)
         cmocka_unit_test(test_nersc_fullness_matches_golden),
         cmocka_unit_test(test_nersc_map_keeps_last_block_else_matches_golden),
         cmocka_unit_test(test_nersc_merge_later_wins_and_sorts),
+        cmocka_unit_test(test_nersc_begin_epoch_as_python_reads_it),
         cmocka_unit_test(test_nersc_json_snapshots_and_kinds),
         cmocka_unit_test(test_nersc_failovers_and_text_survive_every_oom),
     };
