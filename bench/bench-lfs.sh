@@ -16,7 +16,15 @@
 # and tokio's MB/s by that wall time.  CPU time counts both of tokio's
 # threads (gzip is inflated in a second one, src/core/input.c), wall time
 # shows what that overlap gains, on an otherwise idle machine.  The last
-# line is the floor: the same text through tokio_input_getline() alone.
+# line of that table is the floor: the same text through
+# tokio_input_getline() alone.  A history is read whole but its snapshots
+# are parsed when asked for (src/connectors/nersc_lfsstate.c), so its rows
+# time reading and checking every line.
+#
+# Then the command end to end, as people run it: `tokio cache-lfsstatus
+# --fullness|--failure FILE snx11035 2017-03-20T02:07:47` against the
+# reference's bin/cache_lfsstatus.py, one process each, best user + system
+# CPU seconds of 3 and peak RSS, on the histories and their large copies.
 # Never pass/fail.
 #
 # The reference is found through environment variables only:
@@ -172,7 +180,47 @@ for spec in lfs-df:lfs-df.txt.gz lctl-dl:lctl-dl-t.txt.gz \
     *) shift_epochs "$data/$f" "$big" ;;
     esac
     row "$kind" "$big" "x$scale-$f" "$ref_big" 2
-    rm -f "$big"
+    case $kind in lfs-df|lctl-dl) rm -f "$big" ;; esac
 done
 row lines "$data/sample_ost-fullness.txt.gz" "floor: lines of ost-fullness" 0 2
+
+# best user + system seconds of 3 runs of a command and its peak KiB,
+# "SECONDS KIB" (output dropped)
+cpu3() {
+    best=
+    for _ in 1 2 3; do
+        /usr/bin/time -f '%U %S %M' -o "$work/time" "$@" > /dev/null \
+            2>/dev/null || { echo "0 0"; return; }
+        best=$(awk -v b="$best" '{ s = $1 + $2
+            if (b == "" || s < b + 0) print s, $3; else print b }' \
+            "$work/time")
+    done
+    echo "$best"
+}
+
+[ -x "$build/tokio" ] || exit 0
+echo
+echo "cache-lfsstatus FILE snx11035 2017-03-20T02:07:47, one process each:"
+echo "best CPU s (user + system) of 3, peak RSS"
+printf '%-40s %8s %8s | %8s %8s | %5s\n' input tok_s RSS_KiB ref_s RSS_KiB \
+    ratio
+for spec in fullness:sample_ost-fullness.txt.gz failure:sample_ost-map.txt.gz \
+            fullness:x$scale-sample_ost-fullness.txt.gz \
+            failure:x$scale-sample_ost-map.txt.gz; do
+    mode=${spec%%:*} f=${spec#*:}
+    file=$data/$f
+    [ -f "$file" ] || file=$work/$f
+    [ -f "$file" ] || continue
+    set -- $(cpu3 env TZ=America/Los_Angeles "$build/tokio" cache-lfsstatus \
+             --$mode "$file" snx11035 2017-03-20T02:07:47)
+    t=$1 t_rss=$2 r=- r_rss=- q=-
+    if [ -n "$pysrc" ]; then
+        set -- $(cpu3 env TZ=America/Los_Angeles PYTHONPATH="$pysrc" "$py" \
+                 "$pysrc/bin/cache_lfsstatus.py" --$mode "$file" snx11035 \
+                 2017-03-20T02:07:47)
+        r=$1 r_rss=$2 q=$(ratio "$r" "$t")
+    fi
+    printf '%-40s %8s %8s | %8s %8s | %5s\n' "--$mode $f" "$t" "$t_rss" \
+        "$r" "$r_rss" "$q"
+done
 exit 0

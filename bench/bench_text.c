@@ -62,6 +62,19 @@ count_lines(const char *path, size_t *items)
     return rc < 0 ? -1 : 0;
 }
 
+/* The targets of an lfshealth snapshot's JSON form, {fs: {target}}. */
+static size_t
+count_targets(json_t *tree)
+{
+    const char *fs;
+    json_t *targets;
+    size_t n = 0;
+
+    json_object_foreach(tree, fs, targets)
+        n += json_object_size(targets);
+    return n;
+}
+
 /* One open of `path` as `kind`, timed; the free after it is not (the
  * reference's side frees outside its timing too).  -1 on error, -2 for
  * an unknown kind. */
@@ -72,24 +85,30 @@ parse_once(const char *kind, const char *path, size_t *items, double *secs)
     int rc = 0;
 
     if (strcmp(kind, "lfs-df") == 0) {
-        struct tokio_lfs_df *df;
-        if ((rc = tokio_lfs_df_open(&df, path)) >= 0) {
+        struct tokio_lfshealth_fullness *df;
+        json_t *tree;
+        if ((rc = tokio_lfshealth_fullness_open(&df, path)) >= 0) {
             *secs = now() - t0;
-            *items = tokio_lfs_df_count(df);
-            tokio_lfs_df_free(df);
+            tokio_lfshealth_fullness_to_json(df, &tree);
+            *items = count_targets(tree);
+            json_decref(tree);
+            tokio_lfshealth_fullness_free(df);
         }
     } else if (strcmp(kind, "lctl-dl") == 0) {
-        struct tokio_lfs_dl *dl;
-        if ((rc = tokio_lfs_dl_open(&dl, path)) >= 0) {
+        struct tokio_lfshealth_map *dl;
+        json_t *tree;
+        if ((rc = tokio_lfshealth_map_open(&dl, path)) >= 0) {
             *secs = now() - t0;
-            *items = tokio_lfs_dl_count(dl);
-            tokio_lfs_dl_free(dl);
+            tokio_lfshealth_map_to_json(dl, &tree);
+            *items = count_targets(tree);
+            json_decref(tree);
+            tokio_lfshealth_map_free(dl);
         }
     } else if (strcmp(kind, "fullness") == 0 || strcmp(kind, "map") == 0) {
         struct tokio_nersc_lfsstate *s;
         if ((rc = tokio_nersc_lfsstate_open(&s, kind[0] == 'f'
-                                            ? TOKIO_LFSSTATE_FULLNESS
-                                            : TOKIO_LFSSTATE_MAP,
+                                            ? TOKIO_NERSC_LFSSTATE_FULLNESS
+                                            : TOKIO_NERSC_LFSSTATE_MAP,
                                             path)) >= 0) {
             *secs = now() - t0;
             *items = tokio_nersc_lfsstate_count(s);

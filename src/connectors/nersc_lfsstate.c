@@ -1,9 +1,17 @@
 /*
  * src/connectors/nersc_lfsstate.c - NERSC's BEGIN-separated histories of
  * `lfs df` and `lctl dl -t` (osts.txt, ost-map.txt), as
- * tokio.connectors.nersc_lfsstate of pytokio 0.13.  Each block is parsed
- * by lfshealth.c through its private line interface, as the reference
- * builds on tokio.connectors.lfshealth.
+ * tokio.connectors.nersc_lfsstate of pytokio 0.13 (NerscLfsOstFullness,
+ * NerscLfsOstMap): the reference's dict of snapshots by epoch, as an
+ * array in timestamp order.  The lines between two BEGIN lines make one
+ * lfshealth.c snapshot, as the reference builds on its lfshealth.
+ *
+ * Why a snapshot is kept as read (its lines, or its JSON form) and parsed
+ * only when asked for: cache-lfsstatus reads a whole history to summarize
+ * one snapshot, and building every snapshot's tree took 8.3 s of CPU (and
+ * 2.7 GB) on the 214 MB history bench/bench-lfs.sh makes, where the
+ * reference takes 11 s; checking each line as the history is read (errors
+ * name file and line as before) and parsing one snapshot takes 1.1 s.
  *
  * Differs from pytokio:
  * - NerscLfsOstMap never stored the last BEGIN block of a file (it stored
@@ -12,305 +20,287 @@
  *   line at all is kept too (empty), as fullness blocks always were.
  * - a target line before the first BEGIN is TOKIO_EFORMAT; the reference
  *   crashed (fullness) or stored it under the key None (map).
- * - the epoch is [+-]digits; Python's int() also took "1_000".
  *
- * Test inputs: ../shared/testdata/pytokio-inputs/sample_ost-fullness.txt.gz
- * and sample_ost-map.txt.gz; goldens in golden/pytokio/nersc_lfsstate/.
+ * Tests: pytokio-inputs/sample_ost-fullness.txt.gz and sample_ost-map.txt.gz
+ * with goldens in golden/pytokio/nersc_lfsstate/;
+ * tests/connectors/nersc_lfsstate_{fullness,map}/.
  */
+#define _GNU_SOURCE     /* memmem() */
 #include "tokio/connectors/nersc_lfsstate.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "connectors/lfshealth_private.h"
+#include "connectors/registry.h"
 #include "core/alloc.h"
 #include "core/error.h"
-#include "tokio/input.h"
+#include "core/text.h"
 
 struct entry {
     int64_t ts;
-    void *snap;                 /* struct tokio_lfs_df or tokio_lfs_dl */
-    size_t pos;                 /* order added: later wins a tie */
+    char *text;                 /* the snapshot's lines (NUL-ended), */
+    size_t len;
+    json_t *json;               /* or its JSON form */
 };
 
 struct tokio_nersc_lfsstate {
-    enum tokio_lfsstate_kind kind;
-    struct entry *e;
+    enum tokio_nersc_lfsstate_kind kind;
+    struct entry *e;            /* by timestamp, each once */
     size_t n, cap;
 };
 
-static void
-snap_free(enum tokio_lfsstate_kind kind, void *snap)
-{
-    if (kind == TOKIO_LFSSTATE_FULLNESS)
-        tokio_lfs_df_free(snap);
-    else
-        tokio_lfs_dl_free(snap);
-}
-
-static void *
-snap_new(enum tokio_lfsstate_kind kind)
-{
-    return kind == TOKIO_LFSSTATE_FULLNESS ? (void *)tokio__lfs_df_new()
-                                           : (void *)tokio__lfs_dl_new();
-}
-
 static int
-snap_add_line(enum tokio_lfsstate_kind kind, void *snap, const char *line,
-              size_t len, const char *name, size_t lineno)
+oom(void)
 {
-    return kind == TOKIO_LFSSTATE_FULLNESS
-               ? tokio__lfs_df_add_line(snap, line, len, name, lineno)
-               : tokio__lfs_dl_add_line(snap, line, len, name, lineno);
+    return tokio__error(TOKIO_ENOMEM, "out of memory reading a Lustre "
+                        "health history");
 }
 
-static void
-snap_size_like(enum tokio_lfsstate_kind kind, void *snap, const void *like)
+/* The snapshots' connector: lfshealth.c's. */
+static const struct tokio__connector *
+snaps(const struct tokio_nersc_lfsstate *s)
 {
-    if (kind == TOKIO_LFSSTATE_FULLNESS)
-        tokio__lfs_df_size_like(snap, like);
-    else
-        tokio__lfs_dl_size_like(snap, like);
+    return s->kind == TOKIO_NERSC_LFSSTATE_FULLNESS
+               ? &tokio__lfshealth_fullness_connector
+               : &tokio__lfshealth_map_connector;
 }
 
+/* Parse snapshot `i`, of a history of `kind`, into a new lfshealth handle
+ * (its lines were checked when they were read: only memory can fail). */
 static int
-snap_finish(enum tokio_lfsstate_kind kind, void *snap)
+snapshot(const struct tokio_nersc_lfsstate *s, size_t i,
+         enum tokio_nersc_lfsstate_kind kind, void **out)
 {
-    return kind == TOKIO_LFSSTATE_FULLNESS ? tokio__lfs_df_finish(snap)
-                                           : tokio__lfs_dl_finish(snap);
-}
-
-/* Append (ts, snap); on failure `snap` is freed. */
-static int
-push(struct tokio_nersc_lfsstate *s, int64_t ts, void *snap)
-{
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 64;
-        struct entry *p = tokio__reallocarray(s->e, cap, sizeof(*p));
-        if (p == NULL) {
-            snap_free(s->kind, snap);
-            return tokio__error(TOKIO_ENOMEM, "out of memory");
-        }
-        s->e = p;
-        s->cap = cap;
-    }
-    s->e[s->n].ts = ts;
-    s->e[s->n].snap = snap;
-    s->e[s->n].pos = s->n;
-    s->n++;
-    return TOKIO_OK;
-}
-
-static int
-cmp_entry(const void *a, const void *b)
-{
-    const struct entry *x = a, *y = b;
-
-    if (x->ts != y->ts)
-        return x->ts < y->ts ? -1 : 1;
-    return x->pos < y->pos ? -1 : x->pos > y->pos;
-}
-
-/* Sort by timestamp; of equal timestamps the last added stays (a Python
- * dict assignment). */
-static void
-sort_dedupe(struct tokio_nersc_lfsstate *s)
-{
-    size_t w = 0;
-
-    if (s->n > 1)
-        qsort(s->e, s->n, sizeof(*s->e), cmp_entry);
-    for (size_t i = 0; i < s->n; i++) {
-        if (i + 1 < s->n && s->e[i + 1].ts == s->e[i].ts) {
-            snap_free(s->kind, s->e[i].snap);
-            continue;
-        }
-        s->e[w] = s->e[i];
-        s->e[w].pos = w;
-        w++;
-    }
-    s->n = w;
-}
-
-/* [+-]digits, all of `len` bytes. */
-static int
-parse_epoch(const char *p, size_t len, int64_t *ts)
-{
-    size_t i = 0, start;
-    int neg = 0;
-    int64_t v = 0;
-
-    if (i < len && (p[i] == '+' || p[i] == '-'))
-        neg = p[i++] == '-';
-    start = i;
-    while (i < len && p[i] >= '0' && p[i] <= '9') {
-        int d = p[i++] - '0';
-        if (v > (INT64_MAX - d) / 10)
-            return -1;
-        v = v * 10 + d;
-    }
-    if (i == start || i != len)
-        return -1;
-    *ts = neg ? -v : v;
-    return 0;
-}
-
-/* The epoch of a BEGIN line: the reference's int(line.split()[1]). */
-static int
-parse_begin(const char *line, size_t len, int64_t *ts)
-{
-    size_t i = 0, start;
-
-    while (i < len && line[i] != ' ' && line[i] != '\t')
-        i++;                                /* "BEGIN" (and what sticks) */
-    while (i < len && (line[i] == ' ' || line[i] == '\t'))
-        i++;
-    start = i;
-    while (i < len && line[i] != ' ' && line[i] != '\t')
-        i++;
-    return parse_epoch(line + start, i - start, ts);
-}
-
-static int
-parse(struct tokio_nersc_lfsstate *s, struct tokio_input *in)
-{
-    const char *name = tokio_input_name(in);
-    void *cur = NULL, *pre = NULL;
-    int64_t ts = 0;
-    const char *line;
-    size_t len;
     int rc;
 
-    while ((rc = tokio_input_getline(in, &line, &len)) == TOKIO_OK &&
-           line != NULL) {
-        size_t lineno = tokio_input_lineno(in);
-        if (len >= 5 && memcmp(line, "BEGIN", 5) == 0) {
-            int64_t next;
-            if (parse_begin(line, len, &next) < 0) {
-                rc = tokio__error(TOKIO_EFORMAT, "'%s' line %zu: expected "
-                                  "'BEGIN <epoch>', found '%.*s'", name,
-                                  lineno, (int)(len > 60 ? 60 : len), line);
-                break;
-            }
-            if (cur != NULL) {
-                void *done = cur;
-                cur = NULL;
-                if ((rc = snap_finish(s->kind, done)) < 0) {
-                    snap_free(s->kind, done);
-                    break;
-                }
-                if ((rc = push(s, ts, done)) < 0)
-                    break;
-            }
-            ts = next;
-            if ((cur = snap_new(s->kind)) == NULL) {
-                rc = tokio__error(TOKIO_ENOMEM, "out of memory reading "
-                                  "'%s'", name);
-                break;
-            }
-            if (s->n > 0)
-                snap_size_like(s->kind, cur, s->e[s->n - 1].snap);
-            continue;
-        }
-        if (cur == NULL) {
-            /* lines before the first BEGIN: fine unless they hold data */
-            if (pre == NULL && (pre = snap_new(s->kind)) == NULL) {
-                rc = tokio__error(TOKIO_ENOMEM, "out of memory reading "
-                                  "'%s'", name);
-                break;
-            }
-            rc = snap_add_line(s->kind, pre, line, len, name, lineno);
-            if (rc > 0)
-                rc = tokio__error(TOKIO_EFORMAT, "'%s' line %zu: target "
-                                  "line before the first BEGIN line", name,
-                                  lineno);
-            if (rc < 0)
-                break;
-            continue;
-        }
-        if ((rc = snap_add_line(s->kind, cur, line, len, name, lineno)) < 0)
-            break;
-    }
-    /* Differs from pytokio: the last block counts too (NerscLfsOstMap
-     * dropped it) */
-    if (rc >= 0 && cur != NULL) {
-        void *done = cur;
-        cur = NULL;
-        if ((rc = snap_finish(s->kind, done)) < 0)
-            snap_free(s->kind, done);
-        else
-            rc = push(s, ts, done);
-    }
-    snap_free(s->kind, cur);
-    snap_free(s->kind, pre);
-    if (rc >= 0) {
-        sort_dedupe(s);
-        rc = TOKIO_OK;
+    *out = NULL;
+    if (i >= s->n || s->kind != kind)
+        return tokio__error(TOKIO_EINVAL, "no %s snapshot %zu in a history "
+                            "of %zu", kind == TOKIO_NERSC_LFSSTATE_MAP
+                            ? "OST map" : "fullness", i, s->n);
+    if (s->e[i].json != NULL)
+        return tokio__connector_from_json(snaps(s), out, s->e[i].json);
+    if ((rc = snaps(s)->new(out)) >= 0 &&
+        (rc = snaps(s)->add_text(*out, s->e[i].text, s->e[i].len,
+                                 "history")) < 0) {
+        snaps(s)->free(*out);
+        *out = NULL;
     }
     return rc;
 }
 
+/* The entry of `ts`, emptied, or a new one in its place: a repeated
+ * timestamp keeps the later snapshot, as a Python dict assignment; NULL
+ * when out of memory. */
+static struct entry *
+entry_at(struct tokio_nersc_lfsstate *s, int64_t ts)
+{
+    size_t lo = 0, hi = s->n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->e[mid].ts < ts)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < s->n && s->e[lo].ts == ts) {
+        free(s->e[lo].text);
+        json_decref(s->e[lo].json);
+    } else {
+        if (s->n == s->cap) {
+            size_t cap = s->cap ? s->cap * 2 : 64;
+            struct entry *p = tokio__reallocarray(s->e, cap, sizeof(*p));
+            if (p == NULL)
+                return NULL;
+            s->e = p;
+            s->cap = cap;
+        }
+        memmove(s->e + lo + 1, s->e + lo, (s->n - lo) * sizeof(*s->e));
+        s->n++;
+    }
+    s->e[lo] = (struct entry){ .ts = ts };
+    return &s->e[lo];
+}
+
+/* The lines from `start` to `stop` as the snapshot of `e`. */
 static int
-open_input(struct tokio_nersc_lfsstate **out, enum tokio_lfsstate_kind kind,
-           struct tokio_input *in)
+keep_lines(struct entry *e, const char *start, const char *stop)
+{
+    e->len = (size_t)(stop - start);
+    if ((e->text = tokio__malloc(e->len + 1)) == NULL)
+        return oom();
+    memcpy(e->text, start, e->len);
+    e->text[e->len] = '\0';
+    return TOKIO_OK;
+}
+
+/* The epoch of a BEGIN line: the reference's int(line.split()[1]). */
+static int
+begin_epoch(const char *line, size_t len, int64_t *ts)
+{
+    size_t i = 0, start;
+
+    while (i < len && !tokio__py_space((unsigned char)line[i]))
+        i++;                                /* "BEGIN" (and what sticks) */
+    while (i < len && tokio__py_space((unsigned char)line[i]))
+        i++;
+    start = i;
+    while (i < len && !tokio__py_space((unsigned char)line[i]))
+        i++;
+    return tokio__py_int(line + start, i - start, ts);
+}
+
+static int
+add_text(void *h, const char *text, size_t len, const char *name)
+{
+    struct tokio_nersc_lfsstate *s = h;
+    const char *p = text, *end = text + len, *block = NULL;
+    struct entry *cur = NULL;
+    int rc = TOKIO_OK;
+
+    for (size_t lineno = 1; rc >= 0 && p < end; lineno++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t n = (size_t)((nl ? nl : end) - p);
+        int64_t ts;
+
+        if (n > 0 && p[n - 1] == '\r')
+            n--;
+        if (n >= 5 && memcmp(p, "BEGIN", 5) == 0) {
+            if (!begin_epoch(p, n, &ts))
+                rc = tokio__error(TOKIO_EFORMAT, "'%s' line %zu: expected "
+                                  "'BEGIN <epoch>', found '%.*s'", name,
+                                  lineno, (int)(n > 60 ? 60 : n), p);
+            else if (cur == NULL || (rc = keep_lines(cur, block, p)) >= 0)
+                rc = (cur = entry_at(s, ts)) != NULL ? TOKIO_OK : oom();
+            block = nl ? nl + 1 : end;
+        } else if ((rc = s->kind == TOKIO_NERSC_LFSSTATE_FULLNESS
+                       ? tokio_lfshealth_fullness_check_line(p, n, name,
+                                                             lineno)
+                       : tokio_lfshealth_map_check_line(p, n, name,
+                                                        lineno)) > 0 &&
+                   cur == NULL) {
+            rc = tokio__error(TOKIO_EFORMAT, "'%s' line %zu: target line "
+                              "before the first BEGIN line", name, lineno);
+        }
+        p = nl ? nl + 1 : end;
+    }
+    if (rc >= 0 && cur != NULL)
+        rc = keep_lines(cur, block, end);
+    return rc < 0 ? rc : TOKIO_OK;
+}
+
+static int
+add_json(void *h, const json_t *json)
+{
+    struct tokio_nersc_lfsstate *s = h;
+    const char *key;
+    const json_t *v;
+    struct entry *e;
+    int rc = TOKIO_OK;
+
+    if (!json_is_object(json))
+        return tokio__error(TOKIO_EFORMAT, "JSON: not an object of "
+                            "timestamps");
+    json_object_foreach((json_t *)json, key, v) {
+        int64_t ts;
+        void *snap;
+        /* keys are "<epoch>": json.dumps made the int keys strings */
+        if (!tokio__py_int(key, strlen(key), &ts))
+            return tokio__error(TOKIO_EFORMAT, "JSON: key '%.40s' is not an "
+                                "epoch", key);
+        /* kept as the checked copy lfshealth.c makes of it */
+        if ((rc = tokio__connector_from_json(snaps(s), &snap, v)) < 0)
+            return rc == TOKIO_ENOMEM ? rc
+                                      : tokio__error_prefix("snapshot %s",
+                                                            key);
+        if ((e = entry_at(s, ts)) == NULL)
+            rc = oom();
+        else
+            rc = snaps(s)->to_json(snap, &e->json);
+        snaps(s)->free(snap);
+        if (rc < 0)
+            return rc;
+    }
+    return TOKIO_OK;
+}
+
+static int
+new_history(void **out, enum tokio_nersc_lfsstate_kind kind)
 {
     struct tokio_nersc_lfsstate *s = tokio__calloc(1, sizeof(*s));
-    int rc;
 
-    if (s == NULL)
-        return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
-                            tokio_input_name(in));
+    if ((*out = s) == NULL)
+        return oom();
     s->kind = kind;
-    if ((rc = parse(s, in)) < 0) {
-        tokio_nersc_lfsstate_free(s);
-        return rc;
-    }
-    *out = s;
     return TOKIO_OK;
+}
+
+static int
+new_fullness(void **out)
+{
+    return new_history(out, TOKIO_NERSC_LFSSTATE_FULLNESS);
+}
+
+static int
+new_map(void **out)
+{
+    return new_history(out, TOKIO_NERSC_LFSSTATE_MAP);
+}
+
+/* The connector of histories of `kind`; NULL (and the message set) for
+ * an unknown kind. */
+static const struct tokio__connector *
+history(enum tokio_nersc_lfsstate_kind kind)
+{
+    if (kind == TOKIO_NERSC_LFSSTATE_FULLNESS)
+        return &tokio__nersc_lfsstate_fullness_connector;
+    if (kind == TOKIO_NERSC_LFSSTATE_MAP)
+        return &tokio__nersc_lfsstate_map_connector;
+    tokio__error(TOKIO_EINVAL, "unknown lfsstate kind %d", (int)kind);
+    return NULL;
 }
 
 int
 tokio_nersc_lfsstate_open(struct tokio_nersc_lfsstate **out,
-                          enum tokio_lfsstate_kind kind, const char *path)
+                          enum tokio_nersc_lfsstate_kind kind,
+                          const char *path)
 {
-    struct tokio_input *in = NULL;
-    int rc;
+    void *h = NULL;
+    int rc = history(kind) ? tokio__connector_open(history(kind), &h, path)
+                           : TOKIO_EINVAL;
 
-    *out = NULL;
-    if (kind != TOKIO_LFSSTATE_FULLNESS && kind != TOKIO_LFSSTATE_MAP)
-        return tokio__error(TOKIO_EINVAL, "unknown lfsstate kind %d",
-                            (int)kind);
-    if ((rc = tokio_input_open(&in, path)) < 0)
-        return rc;
-    rc = open_input(out, kind, in);
-    tokio_input_close(in);
+    *out = h;
     return rc;
 }
 
 int
 tokio_nersc_lfsstate_open_mem(struct tokio_nersc_lfsstate **out,
-                              enum tokio_lfsstate_kind kind, const void *buf,
-                              size_t len, const char *name)
+                              enum tokio_nersc_lfsstate_kind kind,
+                              const void *buf, size_t len, const char *name)
 {
-    struct tokio_input *in = NULL;
-    int rc;
+    void *h = NULL;
+    int rc = history(kind) ? tokio__connector_open_mem(history(kind), &h, buf,
+                                                       len, name)
+                           : TOKIO_EINVAL;
 
-    *out = NULL;
-    if (kind != TOKIO_LFSSTATE_FULLNESS && kind != TOKIO_LFSSTATE_MAP)
-        return tokio__error(TOKIO_EINVAL, "unknown lfsstate kind %d",
-                            (int)kind);
-    if ((rc = tokio_input_open_mem(&in, buf, len, name)) < 0)
-        return rc;
-    rc = open_input(out, kind, in);
-    tokio_input_close(in);
+    *out = h;
     return rc;
 }
 
-enum tokio_lfsstate_kind
-tokio_nersc_lfsstate_kind(const struct tokio_nersc_lfsstate *s)
+int
+tokio_nersc_lfsstate_from_json(struct tokio_nersc_lfsstate **out,
+                               enum tokio_nersc_lfsstate_kind kind,
+                               const json_t *json)
 {
-    return s->kind;
+    void *h = NULL;
+    int rc = history(kind) ? tokio__connector_from_json(history(kind), &h,
+                                                        json)
+                           : TOKIO_EINVAL;
+
+    *out = h;
+    return rc;
 }
 
 size_t
@@ -326,17 +316,26 @@ tokio_nersc_lfsstate_timestamp(const struct tokio_nersc_lfsstate *s,
     return i < s->n ? s->e[i].ts : 0;
 }
 
-const struct tokio_lfs_df *
-tokio_nersc_lfsstate_fullness(const struct tokio_nersc_lfsstate *s, size_t i)
+int
+tokio_nersc_lfsstate_fullness(const struct tokio_nersc_lfsstate *s, size_t i,
+                              struct tokio_lfshealth_fullness **out)
 {
-    return i < s->n && s->kind == TOKIO_LFSSTATE_FULLNESS ? s->e[i].snap
-                                                          : NULL;
+    void *snap;
+    int rc = snapshot(s, i, TOKIO_NERSC_LFSSTATE_FULLNESS, &snap);
+
+    *out = snap;
+    return rc;
 }
 
-const struct tokio_lfs_dl *
-tokio_nersc_lfsstate_map(const struct tokio_nersc_lfsstate *s, size_t i)
+int
+tokio_nersc_lfsstate_map(const struct tokio_nersc_lfsstate *s, size_t i,
+                         struct tokio_lfshealth_map **out)
 {
-    return i < s->n && s->kind == TOKIO_LFSSTATE_MAP ? s->e[i].snap : NULL;
+    void *snap;
+    int rc = snapshot(s, i, TOKIO_NERSC_LFSSTATE_MAP, &snap);
+
+    *out = snap;
+    return rc;
 }
 
 int
@@ -347,19 +346,47 @@ tokio_nersc_lfsstate_merge(struct tokio_nersc_lfsstate *dst,
 
     if (src == NULL)
         return TOKIO_OK;
-    if (dst->kind != src->kind) {
-        tokio_nersc_lfsstate_free(src);
-        return tokio__error(TOKIO_EINVAL, "cannot merge a fullness history "
-                            "with an OST map history");
-    }
-    for (size_t i = 0; i < src->n; i++) {
-        void *snap = src->e[i].snap;
-        src->e[i].snap = NULL;
-        if ((rc = push(dst, src->e[i].ts, snap)) < 0)
-            break;
+    if (dst->kind != src->kind)
+        rc = tokio__error(TOKIO_EINVAL, "cannot merge a fullness history "
+                          "with an OST map history");
+    for (size_t i = 0; rc >= 0 && i < src->n; i++) {
+        struct entry *e = entry_at(dst, src->e[i].ts);
+        if (e == NULL) {
+            rc = oom();
+        } else {
+            *e = src->e[i];             /* dst's now */
+            src->e[i] = (struct entry){ 0 };
+        }
     }
     tokio_nersc_lfsstate_free(src);
-    sort_dedupe(dst);
+    return rc;
+}
+
+/* {"<epoch>": each(snapshot)}, by timestamp; `each` makes a new value. */
+static int
+by_epoch(const struct tokio_nersc_lfsstate *s, json_t **out,
+         int (*each)(const void *snap, json_t **out))
+{
+    json_t *root = json_object();
+    int rc = root ? TOKIO_OK : oom();
+
+    for (size_t i = 0; i < s->n && rc >= 0; i++) {
+        char key[32];
+        json_t *v = NULL;
+        void *snap;
+        snprintf(key, sizeof(key), "%" PRId64, s->e[i].ts);
+        if ((rc = snapshot(s, i, s->kind, &snap)) < 0)
+            break;
+        if ((rc = each(snap, &v)) >= 0 &&
+            json_object_set_new(root, key, v) < 0)
+            rc = oom();
+        snaps(s)->free(snap);
+    }
+    if (rc < 0) {
+        json_decref(root);
+        root = NULL;
+    }
+    *out = root;
     return rc;
 }
 
@@ -367,119 +394,43 @@ int
 tokio_nersc_lfsstate_to_json(const struct tokio_nersc_lfsstate *s,
                              json_t **out)
 {
-    json_t *root = json_object();
-    int rc = TOKIO_OK;
-
-    *out = NULL;
-    if (root == NULL)
-        return tokio__error(TOKIO_ENOMEM, "out of memory");
-    for (size_t i = 0; i < s->n && rc >= 0; i++) {
-        char key[32];
-        json_t *snap;
-        snprintf(key, sizeof(key), "%" PRId64, s->e[i].ts);
-        rc = s->kind == TOKIO_LFSSTATE_FULLNESS
-                 ? tokio_lfs_df_to_json(s->e[i].snap, &snap)
-                 : tokio_lfs_dl_to_json(s->e[i].snap, &snap);
-        if (rc >= 0 && json_object_set_new(root, key, snap) < 0)
-            rc = tokio__error(TOKIO_ENOMEM, "out of memory");
-    }
-    if (rc < 0) {
-        json_decref(root);
-        return rc;
-    }
-    *out = root;
-    return TOKIO_OK;
+    return by_epoch(s, out, snaps(s)->to_json);
 }
 
-int
-tokio_nersc_lfsstate_from_json(struct tokio_nersc_lfsstate **out,
-                               enum tokio_lfsstate_kind kind,
-                               const json_t *json)
+static int
+failovers(const void *m, json_t **out)
 {
-    struct tokio_nersc_lfsstate *s;
-    const char *key;
-    const json_t *v;
-    int rc = TOKIO_OK;
-
-    *out = NULL;
-    if (kind != TOKIO_LFSSTATE_FULLNESS && kind != TOKIO_LFSSTATE_MAP)
-        return tokio__error(TOKIO_EINVAL, "unknown lfsstate kind %d",
-                            (int)kind);
-    if (!json_is_object(json))
-        return tokio__error(TOKIO_EFORMAT, "JSON: not an object of "
-                            "timestamps");
-    if ((s = tokio__calloc(1, sizeof(*s))) == NULL)
-        return tokio__error(TOKIO_ENOMEM, "out of memory");
-    s->kind = kind;
-    json_object_foreach((json_t *)json, key, v) {
-        int64_t ts;
-        void *snap;
-        /* keys are "<epoch>": json.dumps made the int keys strings */
-        if (parse_epoch(key, strlen(key), &ts) < 0) {
-            rc = tokio__error(TOKIO_EFORMAT, "JSON: key '%.40s' is not an "
-                              "epoch", key);
-            break;
-        }
-        struct tokio_lfs_df *df = NULL;
-        struct tokio_lfs_dl *dl = NULL;
-        rc = kind == TOKIO_LFSSTATE_FULLNESS ? tokio_lfs_df_from_json(&df, v)
-                                             : tokio_lfs_dl_from_json(&dl, v);
-        snap = df ? (void *)df : (void *)dl;
-        if (rc < 0 || (rc = push(s, ts, snap)) < 0)
-            break;
-    }
-    if (rc < 0) {
-        tokio_nersc_lfsstate_free(s);
-        return rc;
-    }
-    sort_dedupe(s);
-    *out = s;
-    return TOKIO_OK;
-}
-
-int
-tokio_nersc_lfsstate_write(const struct tokio_nersc_lfsstate *s, FILE *fp)
-{
-    int rc;
-
-    for (size_t i = 0; i < s->n; i++) {
-        fprintf(fp, "BEGIN %" PRId64 "\n", s->e[i].ts);
-        rc = s->kind == TOKIO_LFSSTATE_FULLNESS
-                 ? tokio_lfs_df_write(s->e[i].snap, fp)
-                 : tokio_lfs_dl_write(s->e[i].snap, fp);
-        if (rc < 0)
-            return rc;
-    }
-    return tokio__write_check(fp, "cannot write lfsstate text");
+    return tokio_lfshealth_map_failovers(m, out);
 }
 
 int
 tokio_nersc_lfsstate_failovers(const struct tokio_nersc_lfsstate *s,
                                json_t **out)
 {
-    json_t *root;
-    int rc = TOKIO_OK;
-
     *out = NULL;
-    if (s->kind != TOKIO_LFSSTATE_MAP)
+    if (s->kind != TOKIO_NERSC_LFSSTATE_MAP)
         return tokio__error(TOKIO_EINVAL, "failovers need an OST map "
                             "(lctl dl -t) history, not fullness");
-    if ((root = json_object()) == NULL)
-        return tokio__error(TOKIO_ENOMEM, "out of memory");
+    return by_epoch(s, out, failovers);
+}
+
+int
+tokio_nersc_lfsstate_write_native(const struct tokio_nersc_lfsstate *s,
+                                  FILE *fp)
+{
+    int rc = TOKIO_OK;
+
     for (size_t i = 0; i < s->n && rc >= 0; i++) {
-        char key[32];
-        json_t *f;
-        snprintf(key, sizeof(key), "%" PRId64, s->e[i].ts);
-        if ((rc = tokio_lfs_dl_failovers(s->e[i].snap, &f)) >= 0 &&
-            json_object_set_new(root, key, f) < 0)
-            rc = tokio__error(TOKIO_ENOMEM, "out of memory");
+        void *snap;
+        fprintf(fp, "BEGIN %" PRId64 "\n", s->e[i].ts);
+        if ((rc = snapshot(s, i, s->kind, &snap)) < 0)
+            break;
+        rc = s->kind == TOKIO_NERSC_LFSSTATE_FULLNESS
+                 ? tokio_lfshealth_fullness_write_native(snap, fp)
+                 : tokio_lfshealth_map_write_native(snap, fp);
+        snaps(s)->free(snap);
     }
-    if (rc < 0) {
-        json_decref(root);
-        return rc;
-    }
-    *out = root;
-    return TOKIO_OK;
+    return rc < 0 ? rc : tokio__write_check(fp, "cannot write lfsstate text");
 }
 
 void
@@ -487,8 +438,57 @@ tokio_nersc_lfsstate_free(struct tokio_nersc_lfsstate *s)
 {
     if (s == NULL)
         return;
-    for (size_t i = 0; i < s->n; i++)
-        snap_free(s->kind, s->e[i].snap);
+    for (size_t i = 0; i < s->n; i++) {
+        free(s->e[i].text);
+        json_decref(s->e[i].json);
+    }
     free(s->e);
     free(s);
 }
+
+/* ---- the connector interface (src/core/connector.h) ---- */
+
+/* BEGIN lines and a snapshot's own marks (lfshealth.c's bids): above
+ * those, so that a history is not taken for one snapshot. */
+static int
+bid_fullness(const char *head, size_t n)
+{
+    return memmem(head, n, "BEGIN ", 6) &&
+           tokio__lfshealth_fullness_connector.bid(head, n) > 0 ? 80 : 0;
+}
+
+static int
+bid_map(const char *head, size_t n)
+{
+    return memmem(head, n, "BEGIN ", 6) &&
+           tokio__lfshealth_map_connector.bid(head, n) > 0 ? 80 : 0;
+}
+
+static int
+to_json(const void *h, json_t **out)
+{
+    return tokio_nersc_lfsstate_to_json(h, out);
+}
+
+static void
+free_history(void *h) { tokio_nersc_lfsstate_free(h); }
+
+const struct tokio__connector tokio__nersc_lfsstate_fullness_connector = {
+    .name = "nersc_lfsstate_fullness",
+    .bid = bid_fullness,
+    .new = new_fullness,
+    .add_text = add_text,
+    .add_json = add_json,
+    .to_json = to_json,
+    .free = free_history,
+};
+
+const struct tokio__connector tokio__nersc_lfsstate_map_connector = {
+    .name = "nersc_lfsstate_map",
+    .bid = bid_map,
+    .new = new_map,
+    .add_text = add_text,
+    .add_json = add_json,
+    .to_json = to_json,
+    .free = free_history,
+};

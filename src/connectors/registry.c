@@ -16,6 +16,10 @@ const struct tokio__connector *const tokio__connectors[] = {
     &tokio__globuslogs_connector,
     &tokio__nersc_globuslogs_connector,
     &tokio__nersc_isdct_connector,
+    &tokio__nersc_lfsstate_fullness_connector,
+    &tokio__nersc_lfsstate_map_connector,
+    &tokio__lfshealth_fullness_connector,
+    &tokio__lfshealth_map_connector,
     NULL
 };
 

@@ -16,6 +16,10 @@ extern const struct tokio__connector tokio__slurm_connector;
 extern const struct tokio__connector tokio__globuslogs_connector;
 extern const struct tokio__connector tokio__nersc_globuslogs_connector;
 extern const struct tokio__connector tokio__nersc_isdct_connector;
+extern const struct tokio__connector tokio__lfshealth_fullness_connector;
+extern const struct tokio__connector tokio__lfshealth_map_connector;
+extern const struct tokio__connector tokio__nersc_lfsstate_fullness_connector;
+extern const struct tokio__connector tokio__nersc_lfsstate_map_connector;
 
 /* Every entry, NULL-ended. */
 extern const struct tokio__connector *const tokio__connectors[];

@@ -59,10 +59,10 @@ backend_name(const struct tokio_config *cfg, const char *fs)
  * template names around `when` (later files replace equal timestamps). */
 static int
 load_history(struct tokio_nersc_lfsstate **out, const struct tokio_config *cfg,
-             enum tokio_lfsstate_kind kind, int64_t when,
+             enum tokio_nersc_lfsstate_kind kind, int64_t when,
              const char *cache_file)
 {
-    const char *key = kind == TOKIO_LFSSTATE_FULLNESS
+    const char *key = kind == TOKIO_NERSC_LFSSTATE_FULLNESS
                           ? "lfsstatus_fullness_files"
                           : "lfsstatus_map_files";
     struct tokio_nersc_lfsstate *all = NULL;
@@ -119,31 +119,33 @@ pick_snapshot(const struct tokio_nersc_lfsstate *h, int64_t when)
     return n - 1;
 }
 
-/*
- * The targets of file system `fs` in one lfs df snapshot, names borrowed
- * from `df`.
- */
+/* The targets of file system `fs` in one lfs df snapshot, names borrowed
+ * from `df`. */
 static int
 snapshot_of_df(struct tokio__fullness_snapshot *s,
-               const struct tokio_lfs_df *df, const char *fs, int64_t ts)
+               const struct tokio_lfshealth_fullness *df, const char *fs,
+               int64_t ts)
 {
-    size_t n = 0;
+    json_t *tree, *rec;
+    const char *name;
 
-    for (size_t i = 0; i < tokio_lfs_df_count(df); i++)
-        n += strcmp(tokio_lfs_df_target(df, i)->fs, fs) == 0;
+    tokio_lfshealth_fullness_to_json(df, &tree);
+    const json_t *targets = json_object_get(tree, fs);
+    size_t n = json_object_size(targets);
+    json_decref(tree);                  /* still held by `df` */
     if (n == 0)
         return tokio__error(TOKIO_ENOTFOUND, "file system '%s' is not in "
                             "the snapshot of %lld", fs, (long long)ts);
     if ((s->targets = tokio__calloc(n, sizeof(*s->targets))) == NULL)
         return tokio__error(TOKIO_ENOMEM, "out of memory");
-    for (size_t i = 0; i < tokio_lfs_df_count(df); i++) {
-        const struct tokio_lfs_df_target *t = tokio_lfs_df_target(df, i);
-        if (strcmp(t->fs, fs) != 0)
-            continue;
+    json_object_foreach((json_t *)targets, name, rec)
         s->targets[s->n_targets++] = (struct tokio__ost_fullness){
-            .name = t->target, .used_kib = t->used_kib,
-            .total_kib = t->total_kib, .target_index = t->target_index };
-    }
+            .name = name,
+            .used_kib = json_integer_value(json_object_get(rec, "used_kib")),
+            .total_kib = json_integer_value(json_object_get(rec,
+                                                            "total_kib")),
+            .target_index = json_integer_value(json_object_get(
+                rec, "target_index")) };
     s->timestamp = ts;
     return TOKIO_OK;
 }
@@ -233,13 +235,13 @@ stamp(json_t *res, int64_t ts, int has_next, int64_t next, int64_t when)
 }
 
 static int
-summarize_failover(json_t *res, const struct tokio_lfs_dl *dl,
+summarize_failover(json_t *res, const struct tokio_lfshealth_map *dl,
                    const char *fs, int64_t ts)
 {
     json_t *all = NULL;
     int rc;
 
-    if ((rc = tokio_lfs_dl_failovers(dl, &all)) < 0)
+    if ((rc = tokio_lfshealth_map_failovers(dl, &all)) < 0)
         return rc;
     const json_t *f = json_object_get(all, fs);
     if (f == NULL) {
@@ -276,7 +278,7 @@ summarize_failover(json_t *res, const struct tokio_lfs_dl *dl,
 /* The reference's get_lfsstate(): load, pick, summarize, stamp. */
 static int
 get_lfsstate(json_t **out, const struct tokio_config *cfg, const char *fs,
-             int64_t when, enum tokio_lfsstate_kind kind,
+             int64_t when, enum tokio_nersc_lfsstate_kind kind,
              const char *cache_file)
 {
     struct tokio_nersc_lfsstate *h = NULL;
@@ -298,15 +300,19 @@ get_lfsstate(json_t **out, const struct tokio_config *cfg, const char *fs,
         rc = tokio__error(TOKIO_ENOMEM, "out of memory");
         goto done;
     }
-    if (kind == TOKIO_LFSSTATE_FULLNESS) {
+    if (kind == TOKIO_NERSC_LFSSTATE_FULLNESS) {
         struct tokio__fullness_snapshot snap = { 0 };
-        rc = snapshot_of_df(&snap, tokio_nersc_lfsstate_fullness(h, i), fs,
-                            ts);
-        if (rc >= 0)
+        struct tokio_lfshealth_fullness *df = NULL;
+        if ((rc = tokio_nersc_lfsstate_fullness(h, i, &df)) >= 0 &&
+            (rc = snapshot_of_df(&snap, df, fs, ts)) >= 0)
             rc = summarize_fullness(res, &snap, fs);
         tokio__fullness_snapshot_free(&snap);
+        tokio_lfshealth_fullness_free(df);
     } else {
-        rc = summarize_failover(res, tokio_nersc_lfsstate_map(h, i), fs, ts);
+        struct tokio_lfshealth_map *dl = NULL;
+        if ((rc = tokio_nersc_lfsstate_map(h, i, &dl)) >= 0)
+            rc = summarize_failover(res, dl, fs, ts);
+        tokio_lfshealth_map_free(dl);
     }
     if (rc >= 0)
         rc = stamp(res, ts, i + 1 < n,
@@ -363,8 +369,8 @@ tokio_lfsstatus_get_fullness(json_t **out, const struct tokio_config *cfg,
 
     *out = NULL;
     if (cache_file != NULL)
-        return get_lfsstate(out, cfg, fs, when, TOKIO_LFSSTATE_FULLNESS,
-                            cache_file);
+        return get_lfsstate(out, cfg, fs, when,
+                            TOKIO_NERSC_LFSSTATE_FULLNESS, cache_file);
     /* the reference's DEFAULT_FULLNESS_PROVIDERS, when none configured */
     size_t n = providers == NULL ? 2
                : json_is_array(providers) ? json_array_size(providers) : 1;
@@ -386,8 +392,8 @@ tokio_lfsstatus_get_fullness(json_t **out, const struct tokio_config *cfg,
                 return rc;
         } else if (p != NULL && strcmp(p, "nersc_lfsstate") == 0) {
             tried = 1;
-            rc = get_lfsstate(out, cfg, fs, when, TOKIO_LFSSTATE_FULLNESS,
-                              NULL);
+            rc = get_lfsstate(out, cfg, fs, when,
+                              TOKIO_NERSC_LFSSTATE_FULLNESS, NULL);
             /* no files for that day: as the reference, try the next one */
             if (rc != TOKIO_ENOTFOUND || *out != NULL)
                 return rc;
@@ -410,5 +416,5 @@ tokio_lfsstatus_get_failures(json_t **out, const struct tokio_config *cfg,
                              const char *cache_file)
 {
     return get_lfsstate(out, cfg, backend_name(cfg, file_system), when,
-                        TOKIO_LFSSTATE_MAP, cache_file);
+                        TOKIO_NERSC_LFSSTATE_MAP, cache_file);
 }

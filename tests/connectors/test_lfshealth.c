@@ -1,32 +1,30 @@
 /*
  * tests/connectors/test_lfshealth.c - src/connectors/lfshealth.c: single
  * `lfs df` and `lctl dl -t` snapshots against the reference's goldens
- * (golden/pytokio/lfshealth/), round trips, our own fixtures
- * (tests/connectors/lfshealth/good/), malformed inputs as data
- * (lfshealth/bad/: df-*, dl-*), OOM.
+ * (golden/pytokio/lfshealth/), the order of the text written, dict
+ * assignment at a size the fixtures do not reach, failovers, and what the
+ * generic loops of test_connectors.c do not reach (the text writers and
+ * failovers under failing allocations).  Fixtures and malformed inputs:
+ * tests/connectors/lfshealth_fullness/ and lfshealth_map/.
  */
 #include "testutil.h"
 
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
-#include "core/alloc.h"
 #include "tokio/connectors/lfshealth.h"
 #include "tokio/input.h"
-#include "tokio/output.h"
 
 static json_t *
 load_json(const char *path)
 {
     unsigned char *buf = NULL;
     size_t len = 0;
-    json_error_t err;
 
     assert_int_equal(tokio_read_file(path, 0, &buf, &len), TOKIO_OK);
-    json_t *j = json_loadb((const char *)buf, len, 0, &err);
+    json_t *j = json_loadb((const char *)buf, len, 0, NULL);
     free(buf);
     assert_non_null(j);
     return j;
@@ -48,13 +46,13 @@ write_to_string(int (*fn)(const void *, FILE *), const void *h, size_t *len)
 static int
 df_write(const void *h, FILE *fp)
 {
-    return tokio_lfs_df_write(h, fp);
+    return tokio_lfshealth_fullness_write_native(h, fp);
 }
 
 static int
 dl_write(const void *h, FILE *fp)
 {
-    return tokio_lfs_dl_write(h, fp);
+    return tokio_lfshealth_map_write_native(h, fp);
 }
 
 static void
@@ -73,16 +71,16 @@ assert_same_text(const char *ours, size_t n, const char *golden_path)
 /* ---- goldens ---- */
 
 static void
-test_lfs_df_matches_golden_json_and_text(void **state)
+test_fullness_matches_golden_json_and_text(void **state)
 {
     (void)state;
     TOKIO_TEST_NEED_DATA(in, "pytokio-inputs/lfs-df.txt.gz");
-    struct tokio_lfs_df *df = NULL;
+    struct tokio_lfshealth_fullness *df = NULL, *back = NULL;
     json_t *ours = NULL;
-    size_t n;
+    size_t n, n2;
 
-    assert_int_equal(tokio_lfs_df_open(&df, in), TOKIO_OK);
-    assert_int_equal(tokio_lfs_df_to_json(df, &ours), TOKIO_OK);
+    assert_int_equal(tokio_lfshealth_fullness_open(&df, in), TOKIO_OK);
+    assert_int_equal(tokio_lfshealth_fullness_to_json(df, &ours), TOKIO_OK);
     json_t *want = load_json(tokio_test_data(
         "golden/pytokio/lfshealth/lfs-df.LfsOstFullness.json"));
     assert_true(json_equal(ours, want));
@@ -90,89 +88,115 @@ test_lfs_df_matches_golden_json_and_text(void **state)
     assert_same_text(text, n, tokio_test_data(
         "golden/pytokio/lfshealth/lfs-df.save_cache.txt"));
 
-    /* round trip: JSON -> snapshot -> the same JSON and text */
-    struct tokio_lfs_df *back = NULL;
-    json_t *again = NULL;
-    size_t n2;
-    assert_int_equal(tokio_lfs_df_from_json(&back, ours), TOKIO_OK);
-    assert_int_equal(tokio_lfs_df_to_json(back, &again), TOKIO_OK);
-    assert_true(json_equal(again, want));
+    /* the JSON form read back writes the same text */
+    assert_int_equal(tokio_lfshealth_fullness_from_json(&back, ours),
+                     TOKIO_OK);
     char *text2 = write_to_string(df_write, back, &n2);
     assert_int_equal(n, n2);
     assert_memory_equal(text, text2, n);
     free(text);
     free(text2);
-    json_decref(again);
-    tokio_lfs_df_free(back);
+    tokio_lfshealth_fullness_free(back);
     json_decref(want);
     json_decref(ours);
-    tokio_lfs_df_free(df);
+    tokio_lfshealth_fullness_free(df);
 }
 
 static void
-test_lfs_dl_matches_golden_json_text_failovers(void **state)
+test_map_matches_golden_json_text_failovers(void **state)
 {
     (void)state;
     TOKIO_TEST_NEED_DATA(in, "pytokio-inputs/lctl-dl-t.txt.gz");
-    struct tokio_lfs_dl *dl = NULL;
+    struct tokio_lfshealth_map *dl = NULL;
     json_t *ours = NULL, *fo = NULL;
     size_t n;
 
-    assert_int_equal(tokio_lfs_dl_open(&dl, in), TOKIO_OK);
-    assert_int_equal(tokio_lfs_dl_to_json(dl, &ours), TOKIO_OK);
+    assert_int_equal(tokio_lfshealth_map_open(&dl, in), TOKIO_OK);
+    assert_int_equal(tokio_lfshealth_map_to_json(dl, &ours), TOKIO_OK);
     json_t *want = load_json(tokio_test_data(
         "golden/pytokio/lfshealth/lctl-dl-t.LfsOstMap.json"));
     assert_true(json_equal(ours, want));
     char *text = write_to_string(dl_write, dl, &n);
     assert_same_text(text, n, tokio_test_data(
         "golden/pytokio/lfshealth/lctl-dl-t.save_cache.txt"));
-    assert_int_equal(tokio_lfs_dl_failovers(dl, &fo), TOKIO_OK);
+    assert_int_equal(tokio_lfshealth_map_failovers(dl, &fo), TOKIO_OK);
     json_t *want_fo = load_json(tokio_test_data(
         "golden/pytokio/lfshealth/lctl-dl-t.get_failovers.json"));
     assert_true(json_equal(fo, want_fo));
-
-    struct tokio_lfs_dl *back = NULL;
-    json_t *again = NULL;
-    assert_int_equal(tokio_lfs_dl_from_json(&back, ours), TOKIO_OK);
-    assert_int_equal(tokio_lfs_dl_to_json(back, &again), TOKIO_OK);
-    assert_true(json_equal(again, want));
-    json_decref(again);
-    tokio_lfs_dl_free(back);
     free(text);
     json_decref(want_fo);
     json_decref(fo);
     json_decref(want);
     json_decref(ours);
-    tokio_lfs_dl_free(dl);
+    tokio_lfshealth_map_free(dl);
 }
 
 /* ---- our fixtures ---- */
 
+/* The target `fs`/`tg` of a snapshot's JSON form. */
+static const json_t *
+target(const json_t *tree, const char *fs, const char *tg)
+{
+    const json_t *t = json_object_get(json_object_get(tree, fs), tg);
+
+    assert_non_null(t);
+    return t;
+}
+
+static json_int_t
+int_of(const json_t *rec, const char *key)
+{
+    const json_t *v = json_object_get(rec, key);
+
+    assert_true(json_is_integer(v));
+    return json_integer_value(v);
+}
+
+static const char *
+str_of(const json_t *rec, const char *key)
+{
+    const json_t *v = json_object_get(rec, key);
+
+    assert_true(json_is_string(v));
+    return json_string_value(v);
+}
+
 static void
-test_lfs_df_fixture_order_duplicates_and_odd_lines(void **state)
+test_fullness_fixture_order_duplicates_and_odd_lines(void **state)
 {
     (void)state;
-    struct tokio_lfs_df *df = NULL;
+    struct tokio_lfshealth_fullness *df = NULL;
+    json_t *j = NULL;
+    const char *fs, *tg;
+    json_t *targets, *rec;
+    size_t k = 0;
 
-    assert_int_equal(tokio_lfs_df_open(&df, tokio_test_source(
-        "tests/connectors/lfshealth/good/small-df.txt")), TOKIO_OK);
+    assert_int_equal(tokio_lfshealth_fullness_open(&df, tokio_test_source(
+        "tests/connectors/lfshealth_fullness/good/small.txt")), TOKIO_OK);
+    assert_int_equal(tokio_lfshealth_fullness_to_json(df, &j), TOKIO_OK);
     /* snx11035 first (first seen), the repeated OST0001 keeps its place
      * with the later values; "... 3 /bad[OST:3]" does not match the
      * reference's expression ("(\d+)." needs two characters), while
      * "3  /odd[weird role:2]" does, role and all */
-    assert_int_equal(tokio_lfs_df_count(df), 5);
-    const struct tokio_lfs_df_target *t = tokio_lfs_df_target(df, 1);
-    assert_string_equal(t->fs, "snx11035");
-    assert_string_equal(t->target, "OST0001");
-    assert_int_equal(t->used_kib, 64867282281);
-    t = tokio_lfs_df_target(df, 3);
-    assert_string_equal(t->fs, "snx11025");
-    t = tokio_lfs_df_target(df, 4);
-    assert_string_equal(t->fs, "snx7");
-    assert_string_equal(t->mount_pt, "/odd");
-    assert_string_equal(t->role, "weird role");
-    assert_int_equal(t->target_index, 2);
-    assert_null(tokio_lfs_df_target(df, 5));
+    static const char *const order[][2] = {
+        { "snx11035", "MDT0000" }, { "snx11035", "OST0001" },
+        { "snx11035", "OST0000" }, { "snx11025", "OST0000" },
+        { "snx7", "OST0002" },
+    };
+    json_object_foreach(j, fs, targets)
+        json_object_foreach(targets, tg, rec) {
+            assert_true(k < 5);
+            assert_string_equal(fs, order[k][0]);
+            assert_string_equal(tg, order[k][1]);
+            k++;
+        }
+    assert_int_equal(k, 5);
+    assert_int_equal(int_of(target(j, "snx11035", "OST0001"), "used_kib"),
+                     64867282281);
+    rec = (json_t *)target(j, "snx7", "OST0002");
+    assert_string_equal(str_of(rec, "mount_pt"), "/odd");
+    assert_string_equal(str_of(rec, "role"), "weird role");
+    assert_int_equal(int_of(rec, "target_index"), 2);
 
     size_t n;
     char *text = write_to_string(df_write, df, &n);
@@ -186,37 +210,41 @@ test_lfs_df_fixture_order_duplicates_and_odd_lines(void **state)
         "/scratch2[OST:1]\n"
         "snx7-OST0002_UUID 10 3 7  30% /odd[WEIRD ROLE:2]\n");
     free(text);
-    tokio_lfs_df_free(df);
+    json_decref(j);
+    tokio_lfshealth_fullness_free(df);
 }
 
 static void
-test_lfs_dl_fixture_failovers_mode_and_skips(void **state)
+test_map_fixture_failovers_mode_and_skips(void **state)
 {
     (void)state;
-    struct tokio_lfs_dl *dl = NULL;
-    json_t *fo = NULL;
+    struct tokio_lfshealth_map *dl = NULL;
+    json_t *j = NULL, *fo = NULL;
 
-    assert_int_equal(tokio_lfs_dl_open(&dl, tokio_test_source(
-        "tests/connectors/lfshealth/good/small-dl.txt")), TOKIO_OK);
-    assert_int_equal(tokio_lfs_dl_count(dl), 5);      /* no mgc, no lov */
-    const struct tokio_lfs_dl_target *t = tokio_lfs_dl_target(dl, 4);
-    assert_string_equal(t->status, "in");
-    assert_string_equal(t->target_ip, "10.0.0.7");
-    assert_int_equal(tokio_lfs_dl_failovers(dl, &fo), TOKIO_OK);
+    assert_int_equal(tokio_lfshealth_map_open(&dl, tokio_test_source(
+        "tests/connectors/lfshealth_map/good/small.txt")), TOKIO_OK);
+    assert_int_equal(tokio_lfshealth_map_to_json(dl, &j), TOKIO_OK);
+    /* no mgc, no lov */
+    assert_int_equal(json_object_size(json_object_get(j, "snx11035")), 5);
+    const json_t *t = target(j, "snx11035", "OST0003");
+    assert_string_equal(str_of(t, "status"), "in");
+    assert_string_equal(str_of(t, "target_ip"), "10.0.0.7");
+    assert_int_equal(tokio_lfshealth_map_failovers(dl, &fo), TOKIO_OK);
     json_t *want = json_loads(
         "{\"snx11035\": {\"mode\": 1, \"abnormal_ips\": "
         "{\"10.0.0.7\": [\"OST0002\", \"OST0003\"]}}}", 0, NULL);
     assert_true(json_equal(fo, want));
     json_decref(want);
     json_decref(fo);
-    tokio_lfs_dl_free(dl);
+    json_decref(j);
+    tokio_lfshealth_map_free(dl);
 }
 
 /* Many file systems, their lines interleaved (target by target), then
- * every key again with new values: the indexes' growth, the grouping by
- * file system (order of first appearance, each one's targets in order of
- * first appearance) and the dict assignment, at a size the fixtures do
- * not reach; expectations from the same formulas that wrote the text. */
+ * every key again with new values: the grouping by file system (order of
+ * first appearance, each one's targets in order of first appearance) and
+ * the dict assignment, at a size the fixtures do not reach; expectations
+ * from the same formulas that wrote the text. */
 enum { MANY_FS = 40, MANY_TG = 30 };
 
 static char *
@@ -247,214 +275,168 @@ many_text(int dl)
     return buf;
 }
 
+/* Walk {fs: {target}} in order, checking names and that there are
+ * MANY_FS x MANY_TG; `check` sees each record with its f and t. */
 static void
-test_lfs_many_file_systems_interleaved_and_repeated(void **state)
+walk_many(const json_t *j, void (*check)(const json_t *, int, int))
 {
-    (void)state;
+    const char *fs, *tg;
+    json_t *targets, *rec;
     char want[64];
-    char *text = many_text(0);
-    struct tokio_lfs_df *df = NULL, *back = NULL;
-    json_t *j = NULL, *j2 = NULL;
+    int f = 0;
 
-    assert_int_equal(tokio_lfs_df_open_mem(&df, text, strlen(text), "many"),
-                     TOKIO_OK);
-    free(text);
-    assert_int_equal(tokio_lfs_df_count(df), MANY_FS * MANY_TG);
-    for (int f = 0; f < MANY_FS; f++)
-        for (int t = 0; t < MANY_TG; t++) {
-            const struct tokio_lfs_df_target *p =
-                tokio_lfs_df_target(df, (size_t)(f * MANY_TG + t));
-            int v = (f * 100 + t) * 10 + 1;
-            snprintf(want, sizeof(want), "snx%d", 1000 + f);
-            assert_string_equal(p->fs, want);
+    json_object_foreach((json_t *)j, fs, targets) {
+        int t = 0;
+        snprintf(want, sizeof(want), "snx%d", 1000 + f);
+        assert_string_equal(fs, want);
+        json_object_foreach(targets, tg, rec) {
             snprintf(want, sizeof(want), "OST%04x", t);
-            assert_string_equal(p->target, want);
-            snprintf(want, sizeof(want), "/m%d", f);
-            assert_string_equal(p->mount_pt, want);
-            assert_string_equal(p->role, "ost");
-            assert_int_equal(p->total_kib, 3 * v);
-            assert_int_equal(p->used_kib, v);
-            assert_int_equal(p->remaining_kib, 2 * v);
-            assert_int_equal(p->target_index, t);
+            assert_string_equal(tg, want);
+            check(rec, f, t++);
         }
-    assert_int_equal(tokio_lfs_df_to_json(df, &j), TOKIO_OK);
-    assert_int_equal(tokio_lfs_df_from_json(&back, j), TOKIO_OK);
-    assert_int_equal(tokio_lfs_df_to_json(back, &j2), TOKIO_OK);
-    assert_true(json_equal(j, j2));
-    json_decref(j);
-    json_decref(j2);
-    tokio_lfs_df_free(back);
-    tokio_lfs_df_free(df);
-
-    struct tokio_lfs_dl *dl = NULL, *dback = NULL;
-    text = many_text(1);
-    assert_int_equal(tokio_lfs_dl_open_mem(&dl, text, strlen(text), "many"),
-                     TOKIO_OK);
-    free(text);
-    assert_int_equal(tokio_lfs_dl_count(dl), MANY_FS * MANY_TG);
-    for (int f = 0; f < MANY_FS; f++)
-        for (int t = 0; t < MANY_TG; t++) {
-            const struct tokio_lfs_dl_target *p =
-                tokio_lfs_dl_target(dl, (size_t)(f * MANY_TG + t));
-            int v = (f * 100 + t) * 10 + 1;
-            snprintf(want, sizeof(want), "snx%d", 1000 + f);
-            assert_string_equal(p->fs, want);
-            snprintf(want, sizeof(want), "OST%04x", t);
-            assert_string_equal(p->target, want);
-            assert_int_equal(p->index, v);
-            assert_string_equal(p->status, "up");
-            assert_string_equal(p->role, "osc");
-            snprintf(want, sizeof(want), "snx%d-OST%04x-osc-ffff8",
-                     1000 + f, t);
-            assert_string_equal(p->role_id, want);
-            snprintf(want, sizeof(want), "uuid-%d", v);
-            assert_string_equal(p->uuid, want);
-            assert_int_equal(p->ref_count, 1);
-            snprintf(want, sizeof(want), "10.0.%d.%d", f, t % 7);
-            assert_string_equal(p->target_ip, want);
-            snprintf(want, sizeof(want), "10.0.%d.%d@o2ib", f, t % 7);
-            assert_string_equal(p->nid, want);
-        }
-    assert_int_equal(tokio_lfs_dl_to_json(dl, &j), TOKIO_OK);
-    assert_int_equal(tokio_lfs_dl_from_json(&dback, j), TOKIO_OK);
-    assert_int_equal(tokio_lfs_dl_to_json(dback, &j2), TOKIO_OK);
-    assert_true(json_equal(j, j2));
-    json_decref(j);
-    json_decref(j2);
-    tokio_lfs_dl_free(dback);
-    tokio_lfs_dl_free(dl);
-}
-
-static void
-test_lfs_from_json_rejects_wrong_types(void **state)
-{
-    (void)state;
-    struct tokio_lfs_df *df = NULL;
-    struct tokio_lfs_dl *dl = NULL;
-    json_t *j = json_loads("{\"snx1\": {\"OST0000\": {\"total_kib\": \"x\"}}}",
-                           0, NULL);
-
-    assert_int_equal(tokio_lfs_df_from_json(&df, j), TOKIO_EFORMAT);
-    assert_null(df);
-    assert_contains(tokio_errmsg(), "snx1/OST0000");
-    assert_int_equal(tokio_lfs_dl_from_json(&dl, j), TOKIO_EFORMAT);
-    json_decref(j);
-    j = json_loads("[1]", 0, NULL);
-    assert_int_equal(tokio_lfs_df_from_json(&df, j), TOKIO_EFORMAT);
-    json_decref(j);
-}
-
-/* ---- malformed inputs, as data ---- */
-
-static void
-test_lfs_bad_inputs_report_file_and_line(void **state)
-{
-    (void)state;
-    const char *dir = tokio_test_source("tests/connectors/lfshealth/bad");
-    char dirbuf[4096];
-    snprintf(dirbuf, sizeof(dirbuf), "%s", dir);
-    DIR *d = opendir(dirbuf);
-    struct dirent *e;
-    int n = 0;
-
-    assert_non_null(d);
-    while ((e = readdir(d)) != NULL) {
-        size_t len = strlen(e->d_name);
-        int is_df = strncmp(e->d_name, "df-", 3) == 0;
-        int is_dl = strncmp(e->d_name, "dl-", 3) == 0;
-        if ((!is_df && !is_dl) || len < 5 ||
-            strcmp(e->d_name + len - 4, ".txt") != 0)
-            continue;
-        char path[4096 + 512], expect[4096 + 512];
-        snprintf(path, sizeof(path), "%s/%s", dirbuf, e->d_name);
-        snprintf(expect, sizeof(expect), "%s/%.*s.expect", dirbuf,
-                 (int)(len - 4), e->d_name);
-        char *want = tokio_test_read_file(expect, NULL);
-        assert_non_null(want);
-        int status = atoi(want);
-        char *msg = strchr(want, '\n') + 1;
-        msg[strcspn(msg, "\n")] = '\0';
-        int rc;
-        if (is_df) {
-            struct tokio_lfs_df *df = NULL;
-            rc = tokio_lfs_df_open(&df, path);
-            assert_null(df);
-        } else {
-            struct tokio_lfs_dl *dl = NULL;
-            rc = tokio_lfs_dl_open(&dl, path);
-            assert_null(dl);
-        }
-        if (rc != status)
-            print_error("%s: rc %d, expected %d\n", e->d_name, rc, status);
-        assert_int_equal(rc, status);
-        assert_contains(tokio_errmsg(), msg);
-        assert_contains(tokio_errmsg(), e->d_name);
-        free(want);
-        n++;
+        assert_int_equal(t, MANY_TG);
+        f++;
     }
-    closedir(d);
-    assert_true(n >= 4);
+    assert_int_equal(f, MANY_FS);
+}
+
+static void
+check_many_df(const json_t *rec, int f, int t)
+{
+    int v = (f * 100 + t) * 10 + 1;
+    char want[64];
+
+    snprintf(want, sizeof(want), "/m%d", f);
+    assert_string_equal(str_of(rec, "mount_pt"), want);
+    assert_string_equal(str_of(rec, "role"), "ost");
+    assert_int_equal(int_of(rec, "total_kib"), 3 * v);
+    assert_int_equal(int_of(rec, "used_kib"), v);
+    assert_int_equal(int_of(rec, "remaining_kib"), 2 * v);
+    assert_int_equal(int_of(rec, "target_index"), t);
+}
+
+static void
+check_many_dl(const json_t *rec, int f, int t)
+{
+    int v = (f * 100 + t) * 10 + 1;
+    char want[64];
+
+    assert_int_equal(int_of(rec, "index"), v);
+    assert_string_equal(str_of(rec, "status"), "up");
+    assert_string_equal(str_of(rec, "role"), "osc");
+    snprintf(want, sizeof(want), "snx%d-OST%04x-osc-ffff8", 1000 + f, t);
+    assert_string_equal(str_of(rec, "role_id"), want);
+    snprintf(want, sizeof(want), "uuid-%d", v);
+    assert_string_equal(str_of(rec, "uuid"), want);
+    assert_int_equal(int_of(rec, "ref_count"), 1);
+    snprintf(want, sizeof(want), "10.0.%d.%d", f, t % 7);
+    assert_string_equal(str_of(rec, "target_ip"), want);
+    snprintf(want, sizeof(want), "10.0.%d.%d@o2ib", f, t % 7);
+    assert_string_equal(str_of(rec, "nid"), want);
+}
+
+static void
+test_many_file_systems_interleaved_and_repeated(void **state)
+{
+    (void)state;
+    char *text = many_text(0);
+    struct tokio_lfshealth_fullness *df = NULL;
+    struct tokio_lfshealth_map *dl = NULL;
+    json_t *j = NULL;
+
+    assert_int_equal(tokio_lfshealth_fullness_open_mem(&df, text,
+                                                       strlen(text), "many"),
+                     TOKIO_OK);
+    free(text);
+    assert_int_equal(tokio_lfshealth_fullness_to_json(df, &j), TOKIO_OK);
+    walk_many(j, check_many_df);
+    json_decref(j);
+    tokio_lfshealth_fullness_free(df);
+
+    text = many_text(1);
+    assert_int_equal(tokio_lfshealth_map_open_mem(&dl, text, strlen(text),
+                                                  "many"), TOKIO_OK);
+    free(text);
+    assert_int_equal(tokio_lfshealth_map_to_json(dl, &j), TOKIO_OK);
+    walk_many(j, check_many_dl);
+    json_decref(j);
+    tokio_lfshealth_map_free(dl);
+}
+
+/* A line checked is a line the parser would read (nersc_lfsstate.c checks
+ * a history's lines this way and parses them later). */
+static void
+test_check_line_says_what_the_parser_does(void **state)
+{
+    (void)state;
+    const char *df = "snx11035-OST0000_UUID 10 1 9  10% /scratch2[OST:0]";
+    const char *dl = "  3 UP osc snx1-OST0001-osc-ff uuid 5 10.0.0.1@o2ib";
+
+    assert_int_equal(tokio_lfshealth_fullness_check_line(df, strlen(df),
+                                                         "x", 1), 1);
+    assert_int_equal(tokio_lfshealth_fullness_check_line(dl, strlen(dl),
+                                                         "x", 1), 0);
+    assert_int_equal(tokio_lfshealth_map_check_line(dl, strlen(dl), "x", 1),
+                     1);
+    assert_int_equal(tokio_lfshealth_map_check_line(df, strlen(df), "x", 1),
+                     0);
+    assert_int_equal(tokio_lfshealth_fullness_check_line(
+                         "snx1-__ 1 1 1 1% /a[OST:0]", 26, "x", 7),
+                     TOKIO_EFORMAT);
+    assert_contains(tokio_errmsg(), "'x' line 7: no target name");
 }
 
 /* ---- anomalies ---- */
 
 static int
-df_to_json(void *path)
+write_and_failovers(void *path)
 {
-    struct tokio_lfs_df *df = NULL;
+    struct tokio_lfshealth_fullness *df = NULL;
+    struct tokio_lfshealth_map *dl = NULL;
+    FILE *null = fopen("/dev/null", "w");
     json_t *j = NULL;
-    int rc = tokio_lfs_df_open(&df, path);
+    int rc;
 
+    assert_non_null(null);
+    rc = tokio_lfshealth_fullness_open(&df, tokio_test_source(
+        "tests/connectors/lfshealth_fullness/good/small.txt"));
     if (rc >= 0)
-        rc = tokio_lfs_df_to_json(df, &j);
-    json_decref(j);
-    tokio_lfs_df_free(df);
-    return rc;
-}
-
-static int
-dl_failovers(void *path)
-{
-    struct tokio_lfs_dl *dl = NULL;
-    json_t *j = NULL;
-    int rc = tokio_lfs_dl_open(&dl, path);
-
+        rc = tokio_lfshealth_fullness_write_native(df, null);
     if (rc >= 0)
-        rc = tokio_lfs_dl_failovers(dl, &j);
+        rc = tokio_lfshealth_map_open(&dl, path);
+    if (rc >= 0)
+        rc = tokio_lfshealth_map_failovers(dl, &j);
+    if (rc >= 0)
+        rc = tokio_lfshealth_map_write_native(dl, null);
+    fclose(null);
     json_decref(j);
-    tokio_lfs_dl_free(dl);
+    tokio_lfshealth_map_free(dl);
+    tokio_lfshealth_fullness_free(df);
     return rc;
 }
 
 static void
-test_lfs_open_survives_every_oom(void **state)
+test_writers_and_failovers_survive_every_oom(void **state)
 {
     (void)state;
-    const char *dfp = tokio_test_source(
-        "tests/connectors/lfshealth/good/small-df.txt");
-    char df_path[4096];
-    snprintf(df_path, sizeof(df_path), "%s", dfp);
-    const char *dlp = tokio_test_source(
-        "tests/connectors/lfshealth/good/small-dl.txt");
-    char dl_path[4096];
-    snprintf(dl_path, sizeof(dl_path), "%s", dlp);
+    char path[4096];
 
-    tokio_test_every_oom(df_to_json, df_path, 1);
-    tokio_test_every_oom(dl_failovers, dl_path, 1);
+    snprintf(path, sizeof(path), "%s", tokio_test_source(
+        "tests/connectors/lfshealth_map/good/small.txt"));
+    tokio_test_every_oom(write_and_failovers, path, 1);
 }
 
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_lfs_df_matches_golden_json_and_text),
-        cmocka_unit_test(test_lfs_dl_matches_golden_json_text_failovers),
-        cmocka_unit_test(test_lfs_df_fixture_order_duplicates_and_odd_lines),
-        cmocka_unit_test(test_lfs_dl_fixture_failovers_mode_and_skips),
-        cmocka_unit_test(test_lfs_many_file_systems_interleaved_and_repeated),
-        cmocka_unit_test(test_lfs_from_json_rejects_wrong_types),
-        cmocka_unit_test(test_lfs_bad_inputs_report_file_and_line),
-        cmocka_unit_test(test_lfs_open_survives_every_oom),
+        cmocka_unit_test(test_fullness_matches_golden_json_and_text),
+        cmocka_unit_test(test_map_matches_golden_json_text_failovers),
+        cmocka_unit_test(test_fullness_fixture_order_duplicates_and_odd_lines),
+        cmocka_unit_test(test_map_fixture_failovers_mode_and_skips),
+        cmocka_unit_test(test_many_file_systems_interleaved_and_repeated),
+        cmocka_unit_test(test_check_line_says_what_the_parser_does),
+        cmocka_unit_test(test_writers_and_failovers_survive_every_oom),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,18 +1,19 @@
 /*
  * tests/connectors/test_nersc_lfsstate.c - src/connectors/nersc_lfsstate.c:
  * the BEGIN-separated histories against golden/pytokio/nersc_lfsstate/,
- * round trip, merge, malformed inputs as data (lfshealth/bad/nersc-*).
+ * merge, snapshots parsed when asked for, and what the generic loops of
+ * test_connectors.c do not reach (failovers and the text writer under
+ * failing allocations).  Fixtures and malformed inputs:
+ * tests/connectors/nersc_lfsstate_fullness/ and nersc_lfsstate_map/.
  */
 #include "testutil.h"
 
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
 #include "tokio/connectors/nersc_lfsstate.h"
-#include "core/alloc.h"
 #include "tokio/input.h"
 
 static json_t *
@@ -35,7 +36,7 @@ save(const struct tokio_nersc_lfsstate *s, size_t *len)
     FILE *fp = open_memstream(&buf, len);
 
     assert_non_null(fp);
-    assert_int_equal(tokio_nersc_lfsstate_write(s, fp), TOKIO_OK);
+    assert_int_equal(tokio_nersc_lfsstate_write_native(s, fp), TOKIO_OK);
     fclose(fp);
     return buf;
 }
@@ -50,7 +51,7 @@ test_nersc_fullness_matches_golden(void **state)
     unsigned char *want_text = NULL;
     size_t n, want_n;
 
-    assert_int_equal(tokio_nersc_lfsstate_open(&s, TOKIO_LFSSTATE_FULLNESS,
+    assert_int_equal(tokio_nersc_lfsstate_open(&s, TOKIO_NERSC_LFSSTATE_FULLNESS,
                                                in), TOKIO_OK);
     assert_int_equal(tokio_nersc_lfsstate_count(s), 70);
     assert_int_equal(tokio_nersc_lfsstate_to_json(s, &ours), TOKIO_OK);
@@ -64,7 +65,7 @@ test_nersc_fullness_matches_golden(void **state)
     assert_int_equal(n, want_n);
     assert_memory_equal(text, want_text, n);
     assert_int_equal(tokio_nersc_lfsstate_from_json(
-        &back, TOKIO_LFSSTATE_FULLNESS, ours), TOKIO_OK);
+        &back, TOKIO_NERSC_LFSSTATE_FULLNESS, ours), TOKIO_OK);
     assert_int_equal(tokio_nersc_lfsstate_to_json(back, &again), TOKIO_OK);
     assert_true(json_equal(again, want));
     json_decref(again);
@@ -91,7 +92,7 @@ test_nersc_map_keeps_last_block_else_matches_golden(void **state)
     unsigned char *want_text = NULL;
     size_t n, want_n;
 
-    assert_int_equal(tokio_nersc_lfsstate_open(&s, TOKIO_LFSSTATE_MAP, in),
+    assert_int_equal(tokio_nersc_lfsstate_open(&s, TOKIO_NERSC_LFSSTATE_MAP, in),
                      TOKIO_OK);
     assert_int_equal(tokio_nersc_lfsstate_count(s), 70);
     assert_int_equal(tokio_nersc_lfsstate_timestamp(s, 69), 1490081108);
@@ -126,6 +127,24 @@ test_nersc_map_keeps_last_block_else_matches_golden(void **state)
     tokio_nersc_lfsstate_free(s);
 }
 
+/* The number of targets of snapshot `i` of an OST map history. */
+static size_t
+map_targets(const struct tokio_nersc_lfsstate *s, size_t i)
+{
+    struct tokio_lfshealth_map *m = NULL;
+    json_t *j = NULL, *targets;
+    const char *fs;
+    size_t n = 0;
+
+    assert_int_equal(tokio_nersc_lfsstate_map(s, i, &m), TOKIO_OK);
+    assert_int_equal(tokio_lfshealth_map_to_json(m, &j), TOKIO_OK);
+    json_object_foreach(j, fs, targets)
+        n += json_object_size(targets);
+    json_decref(j);
+    tokio_lfshealth_map_free(m);
+    return n;
+}
+
 static void
 test_nersc_merge_later_wins_and_sorts(void **state)
 {
@@ -135,86 +154,121 @@ test_nersc_merge_later_wins_and_sorts(void **state)
     const char *b = "BEGIN 200\nBEGIN 300\nBEGIN 300\n"
                     "  4 UP osc snx1-OST0000-osc-f u 5 1.1.1.2@o\n";
     struct tokio_nersc_lfsstate *x = NULL, *y = NULL;
+    struct tokio_lfshealth_fullness *df = NULL;
 
-    assert_int_equal(tokio_nersc_lfsstate_open_mem(&x, TOKIO_LFSSTATE_MAP, a,
-                                                   strlen(a), "a"), TOKIO_OK);
-    assert_int_equal(tokio_nersc_lfsstate_open_mem(&y, TOKIO_LFSSTATE_MAP, b,
-                                                   strlen(b), "b"), TOKIO_OK);
+    assert_int_equal(tokio_nersc_lfsstate_open_mem(
+        &x, TOKIO_NERSC_LFSSTATE_MAP, a, strlen(a), "a"), TOKIO_OK);
+    assert_int_equal(tokio_nersc_lfsstate_open_mem(
+        &y, TOKIO_NERSC_LFSSTATE_MAP, b, strlen(b), "b"), TOKIO_OK);
     assert_int_equal(tokio_nersc_lfsstate_count(y), 2);  /* 300 twice */
-    assert_int_equal(tokio_lfs_dl_count(tokio_nersc_lfsstate_map(y, 1)), 1);
+    assert_int_equal(map_targets(y, 1), 1);
     assert_int_equal(tokio_nersc_lfsstate_merge(x, y), TOKIO_OK);
     assert_int_equal(tokio_nersc_lfsstate_count(x), 3);
     assert_int_equal(tokio_nersc_lfsstate_timestamp(x, 0), 100);
     /* 200 came from b, which had no target in it */
-    assert_int_equal(tokio_lfs_dl_count(tokio_nersc_lfsstate_map(x, 1)), 0);
-    assert_null(tokio_nersc_lfsstate_fullness(x, 0));
+    assert_int_equal(map_targets(x, 1), 0);
+    assert_int_equal(map_targets(x, 2), 1);
+    /* a map history has no fullness snapshot, nor a fourth one */
+    assert_int_equal(tokio_nersc_lfsstate_fullness(x, 0, &df), TOKIO_EINVAL);
+    assert_null(df);
+    struct tokio_lfshealth_map *m = NULL;
+    assert_int_equal(tokio_nersc_lfsstate_map(x, 3, &m), TOKIO_EINVAL);
+    assert_null(m);
     tokio_nersc_lfsstate_free(x);
 }
 
+/* The epoch is the reference's int(line.split()[1]): Python's white
+ * space around it, underscores in it, anything after it. */
 static void
-test_nersc_bad_inputs_report_file_and_line(void **state)
+test_nersc_begin_epoch_as_python_reads_it(void **state)
 {
     (void)state;
-    char dir[3000];
-    snprintf(dir, sizeof(dir), "%s",
-             tokio_test_source("tests/connectors/lfshealth/bad"));
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int n = 0;
+    const char *text = "BEGINNING\v1_000\fmore\nBEGIN +20 x\n";
+    struct tokio_nersc_lfsstate *s = NULL;
 
-    assert_non_null(d);
-    while ((e = readdir(d)) != NULL) {
-        size_t len = strlen(e->d_name);
-        if (strncmp(e->d_name, "nersc-", 6) != 0 ||
-            strcmp(e->d_name + len - 4, ".txt") != 0)
-            continue;
-        enum tokio_lfsstate_kind kind =
-            strncmp(e->d_name, "nersc-map-", 10) == 0
-                ? TOKIO_LFSSTATE_MAP : TOKIO_LFSSTATE_FULLNESS;
-        char path[4200], expect[4200];
-        snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-        snprintf(expect, sizeof(expect), "%s/%.*s.expect", dir,
-                 (int)(len - 4), e->d_name);
-        char *want = tokio_test_read_file(expect, NULL);
-        assert_non_null(want);
-        char *msg = strchr(want, '\n') + 1;
-        msg[strcspn(msg, "\n")] = '\0';
-        struct tokio_nersc_lfsstate *s = NULL;
-        int rc = tokio_nersc_lfsstate_open(&s, kind, path);
-        assert_null(s);
-        assert_int_equal(rc, atoi(want));
-        assert_contains(tokio_errmsg(), msg);
-        assert_contains(tokio_errmsg(), e->d_name);
-        free(want);
-        n++;
-    }
-    closedir(d);
-    assert_true(n >= 4);
+    assert_int_equal(tokio_nersc_lfsstate_open_mem(
+        &s, TOKIO_NERSC_LFSSTATE_MAP, text, strlen(text), "t"), TOKIO_OK);
+    assert_int_equal(tokio_nersc_lfsstate_count(s), 2);
+    assert_int_equal(tokio_nersc_lfsstate_timestamp(s, 0), 20);
+    assert_int_equal(tokio_nersc_lfsstate_timestamp(s, 1), 1000);
+    tokio_nersc_lfsstate_free(s);
+}
+
+/* A history read from its JSON form gives its snapshots as one read from
+ * text does; kinds that differ do not merge. */
+static void
+test_nersc_json_snapshots_and_kinds(void **state)
+{
+    (void)state;
+    const char *path = tokio_test_source(
+        "tests/connectors/nersc_lfsstate_fullness/good/small.txt");
+    struct tokio_nersc_lfsstate *s = NULL, *back = NULL, *map = NULL;
+    struct tokio_lfshealth_fullness *a = NULL, *b = NULL;
+    json_t *j = NULL, *ja = NULL, *jb = NULL;
+    size_t n, n2;
+
+    assert_int_equal(tokio_nersc_lfsstate_open(
+        &s, TOKIO_NERSC_LFSSTATE_FULLNESS, path), TOKIO_OK);
+    /* 1489998100 twice: the later block stays */
+    assert_int_equal(tokio_nersc_lfsstate_count(s), 3);
+    assert_int_equal(tokio_nersc_lfsstate_to_json(s, &j), TOKIO_OK);
+    assert_int_equal(tokio_nersc_lfsstate_from_json(
+        &back, TOKIO_NERSC_LFSSTATE_FULLNESS, j), TOKIO_OK);
+    assert_int_equal(tokio_nersc_lfsstate_fullness(s, 0, &a), TOKIO_OK);
+    assert_int_equal(tokio_nersc_lfsstate_fullness(back, 0, &b), TOKIO_OK);
+    assert_int_equal(tokio_lfshealth_fullness_to_json(a, &ja), TOKIO_OK);
+    assert_int_equal(tokio_lfshealth_fullness_to_json(b, &jb), TOKIO_OK);
+    assert_true(json_equal(ja, jb));
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(
+        json_object_get(ja, "snx11168"), "OST0000"), "used_kib")), 60);
+    char *text = save(s, &n), *text2 = save(back, &n2);
+    assert_int_equal(n, n2);
+    assert_memory_equal(text, text2, n);
+    assert_int_equal(tokio_nersc_lfsstate_open_mem(
+        &map, TOKIO_NERSC_LFSSTATE_MAP, "", 0, "empty"), TOKIO_OK);
+    assert_int_equal(tokio_nersc_lfsstate_merge(s, map), TOKIO_EINVAL);
+    assert_int_equal(tokio_nersc_lfsstate_open_mem(
+        &map, (enum tokio_nersc_lfsstate_kind)7, "", 0, "x"), TOKIO_EINVAL);
+    assert_null(map);
+    free(text);
+    free(text2);
+    json_decref(ja);
+    json_decref(jb);
+    json_decref(j);
+    tokio_lfshealth_fullness_free(a);
+    tokio_lfshealth_fullness_free(b);
+    tokio_nersc_lfsstate_free(back);
+    tokio_nersc_lfsstate_free(s);
 }
 
 static int
-map_failovers(void *path)
+map_failovers_and_text(void *path)
 {
     struct tokio_nersc_lfsstate *s = NULL;
+    FILE *null = fopen("/dev/null", "w");
     json_t *j = NULL;
-    int rc = tokio_nersc_lfsstate_open(&s, TOKIO_LFSSTATE_MAP, path);
+    int rc = tokio_nersc_lfsstate_open(&s, TOKIO_NERSC_LFSSTATE_MAP, path);
 
+    assert_non_null(null);
     if (rc >= 0)
         rc = tokio_nersc_lfsstate_failovers(s, &j);
+    if (rc >= 0)
+        rc = tokio_nersc_lfsstate_write_native(s, null);
+    fclose(null);
     json_decref(j);
     tokio_nersc_lfsstate_free(s);
     return rc;
 }
 
 static void
-test_nersc_open_survives_every_oom(void **state)
+test_nersc_failovers_and_text_survive_every_oom(void **state)
 {
     (void)state;
     char path[4096];
     snprintf(path, sizeof(path), "%s", tokio_test_source(
-        "tests/connectors/lfshealth/good/small-nersc-map.txt"));
+        "tests/connectors/nersc_lfsstate_map/good/small.txt"));
 
-    tokio_test_every_oom(map_failovers, path, 1);
+    tokio_test_every_oom(map_failovers_and_text, path, 1);
 }
 
 int
@@ -224,8 +278,9 @@ main(void)
         cmocka_unit_test(test_nersc_fullness_matches_golden),
         cmocka_unit_test(test_nersc_map_keeps_last_block_else_matches_golden),
         cmocka_unit_test(test_nersc_merge_later_wins_and_sorts),
-        cmocka_unit_test(test_nersc_bad_inputs_report_file_and_line),
-        cmocka_unit_test(test_nersc_open_survives_every_oom),
+        cmocka_unit_test(test_nersc_begin_epoch_as_python_reads_it),
+        cmocka_unit_test(test_nersc_json_snapshots_and_kinds),
+        cmocka_unit_test(test_nersc_failovers_and_text_survive_every_oom),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
