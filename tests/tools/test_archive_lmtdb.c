@@ -76,6 +76,20 @@ fixture(size_t osts, size_t stamps, char *path, size_t size)
     return tokio_test_sqlite_fixture(sql, "lmt.sqlite3", path, size);
 }
 
+/* A fixture of 3 OSTs and 12 timestamps, open in *lmt_out; `out` gets
+ * the path of an HDF5 file in its folder, which is returned. */
+static char *
+small_db(struct tokio_lmtdb **lmt_out, char *out, size_t size)
+{
+    char db[4200];
+    char *dir = fixture(3, 12, db, sizeof(db));
+
+    assert_non_null(dir);
+    snprintf(out, size, "%s/a.hdf5", dir);
+    assert_int_equal(tokio_lmtdb_open(lmt_out, db, NULL), TOKIO_OK);
+    return dir;
+}
+
 static int
 archive(const char *db, const char *out, int64_t start, int64_t end,
         int64_t init_start, int64_t init_end)
@@ -167,19 +181,16 @@ test_archive_lmtdb_blocks_carry_counters(void **state)
 static void
 test_archive_lmtdb_bad_range_is_einval(void **state)
 {
-    char db[4200], out[4200];
-    char *dir = fixture(2, 4, db, sizeof(db));
-    int64_t t0 = tokio_test_local(2020, 6, 1, 0, 0, 0);
+    char out[4200];
     struct tokio_lmtdb *lmt = NULL;
+    char *dir = small_db(&lmt, out, sizeof(out));
+    int64_t t0 = tokio_test_local(2020, 6, 1, 0, 0, 0);
     struct tokio_archive_lmtdb_range r = {
         .start = t0, .end = t0, .init_start = t0, .init_end = t0 + 10,
         .timestep = STEP
     };
 
     (void)state;
-    assert_non_null(dir);
-    snprintf(out, sizeof(out), "%s/a.hdf5", dir);
-    assert_int_equal(tokio_lmtdb_open(&lmt, db, NULL), TOKIO_OK);
     assert_int_equal(tokio_archive_lmtdb(lmt, out, &r), TOKIO_EINVAL);
     assert_contains(tokio_errmsg(), "ends before it starts");
     r.end = t0 + 10;
@@ -199,19 +210,16 @@ test_archive_lmtdb_bad_range_is_einval(void **state)
 static void
 test_archive_lmtdb_survives_every_oom(void **state)
 {
-    char db[4200], out[4200];
-    char *dir = fixture(3, 12, db, sizeof(db));
-    int64_t t0 = tokio_test_local(2020, 6, 1, 0, 0, 0);
+    char out[4200];
     struct tokio_lmtdb *lmt = NULL;
+    char *dir = small_db(&lmt, out, sizeof(out));
+    int64_t t0 = tokio_test_local(2020, 6, 1, 0, 0, 0);
     const struct tokio_archive_lmtdb_range r = {
         .start = t0, .end = t0 + 50, .init_start = t0, .init_end = t0 + 50,
         .timestep = STEP
     };
 
     (void)state;
-    assert_non_null(dir);
-    snprintf(out, sizeof(out), "%s/a.hdf5", dir);
-    assert_int_equal(tokio_lmtdb_open(&lmt, db, NULL), TOKIO_OK);
     for (size_t n = 1;; n++) {
         int rc;
 
