@@ -488,7 +488,7 @@ tokio_archive_lmtdb(struct tokio_lmtdb *lmt, const char *output,
                             "%" PRId64 " s", output, r->timestep);
     if (r->start >= r->end)
         return tokio__error(TOKIO_EINVAL, "archiving into '%s': the range "
-                            "ends before it starts", output);
+                            "must end after it starts", output);
     if ((a = tokio__calloc(1, sizeof(*a))) == NULL)
         return tokio__error(TOKIO_ENOMEM, "out of memory archiving '%s'",
                             output);

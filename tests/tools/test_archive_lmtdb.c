@@ -192,7 +192,7 @@ test_archive_lmtdb_bad_range_is_einval(void **state)
 
     (void)state;
     assert_int_equal(tokio_archive_lmtdb(lmt, out, &r), TOKIO_EINVAL);
-    assert_contains(tokio_errmsg(), "ends before it starts");
+    assert_contains(tokio_errmsg(), "must end after it starts");
     r.end = t0 + 10;
     r.timestep = 0;
     assert_int_equal(tokio_archive_lmtdb(lmt, out, &r), TOKIO_EINVAL);
