@@ -101,14 +101,6 @@ fail(struct tokio_input *in, int status, const char *what,
                         (uintmax_t)in->produced, what, sep, detail);
 }
 
-static int
-fail_read(struct tokio_input *in, int err)
-{
-    in->failed = TOKIO_EIO;
-    return tokio__error(TOKIO_EIO, "cannot read '%s': %s", in->name,
-                        strerror(err));
-}
-
 /* Read more raw bytes from the descriptor into the free end of `raw`. */
 static int
 raw_read(struct tokio_input *in)
@@ -118,8 +110,11 @@ raw_read(struct tokio_input *in)
     do {
         r = read(in->fd, in->raw + in->raw_len, CHUNK_SIZE - in->raw_len);
     } while (r < 0 && errno == EINTR);
-    if (r < 0)
-        return fail_read(in, errno);
+    if (r < 0) {
+        in->failed = TOKIO_EIO;
+        return tokio__error(TOKIO_EIO, "cannot read '%s': %s", in->name,
+                            strerror(errno));
+    }
     if (r == 0)
         in->raw_eof = 1;
     in->raw_len += (size_t)r;
