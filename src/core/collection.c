@@ -10,11 +10,8 @@
  * Differs from pytokio: names are sorted within each folder (os.walk gives
  * readdir order, which differs between file systems); a folder that cannot
  * be read is an error (os.walk skips it silently); the tar is recognised
- * by content, compressed or not, instead of by a ".gz" suffix.  A tarball
- * file is read (inflated) in a second thread while the callback works on
- * the member before; the callback is still called in order, on the
- * calling thread (see walk_archive_ahead()).  Tarballs are read in
- * collection_archive.c, the one part that needs libarchive.
+ * by content, compressed or not, instead of by a ".gz" suffix.  Tarballs
+ * are read in collection_archive.c, the one part that needs libarchive.
  */
 #include "tokio/input.h"
 
@@ -31,7 +28,6 @@
 #include "core/alloc.h"
 #include "core/collection.h"
 #include "core/error.h"
-
 
 /* ---- directories ---- */
 

@@ -5,9 +5,6 @@
  * tokio_walk_file_collection() takes a path; the fuzzer and the tests
  * need the same archive walk over bytes they hold, with a smaller member
  * cap so that a small input cannot make the fuzzer allocate gigabytes.
- * The front executable, `tokio`, links src/cli/front/archive.c in place
- * of collection_archive.c: these two are all the collection walk asks of
- * libarchive.
  */
 #ifndef TOKIO_CORE_COLLECTION_H
 #define TOKIO_CORE_COLLECTION_H

@@ -1,15 +1,12 @@
 /*
  * src/core/collection_archive.c - the tarballs of tokio_walk_file_collection()
  * (src/core/collection.c): each regular member's bytes to the callback,
- * through libarchive.  The only part of the collection walk that needs
- * libarchive, kept apart so that `tokio`, which links no libarchive, can
- * put src/cli/front/archive.c in its place (see there).
+ * in archive order, through libarchive.
  */
 #include <archive.h>
 #include <archive_entry.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,31 +148,9 @@ read_member(struct archive *a, struct archive_entry *e, const char *arch,
     return TOKIO_OK;
 }
 
-/* What walk_archive() hands each member to: `data` is the callee's to
- * free, whatever it returns. */
-typedef int (*take_fn)(const struct tokio_collection_member *m,
-                       unsigned char *data, void *payload);
-
-struct plain_take {
-    tokio_collection_cb cb;
-    void *payload;
-};
-
-/* Without a reading thread: the callback straight away. */
 static int
-call_and_free(const struct tokio_collection_member *m, unsigned char *data,
-              void *payload)
-{
-    const struct plain_take *t = payload;
-    int rc = t->cb(m, t->payload);
-
-    free(data);
-    return rc;
-}
-
-static int
-walk_archive(struct archive *a, const char *arch, size_t max, take_fn take,
-             void *payload)
+walk_archive(struct archive *a, const char *arch, size_t max,
+             tokio_collection_cb cb, void *payload)
 {
     /* the last member, for errors found while looking for the next */
     char prev[512] = "";
@@ -217,7 +192,9 @@ walk_archive(struct archive *a, const char *arch, size_t max, take_fn take,
         m.name = member;
         m.mtime = (int64_t)archive_entry_mtime(e);
         m.data = data;
-        if ((rc = take(&m, data, payload)) != TOKIO_OK)
+        rc = cb(&m, payload);
+        free(data);
+        if (rc != TOKIO_OK)
             return rc;
     }
 }
@@ -238,172 +215,8 @@ tokio__walk_archive_mem(const void *buf, size_t len, const char *name,
         rc = tokio__error(archive_status(a), "'%s': %s", name,
                           archive_msg(a));
     else
-        rc = walk_archive(a, name, max, call_and_free,
-                          &(struct plain_take){ cb, payload });
+        rc = walk_archive(a, name, max, cb, payload);
     archive_read_free(a);
-    return rc;
-}
-
-/* ---- reading ahead in a second thread ---- */
-
-/*
- * Inflating a tarball (libarchive) takes about as long as parsing its
- * members, and the machines have more than one core: a second thread
- * reads members ahead while the callback parses the one before.  They are
- * handed over in order, through a queue holding at most AHEAD_MEMBERS
- * members and, beyond one member, AHEAD_BYTES bytes, so the callback sees
- * exactly what walk_archive() alone gives it, on the calling thread.  An
- * error of the reader is raised, with its message, once the members
- * before it went through the callback, as walk_archive() alone would; an
- * error of the callback stops the reader.
- */
-#define AHEAD_MEMBERS 4
-#define AHEAD_BYTES ((size_t)32 << 20)
-
-struct ahead_item {
-    char *name;
-    int64_t mtime;
-    unsigned char *data;
-    size_t len;
-};
-
-struct ahead {
-    pthread_mutex_t mu;
-    pthread_cond_t cv;          /* any change, in either direction */
-    struct ahead_item q[AHEAD_MEMBERS];
-    size_t head, n, bytes;      /* the queue: a ring from q[head] */
-    int stop;                   /* the callback failed: read no more */
-    int done;                   /* the reader has finished ... */
-    int rc;                     /* ... with this status ... */
-    char msg[1024];             /* ... and, when it failed, this message */
-    struct archive *a;
-    const char *arch;
-};
-
-/* The reader's walk_archive() callback: queue the member, waiting for
- * room; TOKIO_ERR when the callback side has stopped. */
-static int
-ahead_put(const struct tokio_collection_member *m, unsigned char *data,
-          void *payload)
-{
-    struct ahead *ah = payload;
-    char *name = tokio__strdup(m->name);
-
-    if (name == NULL) {
-        free(data);
-        return tokio__error(TOKIO_ENOMEM, "'%s' member '%s': out of memory",
-                            ah->arch, m->name);
-    }
-    pthread_mutex_lock(&ah->mu);
-    while (!ah->stop && (ah->n == AHEAD_MEMBERS ||
-                         (ah->n > 0 && m->len > AHEAD_BYTES - ah->bytes)))
-        pthread_cond_wait(&ah->cv, &ah->mu);
-    if (ah->stop) {
-        pthread_mutex_unlock(&ah->mu);
-        free(name);
-        free(data);
-        return TOKIO_ERR;
-    }
-    ah->q[(ah->head + ah->n) % AHEAD_MEMBERS] =
-        (struct ahead_item){ name, m->mtime, data, m->len };
-    ah->n++;
-    ah->bytes += m->len;
-    pthread_cond_broadcast(&ah->cv);
-    pthread_mutex_unlock(&ah->mu);
-    return TOKIO_OK;
-}
-
-static void *
-ahead_reader(void *arg)
-{
-    struct ahead *ah = arg;
-    int rc = walk_archive(ah->a, ah->arch, 0, ahead_put, ah);
-
-    pthread_mutex_lock(&ah->mu);
-    ah->done = 1;
-    ah->rc = rc;
-    if (rc < 0)     /* the message is in this thread's error slot */
-        snprintf(ah->msg, sizeof(ah->msg), "%s", tokio_errmsg());
-    pthread_cond_broadcast(&ah->cv);
-    pthread_mutex_unlock(&ah->mu);
-    return NULL;
-}
-
-/* walk_archive() over `a` with the reading in a second thread; 1 when
- * the system has no thread (or lock) to give (the caller walks alone),
- * else the status. */
-static int
-walk_archive_ahead(struct archive *a, const char *arch,
-                   tokio_collection_cb cb, void *payload)
-{
-    struct ahead *ah = tokio__calloc(1, sizeof(*ah));
-    pthread_t reader;
-    int rc = TOKIO_OK;
-
-    if (ah == NULL)
-        return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
-                            arch);
-    ah->a = a;
-    ah->arch = arch;
-    if (pthread_mutex_init(&ah->mu, NULL) != 0) {
-        free(ah);
-        return 1;
-    }
-    if (pthread_cond_init(&ah->cv, NULL) != 0) {
-        pthread_mutex_destroy(&ah->mu);
-        free(ah);
-        return 1;
-    }
-    if (pthread_create(&reader, NULL, ahead_reader, ah) != 0) {
-        pthread_cond_destroy(&ah->cv);
-        pthread_mutex_destroy(&ah->mu);
-        free(ah);
-        return 1;
-    }
-    for (;;) {
-        struct tokio_collection_member m;
-        struct ahead_item it;
-
-        pthread_mutex_lock(&ah->mu);
-        while (ah->n == 0 && !ah->done)
-            pthread_cond_wait(&ah->cv, &ah->mu);
-        if (ah->n == 0) {
-            pthread_mutex_unlock(&ah->mu);
-            break;
-        }
-        it = ah->q[ah->head];
-        ah->head = (ah->head + 1) % AHEAD_MEMBERS;
-        ah->n--;
-        ah->bytes -= it.len;
-        pthread_cond_broadcast(&ah->cv);
-        pthread_mutex_unlock(&ah->mu);
-
-        m.name = it.name;
-        m.mtime = it.mtime;
-        m.data = it.data;
-        m.len = it.len;
-        rc = cb(&m, payload);
-        free(it.name);
-        free(it.data);
-        if (rc != TOKIO_OK) {
-            pthread_mutex_lock(&ah->mu);
-            ah->stop = 1;
-            pthread_cond_broadcast(&ah->cv);
-            pthread_mutex_unlock(&ah->mu);
-            break;
-        }
-    }
-    pthread_join(reader, NULL);
-    for (; ah->n > 0; ah->n--) {
-        free(ah->q[ah->head].name);
-        free(ah->q[ah->head].data);
-        ah->head = (ah->head + 1) % AHEAD_MEMBERS;
-    }
-    if (rc == TOKIO_OK && ah->rc != TOKIO_OK)
-        rc = ah->rc < 0 ? tokio__error(ah->rc, "%s", ah->msg) : ah->rc;
-    pthread_cond_destroy(&ah->cv);
-    pthread_mutex_destroy(&ah->mu);
-    free(ah);
     return rc;
 }
 
@@ -427,9 +240,8 @@ tokio__walk_archive_file(const char *path, tokio_collection_cb cb,
     if (archive_read_open_fd(a, fd, TOKIO__COLLECTION_CHUNK) != ARCHIVE_OK)
         rc = tokio__error(archive_status(a), "'%s': %s", path,
                           archive_msg(a));
-    else if ((rc = walk_archive_ahead(a, path, cb, payload)) == 1)
-        rc = walk_archive(a, path, 0, call_and_free,
-                          &(struct plain_take){ cb, payload });
+    else
+        rc = walk_archive(a, path, 0, cb, payload);
     archive_read_free(a);
     close(fd);
     return rc;

@@ -11,16 +11,15 @@
  * buffer), one decoder per codec turning raw bytes into decompressed
  * chunks, and line splitting over those chunks.  A damaged compressed
  * stream is always an error: a reader that silently stops at the damage
- * would hand a connector a shorter log that looks complete.  A gzip input
- * longer than one chunk is inflated in a second thread while the caller
- * parses (see struct ahead), with the same bytes and errors as without.
+ * would hand a connector a shorter log that looks complete.  zlib and
+ * libbzip2 check what they decompress (CRC and length); their words for a
+ * failed check end up in our message, after the input's name.
  */
 #include "tokio/input.h"
 
 #include <bzlib.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +31,6 @@
 #include <zlib.h>
 
 #include "core/alloc.h"
-#include "core/crc32.h"
 #include "core/error.h"
 
 /* Compressed bytes are read, and decompressed bytes produced, in chunks of
@@ -50,16 +48,7 @@
 static const unsigned char gzip_magic[] = { 0x1f, 0x8b };
 static const unsigned char bzip2_magic[] = { 'B', 'Z', 'h' };
 
-/* Chunks a gzip reading thread may have inflated ahead of the reader. */
-#define AHEAD_SLOTS 3
-
 enum codec { CODEC_PLAIN, CODEC_GZIP, CODEC_BZIP2 };
-
-struct ahead;
-
-/* Set in the thread inflating ahead (see struct ahead): its failures are
- * recorded in the input, for the reader to report in turn. */
-static _Thread_local int inflating_ahead;
 
 struct tokio_input {
     char *name;
@@ -77,13 +66,6 @@ struct tokio_input {
     bz_stream bz;
     int bz_live;
     int between;                /* a gzip member just ended */
-    /* gzip members are checked here, not by zlib (see gzip_check()):
-     * the member's CRC-32 and length so far, and the last raw bytes
-     * inflate() consumed, where a member's trailer ends up */
-    uint32_t member_crc;
-    uint32_t member_size;       /* modulo 2^32, as the trailer has it */
-    unsigned char tail[8];
-    size_t tail_len;
     size_t members;             /* gzip members or bzip2 streams finished */
 
     unsigned char *buf;         /* decompressed, CHUNK_SIZE + 1 for a NUL */
@@ -96,13 +78,6 @@ struct tokio_input {
     size_t lineno;
     int by_line;                /* getline was used: messages give lines */
     int failed;                 /* the first error's status, kept */
-
-    size_t fills;               /* chunks refill() has brought */
-    int no_ahead;               /* never inflate in a second thread */
-    struct ahead *ahead;        /* the thread inflating ahead, or NULL */
-    int pend_status, pend_errno;    /* the error that thread recorded */
-    const char *pend_what;
-    char pend_detail[256];
 };
 
 /*
@@ -116,13 +91,6 @@ fail(struct tokio_input *in, int status, const char *what,
 {
     const char *sep = detail != NULL ? ": " : "";
 
-    if (inflating_ahead) {
-        in->pend_status = status;
-        in->pend_what = what;
-        snprintf(in->pend_detail, sizeof(in->pend_detail), "%s",
-                 detail != NULL ? detail : "");
-        return status;
-    }
     in->failed = status;
     if (detail == NULL)
         detail = "";
@@ -131,19 +99,6 @@ fail(struct tokio_input *in, int status, const char *what,
                             in->lineno + 1, what, sep, detail);
     return tokio__error(status, "'%s' at byte %ju: %s%s%s", in->name,
                         (uintmax_t)in->produced, what, sep, detail);
-}
-
-static int
-fail_read(struct tokio_input *in, int err)
-{
-    if (inflating_ahead) {
-        in->pend_status = TOKIO_EIO;
-        in->pend_errno = err;
-        return TOKIO_EIO;
-    }
-    in->failed = TOKIO_EIO;
-    return tokio__error(TOKIO_EIO, "cannot read '%s': %s", in->name,
-                        strerror(err));
 }
 
 /* Read more raw bytes from the descriptor into the free end of `raw`. */
@@ -155,8 +110,11 @@ raw_read(struct tokio_input *in)
     do {
         r = read(in->fd, in->raw + in->raw_len, CHUNK_SIZE - in->raw_len);
     } while (r < 0 && errno == EINTR);
-    if (r < 0)
-        return fail_read(in, errno);
+    if (r < 0) {
+        in->failed = TOKIO_EIO;
+        return tokio__error(TOKIO_EIO, "cannot read '%s': %s", in->name,
+                            strerror(errno));
+    }
     if (r == 0)
         in->raw_eof = 1;
     in->raw_len += (size_t)r;
@@ -213,15 +171,6 @@ plain_fill(struct tokio_input *in, unsigned char *dst, size_t size,
     return TOKIO_OK;
 }
 
-/* zlib leaves the member's check to gzip_check().  This also turns off
- * zlib's check of the optional header CRC (FHCRC), which gzip(1) never
- * writes; the data, which the trailer's CRC covers, is still checked. */
-static int
-gzip_no_zlib_check(struct tokio_input *in)
-{
-    return inflateValidate(&in->z, 0);
-}
-
 /*
  * After a member, gzip(1) goes on to the next one (what `cat a.gz b.gz`
  * makes) and skips NUL padding (tape blocks), as Python's gzip module
@@ -252,59 +201,9 @@ gzip_next_member(struct tokio_input *in, int *done)
     if (p[k] != gzip_magic[0])
         return fail(in, TOKIO_EFORMAT, "trailing garbage after gzip data",
                     NULL);
-    if (inflateReset(&in->z) != Z_OK || gzip_no_zlib_check(in) != Z_OK)
+    if (inflateReset(&in->z) != Z_OK)
         return fail(in, TOKIO_ERR, "cannot restart the gzip decoder", NULL);
     in->between = 0;
-    in->member_crc = in->member_size = 0;
-    in->tail_len = 0;
-    return TOKIO_OK;
-}
-
-/* Keep the last 8 of the raw bytes inflate() consumed, p[0..n). */
-static void
-gzip_keep_tail(struct tokio_input *in, const unsigned char *p, size_t n)
-{
-    size_t keep = sizeof(in->tail);
-
-    if (n >= keep) {
-        memcpy(in->tail, p + n - keep, keep);
-        in->tail_len = keep;
-        return;
-    }
-    if (in->tail_len + n > keep) {
-        size_t drop = in->tail_len + n - keep;
-        memmove(in->tail, in->tail + drop, in->tail_len - drop);
-        in->tail_len -= drop;
-    }
-    memcpy(in->tail + in->tail_len, p, n);
-    in->tail_len += n;
-}
-
-/*
- * A member ended: its trailer, the last 8 bytes inflate() consumed, holds
- * the CRC-32 and the length (RFC 1952 section 2.3.1, little-endian).
- * zlib would check them itself with a CRC several times slower than
- * tokio__crc32(); the messages are zlib's.
- */
-static uint32_t
-le32(const unsigned char *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-           (uint32_t)p[3] << 24;
-}
-
-static int
-gzip_check(struct tokio_input *in)
-{
-    if (in->tail_len < sizeof(in->tail))
-        return fail(in, TOKIO_EFORMAT, "corrupt gzip data",
-                    "incorrect length check");
-    if (le32(in->tail) != in->member_crc)
-        return fail(in, TOKIO_EFORMAT, "corrupt gzip data",
-                    "incorrect data check");
-    if (le32(in->tail + 4) != in->member_size)
-        return fail(in, TOKIO_EFORMAT, "corrupt gzip data",
-                    "incorrect length check");
     return TOKIO_OK;
 }
 
@@ -330,15 +229,10 @@ gzip_fill(struct tokio_input *in, unsigned char *dst, size_t size,
         in->z.next_out = dst;
         in->z.avail_out = (uInt)size;
         ret = inflate(&in->z, Z_NO_FLUSH);
-        gzip_keep_tail(in, p, avail - in->z.avail_in);
         raw_skip(in, avail - in->z.avail_in);
         *n_out = size - in->z.avail_out;
-        in->member_crc = tokio__crc32(in->member_crc, dst, *n_out);
-        in->member_size += (uint32_t)*n_out;
         switch (ret) {
         case Z_STREAM_END:
-            if ((rc = gzip_check(in)) < 0)
-                return rc;
             in->between = 1;
             in->members++;
             break;
@@ -358,7 +252,7 @@ gzip_fill(struct tokio_input *in, unsigned char *dst, size_t size,
         case Z_NEED_DICT:
             return fail(in, TOKIO_EFORMAT, "corrupt gzip data",
                         "needs a preset dictionary");
-        default:
+        default:        /* a failed CRC or length check among them */
             return fail(in, TOKIO_EFORMAT, "corrupt gzip data",
                         in->z.msg != NULL ? in->z.msg : "unknown error");
         }
@@ -484,170 +378,6 @@ fill(struct tokio_input *in, unsigned char *dst, size_t size,
     return TOKIO_OK;
 }
 
-/* ---- inflating in a second thread ---- */
-
-/*
- * Inflating gzip costs about as much as splitting and parsing the lines,
- * and the machines have more than one core: past the first chunk, a
- * second thread inflates up to AHEAD_SLOTS chunks ahead of the reader.
- * It makes the very fill() calls the reader would have made, in the same
- * order and sizes, so the bytes, and where an error shows, are the same;
- * the reader takes the chunks in order, swapping its spent buffer for
- * each, and reports the thread's error, once it reaches it, as its own.
- * Only gzip (zlib allocates nothing past the first chunk, which keeps the
- * allocation-failure tests' counts the same; bzip2 allocates per stream),
- * and only from memory or a regular file (a read from a pipe or terminal
- * could keep close() waiting).
- */
-struct ahead {
-    pthread_t thread;
-    pthread_mutex_t mu;
-    pthread_cond_t cv;          /* any change, in either direction */
-    unsigned char *slot[AHEAD_SLOTS];
-    size_t slot_len[AHEAD_SLOTS];
-    size_t head, n;             /* filled slots: a ring from slot[head] */
-    int stop;                   /* the reader closes: inflate no more */
-    int done;                   /* end of input or an error (recorded) */
-};
-
-static void *
-ahead_run(void *arg)
-{
-    struct tokio_input *in = arg;
-    struct ahead *ah = in->ahead;
-
-    inflating_ahead = 1;
-    pthread_mutex_lock(&ah->mu);
-    for (;;) {
-        size_t k, got = 0;
-        unsigned char *dst;
-        int rc;
-
-        while (!ah->stop && ah->n == AHEAD_SLOTS)
-            pthread_cond_wait(&ah->cv, &ah->mu);
-        if (ah->stop)
-            break;
-        k = (ah->head + ah->n) % AHEAD_SLOTS;
-        dst = ah->slot[k];
-        pthread_mutex_unlock(&ah->mu);
-        /* the same call as refill() would make, less its bookkeeping */
-        rc = gzip_fill(in, dst, CHUNK_SIZE, &got);
-        pthread_mutex_lock(&ah->mu);
-        if (rc < 0 || got == 0)
-            break;
-        ah->slot_len[k] = got;
-        ah->n++;
-        pthread_cond_broadcast(&ah->cv);
-    }
-    ah->done = 1;
-    pthread_cond_broadcast(&ah->cv);
-    pthread_mutex_unlock(&ah->mu);
-    return NULL;
-}
-
-/* Stop and join the thread, free its buffers; its recorded error, if any,
- * stays in pend_*. */
-static void
-ahead_end(struct tokio_input *in)
-{
-    struct ahead *ah = in->ahead;
-
-    pthread_mutex_lock(&ah->mu);
-    ah->stop = 1;
-    pthread_cond_broadcast(&ah->cv);
-    pthread_mutex_unlock(&ah->mu);
-    pthread_join(ah->thread, NULL);
-    pthread_cond_destroy(&ah->cv);
-    pthread_mutex_destroy(&ah->mu);
-    for (size_t i = 0; i < AHEAD_SLOTS; i++)
-        free(ah->slot[i]);
-    free(ah);
-    in->ahead = NULL;
-    in->no_ahead = 1;
-}
-
-/* Start the thread.  Out of memory is an error, as for any buffer; when
- * the system has no thread (or lock) to give, the reader goes on alone. */
-static int
-ahead_start(struct tokio_input *in)
-{
-    struct ahead *ah = tokio__calloc(1, sizeof(*ah));
-    size_t i;
-    int rc = TOKIO_OK;
-
-    in->no_ahead = 1;
-    if (ah == NULL)
-        return fail(in, TOKIO_ENOMEM, "out of memory", NULL);
-    for (i = 0; i < AHEAD_SLOTS; i++)
-        if ((ah->slot[i] = tokio__malloc(CHUNK_SIZE + 1)) == NULL) {
-            rc = fail(in, TOKIO_ENOMEM, "out of memory", NULL);
-            goto fail_slots;
-        }
-    if (pthread_mutex_init(&ah->mu, NULL) != 0)
-        goto fail_slots;
-    if (pthread_cond_init(&ah->cv, NULL) != 0)
-        goto fail_mutex;
-    in->ahead = ah;
-    if (pthread_create(&ah->thread, NULL, ahead_run, in) == 0)
-        return TOKIO_OK;
-    in->ahead = NULL;
-    pthread_cond_destroy(&ah->cv);
-fail_mutex:
-    pthread_mutex_destroy(&ah->mu);
-fail_slots:
-    for (i = 0; i < AHEAD_SLOTS; i++)
-        free(ah->slot[i]);
-    free(ah);
-    return rc;
-}
-
-/* The next chunk into in->buf (in->len bytes; 0 at the end), inflated
- * here or taken from the thread. */
-static int
-refill(struct tokio_input *in)
-{
-    struct ahead *ah;
-    int rc;
-
-    in->pos = 0;
-    in->len = 0;
-    if (in->failed)     /* fill() says so */
-        return fill(in, in->buf, CHUNK_SIZE, &in->len);
-    if (in->fills == 1 && !in->no_ahead && in->codec == CODEC_GZIP &&
-        !in->eof && (rc = ahead_start(in)) < 0)
-        return rc;
-    in->fills++;
-    if ((ah = in->ahead) == NULL)
-        return fill(in, in->buf, CHUNK_SIZE, &in->len);
-    pthread_mutex_lock(&ah->mu);
-    while (ah->n == 0 && !ah->done)
-        pthread_cond_wait(&ah->cv, &ah->mu);
-    if (ah->n > 0) {
-        unsigned char *spent = in->buf;
-
-        in->buf = ah->slot[ah->head];
-        in->len = ah->slot_len[ah->head];
-        ah->slot[ah->head] = spent;
-        ah->head = (ah->head + 1) % AHEAD_SLOTS;
-        ah->n--;
-        pthread_cond_broadcast(&ah->cv);
-        pthread_mutex_unlock(&ah->mu);
-        in->produced += in->len;
-        return TOKIO_OK;
-    }
-    pthread_mutex_unlock(&ah->mu);
-    ahead_end(in);
-    in->len = 0;
-    if (in->pend_status == 0) {
-        in->eof = 1;
-        return TOKIO_OK;
-    }
-    if (in->pend_errno != 0)
-        return fail_read(in, in->pend_errno);
-    return fail(in, in->pend_status, in->pend_what,
-                in->pend_detail[0] != '\0' ? in->pend_detail : NULL);
-}
-
 /* Pick the decoder from the first raw bytes. */
 static int
 start_codec(struct tokio_input *in)
@@ -665,10 +395,6 @@ start_codec(struct tokio_input *in)
         in->z.zfree = tokio__zlib_free;
         /* 16 + MAX_WBITS: gzip wrapper only, the largest window */
         rc = inflateInit2(&in->z, 16 + MAX_WBITS);
-        if (rc == Z_OK && gzip_no_zlib_check(in) != Z_OK) {
-            inflateEnd(&in->z);
-            rc = Z_STREAM_ERROR;
-        }
         if (rc == Z_MEM_ERROR)
             return tokio__error(TOKIO_ENOMEM, "out of memory opening '%s'",
                                 in->name);
@@ -736,12 +462,6 @@ tokio_input_open(struct tokio_input **out, const char *path)
                                 strerror(err));
         }
         in->close_fd = 1;
-    }
-    {
-        struct stat st;
-
-        if (fstat(in->fd, &st) != 0 || !S_ISREG(st.st_mode))
-            in->no_ahead = 1;
     }
     /* A pipe may deliver the magic bytes in pieces: wait for enough. */
     while (in->raw_len < 3 && !in->raw_eof)
@@ -849,7 +569,8 @@ tokio_input_getline(struct tokio_input *in, const char **line_out,
                 break;
             }
         }
-        if ((rc = refill(in)) < 0)
+        in->pos = 0;
+        if ((rc = fill(in, in->buf, CHUNK_SIZE, &in->len)) < 0)
             return rc;
         if (in->len == 0) {
             if (!joined)
@@ -885,14 +606,6 @@ tokio_input_read(struct tokio_input *in, void *buf, size_t size,
         in->pos += n;
         *n_out = n;
         return TOKIO_OK;
-    }
-    if (in->ahead != NULL) {
-        /* the thread's chunks come first, then the copy above */
-        int rc = refill(in);
-
-        if (rc < 0 || in->len == 0)
-            return rc;
-        return tokio_input_read(in, buf, size, n_out);
     }
     return fill(in, buf, size, n_out);
 }
@@ -977,8 +690,6 @@ tokio_input_close(struct tokio_input *in)
 {
     if (in == NULL)
         return;
-    if (in->ahead != NULL)
-        ahead_end(in);
     if (in->z_live)
         inflateEnd(&in->z);
     if (in->bz_live)

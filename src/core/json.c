@@ -5,15 +5,14 @@
  * json.dumps(), so downstream scripts (and our golden comparisons) see its
  * layout: ", " and ": " separators, one item per line under `indent`,
  * "{}"/"[]" for empty containers, non-ASCII as \uXXXX, and floats in
- * repr() form.  jansson's own dumper differs in all of these, so we walk
- * the jansson tree ourselves; jansson still owns parsing and the values.
+ * repr() form (src/core/repr.c).  jansson's own dumper differs in all of
+ * these, so we walk the jansson tree ourselves; jansson still owns parsing
+ * and the values.
  */
 #include "tokio/output.h"
 
 #include <errno.h>
-#include <float.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,183 +22,6 @@
 #include "core/error.h"
 #include "core/json.h"
 #include "core/wbuf.h"
-
-/*
- * Python's repr(float): the shortest decimal string that reads back as the
- * same double (at most 17 significant digits), in fixed notation when the
- * decimal exponent is in [-4, 16), else scientific with a signed exponent
- * of at least two digits.
- */
-
-/* Lay out `ndigits` significant digits (no trailing zeros, at least one)
- * with decimal exponent `exp10` as repr() does; returns the length. */
-static size_t
-repr_layout(char *out, int negative, const char *digits, int ndigits,
-            int exp10)
-{
-    size_t o = 0;
-
-    if (negative)
-        out[o++] = '-';
-    if (exp10 < -4 || exp10 >= 16) {
-        out[o++] = digits[0];
-        if (ndigits > 1) {
-            out[o++] = '.';
-            memcpy(out + o, digits + 1, (size_t)ndigits - 1);
-            o += (size_t)ndigits - 1;
-        }
-        int e = abs(exp10);
-        out[o++] = 'e';
-        out[o++] = exp10 < 0 ? '-' : '+';
-        if (e >= 100)
-            out[o++] = (char)('0' + e / 100);
-        out[o++] = (char)('0' + e / 10 % 10);
-        out[o++] = (char)('0' + e % 10);
-    } else if (exp10 < 0) {
-        out[o++] = '0';
-        out[o++] = '.';
-        for (int i = -1; i > exp10; i--)
-            out[o++] = '0';
-        memcpy(out + o, digits, (size_t)ndigits);
-        o += (size_t)ndigits;
-    } else {
-        for (int i = 0; i <= exp10; i++)
-            out[o++] = i < ndigits ? digits[i] : '0';
-        out[o++] = '.';
-        if (ndigits > exp10 + 1) {
-            memcpy(out + o, digits + exp10 + 1,
-                   (size_t)(ndigits - exp10 - 1));
-            o += (size_t)(ndigits - exp10 - 1);
-        } else {
-            out[o++] = '0';
-        }
-    }
-    out[o] = '\0';
-    return o;
-}
-
-/* Lay out "%.*e" text `sci` ("[-]D[.DDD]e[+-]XX"), trailing zeros
- * dropped. */
-static size_t
-layout_sci(char *out, const char *sci)
-{
-    char digits[24];
-    int ndigits = 0;
-    const char *p = sci;
-    int negative = (*p == '-');
-
-    if (negative)
-        p++;
-    for (; *p && *p != 'e'; p++)
-        if (*p != '.' && ndigits < 20)
-            digits[ndigits++] = *p;
-    int exp10 = atoi(p + 1);
-    /* "%.0e" of 0.0 is "0e+00"; trailing zeros never carry meaning */
-    while (ndigits > 1 && digits[ndigits - 1] == '0')
-        ndigits--;
-    return repr_layout(out, negative, digits, ndigits, exp10);
-}
-
-static int
-finish_double(char *buf, size_t size, const char *text, size_t n)
-{
-    if (n >= size)
-        return tokio__error(TOKIO_EINVAL, "number does not fit in %zu bytes",
-                            size);
-    memcpy(buf, text, n + 1);
-    return TOKIO_OK;
-}
-
-/* The definition: the first precision whose "%.*e" reads back exactly. */
-int
-tokio__format_double_exact(char *buf, size_t size, double d)
-{
-    char sci[40], out[48];
-
-    if (isnan(d))
-        return finish_double(buf, size, "nan", 3);
-    if (isinf(d))
-        return d < 0 ? finish_double(buf, size, "-inf", 4)
-                     : finish_double(buf, size, "inf", 3);
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(sci, sizeof(sci), "%.*e", prec - 1, d);
-        if (strtod(sci, NULL) == d)
-            break;
-    }
-    return finish_double(buf, size, out, layout_sci(out, sci));
-}
-
-/* Exact powers of ten (all of 10^0 .. 10^22 are doubles). */
-static const double POW10[] = {
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-};
-
-/*
- * Fast paths, equal to tokio__format_double_exact() by these facts:
- * - For a normal double, at most one decimal of <= 15 significant digits
- *   reads back as it (DBL_DIG = 15: such a decimal survives decimal ->
- *   double -> 15-digit decimal, so it is "%.14e" of the double), and the
- *   exact loop stops at exactly that decimal's digit count (fewer digits
- *   would be another such decimal; rounding to its own count gives it).
- *   So any such decimal found by any means, and checked, is the answer.
- * - Candidate 1: N / 10^j with integer N < 10^15, j <= 22: both exact,
- *   so the one IEEE division is correctly rounded, i.e. what strtod()
- *   returns for that decimal (Clinger's fast path).  Needs doubles
- *   evaluated in double precision (FLT_EVAL_METHOD 0).
- * - Candidate 2: "%.14e" checked with strtod(); failing that the answer
- *   has 16 or 17 digits and the exact loop's last two steps follow.
- * Subnormals (fewer digits of precision) take the exact loop.
- */
-int
-tokio_format_double(char *buf, size_t size, double d)
-{
-    char sci[40], out[48];
-    double a = fabs(d);
-
-    if (!isfinite(d) || (a < DBL_MIN && a != 0.0))
-        return tokio__format_double_exact(buf, size, d);
-    if (a == 0.0)
-        return signbit(d) ? finish_double(buf, size, "-0.0", 4)
-                          : finish_double(buf, size, "0.0", 3);
-#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
-    if (a < 1e15) {
-        for (int j = 0; j <= 22; j++) {
-            double scaled = a * POW10[j];
-            if (scaled >= 1e15)
-                break;
-            double n = nearbyint(scaled);
-            if (n == 0.0 || n / POW10[j] != a)
-                continue;
-            /* N's digits, trailing zeros dropped */
-            char digits[24];
-            uint64_t v = (uint64_t)n;
-            int nd = 0;
-            char rev[24] = { 0 };
-            while (v > 0) {
-                rev[nd++] = (char)('0' + v % 10);
-                v /= 10;
-            }
-            int exp10 = nd - 1 - j;
-            int lo = 0;
-            while (lo < nd - 1 && rev[lo] == '0')
-                lo++;
-            int ndigits = nd - lo;
-            for (int k = 0; k < ndigits; k++)
-                digits[k] = rev[nd - 1 - k];
-            return finish_double(buf, size, out,
-                                 repr_layout(out, d < 0, digits, ndigits,
-                                             exp10));
-        }
-    }
-#endif
-    for (int prec = 15; prec <= 17; prec++) {
-        snprintf(sci, sizeof(sci), "%.*e", prec - 1, d);
-        if (prec == 17 || strtod(sci, NULL) == d)
-            break;
-    }
-    return finish_double(buf, size, out, layout_sci(out, sci));
-}
 
 /*
  * Integers above INT64_MAX travel as a string "\0u64:" followed by the

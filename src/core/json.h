@@ -10,11 +10,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* repr() of `d` by its definition (shortest "%.*e" that reads back, via
- * snprintf and strtod per precision): the reference that
- * tokio_format_double()'s fast paths are tested against. */
-int tokio__format_double_exact(char *buf, size_t size, double d);
-
 /*
  * json_loadb() that tells running out of memory from malformed text
  * (jansson 2.14 reports some allocation failures as syntax errors).

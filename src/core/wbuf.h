@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "tokio/output.h"
+#include "core/repr.h"
 
 struct tokio__wbuf {
     FILE *fp;

@@ -616,12 +616,11 @@ test_collection_truncated_tar_names_archive_member(void **state)
     free(dir);
 }
 
-/* A tarball file is read ahead in a second thread (src/core/collection.c):
- * many members still come in order, a callback that stops early stops the
- * reader waiting for room, and damage past many members is reported after
+/* A tarball of many members: they come in order, a callback that stops
+ * early stops the walk, and damage past many members is reported after
  * the members before it, naming the member. */
 static void
-test_collection_read_ahead_order_stop_and_damage(void **state)
+test_collection_many_members_order_stop_and_damage(void **state)
 {
     char *dir = tokio_test_mkdtemp();
     char path[4096], names[40][16], texts[40][32];
@@ -764,7 +763,7 @@ main(void)
         cmocka_unit_test(test_collection_missing_path_is_eio),
         cmocka_unit_test(test_collection_truncated_tar_names_archive_member),
         cmocka_unit_test(test_collection_bad_header_checksum_is_eformat),
-        cmocka_unit_test(test_collection_read_ahead_order_stop_and_damage),
+        cmocka_unit_test(test_collection_many_members_order_stop_and_damage),
         cmocka_unit_test(test_collection_walk_survives_every_oom),
     };
 

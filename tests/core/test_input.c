@@ -503,11 +503,10 @@ test_input_read_in_pieces_after_getline(void **state)
     free(text);
 }
 
-/* Past the first chunk, gzip is inflated ahead in a second thread
- * (src/core/input.c): from a file and from memory, the lines, a switch to
- * read_all() midway, and a close before the end must all be as without. */
+/* A gzip input of many chunks, from a file and from memory: every line,
+ * a switch to read_all() midway, and a close before the end. */
 static void
-test_input_gzip_read_ahead_lines_then_bytes(void **state)
+test_input_gzip_many_chunks_lines_then_bytes(void **state)
 {
     char *dir = tokio_test_mkdtemp();
     char path[4096];
@@ -544,7 +543,7 @@ test_input_gzip_read_ahead_lines_then_bytes(void **state)
         free(rest);
         tokio_input_close(in);
 
-        /* closed with the thread ahead and waiting for room */
+        /* closed before the end */
         assert_int_equal(mem ? tokio_input_open_mem(&in, z, zlen, "big.gz")
                              : tokio_input_open(&in, path), TOKIO_OK);
         for (size_t i = 0; i < 5000; i++)      /* into the second chunk */
@@ -745,6 +744,29 @@ test_input_corrupt_bytes_are_eformat(void **state)
         assert_contains(tokio_errmsg(), "corrupt bzip2 data");
         tokio_input_close(in);
     }
+    /* a header CRC (FLG.FHCRC), checked as gzip(1) checks it */
+    unsigned char *hcrc = malloc(zlen + 2);
+    uint32_t crc16;
+    assert_non_null(hcrc);
+    memcpy(hcrc, gz, 10);
+    hcrc[3] |= 2;
+    crc16 = (uint32_t)crc32(0, hcrc, 10) & 0xffff;
+    hcrc[10] = (unsigned char)(crc16 & 0xff);
+    hcrc[11] = (unsigned char)(crc16 >> 8);
+    memcpy(hcrc + 12, gz + 10, zlen - 10);
+    assert_int_equal(tokio_input_open_mem(&in, hcrc, zlen + 2, "hcrc.gz"),
+                     TOKIO_OK);
+    assert_int_equal(count_lines(in, &count), TOKIO_OK);
+    assert_int_equal(count, 3000);
+    tokio_input_close(in);
+    hcrc[11] ^= 1;
+    assert_int_equal(tokio_input_open_mem(&in, hcrc, zlen + 2, "hcrc.gz"),
+                     TOKIO_OK);
+    assert_int_equal(count_lines(in, &count), TOKIO_EFORMAT);
+    assert_contains(tokio_errmsg(), "'hcrc.gz' line 1: corrupt gzip data: "
+                    "header crc mismatch");
+    tokio_input_close(in);
+    free(hcrc);
     /* "BZh" with no valid block size after it */
     assert_int_equal(tokio_input_open_mem(&in, "BZhx\n", 5, "magic"),
                      TOKIO_OK);
@@ -774,11 +796,11 @@ read_file_equal(const char *path, const unsigned char *want, size_t len)
 }
 
 /*
- * The trailer (CRC-32 and length) is checked by tokio, not zlib, so it
- * must be found wherever it lies: stored (level 0) members of sizes that
- * put the trailer on each side of and across the first 64 KiB read of the
- * file, alone and followed by a second member.  Each of its 8 bytes
- * flipped fails with zlib's own words for it.
+ * The trailer (CRC-32 and length) is checked wherever it lies: stored
+ * (level 0) members of sizes that put the trailer on each side of and
+ * across the first 64 KiB read of the file, alone and followed by a
+ * second member.  Each of its 8 bytes flipped fails with zlib's words
+ * for it, after the file's name.
  */
 static void
 test_input_gzip_trailer_checked_across_reads(void **state)
@@ -908,7 +930,7 @@ test_input_open_getline_survives_every_oom(void **state)
     snprintf(path, sizeof(path), "%s/oom.gz", dir);
     tokio_test_write_file(path, gz, zlen);
     oom_loop_over(path, NULL, 0);
-    oom_loop_over(NULL, gz, zlen);      /* past 64 KiB: the inflating thread */
+    oom_loop_over(NULL, gz, zlen);
     oom_loop_over(NULL, bz, blen);
     oom_loop_over(NULL, text, tlen);
     free(gz);
@@ -933,7 +955,7 @@ main(void)
         cmocka_unit_test(test_input_bzip2_streams_and_trailing_garbage),
         cmocka_unit_test(test_input_bzip2_file_read_whole),
         cmocka_unit_test(test_input_read_in_pieces_after_getline),
-        cmocka_unit_test(test_input_gzip_read_ahead_lines_then_bytes),
+        cmocka_unit_test(test_input_gzip_many_chunks_lines_then_bytes),
         cmocka_unit_test(test_input_read_all_over_max_is_eformat),
         cmocka_unit_test(test_input_stdin_is_dash),
         cmocka_unit_test(test_input_truncated_gzip_names_input_and_line),

@@ -1,0 +1,19 @@
+/*
+ * src/core/repr.h - Python's repr() of a double (src/core/repr.c).
+ *
+ * tokio_format_double(), the one the writers call, is public and declared
+ * in tokio/output.h; this adds the definition it is tested against.
+ */
+#ifndef TOKIO_CORE_REPR_H
+#define TOKIO_CORE_REPR_H
+
+#include <stddef.h>
+
+#include "tokio/output.h"
+
+/* repr() of `d` by its definition (shortest "%.*e" that reads back, via
+ * snprintf and strtod per precision): the reference that
+ * tokio_format_double()'s fast paths are tested against. */
+int tokio__format_double_exact(char *buf, size_t size, double d);
+
+#endif
