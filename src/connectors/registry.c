@@ -11,6 +11,7 @@
 
 const struct tokio__connector *const tokio__connectors[] = {
     &tokio__craysdb_connector,
+    &tokio__mmperfmon_connector,
     NULL
 };
 

@@ -11,6 +11,7 @@
 
 /* Each connector's entry, defined at the end of its own file. */
 extern const struct tokio__connector tokio__craysdb_connector;
+extern const struct tokio__connector tokio__mmperfmon_connector;
 
 /* Every entry, NULL-ended. */
 extern const struct tokio__connector *const tokio__connectors[];
