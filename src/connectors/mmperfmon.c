@@ -20,12 +20,12 @@
  *
  * The rows read wait, their values typed, until the last input of an
  * open or add is read (finish(): store()), and are then stored timestamp
- * by timestamp, each timestamp's object built at once.  Measured on
- * bench-mmperfmon.sh's x100 input (5.1 million values, 4,200 outputs of
- * one host each), storing each output as it is read puts every
- * timestamp's values all over the heap, and building, writing and
- * freeing the dict cost 1.05 s more (4.15 s CPU end to end instead of
- * 3.1 s; the reference takes 17 to 25 s): below 5x the reference.
+ * by timestamp, each timestamp's object built at once.  Stored output by
+ * output instead, on bench-mmperfmon.sh's x100 input (5.1 million values
+ * from 4,200 outputs of one host each), every timestamp's values lie all
+ * over the heap, and building, writing and freeing the dict make
+ * cache-mmperfmon take 4.1-4.8 s of CPU instead of 3.2-3.4 s: not 5x
+ * the reference's 17-25 s.
  *
  * Test inputs: ../shared/testdata/pytokio-inputs/mmperfmon*; goldens in
  * ../shared/testdata/golden/pytokio/cache_mmperfmon/; tests/connectors/
@@ -272,11 +272,22 @@ is_digit(char c)
     return c >= '0' && c <= '9';
 }
 
+/* The first index from `i` on of s[0..len) that is not white space. */
+static size_t
+skip_space(const char *s, size_t i, size_t len)
+{
+    while (i < len && tokio__py_space((unsigned char)s[i]))
+        i++;
+    return i;
+}
+
 static void
 strip(const char **s, size_t *len)
 {
-    while (*len > 0 && tokio__py_space((unsigned char)**s))
-        (*s)++, (*len)--;
+    size_t i = skip_space(*s, 0, *len);
+
+    *s += i;
+    *len -= i;
     while (*len > 0 && tokio__py_space((unsigned char)(*s)[*len - 1]))
         (*len)--;
 }
@@ -288,10 +299,8 @@ static int
 match_legend(const char *s, size_t len, size_t *num, const char **host,
              size_t *hostlen, const char **rest, size_t *restlen)
 {
-    size_t i = 0, j;
+    size_t i = skip_space(s, 0, len), j;
 
-    while (i < len && tokio__py_space((unsigned char)s[i]))
-        i++;
     if (i >= len || !is_digit(s[i]))
         return 0;
     for (*num = 0; i < len && is_digit(s[i]); i++)
@@ -299,8 +308,7 @@ match_legend(const char *s, size_t len, size_t *num, const char **host,
     if (i + 1 >= len || s[i] != ':' ||
         !tokio__py_space((unsigned char)s[i + 1]))
         return 0;
-    for (i++; i < len && tokio__py_space((unsigned char)s[i]); i++)
-        ;
+    i = skip_space(s, i + 1, len);
     for (j = i; j < len && s[j] != '|'; j++)
         ;
     if (j == i || j >= len)
@@ -311,32 +319,26 @@ match_legend(const char *s, size_t len, size_t *num, const char **host,
         ;
     if (j == i || j >= len)
         return 0;
-    i = j + 1;
-    while (len > i && tokio__py_space((unsigned char)s[len - 1]))
-        len--;
-    if (i >= len)
-        return 0;
-    for (j = i; j < len; j++)
-        if (tokio__py_space((unsigned char)s[j]))
+    *rest = s + j + 1;
+    for (*restlen = len - j - 1; *restlen > 0 &&
+         tokio__py_space((unsigned char)(*rest)[*restlen - 1]);)
+        (*restlen)--;
+    for (j = 0; j < *restlen; j++)
+        if (tokio__py_space((unsigned char)(*rest)[j]))
             return 0;
-    *rest = s + i;
-    *restlen = len - i;
-    return 1;
+    return *restlen > 0;
 }
 
 /* `^\s*Row\s+Timestamp` */
 static int
 match_header(const char *s, size_t len)
 {
-    size_t i = 0;
+    size_t i = skip_space(s, 0, len);
 
-    while (i < len && tokio__py_space((unsigned char)s[i]))
-        i++;
     if (len - i < 4 || memcmp(s + i, "Row", 3) != 0 ||
         !tokio__py_space((unsigned char)s[i + 3]))
         return 0;
-    for (i += 3; i < len && tokio__py_space((unsigned char)s[i]); i++)
-        ;
+    i = skip_space(s, i + 3, len);
     return len - i >= 9 && memcmp(s + i, "Timestamp", 9) == 0;
 }
 
@@ -360,16 +362,13 @@ is_stamp(const char *s)
 static int
 match_row(const char *s, size_t len)
 {
-    size_t i = 0, j;
+    size_t i = skip_space(s, 0, len), j;
 
-    while (i < len && tokio__py_space((unsigned char)s[i]))
-        i++;
     for (j = i; j < len && is_digit(s[j]); j++)
         ;
     if (j == i || j >= len || !tokio__py_space((unsigned char)s[j]))
         return 0;
-    while (j < len && tokio__py_space((unsigned char)s[j]))
-        j++;
+    j = skip_space(s, j, len);
     if (len - j < 19 || !is_stamp(s + j))
         return 0;
     j += 19;
@@ -643,14 +642,21 @@ parse_stamp(const struct output *o, const struct segment *sg, int64_t *out)
     return TOKIO_OK;
 }
 
+/* qsort() order of (x1, x2) and (y1, y2), first members first */
+static int
+order2(int64_t x1, size_t x2, int64_t y1, size_t y2)
+{
+    if (x1 != y1)
+        return x1 < y1 ? -1 : 1;
+    return x2 < y2 ? -1 : x2 > y2;
+}
+
 static int
 cmp_segment(const void *a, const void *b)
 {
     const struct segment *x = a, *y = b;
 
-    if (x->rowid != y->rowid)
-        return x->rowid < y->rowid ? -1 : 1;
-    return x->seq < y->seq ? -1 : x->seq > y->seq;
+    return order2(x->rowid, x->seq, y->rowid, y->seq);
 }
 
 /*
@@ -776,9 +782,7 @@ cmp_ts_seq(const void *a, const void *b)
 {
     const struct row *x = a, *y = b;
 
-    if (x->ts != y->ts)
-        return x->ts < y->ts ? -1 : 1;
-    return x->seq < y->seq ? -1 : x->seq > y->seq;
+    return order2(x->ts, x->seq, y->ts, y->seq);
 }
 
 static int
@@ -786,9 +790,7 @@ cmp_order_seq(const void *a, const void *b)
 {
     const struct row *x = a, *y = b;
 
-    if (x->order != y->order)
-        return x->order < y->order ? -1 : 1;
-    return x->seq < y->seq ? -1 : x->seq > y->seq;
+    return order2((int64_t)x->order, x->seq, (int64_t)y->order, y->seq);
 }
 
 /* One row's values into the dict, under the timestamp object `t`. */
@@ -987,152 +989,156 @@ tokio_mmperfmon_free(struct tokio_mmperfmon *m)
 
 /* ---- CSV: the reference's to_dataframe() through pandas' to_csv() ------ */
 
-/* `v` under `name` in the row, or each device's value under
- * "name:device" for a dict of devices; -1 when out of memory. */
+struct table {              /* the reference's to_df, cell by cell */
+    json_t *cols;           /* column name -> index, first seen first */
+    struct entry {
+        size_t row, col;
+        const json_t *v;
+    } *e;
+    size_t n, cap;
+    int64_t *stamps;        /* of the rows, in dict order */
+    size_t nrows, caprows;
+    char *key;              /* room for "name:device" */
+    size_t keycap;
+};
+
+/* `v` in the current row's column `key`; -1 when out of memory. */
 static int
-frame_put(json_t *row, const char *name, json_t *v)
+table_cell(struct table *tb, const char *key, const json_t *v)
 {
+    json_t *col = json_object_get(tb->cols, key);
+
+    if (col == NULL && json_object_set_new_nocheck(tb->cols, key,
+            col = json_integer((json_int_t)json_object_size(tb->cols))) < 0)
+        return -1;
+    if (grow(&tb->e, &tb->cap, tb->n + 1, sizeof(*tb->e)) < 0)
+        return -1;
+    tb->e[tb->n++] = (struct entry){ tb->nrows,
+                                     (size_t)json_integer_value(col), v };
+    return 0;
+}
+
+/* `v` in column `name`, or each device's value in "name:device". */
+static int
+table_put(struct table *tb, const char *name, const json_t *v)
+{
+    size_t n = strlen(name), d;
     const char *dev;
     json_t *dv;
 
     if (!json_is_object(v))
-        return json_object_set_nocheck(row, name, v);
-    json_object_foreach(v, dev, dv) {
-        size_t n = strlen(name) + strlen(dev) + 2;
-        char *key = tokio__malloc(n);
-        int rc = key ? 0 : -1;
-
-        if (key != NULL) {
-            snprintf(key, n, "%s:%s", name, dev);
-            rc = json_object_set_nocheck(row, key, dv);
-            free(key);
-        }
-        if (rc < 0)
+        return table_cell(tb, name, v);
+    json_object_foreach((json_t *)v, dev, dv) {
+        if (grow(&tb->key, &tb->keycap, n + (d = strlen(dev)) + 2, 1) < 0)
+            return -1;
+        memcpy(tb->key, name, n);
+        tb->key[n] = ':';
+        memcpy(tb->key + n + 1, dev, d + 1);
+        if (table_cell(tb, tb->key, dv) < 0)
             return -1;
     }
     return 0;
 }
 
-/* The reference's to_df of to_dataframe_by_host(host) or
- * _by_metric(metric): timestamp -> {column -> value}, timestamps without
- * a value left out.  NULL when out of memory. */
-static json_t *
-frame_of(const json_t *dict, const char *host, const char *metric)
+/* The cells to_dataframe_by_host(host) or _by_metric(metric) collects, a
+ * row per timestamp that has any; -1 when out of memory. */
+static int
+table_fill(struct table *tb, const json_t *dict, const char *host,
+           const char *metric)
 {
-    json_t *frame = json_object(), *hosts, *counters, *v, *row;
     const char *tkey, *h, *c;
-    int rc = frame ? 0 : -1;
+    json_t *hosts, *counters, *v;
+    int rc = 0;
 
     json_object_foreach((json_t *)dict, tkey, hosts) {
-        if (rc < 0 || (row = json_object()) == NULL) {
-            rc = -1;
-            break;
-        }
+        size_t before = tb->n;
+
         if (host != NULL && (counters = json_object_get(hosts, host)))
             json_object_foreach(counters, c, v)
-                rc |= frame_put(row, c, v);
+                rc |= table_put(tb, c, v);
         if (metric != NULL)
             json_object_foreach(hosts, h, counters)
                 /* `if value is None: continue` */
                 if ((v = json_object_get(counters, metric)) != NULL &&
                     !json_is_null(v))
-                    rc |= frame_put(row, h, v);
-        if (json_object_size(row) == 0)
-            json_decref(row);
-        else
-            rc |= json_object_set_new_nocheck(frame, tkey, row);
+                    rc |= table_put(tb, h, v);
+        if (rc < 0 || grow(&tb->stamps, &tb->caprows, tb->nrows + 1,
+                           sizeof(*tb->stamps)) < 0)
+            return -1;
+        if (tb->n > before)
+            tb->stamps[tb->nrows++] = strtoll(tkey, NULL, 10);
     }
-    if (rc < 0) {
-        json_decref(frame);
-        return NULL;
-    }
-    return frame;
+    return 0;
 }
 
-struct frame_row {
-    int64_t ts;
-    const json_t *cells;
-};
-
 static int
-cmp_frame_row(const void *a, const void *b)
+cmp_stamp(const void *a, const void *b, void *stamps)
 {
-    int64_t x = ((const struct frame_row *)a)->ts;
-    int64_t y = ((const struct frame_row *)b)->ts;
+    const int64_t *ts = stamps;
 
-    return x < y ? -1 : x > y;
+    return order2(ts[*(const size_t *)a], 0, ts[*(const size_t *)b], 0);
 }
 
 /*
- * Write the frame as pandas prints it: columns in order of first
+ * Write the table as pandas prints it: columns in order of first
  * appearance; rows in the order of its index (one column: sorted; more:
  * the union of the columns' keys, column by column, in order of first
  * appearance); a column of integers with gaps is a column of reals, one
  * with booleans or text an object column.
  */
 static int
-frame_write(const json_t *frame, json_t *cols, FILE *fp)
+table_write(const struct table *tb, FILE *fp)
 {
-    size_t nrows = json_object_size(frame), ncols, norder = 0, c = 0, r = 0;
-    struct frame_row *rows = tokio__calloc(nrows + 1, sizeof(*rows));
-    struct frame_row *order = tokio__calloc(nrows + 1, sizeof(*order));
-    unsigned char *taken = tokio__calloc(nrows + 1, 1), *kind = NULL;
-    const char *key, *col;
-    json_t *v, *cells;
-    char buf[64];
+    size_t ncols = json_object_size(tb->cols), nrows = tb->nrows, norder = 0;
+    /* rows and columns are each at most the values: no overflow */
+    const json_t **grid = tokio__calloc(nrows * ncols + 1, sizeof(*grid));
+    size_t *order = tokio__calloc(nrows + 1, sizeof(*order));
+    unsigned char *taken = tokio__calloc(nrows + 1, 1);
+    char *kind = tokio__calloc(ncols + 1, 1), buf[64];
+    const char *name;
+    json_t *v;
     int rc = TOKIO_ENOMEM;
 
-    if (rows == NULL || order == NULL || taken == NULL)
+    if (grid == NULL || order == NULL || taken == NULL || kind == NULL)
         goto out;
-    json_object_foreach((json_t *)frame, key, cells) {
-        rows[r++] = (struct frame_row){ strtoll(key, NULL, 10), cells };
-        json_object_foreach(cells, col, v)
-            if (json_object_get(cols, col) == NULL &&
-                json_object_set_new_nocheck(cols, col, json_null()) < 0)
-                goto out;
-    }
-    ncols = json_object_size(cols);
-    if ((kind = tokio__calloc(ncols + 1, 1)) == NULL)
-        goto out;
-    rc = TOKIO_OK;
+    for (size_t i = 0; i < tb->n; i++)
+        grid[tb->e[i].row * ncols + tb->e[i].col] = tb->e[i].v;
     fputs("timestamp", fp);
-    json_object_foreach(cols, col, v) {
-        size_t present = 0;
+    json_object_foreach(tb->cols, name, v) {
+        size_t c = (size_t)json_integer_value(v), present = 0;
         int real = 0, other = 0;
 
-        for (r = 0; r < nrows; r++) {
-            const json_t *cell = json_object_get(rows[r].cells, col);
+        for (size_t r = 0; r < nrows; r++) {
+            const json_t *cell = grid[r * ncols + c];
 
             if (cell == NULL)
                 continue;
             if (!taken[r]) {
                 taken[r] = 1;
-                order[norder++] = rows[r];
+                order[norder++] = r;
             }
             present += !json_is_null(cell);
             real |= json_is_real(cell);
             other |= !json_is_number(cell) && !json_is_null(cell);
         }
-        /* every row has a value: nrows is the length of the index */
-        kind[c++] = other ? 'o' : real || present < nrows ? 'r' : 'i';
+        /* every row has a cell: nrows is the length of the index */
+        kind[c] = other ? 'o' : real || present < nrows ? 'r' : 'i';
         fputc(',', fp);
-        tokio_csv_write_field(fp, col, strlen(col));
+        tokio_csv_write_field(fp, name, strlen(name));
     }
     fputc('\n', fp);
     if (ncols == 1)
-        qsort(order, norder, sizeof(*order), cmp_frame_row);
-    for (size_t k = 0; k < norder && rc == TOKIO_OK; k++) {
-        if ((rc = tokio_time_format(buf, sizeof(buf), order[k].ts,
+        qsort_r(order, norder, sizeof(*order), cmp_stamp, tb->stamps);
+    for (size_t k = 0; k < norder; k++) {
+        if ((rc = tokio_time_format(buf, sizeof(buf), tb->stamps[order[k]],
                                     "%Y-%m-%d %H:%M:%S")) < 0)
-            break;
+            goto out;
         fputs(buf, fp);
-        c = 0;
-        json_object_foreach(cols, col, v) {
-            const json_t *cell = json_object_get(order[k].cells, col);
-            const char as = kind[c++];
+        for (size_t c = 0; c < ncols; c++) {
+            const json_t *cell = grid[order[k] * ncols + c];
 
             fputc(',', fp);
-            if (json_is_integer(cell) && as != 'r')
+            if (json_is_integer(cell) && kind[c] != 'r')
                 fprintf(fp, "%" PRId64, (int64_t)json_integer_value(cell));
             else if (json_is_number(cell) &&
                      tokio_format_double(buf, sizeof(buf),
@@ -1146,8 +1152,9 @@ frame_write(const json_t *frame, json_t *cols, FILE *fp)
         }
         fputc('\n', fp);
     }
+    rc = TOKIO_OK;
 out:
-    free(rows);
+    free(grid);
     free(order);
     free(taken);
     free(kind);
@@ -1158,17 +1165,20 @@ int
 tokio_mmperfmon_write_csv(const struct tokio_mmperfmon *m, FILE *fp,
                           const char *host, const char *metric)
 {
-    json_t *frame, *cols;
+    struct table tb = { .cols = json_object() };
     int rc;
 
-    if ((host == NULL) == (metric == NULL))
+    if ((host == NULL) == (metric == NULL)) {
+        json_decref(tb.cols);
         return tokio__error(TOKIO_EINVAL, "mmperfmon CSV: give a host or a "
                             "metric");
-    frame = frame_of(m->dict, host, metric);
-    cols = json_object();
-    rc = frame && cols ? frame_write(frame, cols, fp) : TOKIO_ENOMEM;
-    json_decref(frame);
-    json_decref(cols);
+    }
+    rc = tb.cols != NULL && table_fill(&tb, m->dict, host, metric) == 0
+         ? table_write(&tb, fp) : TOKIO_ENOMEM;
+    json_decref(tb.cols);
+    free(tb.e);
+    free(tb.stamps);
+    free(tb.key);
     if (rc == TOKIO_ENOMEM)
         return tokio__error(rc, "out of memory writing mmperfmon CSV");
     return rc < 0 ? rc : tokio__write_check(fp, "cannot write mmperfmon CSV");

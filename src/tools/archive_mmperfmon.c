@@ -20,7 +20,6 @@
  */
 #include "tokio/tools/archive_mmperfmon.h"
 
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +31,7 @@
 #include "tokio/connectors/mmperfmon.h"
 #include "tokio/timeseries.h"
 #include "tokio/tools/common.h"
+#include "tokio/util.h"
 #include "core/alloc.h"
 #include "core/error.h"
 
@@ -274,12 +274,23 @@ place(struct archiver *a, const char *name, const char *col, int64_t t,
     return rc < 0 ? rc : TOKIO_OK;
 }
 
+/* "a" sep "b" into `buf` of `size` (snprintf() is slower than the rest
+ * of a value's way); TOKIO_EINVAL naming host and counter when it does
+ * not fit: a dataset name or column longer than any real one. */
 static int
-too_long(const char *host, const char *counter)
+join(char *buf, size_t size, const char *a, const char *sep, const char *b,
+     const char *host, const char *counter)
 {
-    return tokio__error(TOKIO_EINVAL, "the names of host '%.40s...' and "
-                        "counter '%.40s...' are too long for a dataset or "
-                        "column", host, counter);
+    size_t la = strlen(a), ls = strlen(sep), lb = strlen(b);
+
+    if (la + ls + lb >= size)
+        return tokio__error(TOKIO_EINVAL, "the names of host '%.40s...' and "
+                            "counter '%.40s...' are too long for a dataset "
+                            "or column", host, counter);
+    memcpy(buf, a, la);
+    memcpy(buf + la, sep, ls);
+    memcpy(buf + la + ls, b, lb + 1);
+    return TOKIO_OK;
 }
 
 /* One value of the dict where it belongs. */
@@ -301,23 +312,23 @@ visit(struct archiver *a, int64_t t, const char *host, const char *counter,
             return TOKIO_ENOMEM;
         if (type[0] == '\0')
             return TOKIO_OK;    /* no LUN: e.g. a network interface */
-        if ((size_t)snprintf(name, sizeof(name), "%ss/%s", type, canon)
-                >= sizeof(name) ||
-            (size_t)snprintf(col, sizeof(col), "%s:%s", host, device)
-                >= sizeof(col))
-            return too_long(host, counter);
+        if ((rc = join(name, sizeof(name), type, "s/", canon, host,
+                       counter)) < 0 ||
+            (rc = join(col, sizeof(col), host, ":", device, host,
+                       counter)) < 0)
+            return rc;
         return place(a, name, col, t, x, TOKIO_TS_REPLACE);
     }
     if ((type = type_of(a, &a->servers, host, "dataserver")) == NULL)
         return TOKIO_ENOMEM;
-    if ((size_t)snprintf(name, sizeof(name), "%ss/%s", type, canon)
-            >= sizeof(name) || strlen(host) >= sizeof(col))
-        return too_long(host, counter);
-    if ((rc = place(a, name, host, t, x, TOKIO_TS_REPLACE)) < 0 ||
-        strcmp(canon, "cpuuser") != 0)
+    if ((rc = join(name, sizeof(name), type, "s/", canon, host, counter)) < 0
+        || (rc = join(col, sizeof(col), host, "", "", host, counter)) < 0 ||
+        (rc = place(a, name, col, t, x, TOKIO_TS_REPLACE)) < 0 ||
+        strcmp(canon, "cpuuser") != 0 ||
+        (rc = join(name, sizeof(name), type, "s/", "cpuload", host,
+                   counter)) < 0)
         return rc;
-    snprintf(name, sizeof(name), "%ss/cpuload", type);
-    return place(a, name, host, t, x, TOKIO_TS_SUM);
+    return place(a, name, col, t, x, TOKIO_TS_SUM);
 }
 
 /* Every value of the dict, in its order. */
@@ -364,9 +375,11 @@ make_series(struct archiver *a, int64_t start, int64_t end, int64_t step)
         json_object_foreach(d->cols, col, v)
             names[k++] = col;
         snprintf(path, sizeof(path), "/%s", d->name);
-        if ((rc = tokio_timeseries_new(&d->ts, path, start, end, step, n,
-                                       names, n)) == TOKIO_OK)
-            rc = tokio_timeseries_sort_columns(d->ts, 0);
+        /* sorted before, as tokio_timeseries_sort_columns() sorts: its
+         * swaps cost more than the filling (src/core/timeseries.c) */
+        if ((rc = tokio_sort_nodenames(names, n, 0)) >= 0)
+            rc = tokio_timeseries_new(&d->ts, path, start, end, step, n,
+                                      names, n);
         free(names);
         if (rc < 0)
             return rc;
@@ -526,32 +539,36 @@ tokio_archive_mmperfmon(const struct tokio_config *cfg,
                         const struct tokio_archive_mmperfmon_args *args,
                         json_t **warnings_out)
 {
-    struct archiver a = { .warnings = json_array(), .index = json_object() };
+    struct archiver a = { .warnings = json_array(), .index = json_object(),
+                          .md = pcre2_match_data_create(1, NULL) };
     struct tokio_mmperfmon *m = NULL;
     json_t *dict = NULL;
-    int64_t start, end;
-    int rc;
+    int64_t start = 0, end = 0;
+    int rc = TOKIO_OK;
 
-    if (warnings_out != NULL)
-        *warnings_out = NULL;
     if (args->timestep <= 0)
-        return tokio__error(TOKIO_EINVAL, "the timestep must be > 0");
-    if (a.warnings == NULL || a.index == NULL ||
-        (a.md = pcre2_match_data_create(1, NULL)) == NULL)
+        rc = tokio__error(TOKIO_EINVAL, "the timestep must be > 0");
+    else if (a.warnings == NULL || a.index == NULL || a.md == NULL)
         rc = oom();
-    else if ((rc = typemap_load(&a.luns, cfg, "mmperfmon_lun_map")) >= 0 &&
-             (rc = typemap_load(&a.servers, cfg, "mmperfmon_server_map")) >= 0
-             && (rc = read_inputs(cfg, args, &m)) >= 0) {
+    if (rc >= 0)
+        rc = typemap_load(&a.luns, cfg, "mmperfmon_lun_map");
+    if (rc >= 0)
+        rc = typemap_load(&a.servers, cfg, "mmperfmon_server_map");
+    if (rc >= 0 && (rc = read_inputs(cfg, args, &m)) >= 0) {
         tokio_mmperfmon_to_json(m, &dict);
-        if ((rc = init_span(args, dict, &start, &end)) >= 0 &&
-            (rc = walk(&a, dict)) >= 0 &&
-            (rc = make_series(&a, start, end, args->timestep)) >= 0) {
-            a.filling = 1;
-            if ((rc = walk(&a, dict)) >= 0 && (rc = finalize(&a)) >= 0)
-                rc = write_file(&a, args->output, start, end,
-                                args->timestep);
-        }
+        rc = init_span(args, dict, &start, &end);
     }
+    if (rc >= 0)
+        rc = walk(&a, dict);
+    if (rc >= 0)
+        rc = make_series(&a, start, end, args->timestep);
+    a.filling = 1;
+    if (rc >= 0)
+        rc = walk(&a, dict);
+    if (rc >= 0)
+        rc = finalize(&a);
+    if (rc >= 0)
+        rc = write_file(&a, args->output, start, end, args->timestep);
     if (warnings_out != NULL)
         *warnings_out = json_incref(a.warnings);
     json_decref(a.warnings);

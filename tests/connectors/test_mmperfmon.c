@@ -289,6 +289,21 @@ test_mmperfmon_merges_inputs(void **state)
     tokio_mmperfmon_free(m);
 }
 
+/* open -> save -> open gives the same text; frees `m` */
+static void
+check_reads_back(struct tokio_mmperfmon *m)
+{
+    char *text = json_text(m), *again;
+
+    tokio_mmperfmon_free(m);
+    m = open_text(text, "saved");
+    again = json_text(m);
+    assert_string_equal(text, again);
+    free(text);
+    free(again);
+    tokio_mmperfmon_free(m);
+}
+
 static void
 test_mmperfmon_saved_json_reads_back_the_same(void **state)
 {
@@ -296,19 +311,8 @@ test_mmperfmon_saved_json_reads_back_the_same(void **state)
     const char *fixtures[] = { "small.txt", "mixed.json", "recast.txt",
                                "outputs.tgz" };
 
-    for (size_t i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++) {
-        struct tokio_mmperfmon *m = open_fixture(fixtures[i]), *again;
-        char *text = json_text(m), *text2;
-
-        /* open -> save -> open gives the same text */
-        again = open_text(text, "saved");
-        text2 = json_text(again);
-        assert_string_equal(text, text2);
-        free(text);
-        free(text2);
-        tokio_mmperfmon_free(m);
-        tokio_mmperfmon_free(again);
-    }
+    for (size_t i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++)
+        check_reads_back(open_fixture(fixtures[i]));
 }
 
 static void
@@ -430,17 +434,9 @@ test_mmperfmon_sample_round_trips(void **state)
     (void)state;
     TOKIO_TEST_NEED_DATA(path, "pytokio-inputs/mmperfmon.2019-05-15-mini.tgz");
     struct tokio_mmperfmon *m = NULL;
-    char *text, *again;
 
     assert_int_equal(tokio_mmperfmon_open(&m, path), TOKIO_OK);
-    text = json_text(m);
-    tokio_mmperfmon_free(m);
-    m = open_text(text, "saved");
-    again = json_text(m);
-    assert_string_equal(text, again);
-    free(text);
-    free(again);
-    tokio_mmperfmon_free(m);
+    check_reads_back(m);
 }
 
 /* ---- CSV arguments and failures --------------------------------------- */
