@@ -673,7 +673,8 @@ output_done(struct output *o, size_t first)
     struct source *src;
     int rc;
 
-    qsort(o->segs, o->nsegs, sizeof(*o->segs), cmp_segment);
+    if (o->nsegs > 0)
+        qsort(o->segs, o->nsegs, sizeof(*o->segs), cmp_segment);
     for (size_t i = 0; i < o->nsegs; i++) {
         const struct segment *sg = &o->segs[i];
         struct row *r;
@@ -710,11 +711,14 @@ output_done(struct output *o, size_t first)
         base += sg->ncells;
     }
     /* the rows' values where the values as read were */
-    memmove(m->cells + first, m->cells + read,
-            (m->ncells - read) * sizeof(*m->cells));
-    m->ncells -= read - first;
-    for (size_t i = m->nrows; i > 0 && m->rows[i - 1].src == m->nsrcs; i--)
-        m->rows[i - 1].first -= read - first;
+    if (m->ncells > read) {
+        memmove(m->cells + first, m->cells + read,
+                (m->ncells - read) * sizeof(*m->cells));
+        m->ncells -= read - first;
+        for (size_t i = m->nrows; i > 0 && m->rows[i - 1].src == m->nsrcs;
+             i--)
+            m->rows[i - 1].first -= read - first;
+    }
     if (grow(&m->srcs, &m->capsrcs, m->nsrcs + 1, sizeof(*m->srcs)) < 0)
         return oom();
     src = &m->srcs[m->nsrcs];
@@ -837,7 +841,10 @@ store(void *h)
     for (size_t i = k = 0; i < m->nrows; i++)
         if (m->rows[i].n > 0)
             m->rows[k++] = m->rows[i];
-    m->nrows = k;
+    if ((m->nrows = k) == 0) {
+        pending_free(m);
+        return TOKIO_OK;
+    }
     qsort(m->rows, m->nrows, sizeof(*m->rows), cmp_ts_seq);
     for (size_t i = 0; i < m->nrows; i++)
         m->rows[i].order = i > 0 && m->rows[i].ts == m->rows[i - 1].ts
