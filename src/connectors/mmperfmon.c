@@ -24,8 +24,8 @@
  * output instead, on bench-mmperfmon.sh's x100 input (5.1 million values
  * from 4,200 outputs of one host each), every timestamp's values lie all
  * over the heap, and building, writing and freeing the dict make
- * cache-mmperfmon take 4.1-4.8 s of CPU instead of 3.2-3.4 s: not 5x
- * the reference's 17-25 s.
+ * cache-mmperfmon take 4.1-4.8 s of CPU instead of 3.0-3.4 s: not 5x
+ * the reference's 18-26 s.
  *
  * Test inputs: ../shared/testdata/pytokio-inputs/mmperfmon*; goldens in
  * ../shared/testdata/golden/pytokio/cache_mmperfmon/; tests/connectors/
@@ -36,8 +36,9 @@
  *    or a data row, a data row before any header, an empty or non-numeric
  *    cell, a bad timestamp or row number, a cell without a legend entry,
  *    a counter holding both device values and a plain value, invalid
- *    UTF-8 in a name: TOKIO_EFORMAT naming the input and line, where the
- *    reference ignored the line, raised, or kept the last value;
+ *    UTF-8 in a name or text, a NUL byte in a data row: TOKIO_EFORMAT
+ *    naming the input and line, where the reference ignored the line,
+ *    raised, or kept the last value;
  *  - a malformed JSON file is TOKIO_EFORMAT (the reference fell back to
  *    reading it as text, i.e. to an empty result); a JSON file merges into
  *    existing timestamps (the reference replaced them), and timestamps or
