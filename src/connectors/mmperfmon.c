@@ -99,7 +99,7 @@ struct row {            /* a row of an output (its tables' segments), read,
     size_t line;
     size_t first, n;    /* its values in tokio_mmperfmon.cells */
     size_t seq;         /* order of reading */
-    size_t order;       /* store(): seq of its timestamp's first row */
+    int64_t key;        /* store()'s sort key */
 };
 
 struct source {         /* an output whose rows wait to be stored */
@@ -783,19 +783,11 @@ add_text(void *h, const char *text, size_t len, const char *name)
 /* ---- storing the rows read --------------------------------------------- */
 
 static int
-cmp_ts_seq(const void *a, const void *b)
+cmp_row(const void *a, const void *b)
 {
     const struct row *x = a, *y = b;
 
-    return order2(x->ts, x->seq, y->ts, y->seq);
-}
-
-static int
-cmp_order_seq(const void *a, const void *b)
-{
-    const struct row *x = a, *y = b;
-
-    return order2((int64_t)x->order, x->seq, (int64_t)y->order, y->seq);
+    return order2(x->key, x->seq, y->key, y->seq);
 }
 
 /* One row's values into the dict, under the timestamp object `t`. */
@@ -846,11 +838,14 @@ store(void *h)
         pending_free(m);
         return TOKIO_OK;
     }
-    qsort(m->rows, m->nrows, sizeof(*m->rows), cmp_ts_seq);
+    /* by timestamp, then by where each timestamp came first */
     for (size_t i = 0; i < m->nrows; i++)
-        m->rows[i].order = i > 0 && m->rows[i].ts == m->rows[i - 1].ts
-                           ? m->rows[i - 1].order : m->rows[i].seq;
-    qsort(m->rows, m->nrows, sizeof(*m->rows), cmp_order_seq);
+        m->rows[i].key = m->rows[i].ts;
+    qsort(m->rows, m->nrows, sizeof(*m->rows), cmp_row);
+    for (size_t i = 0; i < m->nrows; i++)
+        m->rows[i].key = i > 0 && m->rows[i].ts == m->rows[i - 1].ts
+                         ? m->rows[i - 1].key : (int64_t)m->rows[i].seq;
+    qsort(m->rows, m->nrows, sizeof(*m->rows), cmp_row);
     for (size_t i = 0; i < m->nrows && rc == TOKIO_OK; i++) {
         if (i == 0 || m->rows[i].ts != m->rows[i - 1].ts) {
             snprintf(key, sizeof(key), "%" PRId64, m->rows[i].ts);
