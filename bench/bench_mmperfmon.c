@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "tokio/connectors/mmperfmon.h"
+#include "tokio/output.h"
 
 int
 main(int argc, char **argv)
@@ -25,25 +26,22 @@ main(int argc, char **argv)
     start = clock();
     for (int r = 0; r < repeat; r++) {
         struct tokio_mmperfmon *m = NULL;
+        json_t *json = NULL;
+        int rc = tokio_mmperfmon_open(&m, argv[2]);
 
-        if (tokio_mmperfmon_new(&m) < 0)
-            goto fail;
-        for (int i = 2; i < argc; i++)
-            if (tokio_mmperfmon_load(m, argv[i]) < 0) {
-                tokio_mmperfmon_free(m);
-                goto fail;
-            }
-        if (tokio_mmperfmon_write_json(m, null) < 0) {
-            tokio_mmperfmon_free(m);
-            goto fail;
-        }
-        count = tokio_mmperfmon_count(m);
+        for (int i = 3; rc >= 0 && i < argc; i++)
+            rc = tokio_mmperfmon_add(m, argv[i]);
+        if (rc >= 0 && (rc = tokio_mmperfmon_to_json(m, &json)) >= 0)
+            rc = tokio_json_write(null, json, 0);
+        count = json_object_size(json);
+        json_decref(json);
         tokio_mmperfmon_free(m);
+        if (rc < 0) {
+            fprintf(stderr, "%s\n", tokio_errmsg());
+            return 1;
+        }
     }
     printf("%zu %.3f\n", count, (double)(clock() - start) / CLOCKS_PER_SEC);
     fclose(null);
     return 0;
-fail:
-    fprintf(stderr, "%s\n", tokio_errmsg());
-    return 1;
 }

@@ -42,10 +42,15 @@ static int
 write_result(FILE *fp, void *ctx)
 {
     const struct result *r = ctx;
+    json_t *json;
     int rc;
 
-    if (!r->csv)
-        return tokio_mmperfmon_write_json(r->m, fp);
+    if (!r->csv) {
+        tokio_mmperfmon_to_json(r->m, &json);
+        rc = tokio_json_write(fp, json, 0);
+        json_decref(json);
+        return rc;
+    }
     rc = tokio_mmperfmon_write_csv(r->m, fp, r->host, r->metric);
     if (rc >= 0 && !r->to_file)
         fputc('\n', fp);
@@ -80,10 +85,10 @@ cmd_cache_mmperfmon(int argc, char **argv)
     if (csv && (host == NULL) == (metric == NULL))
         return cli_usage_error(cmd, "Must specify one --host or --metric "
                                "with --csv");
-    if (tokio_mmperfmon_new(&m) < 0)
+    if (tokio_mmperfmon_open(&m, argv[1]) < 0)
         return cli_fail(cmd, NULL);
-    for (int i = 1; i <= npos; i++) {
-        if (tokio_mmperfmon_load(m, argv[i]) < 0) {
+    for (int i = 2; i <= npos; i++) {
+        if (tokio_mmperfmon_add(m, argv[i]) < 0) {
             tokio_mmperfmon_free(m);
             return cli_fail(cmd, NULL);
         }

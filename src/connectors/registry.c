@@ -20,6 +20,7 @@ const struct tokio__connector *const tokio__connectors[] = {
     &tokio__nersc_lfsstate_map_connector,
     &tokio__lfshealth_fullness_connector,
     &tokio__lfshealth_map_connector,
+    &tokio__mmperfmon_connector,
     NULL
 };
 

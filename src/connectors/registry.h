@@ -20,6 +20,7 @@ extern const struct tokio__connector tokio__lfshealth_fullness_connector;
 extern const struct tokio__connector tokio__lfshealth_map_connector;
 extern const struct tokio__connector tokio__nersc_lfsstate_fullness_connector;
 extern const struct tokio__connector tokio__nersc_lfsstate_map_connector;
+extern const struct tokio__connector tokio__mmperfmon_connector;
 
 /* Every entry, NULL-ended. */
 extern const struct tokio__connector *const tokio__connectors[];

@@ -173,6 +173,17 @@ tokio__connector_open(const struct tokio__connector *c, void **out,
     return build(c, out, fill_path, path);
 }
 
+int
+tokio__connector_add(const struct tokio__connector *c, void *h,
+                     const char *path)
+{
+    int rc = fill_path(c, h, path);
+
+    if (rc >= 0 && c->finish != NULL)
+        rc = c->finish(h);
+    return rc;
+}
+
 struct mem {
     const void *buf;
     size_t len;

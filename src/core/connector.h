@@ -61,6 +61,14 @@ struct tokio__connector {
 int tokio__connector_open(const struct tokio__connector *c, void **out,
                           const char *path);
 
+/* Feed the input at `path`, read as tokio__connector_open() reads it,
+ * to the existing handle `h` (then finish() it), as the reference's
+ * load() adds more inputs to one object.  On failure `h` may hold part
+ * of the input; it is still the caller's to free.
+ * @return as tokio__connector_open(). */
+int tokio__connector_add(const struct tokio__connector *c, void *h,
+                         const char *path);
+
 /* As tokio__connector_open() over `len` bytes at `buf` (not kept), which
  * may be compressed (or a tar archive, for a collection connector), named
  * `name` (NULL: "<memory>") in messages. */

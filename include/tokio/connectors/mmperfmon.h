@@ -10,67 +10,71 @@
  * (a LUN, a network interface), counter -> device -> value.  Values in MB
  * or kB are turned into bytes (a real) and their counter gets the suffix
  * "_bytes"; "null" cells are left out.  Every level keeps insertion
- * order; loading more inputs adds to (and overwrites in) the same dict.
+ * order; adding more inputs adds to (and overwrites in) the same dict.
  */
 #ifndef TOKIO_CONNECTORS_MMPERFMON_H
 #define TOKIO_CONNECTORS_MMPERFMON_H
 
 #include <jansson.h>
 #include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 
 #include "tokio/common.h"
 
 struct tokio_mmperfmon;
 
-/** A new, empty dict.  @return TOKIO_OK, TOKIO_ENOMEM. */
-TOKIO_API int tokio_mmperfmon_new(struct tokio_mmperfmon **out);
-
 /**
- * Add the contents of `path`: a directory or a tarball (plain, gzip or
- * bzip2) of mmperfmon outputs, one mmperfmon output (plain, gzip or
- * bzip2), or a JSON file written by tokio_mmperfmon_write_json().  An
- * empty file adds nothing.
- * @return TOKIO_OK, TOKIO_EIO, TOKIO_ENOMEM, TOKIO_EFORMAT (a garbled line:
- *         the message names the file, the archive member and the line; a
- *         JSON file of another shape; a corrupt archive).  On failure `m`
- *         may hold part of the input.
+ * Read `path`: a folder or a tarball (plain, gzip or bzip2) of mmperfmon
+ * outputs, one mmperfmon output (plain, gzip or bzip2), or the JSON of
+ * tokio_mmperfmon_to_json() (text whose first non-blank character is
+ * '{').  An empty file is an empty dict.
+ * @param[out] out  the dict; free with tokio_mmperfmon_free().  NULL on
+ *                  failure.
+ * @return TOKIO_OK, TOKIO_EIO, TOKIO_ENOMEM, TOKIO_EFORMAT (a garbled
+ *         line: the message names the file, or archive/member, and the
+ *         line; JSON of another shape; a corrupt archive).
  */
-TOKIO_API int tokio_mmperfmon_load(struct tokio_mmperfmon *m,
+TOKIO_API int tokio_mmperfmon_open(struct tokio_mmperfmon **out,
                                    const char *path);
 
 /**
- * As tokio_mmperfmon_load() over `len` bytes at `buf` (not kept): a
+ * As tokio_mmperfmon_open() over `len` bytes at `buf` (not kept): a
  * tarball, one output or JSON, any of them compressed.  `name` (may be
  * NULL) names the input in messages.
  */
-TOKIO_API int tokio_mmperfmon_load_mem(struct tokio_mmperfmon *m,
+TOKIO_API int tokio_mmperfmon_open_mem(struct tokio_mmperfmon **out,
                                        const void *buf, size_t len,
                                        const char *name);
 
 /**
- * Add a JSON value of the shape tokio_mmperfmon_to_json() makes
- * (borrowed): an object keyed by integer timestamps, of objects keyed by
- * host, of objects keyed by counter whose values are numbers, booleans,
- * strings, null, or objects of those keyed by device.
+ * A dict holding the JSON form `json` (borrowed): an object keyed by
+ * integer timestamps, of objects keyed by host, of objects keyed by
+ * counter whose values are numbers, booleans, strings, null, or objects
+ * of those keyed by device.
  * @return TOKIO_OK, TOKIO_EFORMAT (the message names the key),
  *         TOKIO_ENOMEM.
  */
-TOKIO_API int tokio_mmperfmon_from_json(struct tokio_mmperfmon *m,
+TOKIO_API int tokio_mmperfmon_from_json(struct tokio_mmperfmon **out,
                                         const json_t *json);
 
-/** The dict as JSON (a new reference in `*out`).  @return TOKIO_OK, ENOMEM. */
-TOKIO_API int tokio_mmperfmon_to_json(const struct tokio_mmperfmon *m,
-                                      json_t **out);
+/**
+ * Add the contents of `path`, read as tokio_mmperfmon_open() reads them,
+ * to `m`, as the reference's load() adds to one dict.
+ * @return as tokio_mmperfmon_open().  On failure `m` may hold part of the
+ *         input.
+ */
+TOKIO_API int tokio_mmperfmon_add(struct tokio_mmperfmon *m,
+                                  const char *path);
 
 /**
- * Write the dict as the reference's save_cache(): json.dumps() on one
- * line, insertion order, no newline at the end.
- * @return TOKIO_OK, TOKIO_EIO.
+ * The dict as the reference's JSON: a new reference in `*out` to the
+ * dict's own tree (read it, do not change it).  tokio_json_write() with
+ * no flags writes it as the reference's save_cache() does (json.dumps()
+ * on one line, insertion order, no newline at the end).
+ * @return TOKIO_OK.
  */
-TOKIO_API int tokio_mmperfmon_write_json(const struct tokio_mmperfmon *m,
-                                         FILE *fp);
+TOKIO_API int tokio_mmperfmon_to_json(const struct tokio_mmperfmon *m,
+                                      json_t **out);
 
 /**
  * Write the reference's to_dataframe(by_host=host) or
@@ -88,42 +92,6 @@ TOKIO_API int tokio_mmperfmon_write_json(const struct tokio_mmperfmon *m,
 TOKIO_API int tokio_mmperfmon_write_csv(const struct tokio_mmperfmon *m,
                                         FILE *fp, const char *host,
                                         const char *metric);
-
-/** Kinds of tokio_mmperfmon_value. */
-enum tokio_mmperfmon_kind {
-    TOKIO_MMPM_INT = 1,
-    TOKIO_MMPM_REAL,
-    TOKIO_MMPM_BOOL,
-    TOKIO_MMPM_STRING,
-    TOKIO_MMPM_NULL
-};
-
-/** One value of the dict, borrowed for a callback's duration. */
-struct tokio_mmperfmon_value {
-    enum tokio_mmperfmon_kind kind;
-    int64_t i;          /* INT; BOOL: 0 or 1 */
-    double d;           /* REAL; INT and BOOL: the same as a real */
-    const char *s;      /* STRING */
-};
-
-/*
- * Called by tokio_mmperfmon_foreach() for each value; `device` is NULL for
- * a counter without devices.  Return TOKIO_OK to go on.
- */
-typedef int (*tokio_mmperfmon_cb)(int64_t timestamp, const char *host,
-                                  const char *counter, const char *device,
-                                  const struct tokio_mmperfmon_value *value,
-                                  void *payload);
-
-/**
- * Visit every value in the dict's order.
- * @return TOKIO_OK or the callback's first non-OK status.
- */
-TOKIO_API int tokio_mmperfmon_foreach(const struct tokio_mmperfmon *m,
-                                      tokio_mmperfmon_cb cb, void *payload);
-
-/** Number of timestamps in the dict. */
-TOKIO_API size_t tokio_mmperfmon_count(const struct tokio_mmperfmon *m);
 
 /** Release the dict; NULL is fine. */
 TOKIO_API void tokio_mmperfmon_free(struct tokio_mmperfmon *m);
