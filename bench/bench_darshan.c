@@ -314,7 +314,7 @@ cmd_phases(const char *path, long iters, const char *mode)
             return 1;
         }
         double t5 = now_us();
-        tokio_json_write(null, json, flags);
+        tokio_json_write(json, null, flags);
         fflush(null);
         json_decref(json);
         double t6 = now_us();

@@ -59,7 +59,7 @@ main(int argc, char **argv)
         rc = nersc ? tokio_nersc_globuslogs_to_json(ng, &j)
                    : tokio_globuslogs_to_json(g, &j);
         if (rc == 0)
-            rc = tokio_json_write(stdout, j, TOKIO_JSON_SORT_KEYS |
+            rc = tokio_json_write(j, stdout, TOKIO_JSON_SORT_KEYS |
                                              TOKIO_JSON_INDENT(4));
         json_decref(j);
     }

@@ -44,7 +44,7 @@ main(int argc, char **argv)
     if (json) {
         json_t *j = NULL;
         if (tokio_hpss_to_json(h, &j) < 0 ||
-            tokio_json_write(stdout, j, TOKIO_JSON_SORT_KEYS |
+            tokio_json_write(j, stdout, TOKIO_JSON_SORT_KEYS |
                                         TOKIO_JSON_INDENT(4)) < 0) {
             fprintf(stderr, "%s\n", tokio_errmsg());
             return 1;

@@ -32,7 +32,7 @@ main(int argc, char **argv)
         for (int i = 3; rc >= 0 && i < argc; i++)
             rc = tokio_mmperfmon_add(m, argv[i]);
         if (rc >= 0 && (rc = tokio_mmperfmon_to_json(m, &json)) >= 0)
-            rc = tokio_json_write(null, json, 0);
+            rc = tokio_json_write(json, null, 0);
         count = json_object_size(json);
         json_decref(json);
         tokio_mmperfmon_free(m);

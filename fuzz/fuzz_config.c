@@ -25,7 +25,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
         struct tokio_config *cfg = NULL;
 
-        if (tokio_config_load_mem(&cfg, (const char *)data, size,
+        if (tokio_config_open_mem(&cfg, (const char *)data, size,
                                   names[i]) >= 0) {
             /* walk what was built: every node must be reachable */
             const json_t *root = tokio_config_json(cfg);

@@ -31,7 +31,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     if (tokio__connector_open_mem(c, &h, data, size, "fuzz") >= 0 &&
         c->to_json(h, &json) >= 0) {
-        (void)tokio_json_write(null, json, TOKIO_JSON_SORT_KEYS |
+        (void)tokio_json_write(json, null, TOKIO_JSON_SORT_KEYS |
                                            TOKIO_JSON_INDENT(2));
         if (c->write_csv != NULL)
             (void)c->write_csv(h, null);

@@ -28,7 +28,7 @@ fuzz_same_json(fuzz_json_writer write, const void *obj, const json_t *tree,
 
     if (fa != NULL && fb != NULL && tree != NULL &&
         write(obj, fa, flags) == TOKIO_OK &&
-        tokio_json_write(fb, tree, flags) == TOKIO_OK) {
+        tokio_json_write(tree, fb, flags) == TOKIO_OK) {
         fflush(fa);
         fflush(fb);
         if (alen != blen || memcmp(a, b, alen) != 0)

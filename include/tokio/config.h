@@ -41,10 +41,10 @@ struct tokio_config;
  *         (malformed: message has file, line and column, or the top level
  *         is not a mapping); TOKIO_ENOMEM.
  */
-TOKIO_API int tokio_config_load(struct tokio_config **out, const char *path);
+TOKIO_API int tokio_config_open(struct tokio_config **out, const char *path);
 
 /** Parse configuration text; `name` is used in messages. */
-TOKIO_API int tokio_config_load_mem(struct tokio_config **out,
+TOKIO_API int tokio_config_open_mem(struct tokio_config **out,
                                     const char *text, size_t len,
                                     const char *name);
 

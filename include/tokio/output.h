@@ -77,7 +77,7 @@ TOKIO_API void tokio_output_cleanup_on_signals(void);
  * shortest round-trip form ("1.0", "1e-05", "1e+16").
  * @return TOKIO_OK, TOKIO_EIO (write failed), TOKIO_EINVAL (not JSON).
  */
-TOKIO_API int tokio_json_write(FILE *fp, const json_t *value, unsigned flags);
+TOKIO_API int tokio_json_write(const json_t *value, FILE *fp, unsigned flags);
 
 /** As tokio_json_write() into a new string (caller frees). */
 TOKIO_API int tokio_json_dumps(char **out, const json_t *value,

@@ -126,7 +126,7 @@ cmd_archive_mmperfmon(int argc, char **argv)
         rc = cli_usage_error(cmd, "--timestep must be > 0");
     else if ((rc = parse_times(cmd, npos, argv + 1, init_start, init_end,
                                &args)) < 0) {
-        if (tokio_config_load(&cfg, NULL) < 0) {
+        if (tokio_config_open(&cfg, NULL) < 0) {
             rc = cli_fail(cmd, NULL);
         } else {
             rc = tokio_archive_mmperfmon(cfg, &args, &warnings);

@@ -45,7 +45,7 @@ write_result(FILE *fp, void *ctx)
         return rc;
     }
     if ((rc = tokio_nersc_isdct_to_json(job->dump, &json)) >= 0)
-        rc = tokio_json_write(fp, json, 0);
+        rc = tokio_json_write(json, fp, 0);
     json_decref(json);
     return rc;
 }

@@ -67,7 +67,7 @@ cmd_cache_lfsstatus(int argc, char **argv)
         return cli_usage_error(cmd, "'%s' is not a YYYY-MM-DDTHH:MM:SS "
                                "datetime", dt);
 
-    if (tokio_config_load(&cfg, NULL) < 0)
+    if (tokio_config_open(&cfg, NULL) < 0)
         return cli_fail(cmd, NULL);
     if ((fullness ? tokio_lfsstatus_get_fullness(&json, cfg, fs, when, file)
                   : tokio_lfsstatus_get_failures(&json, cfg, fs, when,

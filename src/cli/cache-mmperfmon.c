@@ -47,7 +47,7 @@ write_result(FILE *fp, void *ctx)
 
     if (!r->csv) {
         tokio_mmperfmon_to_json(r->m, &json);
-        rc = tokio_json_write(fp, json, 0);
+        rc = tokio_json_write(json, fp, 0);
         json_decref(json);
         return rc;
     }

@@ -50,7 +50,7 @@ write_result(FILE *fp, void *ctx)
         rc = tokio_nersc_globuslogs_write_csv(job->logs, fp);
     } else {
         if ((rc = tokio_nersc_globuslogs_to_json(job->logs, &j)) >= 0)
-            rc = tokio_json_write(fp, j, job->to_file
+            rc = tokio_json_write(j, fp, job->to_file
                                              ? 0 : TOKIO_JSON_INDENT(4));
         json_decref(j);
     }

@@ -48,7 +48,7 @@ write_result(FILE *fp, void *ctx)
     } else if (r->json) {
         json_t *tasks = NULL;
         if ((rc = tokio_slurm_to_json(r->s, &tasks)) >= 0)
-            rc = tokio_json_write(fp, tasks, r->to_file
+            rc = tokio_json_write(tasks, fp, r->to_file
                                   ? 0 : TOKIO_JSON_SORT_KEYS |
                                         TOKIO_JSON_INDENT(4));
         json_decref(tasks);

@@ -331,7 +331,7 @@ static int
 write_json_line(FILE *fp, void *ctx)
 {
     const struct json_job *job = ctx;
-    int rc = tokio_json_write(fp, job->value, job->flags);
+    int rc = tokio_json_write(job->value, fp, job->flags);
 
     if (rc >= 0)
         fputc('\n', fp);

@@ -54,7 +54,7 @@ compare(FILE *fp, void *ctx)
     else if (rc >= 0)
         rc = tokio_nersc_isdct_reduce_diff(diff, &res);
     if (rc >= 0 && res != NULL &&
-        (rc = tokio_json_write(fp, res, TOKIO_JSON_SORT_KEYS |
+        (rc = tokio_json_write(res, fp, TOKIO_JSON_SORT_KEYS |
                                         TOKIO_JSON_INDENT(4))) >= 0)
         fputc('\n', fp);
     json_decref(res);

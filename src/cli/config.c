@@ -88,7 +88,7 @@ cmd_config(int argc, char **argv)
         return cli_usage_error(cmd, "--path takes no <key>");
     const char *key = npos ? argv[1] : NULL;
 
-    if (tokio_config_load(&cfg, file) < 0)
+    if (tokio_config_open(&cfg, file) < 0)
         return cli_fail(cmd, NULL);
     const char *loaded = tokio_config_path(cfg);
     if (show_path) {

@@ -73,7 +73,7 @@ export_range(const char *cmd, const char *fs, const char *dataset,
     struct tokio_timeseries *ts = NULL;
     int rc;
 
-    if (tokio_config_load(&cfg, NULL) < 0)
+    if (tokio_config_open(&cfg, NULL) < 0)
         return cli_fail(cmd, NULL);
     if (tokio_hdf5_from_time_range(&ts, cfg, fs, dataset, start, end,
                                    fix ? TOKIO_HDF5_FIX_ERRORS : 0u) < 0) {

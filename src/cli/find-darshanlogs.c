@@ -107,7 +107,7 @@ cmd_find_darshanlogs(int argc, char **argv)
         return cli_usage_error(cmd, "--load: %s", tokio_errmsg());
 
     /* a --logdir needs no configuration, so a broken one cannot stop it */
-    if (q.log_dir == NULL && tokio_config_load(&cfg, NULL) < 0)
+    if (q.log_dir == NULL && tokio_config_open(&cfg, NULL) < 0)
         return cli_fail(cmd, NULL);
     if (views != 0) {
         json_t *json = NULL;

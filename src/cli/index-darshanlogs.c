@@ -141,7 +141,7 @@ cmd_index_darshanlogs(int argc, char **argv)
     if (!(max_mb >= 0.0))
         return cli_usage_error(cmd, "--max-mb must be 0 or more");
 
-    if (tokio_config_load(&cfg, NULL) < 0)
+    if (tokio_config_open(&cfg, NULL) < 0)
         return cli_fail(cmd, NULL);
 #ifdef __GLIBC__
     /* Every log allocates and frees the same few MiB.  By default glibc

@@ -105,7 +105,7 @@ cmd_report(int argc, char **argv)
     if (top < 0 || top > 100000)
         return cli_usage_error(cmd, "--top-files must be 0 to 100000");
     o.top_files = (int)top;
-    if (tokio_config_load(&cfg, NULL) < 0)
+    if (tokio_config_open(&cfg, NULL) < 0)
         return cli_fail(cmd, NULL);
     struct job job = { cfg, (const char *const *)argv + 1, (size_t)npos, &o,
                        NULL };

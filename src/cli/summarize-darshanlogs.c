@@ -82,7 +82,7 @@ summarize_one(const char *cmd, json_t *all, const char *path,
 static int
 write_compact(FILE *fp, void *ctx)
 {
-    return tokio_json_write(fp, ctx, 0);
+    return tokio_json_write(ctx, fp, 0);
 }
 
 int

@@ -127,7 +127,7 @@ cmd_summarize_job(int argc, char **argv)
     o.concurrentjobs = concurrent;
     o.jobhost = jobhost;
     o.silent_errors = silent;
-    if (tokio_config_load(&cfg, NULL) < 0 ||
+    if (tokio_config_open(&cfg, NULL) < 0 ||
         tokio_summarize_job(&rows, &warnings, cfg,
                             (const char *const *)argv + 1, (size_t)npos,
                             &o) < 0) {

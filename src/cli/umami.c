@@ -66,7 +66,7 @@ write_result(FILE *fp, void *ctx)
     case F_JSON:
         /* as the reference's to_json(): sorted keys, indent 4 */
         if ((rc = tokio_umami_to_json(job->u, &json)) == TOKIO_OK)
-            rc = tokio_json_write(fp, json, TOKIO_JSON_SORT_KEYS |
+            rc = tokio_json_write(json, fp, TOKIO_JSON_SORT_KEYS |
                                             TOKIO_JSON_INDENT(4));
         json_decref(json);
         if (rc == TOKIO_OK)

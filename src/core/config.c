@@ -1372,7 +1372,7 @@ env_path(const char *var)
 }
 
 int
-tokio_config_load(struct tokio_config **out, const char *path)
+tokio_config_open(struct tokio_config **out, const char *path)
 {
     char *text;
     size_t len;
@@ -1380,7 +1380,7 @@ tokio_config_load(struct tokio_config **out, const char *path)
     int installed_default = 0;
 
     if (out == NULL)
-        return tokio__error(TOKIO_EINVAL, "tokio_config_load: out is NULL");
+        return tokio__error(TOKIO_EINVAL, "tokio_config_open: out is NULL");
     *out = NULL;
     if (path == NULL && (path = env_path("PYTOKIO_CONFIG")) == NULL &&
         (path = env_path("TOKIO_CONFIG")) == NULL) {
@@ -1404,16 +1404,16 @@ tokio_config_load(struct tokio_config **out, const char *path)
 }
 
 int
-tokio_config_load_mem(struct tokio_config **out, const char *text,
+tokio_config_open_mem(struct tokio_config **out, const char *text,
                       size_t len, const char *name)
 {
     if (out == NULL)
         return tokio__error(TOKIO_EINVAL,
-                            "tokio_config_load_mem: out is NULL");
+                            "tokio_config_open_mem: out is NULL");
     *out = NULL;
     if (text == NULL && len > 0)
         return tokio__error(TOKIO_EINVAL,
-                            "tokio_config_load_mem: no text");
+                            "tokio_config_open_mem: no text");
     return load_text(out, text ? text : "", len, name ? name : "<memory>",
                      NULL);
 }

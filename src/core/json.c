@@ -449,7 +449,7 @@ write_value(struct out *o, const json_t *v, unsigned flags, unsigned depth)
 }
 
 int
-tokio_json_write(FILE *fp, const json_t *value, unsigned flags)
+tokio_json_write(const json_t *value, FILE *fp, unsigned flags)
 {
     if (value == NULL)
         return tokio__error(TOKIO_EINVAL, "no JSON value to write");
@@ -476,7 +476,7 @@ tokio_json_dumps(char **out, const json_t *value, unsigned flags)
     /* open_memstream uses the system allocator: the result is free()able */
     if ((fp = open_memstream(&buf, &len)) == NULL)
         return tokio__error(TOKIO_ENOMEM, "out of memory writing JSON");
-    int rc = tokio_json_write(fp, value, flags);
+    int rc = tokio_json_write(value, fp, flags);
     if (fclose(fp) != 0 && rc == TOKIO_OK)
         rc = tokio__error(TOKIO_ENOMEM, "out of memory writing JSON");
     if (rc < 0) {

@@ -109,7 +109,7 @@ make_site(const char *dir, int with_tts)
              "{\"mount_to_fsname\": {\"^/scratch\": \"scratch\"},"
              " \"hdf5_files\": {\"scratch\": \"%s/%%Y-%%m-%%d/scr.hdf5\"}}",
              dir);
-    assert_int_equal(tokio_config_load_mem(&cfg, text, strlen(text), "site"),
+    assert_int_equal(tokio_config_open_mem(&cfg, text, strlen(text), "site"),
                      TOKIO_OK);
     return cfg;
 }

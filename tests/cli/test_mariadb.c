@@ -300,7 +300,7 @@ test_mariadb_jobsdb_per_job(void **state)
                                   "[\"nersc_jobsdb\"], \"nersc_host\": "
                                   "\"edison\"}";
     int64_t s, e;
-    assert_int_equal(tokio_config_load_mem(&cfg, cfgtext, strlen(cfgtext),
+    assert_int_equal(tokio_config_open_mem(&cfg, cfgtext, strlen(cfgtext),
                                            "test"), 0);
     assert_int_equal(tokio_jobinfo_get_job_startend(cfg, "4478544", NULL, &s,
                                                     &e), 0);

@@ -1003,7 +1003,7 @@ outputs_trial(void *ctx)
     int rc;
 
     if ((rc = tokio_nersc_isdct_to_json(d, &j)) >= 0 &&
-        (rc = tokio_json_write(fp, j, 0)) >= 0 &&
+        (rc = tokio_json_write(j, fp, 0)) >= 0 &&
         (rc = tokio_nersc_isdct_from_json(&again, j)) >= 0 &&
         (rc = tokio_nersc_isdct_write_csv(again, fp, 0)) >= 0 &&
         (rc = tokio_nersc_isdct_write_csv(again, fp, 1)) >= 0 &&

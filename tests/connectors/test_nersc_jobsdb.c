@@ -196,7 +196,7 @@ test_nersc_jobsdb_jobinfo_provider(void **state)
     int64_t s, e;
     (void)state;
 
-    assert_int_equal(tokio_config_load_mem(&cfg, text, strlen(text), "t"), 0);
+    assert_int_equal(tokio_config_open_mem(&cfg, text, strlen(text), "t"), 0);
     unsetenv("NERSC_HOST");
     unsetenv("NERSC_JOBSDB_HOST");
     /* no host: skipped with the reason, slurm cannot read SQLite either */
@@ -215,7 +215,7 @@ test_nersc_jobsdb_jobinfo_provider(void **state)
     static const char ntext[] = "{\"jobinfo_jobnodes_providers\": "
                                 "[\"nersc_jobsdb\"]}";
     tokio_config_free(cfg);
-    assert_int_equal(tokio_config_load_mem(&cfg, ntext, strlen(ntext), "t"),
+    assert_int_equal(tokio_config_open_mem(&cfg, ntext, strlen(ntext), "t"),
                      0);
     assert_int_equal(tokio_jobinfo_get_job_nodes(cfg, "2", fixture_path,
                                                  &nodes, &n),

@@ -58,10 +58,10 @@ static struct tokio_config *
 load_ok(const char *path)
 {
     struct tokio_config *cfg = NULL;
-    int rc = tokio_config_load(&cfg, path);
+    int rc = tokio_config_open(&cfg, path);
 
     if (rc != TOKIO_OK)
-        print_error("tokio_config_load(%s): %s\n", path ? path : "NULL",
+        print_error("tokio_config_open(%s): %s\n", path ? path : "NULL",
                     tokio_errmsg());
     assert_int_equal(rc, TOKIO_OK);
     assert_non_null(cfg);
@@ -72,7 +72,7 @@ static struct tokio_config *
 load_mem_ok(const char *text, const char *name)
 {
     struct tokio_config *cfg = NULL;
-    int rc = tokio_config_load_mem(&cfg, text, strlen(text), name);
+    int rc = tokio_config_open_mem(&cfg, text, strlen(text), name);
 
     if (rc != TOKIO_OK)
         print_error("load_mem(%s): %s\n", name, tokio_errmsg());
@@ -207,18 +207,18 @@ test_config_env_names_missing_file_is_eio(void **state)
     struct tokio_config *cfg = (struct tokio_config *)&cfg;
 
     setenv("PYTOKIO_CONFIG", "/nonexistent/tokio/site.json", 1);
-    assert_int_equal(tokio_config_load(&cfg, NULL), TOKIO_EIO);
+    assert_int_equal(tokio_config_open(&cfg, NULL), TOKIO_EIO);
     assert_null(cfg);
     assert_contains(tokio_errmsg(), "'/nonexistent/tokio/site.json'");
     assert_contains(tokio_errmsg(), strerror(ENOENT));
     unsetenv("PYTOKIO_CONFIG");
 
     setenv("TOKIO_CONFIG", "/nonexistent/other.yaml", 1);
-    assert_int_equal(tokio_config_load(&cfg, NULL), TOKIO_EIO);
+    assert_int_equal(tokio_config_open(&cfg, NULL), TOKIO_EIO);
     assert_contains(tokio_errmsg(), "/nonexistent/other.yaml");
     unsetenv("TOKIO_CONFIG");
 
-    assert_int_equal(tokio_config_load(&cfg, "/nonexistent/x.json"),
+    assert_int_equal(tokio_config_open(&cfg, "/nonexistent/x.json"),
                      TOKIO_EIO);
     assert_contains(tokio_errmsg(), "/nonexistent/x.json");
 }
@@ -314,7 +314,7 @@ test_config_override_not_utf8_is_eformat(void **state)
     struct tokio_config *cfg = NULL;
 
     setenv("PYTOKIO_HDF5_FILES", "caf\xe9", 1);
-    assert_int_equal(tokio_config_load_mem(&cfg, "{}", 2, "x.json"),
+    assert_int_equal(tokio_config_open_mem(&cfg, "{}", 2, "x.json"),
                      TOKIO_EFORMAT);
     assert_null(cfg);
     assert_contains(tokio_errmsg(), "PYTOKIO_HDF5_FILES");
@@ -551,7 +551,7 @@ test_config_yaml_scalar_types(void **state)
     (void)state;
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         struct tokio_config *cfg = NULL;
-        int rc = tokio_config_load_mem(&cfg, cases[i].yaml,
+        int rc = tokio_config_open_mem(&cfg, cases[i].yaml,
                                        strlen(cases[i].yaml), "x.yaml");
         if (cases[i].json == NULL) {
             /* an alias before its anchor is undefined */
@@ -624,7 +624,7 @@ test_config_format_chosen_by_name_then_text(void **state)
     /* '{' first and not named .yaml: jansson, so YAML-only syntax fails */
     struct tokio_config *cfg = NULL;
     const char *flow = "{a: 1}";
-    assert_int_equal(tokio_config_load_mem(&cfg, flow, strlen(flow),
+    assert_int_equal(tokio_config_open_mem(&cfg, flow, strlen(flow),
                                            "x.json"), TOKIO_EFORMAT);
     cfg = load_mem_ok(flow, "x.yaml");
     assert_int_equal(json_integer_value(tokio_config_get(cfg, "a")), 1);
@@ -634,7 +634,7 @@ test_config_format_chosen_by_name_then_text(void **state)
     /* no name: still by the first character */
     cfg = load_mem_ok("a: 1\n", NULL);
     tokio_config_free(cfg);
-    assert_int_equal(tokio_config_load_mem(&cfg, flow, strlen(flow), NULL),
+    assert_int_equal(tokio_config_open_mem(&cfg, flow, strlen(flow), NULL),
                      TOKIO_EFORMAT);
     assert_contains(tokio_errmsg(), "'<memory>' line 1 column 2");
 }
@@ -701,7 +701,7 @@ test_config_bad_inputs_report_status_and_location(void **state)
         assert_int_equal(access(input, F_OK), 0);
 
         struct tokio_config *cfg = (struct tokio_config *)&cfg;
-        int rc = tokio_config_load(&cfg, input);
+        int rc = tokio_config_open(&cfg, input);
         if (rc != status_code(status))
             fail_msg("%s: status %d, want %s (%s)", e->d_name, rc, status,
                      tokio_errmsg());
@@ -712,7 +712,7 @@ test_config_bad_inputs_report_status_and_location(void **state)
         /* the same bytes from memory fail the same way */
         size_t blen;
         char *bytes = tokio_test_read_file(input, &blen);
-        assert_int_equal(tokio_config_load_mem(&cfg, bytes, blen, input),
+        assert_int_equal(tokio_config_open_mem(&cfg, bytes, blen, input),
                          status_code(status));
         assert_contains(tokio_errmsg(), fragment);
         free(bytes);
@@ -732,14 +732,14 @@ test_config_directory_is_eio(void **state)
     char *dir = tokio_test_mkdtemp();
     struct tokio_config *cfg = NULL;
 
-    assert_int_equal(tokio_config_load(&cfg, dir), TOKIO_EIO);
+    assert_int_equal(tokio_config_open(&cfg, dir), TOKIO_EIO);
     assert_null(cfg);
     assert_contains(tokio_errmsg(), dir);
     assert_contains(tokio_errmsg(), strerror(EISDIR));
 
     /* a directory named by the environment is no better */
     setenv("PYTOKIO_CONFIG", dir, 1);
-    assert_int_equal(tokio_config_load(&cfg, NULL), TOKIO_EIO);
+    assert_int_equal(tokio_config_open(&cfg, NULL), TOKIO_EIO);
     unsetenv("PYTOKIO_CONFIG");
     tokio_test_rmtree(dir);
     free(dir);
@@ -753,7 +753,7 @@ test_config_unreadable_file_is_eio(void **state)
 
     /* open() succeeds but read() fails: Linux gives EIO at offset 0 */
     if (access("/proc/self/mem", R_OK) == 0) {
-        assert_int_equal(tokio_config_load(&cfg, "/proc/self/mem"),
+        assert_int_equal(tokio_config_open(&cfg, "/proc/self/mem"),
                          TOKIO_EIO);
         assert_contains(tokio_errmsg(), "cannot read '/proc/self/mem'");
     }
@@ -767,13 +767,13 @@ test_config_unreadable_file_is_eio(void **state)
     char below[4096];
     assert_true(snprintf(below, sizeof(below), "%s/x.json", path) <
                 (int)sizeof(below));
-    assert_int_equal(tokio_config_load(&cfg, below), TOKIO_EIO);
+    assert_int_equal(tokio_config_open(&cfg, below), TOKIO_EIO);
     assert_contains(tokio_errmsg(), strerror(ENOTDIR));
 
     /* mode 000 stops everyone but root */
     chmod(path, 0);
     if (geteuid() != 0) {
-        assert_int_equal(tokio_config_load(&cfg, path), TOKIO_EIO);
+        assert_int_equal(tokio_config_open(&cfg, path), TOKIO_EIO);
         assert_contains(tokio_errmsg(), strerror(EACCES));
     }
     chmod(path, 0600);
@@ -794,7 +794,7 @@ test_config_huge_file_is_refused(void **state)
     assert_true(fd >= 0);
     assert_int_equal(ftruncate(fd, (off_t)100 << 20), 0);  /* sparse */
     close(fd);
-    assert_int_equal(tokio_config_load(&cfg, path), TOKIO_EFORMAT);
+    assert_int_equal(tokio_config_open(&cfg, path), TOKIO_EFORMAT);
     assert_contains(tokio_errmsg(), "larger than 64 MiB");
     tokio_test_rmtree(dir);
     free(dir);
@@ -806,10 +806,10 @@ test_config_null_arguments(void **state)
     (void)state;
     struct tokio_config *cfg = NULL;
 
-    assert_int_equal(tokio_config_load(NULL, "x"), TOKIO_EINVAL);
-    assert_int_equal(tokio_config_load_mem(NULL, "{}", 2, "x"),
+    assert_int_equal(tokio_config_open(NULL, "x"), TOKIO_EINVAL);
+    assert_int_equal(tokio_config_open_mem(NULL, "{}", 2, "x"),
                      TOKIO_EINVAL);
-    assert_int_equal(tokio_config_load_mem(&cfg, NULL, 3, "x"),
+    assert_int_equal(tokio_config_open_mem(&cfg, NULL, 3, "x"),
                      TOKIO_EINVAL);
     cfg = load_mem_ok("", NULL);
     tokio_config_free(cfg);
@@ -830,8 +830,8 @@ oom_loop(const char *path, const char *text, const char *name)
     for (n = 1;; n++) {
         struct tokio_config *cfg = (struct tokio_config *)&n;
         tokio_test_fail_alloc_at(n);
-        int rc = path ? tokio_config_load(&cfg, path)
-                      : tokio_config_load_mem(&cfg, text, strlen(text),
+        int rc = path ? tokio_config_open(&cfg, path)
+                      : tokio_config_open_mem(&cfg, text, strlen(text),
                                               name);
         tokio_test_fail_alloc_at(0);
         if (rc >= 0) {
@@ -847,7 +847,7 @@ oom_loop(const char *path, const char *text, const char *name)
 }
 
 static void
-test_config_load_survives_every_oom(void **state)
+test_config_open_survives_every_oom(void **state)
 {
     (void)state;
     /* overrides in play, both decoded and raw */
@@ -868,13 +868,13 @@ test_config_load_survives_every_oom(void **state)
 
 /* Persistent failure: no matter how many allocations fail, no crash. */
 static void
-test_config_load_survives_persistent_oom(void **state)
+test_config_open_survives_persistent_oom(void **state)
 {
     (void)state;
     for (size_t n = 1; n < 200; n += 7) {
         struct tokio_config *cfg = NULL;
         tokio_test_fail_alloc_persistent(n);
-        int rc = tokio_config_load(&cfg,
+        int rc = tokio_config_open(&cfg,
             tokio_test_source("tests/core/config/site.yaml"));
         tokio_test_fail_alloc_at(0);
         if (rc >= 0) {
@@ -902,7 +902,7 @@ test_config_regress_override_oom_is_not_raw_string(void **state)
     for (size_t n = 1;; n++) {
         struct tokio_config *cfg = NULL;
         tokio_test_fail_alloc_at(n);
-        int rc = tokio_config_load_mem(&cfg, "{}", 2, "x.json");
+        int rc = tokio_config_open_mem(&cfg, "{}", 2, "x.json");
         tokio_test_fail_alloc_at(0);
         if (rc < 0) {
             assert_int_equal(rc, TOKIO_ENOMEM);
@@ -926,7 +926,7 @@ test_config_regress_first_jansson_allocation_fails_cleanly(void **state)
      * jansson's lexer buffer, the next few its first tokens and object */
     for (size_t n = 1; n <= 4; n++) {
         tokio_test_fail_alloc_at(n);
-        int rc = tokio_config_load_mem(&cfg, "{\"a\": 1}", 8, "x.json");
+        int rc = tokio_config_open_mem(&cfg, "{\"a\": 1}", 8, "x.json");
         tokio_test_fail_alloc_at(0);
         assert_int_equal(rc, TOKIO_ENOMEM);
         assert_null(cfg);
@@ -960,8 +960,8 @@ main(void)
         T(test_config_unreadable_file_is_eio),
         T(test_config_huge_file_is_refused),
         T(test_config_null_arguments),
-        T(test_config_load_survives_every_oom),
-        T(test_config_load_survives_persistent_oom),
+        T(test_config_open_survives_every_oom),
+        T(test_config_open_survives_persistent_oom),
         T(test_config_regress_override_oom_is_not_raw_string),
         T(test_config_regress_first_jansson_allocation_fails_cleanly),
 #undef T

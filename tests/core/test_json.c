@@ -88,7 +88,7 @@ test_json_long_strings_escape_across_buffers(void **state)
 
         FILE *fp = tmpfile();
         assert_non_null(fp);
-        assert_int_equal(tokio_json_write(fp, v, 0), TOKIO_OK);
+        assert_int_equal(tokio_json_write(v, fp, 0), TOKIO_OK);
         assert_int_equal((long)ftell(fp), (long)n);
         rewind(fp);
         char *back = tokio__malloc(n + 1);

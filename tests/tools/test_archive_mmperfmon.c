@@ -66,7 +66,7 @@ setup(void **state)
     snprintf(f->output, sizeof(f->output), "%s/out.hdf5", f->dir);
     tokio_test_write_file(f->input, data, SIZE_MAX);
     snprintf(cfg, sizeof(cfg), site, f->dir);
-    assert_int_equal(tokio_config_load_mem(&f->cfg, cfg, strlen(cfg),
+    assert_int_equal(tokio_config_open_mem(&f->cfg, cfg, strlen(cfg),
                                            "site"), TOKIO_OK);
     assert_int_equal(tokio_time_parse("2019-01-11T10:00:00", &start),
                      TOKIO_OK);
@@ -216,7 +216,7 @@ test_archive_failures(void **state)
     expect_failure(f, TOKIO_EFORMAT, "2019-01-11.10.txt' line 2");
     const char *bad = "{\"mmperfmon_lun_map\": {\"(\": \"x\"}}";
 
-    assert_int_equal(tokio_config_load_mem(&f->cfg, bad, strlen(bad), "bad"),
+    assert_int_equal(tokio_config_open_mem(&f->cfg, bad, strlen(bad), "bad"),
                      TOKIO_OK);
     expect_failure(f, TOKIO_EINVAL, "mmperfmon_lun_map': bad regular "
                    "expression '('");

@@ -135,7 +135,7 @@ config_from(const char *text)
 {
     struct tokio_config *cfg = NULL;
 
-    assert_int_equal(tokio_config_load_mem(&cfg, text, strlen(text),
+    assert_int_equal(tokio_config_open_mem(&cfg, text, strlen(text),
                                            "test.json"), 0);
     return cfg;
 }
@@ -416,7 +416,7 @@ test_find_reference_queries(void **state)
                       "absent\n");
         skip();
     }
-    assert_int_equal(tokio_config_load(&cfg, "inputs/site.json"), 0);
+    assert_int_equal(tokio_config_open(&cfg, "inputs/site.json"), 0);
     /* tokiotest.SAMPLE_DARSHAN_START_TIME */
     int64_t t0 = local_time(2017, 3, 20, 2, 7, 47);
     for (size_t i = 0; i < sizeof(ref_queries) / sizeof(ref_queries[0]);

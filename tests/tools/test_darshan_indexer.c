@@ -19,7 +19,7 @@ config(const char *text)
 {
     struct tokio_config *cfg = NULL;
 
-    assert_int_equal(tokio_config_load_mem(&cfg, text, strlen(text),
+    assert_int_equal(tokio_config_open_mem(&cfg, text, strlen(text),
                                            "test.json"), 0);
     return cfg;
 }

@@ -98,7 +98,7 @@ setup(void **state)
     assert_non_null(d->config);
     sprintf(d->config, "%s/site.json", d->dir);
     tokio_test_write_file(d->config, text, (size_t)n);
-    assert_int_equal(tokio_config_load(&d->cfg, d->config), TOKIO_OK);
+    assert_int_equal(tokio_config_open(&d->cfg, d->config), TOKIO_OK);
     *state = d;
     return 0;
 }

@@ -23,7 +23,7 @@ config(const char *text)
 {
     struct tokio_config *cfg = NULL;
 
-    assert_int_equal(tokio_config_load_mem(&cfg, text, strlen(text), "t"),
+    assert_int_equal(tokio_config_open_mem(&cfg, text, strlen(text), "t"),
                      TOKIO_OK);
     return cfg;
 }

@@ -94,7 +94,7 @@ test_lfsstatus_providers_and_config(void **state)
     const char *text = "{\"lfsstatus_fullness_providers\": [\"hdf5\"]}";
     json_t *r = NULL;
 
-    assert_int_equal(tokio_config_load_mem(&cfg, text, strlen(text), "t"),
+    assert_int_equal(tokio_config_open_mem(&cfg, text, strlen(text), "t"),
                      TOKIO_OK);
     assert_int_equal(tokio_lfsstatus_get_fullness(&r, cfg, "x", 0, NULL),
                      TOKIO_EINVAL);

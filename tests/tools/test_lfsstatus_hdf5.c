@@ -39,7 +39,7 @@ site_new(struct site *s, const char *extra)
     snprintf(json, sizeof(json),
              "{\"hdf5_files\": {\"fs1\": \"%s/%%Y-%%m-%%d/fs1.hdf5\"}%s}",
              s->dir, extra ? extra : "");
-    assert_int_equal(tokio_config_load_mem(&s->cfg, json, strlen(json), "site.json"),
+    assert_int_equal(tokio_config_open_mem(&s->cfg, json, strlen(json), "site.json"),
                      TOKIO_OK);
 }
 
@@ -165,7 +165,7 @@ test_nothing_to_read_is_not_an_error(void **state)
                                                     "fs2", DAY0), TOKIO_OK);
     assert_int_equal(found, 0);
     /* no hdf5_files at all */
-    assert_int_equal(tokio_config_load_mem(&empty, "{}", 2, "empty.json"), TOKIO_OK);
+    assert_int_equal(tokio_config_open_mem(&empty, "{}", 2, "empty.json"), TOKIO_OK);
     assert_int_equal(tokio__lfsstatus_hdf5_fullness(&snap, &found, empty,
                                                     "fs1", DAY0), TOKIO_OK);
     assert_int_equal(found, 0);
@@ -326,7 +326,7 @@ test_providers_in_turn(void **state)
     snprintf(json, sizeof(json),
              "{\"hdf5_files\": {\"fs1\": \"%s/%%Y-%%m-%%d/fs1.hdf5\"}%s}",
              s.dir, extra);
-    assert_int_equal(tokio_config_load_mem(&s.cfg, json, strlen(json),
+    assert_int_equal(tokio_config_open_mem(&s.cfg, json, strlen(json),
                                            "site.json"), TOKIO_OK);
     /* no TTS file that day: answered from the lfs df history */
     int rc = tokio_lfsstatus_get_fullness(&r, s.cfg, "fs1", DAY0 + 60, NULL);
@@ -342,7 +342,7 @@ test_providers_in_turn(void **state)
         "{\"hdf5_files\": \"/nonexistent/%Y.hdf5\", "
         "\"lfsstatus_fullness_providers\": [\"hdf5\"]}";
     struct tokio_config *cfg;
-    assert_int_equal(tokio_config_load_mem(&cfg, only, strlen(only),
+    assert_int_equal(tokio_config_open_mem(&cfg, only, strlen(only),
                                            "only.json"), TOKIO_OK);
     assert_int_equal(tokio_lfsstatus_get_fullness(&r, cfg, "fs1", DAY0,
                                                   NULL), TOKIO_ENOTFOUND);

@@ -95,7 +95,7 @@ make_site(struct tokio_config **cfg)
     snprintf(text, sizeof(text),
              "{\"hdf5_files\": {\"testfs\": \"%s/%%Y-%%m-%%d/testfs.hdf5\"},"
              " \"lmt_timestep\": 5}", dir);
-    assert_int_equal(tokio_config_load_mem(cfg, text, strlen(text), "site"),
+    assert_int_equal(tokio_config_open_mem(cfg, text, strlen(text), "site"),
                      TOKIO_OK);
     return dir;
 }

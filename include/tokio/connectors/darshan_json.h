@@ -58,7 +58,7 @@ TOKIO_API int tokio_darshan_to_json(const struct tokio_darshan *log,
                                     json_t **out);
 
 /**
- * Write to `fp` what tokio_json_write(fp, tree, flags) writes for the
+ * Write to `fp` what tokio_json_write(tree, fp, flags) writes for the
  * tree tokio_darshan_to_json() builds with `opts`, with its keys sorted
  * whatever `flags` says (TOKIO_JSON_INDENT(n) is honoured), without
  * building the tree: memory stays one small entry per record plus one

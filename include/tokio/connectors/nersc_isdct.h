@@ -77,7 +77,7 @@ TOKIO_API const json_t *tokio_nersc_isdct_device(
  * The dump as the reference's JSON cache (see above): a new reference in
  * `*out` to the dump's own object (read it, do not change it), drives and
  * counters in the order they were first read.  The reference's
- * save_cache() is tokio_json_write(fp, json, 0): one line, no final
+ * save_cache() is tokio_json_write(json, fp, 0): one line, no final
  * newline.
  * @return TOKIO_OK.
  */
