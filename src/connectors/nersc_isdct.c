@@ -76,6 +76,7 @@
 #include "connectors/registry.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/json.h"
 #include "core/text.h"
 
 /* The header kinds of the reference's REX_SERIAL_NO; the second's lines
@@ -675,7 +676,7 @@ put(struct drive_ref *r, const char *key, json_t *v)
         return TOKIO_OK;
     }
     if (r->shared) {
-        if ((copy = json_copy(r->drive)) == NULL ||
+        if ((copy = tokio__json_copy(r->drive)) == NULL ||
             json_object_set_new(r->drives, r->sn, copy) < 0) {
             json_decref(v);
             return TOKIO_ENOMEM;
@@ -1215,7 +1216,8 @@ int
 tokio_nersc_isdct_diff_gibs(const json_t *diff, json_t **out)
 {
     const json_t *devs = json_object_get(diff, "devices");
-    json_t *res = json_copy((json_t *)diff), *ndevs = json_object(), *c, *v;
+    json_t *res = tokio__json_copy((json_t *)diff), *ndevs = json_object();
+    json_t *c, *v;
     const char *sn, *key;
     int rc = set_new(res, "devices", ndevs);
 

@@ -51,6 +51,7 @@
 #include "connectors/registry.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/json.h"
 #include "core/run.h"
 #include "core/text.h"
 #include "tokio/output.h"
@@ -665,7 +666,7 @@ add_json(void *h, const json_t *json)
         /* the task's own object, its values shared: nothing here changes
          * a value (recast() replaces a node list), and copying them all
          * took a third of the time of opening a JSON cache */
-        if ((copy = json_copy(task)) == NULL)
+        if ((copy = tokio__json_copy(task)) == NULL)
             return oom();
         if ((rc = recast(s, copy)) < 0) {
             json_decref(copy);

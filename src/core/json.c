@@ -741,3 +741,33 @@ tokio__jstream_close(struct tokio__jstream *js)
     free(js);
     return rc;
 }
+
+json_t *
+tokio__json_copy(json_t *v)
+{
+    json_t *copy, *item;
+    const char *key;
+    size_t i;
+
+    if (json_is_object(v)) {
+        if ((copy = json_object()) == NULL)
+            return NULL;
+        json_object_foreach(v, key, item)
+            if (json_object_set_nocheck(copy, key, item) < 0) {
+                json_decref(copy);
+                return NULL;
+            }
+        return copy;
+    }
+    if (json_is_array(v)) {
+        if ((copy = json_array()) == NULL)
+            return NULL;
+        json_array_foreach(v, i, item)
+            if (json_array_append(copy, item) < 0) {
+                json_decref(copy);
+                return NULL;
+            }
+        return copy;
+    }
+    return json_copy(v);
+}

@@ -78,4 +78,11 @@ struct tokio__jkey {
 void tokio__jkeys_sort(struct tokio__jkey *k, size_t n);
 int tokio__jkeys_last(const struct tokio__jkey *k, size_t n, size_t at);
 
+/*
+ * A shallow copy of `v` (a new object or array holding `v`'s values, not
+ * copies of them), NULL when out of memory: jansson 2.14's json_copy()
+ * ignores a failure to add a member and returns a short copy.
+ */
+json_t *tokio__json_copy(json_t *v);
+
 #endif

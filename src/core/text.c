@@ -91,6 +91,8 @@ drop_underscores(const char *s, size_t len, char *buf, size_t size)
 {
     size_t n = 0;
 
+    if (memchr(s, '\0', len) != NULL)
+        return 0;               /* Python refuses a NUL: so do we */
     for (size_t i = 0; i < len; i++) {
         if (s[i] == '_') {
             if (i == 0 || i + 1 == len || s[i - 1] < '0' || s[i - 1] > '9' ||
