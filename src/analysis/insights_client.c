@@ -1,0 +1,1539 @@
+/*
+ * src/analysis/insights_client.c - the client side of `tokio insights`:
+ * one pass over a Darshan log's records gathering what the rules need
+ * (tokio__insights_read(), the one place the log is read), then the
+ * rules over the Darshan counters, Drishti's classes and a few more.
+ *
+ * Memory is bounded by the job's ranks and OSTs, never by its records:
+ * every record is folded into totals, a table per rank and a few short
+ * lists of the biggest offenders per rule (the top files), then
+ * forgotten.  (The reader keeps the records it decodes; once it hands
+ * them over one at a time, read_log() changes and nothing else.)
+ *
+ * Facts of the rules (counter names are darshan-util 3.5.0's):
+ * - Access sizes: Darshan's ten SIZE_*_ bins count requests of at most
+ *   100, 1024, 10240, 102400, 1048576, 4194304, 10485760, 104857600,
+ *   1073741824 bytes and more (darshan-runtime's DARSHAN_BUCKET_INC).
+ *   A request is small when its bin's upper edge is at most the
+ *   small_bytes threshold (1 MiB: the first five bins, as Drishti).
+ * - Random operations are those neither sequential nor consecutive:
+ *   READS - SEQ_READS (consecutive ones are sequential too).
+ * - A shared record (rank -1) sums its ranks' bytes and times; its
+ *   MAX_BYTE_* is the highest offset any rank touched.
+ *
+ * Differs from Drishti (hpc-io/drishti-io), deliberately:
+ * - the STDIO share is of STDIO + the larger of POSIX and MPI-IO bytes
+ *   (MPI-IO's bytes reach the file through POSIX; Drishti added both);
+ * - small_bytes is used (Drishti's was configurable but ignored), rounded
+ *   down to a bin edge, which the finding states;
+ * - the HDF5 advice (H5Pset_alignment, collective metadata) is given when
+ *   the log has HDF5 records (Drishti looked for a module "HF5");
+ * - redundant traffic is measured per record, bytes moved beyond the
+ *   file's extent (Drishti compared the largest offset of all files with
+ *   the bytes of all files);
+ * - metadata time is per rank (its own records, and its share of shared
+ *   ones), not per record;
+ * - imbalance across per-rank files compares the ranks that have files
+ *   of their own (Drishti grouped by file, where a file written by one
+ *   rank can never be imbalanced);
+ * - non-blocking I/O is only suggested to jobs that use MPI-IO at all,
+ *   and the cb_nodes hint is compared as a number, not a string.
+ */
+#include "analysis/insights_private.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/error.h"
+
+/* Upper edges of Darshan's access-size bins (inclusive). */
+static const double bin_edges[10] = {
+    100, 1024, 10240, 102400, 1048576, 4194304, 10485760, 104857600,
+    1073741824, INFINITY
+};
+static const char *const bin_names[10] = {
+    "0_100", "100_1K", "1K_10K", "10K_100K", "100K_1M", "1M_4M", "4M_10M",
+    "10M_100M", "100M_1G", "1G_PLUS"
+};
+
+/* Ranks tracked one by one at most: a corrupt header can claim 2^62
+ * processes; past this the per-rank rules say they were not evaluated. */
+#define MAX_RANKS ((int64_t)1 << 21)
+/* OSTs tracked at most (the largest Lustre file systems have a few
+ * thousand). */
+#define MAX_OSTS 4096
+
+/* ---- counter indices ---------------------------------------------------- */
+
+/* The counters the rules read, found by name once per log. */
+enum {
+    P_READS, P_WRITES, P_BYTES_READ, P_BYTES_WRITTEN, P_SEQ_READS,
+    P_SEQ_WRITES, P_CONSEC_READS, P_CONSEC_WRITES, P_MEM_NOT_ALIGNED,
+    P_FILE_NOT_ALIGNED, P_FILE_ALIGNMENT, P_MAX_BYTE_READ,
+    P_MAX_BYTE_WRITTEN, P_FASTEST_RANK_BYTES, P_SLOWEST_RANK_BYTES,
+    P_SIZE_READ, P_SIZE_WRITE = P_SIZE_READ + 10,
+    M_INDEP_READS = P_SIZE_WRITE + 10, M_INDEP_WRITES, M_COLL_READS,
+    M_COLL_WRITES, M_SPLIT_READS, M_SPLIT_WRITES, M_NB_READS, M_NB_WRITES,
+    M_BYTES_READ, M_BYTES_WRITTEN,
+    S_BYTES_READ, S_BYTES_WRITTEN,
+    HF_USE_MPIIO,
+    HD_READS, HD_WRITES, HD_BYTES_READ, HD_BYTES_WRITTEN, HD_USE_COLLECTIVE,
+    HD_SIZE_READ, HD_SIZE_WRITE = HD_SIZE_READ + 10,
+    N_INDEP_READS = HD_SIZE_WRITE + 10, N_INDEP_WRITES, N_COLL_READS,
+    N_COLL_WRITES, N_NB_READS, N_NB_WRITES, N_BYTES_READ, N_BYTES_WRITTEN,
+    N_SIZE_READ, N_SIZE_WRITE = N_SIZE_READ + 10,
+    N_COUNTERS = N_SIZE_WRITE + 10
+};
+enum { PF_META, PF_READ, PF_WRITE, PF_FASTEST, PF_SLOWEST, N_FCOUNTERS };
+
+struct indices {
+    int c[N_COUNTERS];          /* -1: the module lacks it */
+    int f[N_FCOUNTERS];
+};
+
+static int
+find_counter(int mod, const char *name, int real)
+{
+    size_t n = real ? tokio_darshan_fcounter_count(mod)
+                    : tokio_darshan_counter_count(mod);
+
+    for (size_t i = 0; i < n; i++) {
+        const char *s = real ? tokio_darshan_fcounter_name(mod, i)
+                             : tokio_darshan_counter_name(mod, i);
+        if (s != NULL && strcmp(s, name) == 0)
+            return (int)i;
+    }
+    return -1;
+}
+
+static void
+find_bins(struct indices *x, int at, int mod, const char *fmt)
+{
+    char name[64];
+
+    for (int b = 0; b < 10; b++) {
+        snprintf(name, sizeof(name), fmt, bin_names[b]);
+        x->c[at + b] = find_counter(mod, name, 0);
+    }
+}
+
+static void
+find_indices(struct indices *x)
+{
+    static const struct { int at, mod; const char *name; } names[] = {
+        { P_READS, TOKIO_DARSHAN_POSIX, "POSIX_READS" },
+        { P_WRITES, TOKIO_DARSHAN_POSIX, "POSIX_WRITES" },
+        { P_BYTES_READ, TOKIO_DARSHAN_POSIX, "POSIX_BYTES_READ" },
+        { P_BYTES_WRITTEN, TOKIO_DARSHAN_POSIX, "POSIX_BYTES_WRITTEN" },
+        { P_SEQ_READS, TOKIO_DARSHAN_POSIX, "POSIX_SEQ_READS" },
+        { P_SEQ_WRITES, TOKIO_DARSHAN_POSIX, "POSIX_SEQ_WRITES" },
+        { P_CONSEC_READS, TOKIO_DARSHAN_POSIX, "POSIX_CONSEC_READS" },
+        { P_CONSEC_WRITES, TOKIO_DARSHAN_POSIX, "POSIX_CONSEC_WRITES" },
+        { P_MEM_NOT_ALIGNED, TOKIO_DARSHAN_POSIX, "POSIX_MEM_NOT_ALIGNED" },
+        { P_FILE_NOT_ALIGNED, TOKIO_DARSHAN_POSIX,
+          "POSIX_FILE_NOT_ALIGNED" },
+        { P_FILE_ALIGNMENT, TOKIO_DARSHAN_POSIX, "POSIX_FILE_ALIGNMENT" },
+        { P_MAX_BYTE_READ, TOKIO_DARSHAN_POSIX, "POSIX_MAX_BYTE_READ" },
+        { P_MAX_BYTE_WRITTEN, TOKIO_DARSHAN_POSIX,
+          "POSIX_MAX_BYTE_WRITTEN" },
+        { P_FASTEST_RANK_BYTES, TOKIO_DARSHAN_POSIX,
+          "POSIX_FASTEST_RANK_BYTES" },
+        { P_SLOWEST_RANK_BYTES, TOKIO_DARSHAN_POSIX,
+          "POSIX_SLOWEST_RANK_BYTES" },
+        { M_INDEP_READS, TOKIO_DARSHAN_MPIIO, "MPIIO_INDEP_READS" },
+        { M_INDEP_WRITES, TOKIO_DARSHAN_MPIIO, "MPIIO_INDEP_WRITES" },
+        { M_COLL_READS, TOKIO_DARSHAN_MPIIO, "MPIIO_COLL_READS" },
+        { M_COLL_WRITES, TOKIO_DARSHAN_MPIIO, "MPIIO_COLL_WRITES" },
+        { M_SPLIT_READS, TOKIO_DARSHAN_MPIIO, "MPIIO_SPLIT_READS" },
+        { M_SPLIT_WRITES, TOKIO_DARSHAN_MPIIO, "MPIIO_SPLIT_WRITES" },
+        { M_NB_READS, TOKIO_DARSHAN_MPIIO, "MPIIO_NB_READS" },
+        { M_NB_WRITES, TOKIO_DARSHAN_MPIIO, "MPIIO_NB_WRITES" },
+        { M_BYTES_READ, TOKIO_DARSHAN_MPIIO, "MPIIO_BYTES_READ" },
+        { M_BYTES_WRITTEN, TOKIO_DARSHAN_MPIIO, "MPIIO_BYTES_WRITTEN" },
+        { S_BYTES_READ, TOKIO_DARSHAN_STDIO, "STDIO_BYTES_READ" },
+        { S_BYTES_WRITTEN, TOKIO_DARSHAN_STDIO, "STDIO_BYTES_WRITTEN" },
+        { HF_USE_MPIIO, TOKIO_DARSHAN_H5F, "H5F_USE_MPIIO" },
+        { HD_READS, TOKIO_DARSHAN_H5D, "H5D_READS" },
+        { HD_WRITES, TOKIO_DARSHAN_H5D, "H5D_WRITES" },
+        { HD_BYTES_READ, TOKIO_DARSHAN_H5D, "H5D_BYTES_READ" },
+        { HD_BYTES_WRITTEN, TOKIO_DARSHAN_H5D, "H5D_BYTES_WRITTEN" },
+        { HD_USE_COLLECTIVE, TOKIO_DARSHAN_H5D, "H5D_USE_MPIIO_COLLECTIVE" },
+        { N_INDEP_READS, TOKIO_DARSHAN_PNETCDF_VAR,
+          "PNETCDF_VAR_INDEP_READS" },
+        { N_INDEP_WRITES, TOKIO_DARSHAN_PNETCDF_VAR,
+          "PNETCDF_VAR_INDEP_WRITES" },
+        { N_COLL_READS, TOKIO_DARSHAN_PNETCDF_VAR, "PNETCDF_VAR_COLL_READS" },
+        { N_COLL_WRITES, TOKIO_DARSHAN_PNETCDF_VAR,
+          "PNETCDF_VAR_COLL_WRITES" },
+        { N_NB_READS, TOKIO_DARSHAN_PNETCDF_VAR, "PNETCDF_VAR_NB_READS" },
+        { N_NB_WRITES, TOKIO_DARSHAN_PNETCDF_VAR, "PNETCDF_VAR_NB_WRITES" },
+        { N_BYTES_READ, TOKIO_DARSHAN_PNETCDF_VAR, "PNETCDF_VAR_BYTES_READ" },
+        { N_BYTES_WRITTEN, TOKIO_DARSHAN_PNETCDF_VAR,
+          "PNETCDF_VAR_BYTES_WRITTEN" },
+    };
+    static const char *const fnames[N_FCOUNTERS] = {
+        "POSIX_F_META_TIME", "POSIX_F_READ_TIME", "POSIX_F_WRITE_TIME",
+        "POSIX_F_FASTEST_RANK_TIME", "POSIX_F_SLOWEST_RANK_TIME"
+    };
+
+    for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
+        x->c[names[i].at] = find_counter(names[i].mod, names[i].name, 0);
+    find_bins(x, P_SIZE_READ, TOKIO_DARSHAN_POSIX, "POSIX_SIZE_READ_%s");
+    find_bins(x, P_SIZE_WRITE, TOKIO_DARSHAN_POSIX, "POSIX_SIZE_WRITE_%s");
+    find_bins(x, HD_SIZE_READ, TOKIO_DARSHAN_H5D, "H5D_SIZE_READ_AGG_%s");
+    find_bins(x, HD_SIZE_WRITE, TOKIO_DARSHAN_H5D, "H5D_SIZE_WRITE_AGG_%s");
+    find_bins(x, N_SIZE_READ, TOKIO_DARSHAN_PNETCDF_VAR,
+              "PNETCDF_VAR_SIZE_READ_AGG_%s");
+    find_bins(x, N_SIZE_WRITE, TOKIO_DARSHAN_PNETCDF_VAR,
+              "PNETCDF_VAR_SIZE_WRITE_AGG_%s");
+    for (int i = 0; i < N_FCOUNTERS; i++)
+        x->f[i] = find_counter(TOKIO_DARSHAN_POSIX, fnames[i], 1);
+}
+
+/* ---- the pass over the records ----------------------------------------- */
+
+struct pass {
+    struct tokio__client *c;
+    struct indices x;
+    int small_bins;             /* bins 0 .. small_bins - 1 are small */
+    double straggler;           /* imbalance_stragglers */
+    int top;
+    int ready;
+    size_t n_mounts;
+    double *mount_bytes;        /* per mount of the log's table */
+};
+
+/* Counter `k` of `r` (0 when the module lacks it). */
+static double
+cnt(const struct pass *p, const struct tokio_darshan_record *r, int k)
+{
+    int i = p->x.c[k];
+
+    return i >= 0 && (size_t)i < r->n_counters ? (double)r->counters[i] : 0;
+}
+
+static double
+fcnt(const struct pass *p, const struct tokio_darshan_record *r, int k)
+{
+    int i = p->x.f[k];
+
+    return i >= 0 && (size_t)i < r->n_fcounters ? r->fcounters[i] : 0;
+}
+
+/* The small requests among the bins starting at counter `at`. */
+static double
+small(const struct pass *p, const struct tokio_darshan_record *r, int at)
+{
+    double s = 0;
+
+    for (int b = 0; b < p->small_bins; b++)
+        s += cnt(p, r, at + b);
+    return s;
+}
+
+/* Keep (id, rank) if `key` is among the t->max biggest; the first of
+ * equals stays. */
+static void
+top_add(struct tokio__top *t, uint64_t id, int64_t rank, double key,
+        double bytes)
+{
+    size_t low = 0;
+
+    if (!(key > 0) || t->max == 0)
+        return;
+    if (t->n < t->max) {
+        t->e[t->n++] = (struct tokio__top_entry){ id, rank, key, bytes,
+                                                  NULL };
+        return;
+    }
+    for (size_t i = 1; i < t->n; i++)
+        if (t->e[i].key < t->e[low].key)
+            low = i;
+    if (key > t->e[low].key)
+        t->e[low] = (struct tokio__top_entry){ id, rank, key, bytes, NULL };
+}
+
+static int
+by_key(const void *a, const void *b)
+{
+    const struct tokio__top_entry *x = a, *y = b;
+
+    return (x->key < y->key) - (x->key > y->key);
+}
+
+static void
+add_io(struct tokio__io *io, double ops, double bytes, double small_ops,
+       double seq, double consec)
+{
+    io->ops += ops;
+    io->bytes += bytes;
+    io->small += small_ops;
+    io->seq += seq;
+    io->consec += consec;
+}
+
+/* The mount point `name` is under (the table is longest first). */
+static void
+count_mount(struct pass *p, const struct tokio_darshan *log,
+            const char *name, double bytes)
+{
+    if (name == NULL || bytes <= 0)
+        return;
+    for (size_t i = 0; i < p->n_mounts; i++) {
+        const char *m = tokio_darshan_mount(log, i)->path;
+        if (strncmp(name, m, strlen(m)) == 0) {
+            p->mount_bytes[i] += bytes;
+            return;
+        }
+    }
+}
+
+static void
+on_posix(struct pass *p, const struct tokio_darshan *log,
+         const struct tokio_darshan_record *r)
+{
+    struct tokio__client *c = p->c;
+    double reads = cnt(p, r, P_READS), writes = cnt(p, r, P_WRITES);
+    double br = cnt(p, r, P_BYTES_READ), bw = cnt(p, r, P_BYTES_WRITTEN);
+    double sr = small(p, r, P_SIZE_READ), sw = small(p, r, P_SIZE_WRITE);
+    double seqr = cnt(p, r, P_SEQ_READS), seqw = cnt(p, r, P_SEQ_WRITES);
+    double mem = cnt(p, r, P_MEM_NOT_ALIGNED);
+    double file = cnt(p, r, P_FILE_NOT_ALIGNED);
+    double meta = fcnt(p, r, PF_META), rt = fcnt(p, r, PF_READ);
+    double wt = fcnt(p, r, PF_WRITE);
+    double mbr = cnt(p, r, P_MAX_BYTE_READ);
+    double mbw = cnt(p, r, P_MAX_BYTE_WRITTEN);
+    /* bytes beyond the extent: moved more than once */
+    double red_r = br > mbr + 1 ? br - (mbr + 1) : 0;
+    double red_w = bw > mbw + 1 ? bw - (mbw + 1) : 0;
+
+    add_io(&c->p_read, reads, br, sr, seqr, cnt(p, r, P_CONSEC_READS));
+    add_io(&c->p_write, writes, bw, sw, seqw, cnt(p, r, P_CONSEC_WRITES));
+    c->mem_not_aligned += mem;
+    c->file_not_aligned += file;
+    if (cnt(p, r, P_FILE_ALIGNMENT) > c->file_alignment)
+        c->file_alignment = cnt(p, r, P_FILE_ALIGNMENT);
+    c->meta_time += meta;
+    c->read_time += rt;
+    c->write_time += wt;
+    c->redundant_read += red_r;
+    c->redundant_write += red_w;
+    top_add(&c->top_small_read, r->id, r->rank, sr, br);
+    top_add(&c->top_small_write, r->id, r->rank, sw, bw);
+    top_add(&c->top_mem, r->id, r->rank, mem, br + bw);
+    top_add(&c->top_file, r->id, r->rank, file, br + bw);
+    top_add(&c->top_red_read, r->id, r->rank, red_r, br);
+    top_add(&c->top_red_write, r->id, r->rank, red_w, bw);
+    top_add(&c->top_rand_read, r->id, r->rank,
+            reads - fmax(seqr, cnt(p, r, P_CONSEC_READS)), br);
+    top_add(&c->top_rand_write, r->id, r->rank,
+            writes - fmax(seqw, cnt(p, r, P_CONSEC_WRITES)), bw);
+    count_mount(p, log, tokio_darshan_name(log, r->id), br + bw);
+    if (r->rank == -1) {
+        double total = br + bw, tt = rt + wt + meta;
+        c->shared_files++;
+        c->shared_meta += meta;
+        add_io(&c->sh_read, reads, br, sr, 0, 0);
+        add_io(&c->sh_write, writes, bw, sw, 0, 0);
+        top_add(&c->top_sh_small_read, r->id, r->rank, sr, br);
+        top_add(&c->top_sh_small_write, r->id, r->rank, sw, bw);
+        if (total > 0) {
+            double imb = fabs(cnt(p, r, P_SLOWEST_RANK_BYTES) -
+                              cnt(p, r, P_FASTEST_RANK_BYTES)) / total;
+            c->straggler_bytes_files += imb > p->straggler;
+            c->straggler_bytes_max = fmax(c->straggler_bytes_max, imb);
+            top_add(&c->top_strag_bytes, r->id, r->rank, imb, total);
+        }
+        if (tt > 0) {
+            double imb = fabs(fcnt(p, r, PF_SLOWEST) -
+                              fcnt(p, r, PF_FASTEST)) / tt;
+            c->straggler_time_files += imb > p->straggler;
+            c->straggler_time_max = fmax(c->straggler_time_max, imb);
+            top_add(&c->top_strag_time, r->id, r->rank, imb, total);
+        }
+    } else if (c->ranks != NULL && r->rank >= 0 && r->rank < c->nprocs) {
+        struct tokio__rank *k = &c->ranks[r->rank];
+        k->read += br;
+        k->written += bw;
+        k->meta += meta;
+        k->own = 1;
+    } else if (c->ranks != NULL) {
+        c->bad_rank_records++;      /* a rank the job did not have */
+    }
+}
+
+static void
+on_mpiio(struct pass *p, const struct tokio_darshan_record *r)
+{
+    struct tokio__client *c = p->c;
+    double ir = cnt(p, r, M_INDEP_READS), iw = cnt(p, r, M_INDEP_WRITES);
+
+    c->m_indep_reads += ir;
+    c->m_indep_writes += iw;
+    c->m_coll_reads += cnt(p, r, M_COLL_READS);
+    c->m_coll_writes += cnt(p, r, M_COLL_WRITES);
+    c->m_split_reads += cnt(p, r, M_SPLIT_READS);
+    c->m_split_writes += cnt(p, r, M_SPLIT_WRITES);
+    c->m_nb_reads += cnt(p, r, M_NB_READS);
+    c->m_nb_writes += cnt(p, r, M_NB_WRITES);
+    c->m_bytes += cnt(p, r, M_BYTES_READ) + cnt(p, r, M_BYTES_WRITTEN);
+    top_add(&c->top_indep_read, r->id, r->rank, ir, cnt(p, r, M_BYTES_READ));
+    top_add(&c->top_indep_write, r->id, r->rank, iw,
+            cnt(p, r, M_BYTES_WRITTEN));
+}
+
+static void
+on_stdio(struct pass *p, const struct tokio_darshan *log,
+         const struct tokio_darshan_record *r)
+{
+    double b = cnt(p, r, S_BYTES_READ) + cnt(p, r, S_BYTES_WRITTEN);
+
+    p->c->s_bytes += b;
+    top_add(&p->c->top_stdio, r->id, r->rank, b, b);
+    count_mount(p, log, tokio_darshan_name(log, r->id), b);
+}
+
+static void
+on_h5d(struct pass *p, const struct tokio_darshan_record *r)
+{
+    struct tokio__client *c = p->c;
+    double ops = cnt(p, r, HD_READS) + cnt(p, r, HD_WRITES);
+    double bytes = cnt(p, r, HD_BYTES_READ) + cnt(p, r, HD_BYTES_WRITTEN);
+    double sm = small(p, r, HD_SIZE_READ) + small(p, r, HD_SIZE_WRITE);
+
+    add_io(&c->h_read, cnt(p, r, HD_READS), cnt(p, r, HD_BYTES_READ),
+           small(p, r, HD_SIZE_READ), 0, 0);
+    add_io(&c->h_write, cnt(p, r, HD_WRITES), cnt(p, r, HD_BYTES_WRITTEN),
+           small(p, r, HD_SIZE_WRITE), 0, 0);
+    top_add(&c->top_h5_small, r->id, r->rank, sm, bytes);
+    if (cnt(p, r, HD_USE_COLLECTIVE) > 0)
+        c->h_coll_ops += ops;
+    else
+        top_add(&c->top_h5_indep, r->id, r->rank, ops, bytes);
+}
+
+static void
+on_ncvar(struct pass *p, const struct tokio_darshan_record *r)
+{
+    struct tokio__client *c = p->c;
+    double indep = cnt(p, r, N_INDEP_READS) + cnt(p, r, N_INDEP_WRITES);
+    double coll = cnt(p, r, N_COLL_READS) + cnt(p, r, N_COLL_WRITES);
+    double bytes = cnt(p, r, N_BYTES_READ) + cnt(p, r, N_BYTES_WRITTEN);
+
+    add_io(&c->n_read, cnt(p, r, N_INDEP_READS) + cnt(p, r, N_COLL_READS),
+           cnt(p, r, N_BYTES_READ), small(p, r, N_SIZE_READ), 0, 0);
+    add_io(&c->n_write, cnt(p, r, N_INDEP_WRITES) + cnt(p, r, N_COLL_WRITES),
+           cnt(p, r, N_BYTES_WRITTEN), small(p, r, N_SIZE_WRITE), 0, 0);
+    c->n_coll_ops += coll;
+    c->n_nb_ops += cnt(p, r, N_NB_READS) + cnt(p, r, N_NB_WRITES);
+    top_add(&c->top_nc_small, r->id, r->rank,
+            small(p, r, N_SIZE_READ) + small(p, r, N_SIZE_WRITE), bytes);
+    top_add(&c->top_nc_indep, r->id, r->rank, indep, bytes);
+}
+
+/* The OST `id` in the table, added if new; NULL when the table is full
+ * or out of memory (*oom set). */
+static struct tokio__ost *
+ost(struct tokio__client *c, int64_t id, int *oom)
+{
+    for (size_t i = 0; i < c->n_osts; i++)
+        if (c->osts[i].id == id)
+            return &c->osts[i];
+    if (c->n_osts == MAX_OSTS) {
+        c->osts_dropped++;
+        return NULL;
+    }
+    if (c->n_osts == c->cap_osts) {
+        size_t cap = c->cap_osts ? 2 * c->cap_osts : 64;
+        struct tokio__ost *o = tokio__reallocarray(c->osts, cap, sizeof(*o));
+        if (o == NULL) {
+            *oom = 1;
+            return NULL;
+        }
+        c->osts = o;
+        c->cap_osts = cap;
+    }
+    memset(&c->osts[c->n_osts], 0, sizeof(*c->osts));
+    c->osts[c->n_osts].id = id;
+    return &c->osts[c->n_osts++];
+}
+
+static int
+on_lustre(struct pass *p, const struct tokio_darshan_record *r)
+{
+    struct tokio__client *c = p->c;
+    int oom = 0;
+
+    for (size_t k = 0; k < r->n_comps; k++)
+        if ((double)r->comps[k].counters[0] > c->stripe_size)
+            c->stripe_size = (double)r->comps[k].counters[0];
+    if (r->n_extra == 0) {
+        c->lustre_without_osts++;
+        return TOKIO_OK;
+    }
+    for (size_t k = 0; k < r->n_extra; k++) {
+        struct tokio__ost *o = ost(c, r->extra[k], &oom);
+        if (oom)
+            return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
+                                c->path);
+        if (o == NULL)
+            continue;
+        /* a file striped twice over one OST counts once */
+        if (o->n_files > 0 && o->last == r->id)
+            continue;
+        if (o->n_files < (size_t)p->top)
+            o->ids[o->n_files] = r->id;
+        o->last = r->id;
+        o->n_files++;
+    }
+    return TOKIO_OK;
+}
+
+/* The job's facts and the tables sized by it, on the first record. */
+static int
+setup(struct pass *p, const struct tokio_darshan *log)
+{
+    struct tokio__client *c = p->c;
+
+    if (p->ready)
+        return TOKIO_OK;
+    p->ready = 1;
+    find_indices(&p->x);
+    if (c->nprocs > 0 && c->nprocs <= MAX_RANKS &&
+        (c->ranks = tokio__calloc((size_t)c->nprocs,
+                                  sizeof(*c->ranks))) == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
+                            c->path);
+    p->n_mounts = tokio_darshan_mount_count(log);
+    if ((p->mount_bytes = tokio__calloc(p->n_mounts + 1,
+                                        sizeof(double))) == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
+                            c->path);
+    return TOKIO_OK;
+}
+
+/* One record of module `mod`: the reader's record callback to be. */
+static int
+on_record(void *payload, const struct tokio_darshan *log, int mod,
+          const struct tokio_darshan_record *r)
+{
+    struct pass *p = payload;
+    int rc = setup(p, log);
+
+    if (rc < 0)
+        return rc;
+    p->c->records[mod]++;
+    switch (mod) {
+    case TOKIO_DARSHAN_POSIX: on_posix(p, log, r); break;
+    case TOKIO_DARSHAN_MPIIO: on_mpiio(p, r); break;
+    case TOKIO_DARSHAN_STDIO: on_stdio(p, log, r); break;
+    case TOKIO_DARSHAN_H5F:
+        p->c->h5f_mpiio += cnt(p, r, HF_USE_MPIIO) > 0;
+        break;
+    case TOKIO_DARSHAN_H5D: on_h5d(p, r); break;
+    case TOKIO_DARSHAN_PNETCDF_VAR: on_ncvar(p, r); break;
+    case TOKIO_DARSHAN_LUSTRE: return on_lustre(p, r);
+    default: break;
+    }
+    return TOKIO_OK;
+}
+
+/* The job record: its times, size, command and MPI-IO hints. */
+static int
+read_job(struct tokio__client *c, const struct tokio_darshan *log)
+{
+    const struct tokio_darshan_job *j = tokio_darshan_job(log);
+
+    c->jobid = j->jobid;
+    c->nprocs = j->nprocs;
+    c->start = j->start_time;
+    c->end = j->end_time;
+    c->cb_nodes = -1;
+    if ((c->exe = tokio__strdup(j->exe ? j->exe : "")) == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
+                            c->path);
+    /* hints as Darshan keeps them: h=key=value;key=value */
+    for (size_t i = 0; i < j->n_metadata; i++) {
+        const char *v = j->metadata_values[i], *s;
+        if (strcmp(j->metadata_keys[i], "h") != 0)
+            continue;
+        for (s = strstr(v, "cb_nodes="); s != NULL;
+             s = strstr(s + 1, "cb_nodes="))
+            if (s == v || s[-1] == ';') {
+                char *end;
+                long n = strtol(s + 9, &end, 10);
+                if (end != s + 9 && (*end == '\0' || *end == ';') && n > 0)
+                    c->cb_nodes = n;
+            }
+    }
+    return TOKIO_OK;
+}
+
+static int
+resolve(struct tokio__top *t, const struct tokio_darshan *log)
+{
+    qsort(t->e, t->n, sizeof(*t->e), by_key);
+    for (size_t i = 0; i < t->n; i++) {
+        const char *name = t->e[i].id ? tokio_darshan_name(log, t->e[i].id)
+                                      : NULL;
+        if (name != NULL && (t->e[i].name = tokio__strdup(name)) == NULL)
+            return TOKIO_ENOMEM;
+    }
+    return TOKIO_OK;
+}
+
+static struct tokio__top *
+tops(struct tokio__client *c, size_t i)
+{
+    struct tokio__top *all[] = {
+        &c->top_stdio, &c->top_small_read, &c->top_small_write,
+        &c->top_sh_small_read, &c->top_sh_small_write, &c->top_mem,
+        &c->top_file, &c->top_red_read, &c->top_red_write,
+        &c->top_rand_read, &c->top_rand_write, &c->top_strag_bytes,
+        &c->top_strag_time, &c->top_indep_read, &c->top_indep_write,
+        &c->top_h5_small, &c->top_h5_indep, &c->top_nc_small,
+        &c->top_nc_indep
+    };
+
+    return i < sizeof(all) / sizeof(*all) ? all[i] : NULL;
+}
+
+/* After the records: performance, names of the few biggest, the busiest
+ * mount, and darshan-bad-ost's correlation over the job's files. */
+static int
+finish(struct pass *p, const struct tokio_darshan *log, int slow_ost)
+{
+    struct tokio__client *c = p->c;
+    struct tokio_darshan_perf perf;
+    const char *mount = NULL;
+    double most = 0;
+    int rc = TOKIO_OK;
+
+    if (c->present[TOKIO_DARSHAN_POSIX] &&
+        tokio_darshan_perf(log, TOKIO_DARSHAN_POSIX, &perf) == TOKIO_OK) {
+        c->has_perf = 1;
+        c->agg_perf = perf.agg_perf_by_slowest;
+        /* summarize-job's darshan_io_time */
+        c->io_time = perf.slowest_rank_io_time != 0
+                         ? perf.slowest_rank_io_time +
+                               perf.shared_time_by_slowest
+                         : perf.slowest_rank_io_time;
+    }
+    for (size_t i = 0; rc == TOKIO_OK && tops(c, i) != NULL; i++)
+        rc = resolve(tops(c, i), log);
+    for (size_t i = 0; rc == TOKIO_OK && i < c->n_osts; i++)
+        for (size_t k = 0; k < c->osts[i].n_files && k < (size_t)p->top;
+             k++) {
+            const char *name = tokio_darshan_name(log, c->osts[i].ids[k]);
+            if (name != NULL &&
+                (c->osts[i].names[k] = tokio__strdup(name)) == NULL)
+                rc = TOKIO_ENOMEM;
+        }
+    for (size_t i = 0; i < p->n_mounts; i++)
+        if (p->mount_bytes[i] > most) {
+            most = p->mount_bytes[i];
+            mount = tokio_darshan_mount(log, i)->path;
+        }
+    if (rc == TOKIO_OK && mount != NULL &&
+        (c->mount = tokio__strdup(mount)) == NULL)
+        rc = TOKIO_ENOMEM;
+    if (rc < 0)
+        return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
+                            c->path);
+    if (slow_ost && c->n_osts > 0 && c->records[TOKIO_DARSHAN_POSIX] > 0) {
+        struct tokio_darshan_bad_ost *b = NULL;
+        if ((rc = tokio_darshan_bad_ost_new(&b)) == TOKIO_OK &&
+            (rc = tokio_darshan_bad_ost_add_log(b, log, c->path)) ==
+                TOKIO_OK) {
+            c->bad_ost_files = tokio_darshan_bad_ost_file_count(b);
+            rc = tokio_darshan_bad_ost_correlate(b, &c->bad_ost,
+                                                 &c->n_bad_ost);
+        }
+        tokio_darshan_bad_ost_free(b);
+        c->bad_ost_done = rc == TOKIO_OK;
+        /* a p-value that would not converge, or no file in both
+         * modules: the rule says it could not be evaluated */
+        if (rc == TOKIO_ERR || rc == TOKIO_ENOTFOUND)
+            rc = TOKIO_OK;
+    }
+    return rc;
+}
+
+/* The modules the rules read: not DXT, whose traces can be big. */
+#define MODULES_READ                                                        \
+    (TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_POSIX) |                        \
+     TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_MPIIO) |                        \
+     TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_H5F) |                          \
+     TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_H5D) |                          \
+     TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_PNETCDF_VAR) |                  \
+     TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_LUSTRE) |                       \
+     TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_STDIO))
+
+/*
+ * The one place the log is read.  Today the reader keeps a module's
+ * records and they are walked here; when it hands records to a callback
+ * as it decodes them, on_record() becomes that callback and this loop
+ * goes (darshan-bad-ost, which needs kept POSIX and LUSTRE records, then
+ * reads those two modules again).
+ */
+int
+tokio__insights_read(struct tokio__client *c, const char *path,
+                     double small_bytes, double straggler, int top,
+                     int slow_ost)
+{
+    struct pass p = { 0 };
+    struct tokio_darshan *log = NULL;
+    int rc, partial;
+
+    c->path = path;
+    p.c = c;
+    p.top = top;
+    p.straggler = straggler;
+    for (int b = 0; b < 10 && bin_edges[b] <= small_bytes; b++)
+        p.small_bins = b + 1;
+    c->small_bytes = p.small_bins > 0 ? bin_edges[p.small_bins - 1] : 0;
+    for (size_t i = 0; tops(c, i) != NULL; i++)
+        tops(c, i)->max = (size_t)top;
+    if ((rc = tokio_darshan_open_select(&log, path, MODULES_READ, 0)) < 0)
+        return rc;
+    partial = rc == TOKIO_PARTIAL;
+    rc = read_job(c, log);
+    c->partial = partial;
+    for (int mod = 0; mod < TOKIO_DARSHAN_KNOWN_MODULES; mod++)
+        c->present[mod] = tokio_darshan_module_len(log, mod) > 0;
+    for (int mod = 0; rc == TOKIO_OK && mod < TOKIO_DARSHAN_KNOWN_MODULES;
+         mod++) {
+        size_t n = tokio_darshan_record_count(log, mod);
+        if (!(MODULES_READ & TOKIO_DARSHAN_MODULE_BIT(mod)))
+            continue;
+        for (size_t i = 0; rc == TOKIO_OK && i < n; i++)
+            rc = on_record(&p, log, mod, tokio_darshan_record(log, mod, i));
+    }
+    if (rc == TOKIO_OK)
+        rc = setup(&p, log);        /* a log without records */
+    if (rc == TOKIO_OK)
+        rc = finish(&p, log, slow_ost);
+    free(p.mount_bytes);
+    tokio_darshan_free(log);
+    return rc;
+}
+
+void
+tokio__insights_client_free(struct tokio__client *c)
+{
+    if (c == NULL)
+        return;
+    for (size_t i = 0; tops(c, i) != NULL; i++)
+        for (size_t k = 0; k < tops(c, i)->n; k++)
+            free(tops(c, i)->e[k].name);
+    for (size_t i = 0; i < c->n_osts; i++)
+        for (size_t k = 0; k < TOKIO__INSIGHTS_TOP_MAX; k++)
+            free(c->osts[i].names[k]);
+    free(c->osts);
+    free(c->ranks);
+    free(c->exe);
+    free(c->mount);
+    free(c->bad_ost);
+    memset(c, 0, sizeof(*c));
+}
+
+/* ---- the rules ---------------------------------------------------------- */
+
+#define SRC_POSIX "Darshan POSIX module"
+#define SRC_MPIIO "Darshan MPI-IO module"
+
+/* A share as a percentage, 0 when there is no whole. */
+static double
+pct(double part, double whole)
+{
+    return whole > 0 ? 100.0 * part / whole : 0;
+}
+
+/* The rules that need POSIX records say so when there are none. */
+static int
+need_posix(struct tokio__findings *f, json_t *x,
+           const struct tokio__client *c)
+{
+    if (c->present[TOKIO_DARSHAN_POSIX])
+        return 1;
+    tokio__not_evaluated(f, x, "not evaluated: the log has no POSIX "
+                         "module (no POSIX I/O was recorded)");
+    return 0;
+}
+
+static int
+need_module(struct tokio__findings *f, json_t *x,
+            const struct tokio__client *c, int mod, const char *why)
+{
+    if (c->present[mod])
+        return 1;
+    tokio__not_evaluated(f, x, "not evaluated: the log has no %s module%s",
+                         tokio_darshan_module_name(mod), why);
+    return 0;
+}
+
+static void
+stdio_share(struct tokio__findings *f, const struct tokio__client *c)
+{
+    json_t *x = tokio__finding(f, "stdio_share", "Darshan STDIO, POSIX and "
+                               "MPI-IO modules");
+    double posix = c->p_read.bytes + c->p_write.bytes;
+    /* MPI-IO's bytes reach the file through POSIX: counted once */
+    double total = c->s_bytes + fmax(posix, c->m_bytes);
+    double thr = tokio__threshold(f, x, "interface_stdio");
+    char a[64], b[64];
+
+    tokio__number(f, x, "stdio_bytes", c->s_bytes);
+    tokio__number(f, x, "posix_bytes", posix);
+    tokio__number(f, x, "mpiio_bytes", c->m_bytes);
+    tokio__number(f, x, "total_bytes", total);
+    if (total == 0) {
+        tokio__not_evaluated(f, x, "not evaluated: the job moved no bytes "
+                             "through STDIO, POSIX or MPI-IO");
+        return;
+    }
+    tokio__number(f, x, "share", c->s_bytes / total);
+    tokio__bytes_text(a, sizeof(a), c->s_bytes);
+    tokio__bytes_text(b, sizeof(b), total);
+    if (c->s_bytes / total > thr) {
+        tokio__found(f, x, TOKIO__HIGH, "STDIO, a slow interface for bulk "
+                     "data, moved %.1f%% of the job's bytes (%s of %s)",
+                     pct(c->s_bytes, total), a, b);
+        tokio__recommend(f, x, "Move bulk data from fread/fwrite/fprintf "
+                         "to large POSIX reads and writes, or to MPI-IO, "
+                         "HDF5 or PnetCDF; keep STDIO for small text.");
+        tokio__top_files(f, x, &c->top_stdio);
+    } else {
+        tokio__found(f, x, TOKIO__OK, "STDIO moved %.1f%% of the job's bytes "
+                     "(%s of %s)", pct(c->s_bytes, total), a, b);
+    }
+}
+
+static void
+no_mpiio(struct tokio__findings *f, const struct tokio__client *c)
+{
+    json_t *x = tokio__finding(f, "no_mpiio", "Darshan job record and "
+                               "module list");
+
+    tokio__number(f, x, "nprocs", (double)c->nprocs);
+    tokio__number(f, x, "mpiio_records",
+                  (double)c->records[TOKIO_DARSHAN_MPIIO]);
+    if (c->present[TOKIO_DARSHAN_MPIIO]) {
+        tokio__found(f, x, TOKIO__OK, "The job uses MPI-IO (%zu record%s)",
+                     c->records[TOKIO_DARSHAN_MPIIO],
+                     c->records[TOKIO_DARSHAN_MPIIO] == 1 ? "" : "s");
+    } else if (c->nprocs > 1) {
+        tokio__found(f, x, TOKIO__WARNING, "%lld processes and no MPI-IO: "
+                     "every rank does its own I/O", (long long)c->nprocs);
+        tokio__recommend(f, x, "Use MPI-IO (directly, or through HDF5 or "
+                         "PnetCDF) for data the ranks share, so the library "
+                         "can aggregate their requests with collective I/O.");
+    } else {
+        tokio__found(f, x, TOKIO__INFO, "A single process without MPI-IO: "
+                     "collective I/O would bring nothing here");
+    }
+}
+
+/* operation_intensity and byte_intensity: |W - R| / (W + R). */
+static void
+intensity(struct tokio__findings *f, const struct tokio__client *c,
+          int bytes)
+{
+    json_t *x = tokio__finding(f, bytes ? "byte_intensity"
+                                        : "operation_intensity", SRC_POSIX);
+    double r = bytes ? c->p_read.bytes : c->p_read.ops;
+    double w = bytes ? c->p_write.bytes : c->p_write.ops;
+    double thr = tokio__threshold(f, x, "imbalance_operations");
+    const char *what = bytes ? "bytes" : "operations";
+
+    if (!need_posix(f, x, c))
+        return;
+    tokio__number(f, x, bytes ? "bytes_read" : "reads", r);
+    tokio__number(f, x, bytes ? "bytes_written" : "writes", w);
+    if (r + w == 0) {
+        tokio__not_evaluated(f, x, "not evaluated: no POSIX %s were read or "
+                             "written", what);
+        return;
+    }
+    tokio__number(f, x, "imbalance", fabs(w - r) / (w + r));
+    if (fabs(w - r) / (w + r) > thr)
+        tokio__found(f, x, TOKIO__INFO, "The job is %s-intensive by %s: "
+                     "%.1f%% writes, %.1f%% reads", w > r ? "write" : "read",
+                     what, pct(w, r + w), pct(r, r + w));
+    else
+        tokio__found(f, x, TOKIO__OK, "Reads and writes are balanced by %s: "
+                     "%.1f%% writes, %.1f%% reads", what, pct(w, r + w),
+                     pct(r, r + w));
+}
+
+/* small_reads, small_writes and their shared-file forms. */
+static void
+small_requests(struct tokio__findings *f, const struct tokio__client *c,
+               int write, int shared)
+{
+    static const char *const codes[2][2] = {
+        { "small_reads", "small_writes" },
+        { "small_shared_reads", "small_shared_writes" }
+    };
+    json_t *x = tokio__finding(f, codes[shared][write], SRC_POSIX);
+    const struct tokio__io *io = shared ? (write ? &c->sh_write : &c->sh_read)
+                                        : (write ? &c->p_write : &c->p_read);
+    const struct tokio__top *t = shared ? (write ? &c->top_sh_small_write
+                                                 : &c->top_sh_small_read)
+                                        : (write ? &c->top_small_write
+                                                 : &c->top_small_read);
+    double thr = tokio__threshold(f, x, "small_requests");
+    double abs_thr = tokio__threshold(f, x, "small_requests_absolute");
+    const char *op = write ? "write" : "read";
+    char size[64];
+
+    tokio__threshold(f, x, "small_bytes");
+    if (!need_posix(f, x, c))
+        return;
+    if (c->small_bytes == 0) {
+        tokio__not_evaluated(f, x, "not evaluated: small_bytes is below "
+                             "Darshan's smallest access-size bin (requests "
+                             "of up to 100 bytes)");
+        return;
+    }
+    tokio__bytes_text(size, sizeof(size), c->small_bytes);
+    tokio__number(f, x, "small", io->small);
+    tokio__number(f, x, write ? "writes" : "reads", io->ops);
+    tokio__number(f, x, "small_bytes", c->small_bytes);
+    if (shared && c->shared_files == 0) {
+        tokio__found(f, x, TOKIO__OK, "No file was shared by all ranks "
+                     "(the log has no shared records)");
+        return;
+    }
+    if (io->ops == 0) {
+        tokio__found(f, x, TOKIO__OK, "No POSIX %ss%s", op,
+                     shared ? " on shared files" : "");
+        return;
+    }
+    tokio__number(f, x, "share", io->small / io->ops);
+    if (io->small / io->ops > thr && io->small > abs_thr) {
+        tokio__found(f, x, TOKIO__HIGH, "%.0f small %ss (up to %s) are "
+                     "%.1f%% of the job's %.0f %ss%s", io->small, op, size,
+                     pct(io->small, io->ops), io->ops, op,
+                     shared ? " on shared files" : "");
+        tokio__recommend(f, x, "Buffer %ss into larger, contiguous "
+                         "requests of %s or more.  %s", op, size,
+                         c->present[TOKIO_DARSHAN_MPIIO]
+                             ? (write ? "The job uses MPI-IO: collective "
+                                        "writes (MPI_File_write_all, "
+                                        "MPI_File_write_at_all) let the "
+                                        "aggregators merge the ranks' "
+                                        "requests."
+                                      : "The job uses MPI-IO: collective "
+                                        "reads (MPI_File_read_all, "
+                                        "MPI_File_read_at_all) let the "
+                                        "aggregators merge the ranks' "
+                                        "requests.")
+                             : "MPI-IO collective I/O (or HDF5 and PnetCDF "
+                               "over it) would merge the ranks' requests.");
+        tokio__top_files(f, x, t);
+    } else {
+        tokio__found(f, x, TOKIO__OK, "%.0f small %ss (up to %s): %.1f%% "
+                     "of the job's %.0f %ss%s", io->small, op, size,
+                     pct(io->small, io->ops), io->ops, op,
+                     shared ? " on shared files" : "");
+    }
+}
+
+static void
+misaligned(struct tokio__findings *f, const struct tokio__client *c,
+           int file)
+{
+    json_t *x = tokio__finding(f, file ? "misaligned_file"
+                                       : "misaligned_memory", SRC_POSIX);
+    double ops = c->p_read.ops + c->p_write.ops;
+    double n = file ? c->file_not_aligned : c->mem_not_aligned;
+    double thr = tokio__threshold(f, x, "misaligned_requests");
+    const char *what = file ? "file offsets" : "memory buffers";
+
+    if (!need_posix(f, x, c))
+        return;
+    tokio__number(f, x, "misaligned", n);
+    tokio__number(f, x, "operations", ops);
+    if (file) {
+        tokio__number(f, x, "file_alignment", c->file_alignment);
+        tokio__number(f, x, "stripe_size", c->stripe_size > 0
+                                               ? c->stripe_size : NAN);
+    }
+    if (ops == 0) {
+        tokio__not_evaluated(f, x, "not evaluated: no POSIX reads or "
+                             "writes");
+        return;
+    }
+    tokio__number(f, x, "share", n / ops);
+    if (!(n / ops > thr)) {
+        tokio__found(f, x, TOKIO__OK, "%.1f%% of the requests had misaligned "
+                     "%s", pct(n, ops), what);
+        return;
+    }
+    tokio__found(f, x, TOKIO__HIGH, "%.1f%% of the requests (%.0f of %.0f) "
+                 "had misaligned %s", pct(n, ops), n, ops, what);
+    tokio__top_files(f, x, file ? &c->top_file : &c->top_mem);
+    if (!file) {
+        tokio__recommend(f, x, "Allocate I/O buffers aligned to the page "
+                         "size (posix_memalign), so that the kernel and the "
+                         "file system client need no extra copy.");
+        return;
+    }
+    char align[64];
+    tokio__bytes_text(align, sizeof(align),
+                      c->stripe_size > 0 ? c->stripe_size
+                                         : c->file_alignment);
+    tokio__recommend(f, x, "Start requests at multiples of %s (the %s).%s%s",
+                     align, c->stripe_size > 0 ? "Lustre stripe size"
+                                               : "file system's alignment",
+                     c->present[TOKIO_DARSHAN_H5F]
+                         ? "  The job uses HDF5: H5Pset_alignment(fapl, "
+                           "threshold, alignment) on the file access "
+                           "property list puts datasets on those "
+                           "boundaries."
+                         : "",
+                     c->present[TOKIO_DARSHAN_MPIIO]
+                         ? "  With MPI-IO, collective buffering aligns "
+                           "the aggregators' requests to the stripes "
+                           "(romio_cb_write/romio_cb_read=enable)."
+                         : "");
+}
+
+static void
+redundant(struct tokio__findings *f, const struct tokio__client *c,
+          int write)
+{
+    json_t *x = tokio__finding(f, write ? "redundant_writes"
+                                        : "redundant_reads", SRC_POSIX);
+    double red = write ? c->redundant_write : c->redundant_read;
+    double moved = write ? c->p_write.bytes : c->p_read.bytes;
+    double thr = tokio__threshold(f, x, "redundant_traffic");
+    const char *op = write ? "written" : "read";
+    char a[64], b[64];
+
+    if (!need_posix(f, x, c))
+        return;
+    tokio__number(f, x, "redundant_bytes", red);
+    tokio__number(f, x, write ? "bytes_written" : "bytes_read", moved);
+    if (moved == 0) {
+        tokio__found(f, x, TOKIO__OK, "No bytes %s through POSIX", op);
+        return;
+    }
+    tokio__number(f, x, "share", red / moved);
+    tokio__bytes_text(a, sizeof(a), red);
+    tokio__bytes_text(b, sizeof(b), moved);
+    if (red / moved > thr) {
+        tokio__found(f, x, TOKIO__WARNING, "%s of the %s %s (%.1f%%) went "
+                     "beyond the files' extents: the same bytes were %s "
+                     "more than once", a, b, op, pct(red, moved), op);
+        tokio__recommend(f, x, write
+                         ? "Write each region once: keep data in memory "
+                           "until it is final, and avoid rewriting files "
+                           "from the start."
+                         : "Read shared input once (on one rank, or a few) "
+                           "and broadcast it, or keep it in memory instead "
+                           "of reading it again.");
+        tokio__top_files(f, x, write ? &c->top_red_write : &c->top_red_read);
+    } else {
+        tokio__found(f, x, TOKIO__OK, "No bytes were %s more than once "
+                     "(%s %s)", op, b, op);
+    }
+}
+
+static void
+random_access(struct tokio__findings *f, const struct tokio__client *c,
+              int write)
+{
+    json_t *x = tokio__finding(f, write ? "random_writes" : "random_reads",
+                               SRC_POSIX);
+    const struct tokio__io *io = write ? &c->p_write : &c->p_read;
+    double thr = tokio__threshold(f, x, "random_operations");
+    double abs_thr = tokio__threshold(f, x, "random_operations_absolute");
+    /* consecutive requests are sequential too (Darshan counts both);
+     * a log claiming more consecutive than sequential ones is taken at
+     * its larger word */
+    double seq = fmax(io->seq, io->consec);
+    double rnd = io->ops - seq > 0 ? io->ops - seq : 0;
+    const char *op = write ? "write" : "read";
+
+    if (!need_posix(f, x, c))
+        return;
+    tokio__number(f, x, "random", rnd);
+    tokio__number(f, x, "sequential", seq - io->consec);
+    tokio__number(f, x, "consecutive", io->consec);
+    tokio__number(f, x, write ? "writes" : "reads", io->ops);
+    if (io->ops == 0) {
+        tokio__found(f, x, TOKIO__OK, "No POSIX %ss", op);
+        return;
+    }
+    tokio__number(f, x, "share", rnd / io->ops);
+    if (rnd / io->ops > thr && rnd > abs_thr) {
+        tokio__found(f, x, TOKIO__HIGH, "%.0f %ss (%.1f%%) were random: "
+                     "neither consecutive nor sequential", rnd, op,
+                     pct(rnd, io->ops));
+        tokio__recommend(f, x, "Make accesses sequential (sort them by "
+                         "offset), or %s larger regions at once and index "
+                         "them in memory; with MPI-IO, describe the pattern "
+                         "with a file view and use collective I/O.", op);
+        tokio__top_files(f, x, write ? &c->top_rand_write
+                                     : &c->top_rand_read);
+    } else {
+        tokio__found(f, x, TOKIO__OK, "%ss were mostly in order: %.1f%% "
+                     "consecutive, %.1f%% sequential, %.1f%% random",
+                     write ? "Write" : "Read", pct(io->consec, io->ops),
+                     pct(seq - io->consec, io->ops), pct(rnd, io->ops));
+    }
+}
+
+/* The ranks of the table as the few biggest by `what` (0 read, 1
+ * written, 2 metadata time with the shared share). */
+static void
+rank_top(struct tokio__top *t, const struct tokio__client *c, int what,
+         size_t max)
+{
+    double share = c->nprocs > 0 ? c->shared_meta / (double)c->nprocs : 0;
+
+    memset(t, 0, sizeof(*t));
+    t->max = max;
+    for (int64_t r = 0; r < c->nprocs; r++) {
+        const struct tokio__rank *k = &c->ranks[r];
+        double v = what == 0 ? k->read : what == 1 ? k->written
+                                                   : k->meta + share;
+        if (what == 2 || k->own)
+            top_add(t, 0, r, v, what == 2 ? k->read + k->written : v);
+    }
+    qsort(t->e, t->n, sizeof(*t->e), by_key);
+}
+
+static void
+metadata_time(struct tokio__findings *f, const struct tokio__client *c)
+{
+    json_t *x = tokio__finding(f, "metadata_time", SRC_POSIX);
+    double thr = tokio__threshold(f, x, "metadata_time_rank");
+    double share, most = 0;
+    size_t over = 0;
+    struct tokio__top t;
+
+    if (!need_posix(f, x, c))
+        return;
+    if (c->ranks == NULL) {
+        tokio__not_evaluated(f, x, "not evaluated: the job's %lld "
+                             "processes are too many to follow one by one",
+                             (long long)c->nprocs);
+        return;
+    }
+    share = c->shared_meta / (double)c->nprocs;
+    for (int64_t r = 0; r < c->nprocs; r++) {
+        double v = c->ranks[r].meta + share;
+        over += v > thr;
+        most = fmax(most, v);
+    }
+    tokio__number(f, x, "ranks_over", (double)over);
+    tokio__number(f, x, "max_rank_seconds", most);
+    tokio__number(f, x, "total_seconds", c->meta_time);
+    if (over == 0) {
+        tokio__found(f, x, TOKIO__OK, "No rank spent more than %g s in "
+                     "metadata operations (the most: %.1f s)", thr, most);
+        return;
+    }
+    tokio__found(f, x, TOKIO__HIGH, "%zu rank%s spent more than %g s in "
+                 "metadata operations (open, stat, seek, close; the most: "
+                 "%.1f s)", over, over == 1 ? "" : "s", thr, most);
+    tokio__recommend(f, x, "Open, stat and close fewer files: combine "
+                     "per-rank files, keep files open between accesses, "
+                     "and avoid stat and seek storms.%s",
+                     c->present[TOKIO_DARSHAN_H5F]
+                         ? "  The job uses HDF5: collective metadata "
+                           "(H5Pset_all_coll_metadata_ops, "
+                           "H5Pset_coll_metadata_write) and a larger "
+                           "metadata cache defer and share the work."
+                         : "");
+    rank_top(&t, c, 2, (size_t)f->top);
+    tokio__top_files(f, x, &t);
+}
+
+static void
+stragglers(struct tokio__findings *f, const struct tokio__client *c,
+           int time)
+{
+    json_t *x = tokio__finding(f, time ? "straggler_time"
+                                       : "straggler_bytes", SRC_POSIX);
+    double thr = tokio__threshold(f, x, "imbalance_stragglers");
+    size_t n = time ? c->straggler_time_files : c->straggler_bytes_files;
+    double worst = time ? c->straggler_time_max : c->straggler_bytes_max;
+    const char *what = time ? "time" : "bytes";
+
+    if (!need_posix(f, x, c))
+        return;
+    tokio__number(f, x, "files_over", (double)n);
+    tokio__number(f, x, "shared_files", (double)c->shared_files);
+    tokio__number(f, x, "max_imbalance", worst);
+    if (c->shared_files == 0) {
+        tokio__found(f, x, TOKIO__OK, "No file was shared by all ranks");
+        return;
+    }
+    if (n == 0) {
+        tokio__found(f, x, TOKIO__OK, "On no shared file did the slowest "
+                     "and fastest rank differ by more than %.0f%% of the "
+                     "%s (the most: %.1f%%)", 100 * thr, what, 100 * worst);
+        return;
+    }
+    tokio__found(f, x, TOKIO__HIGH, "On %zu of %zu shared files the slowest "
+                 "and fastest rank differ by more than %.0f%% of the file's "
+                 "%s (the most: %.1f%%)", n, c->shared_files, 100 * thr,
+                 what, 100 * worst);
+    tokio__recommend(f, x, time
+                     ? "Find out why some ranks are slower on shared files: "
+                       "uneven shares, an OST in trouble (see slow_ost), "
+                       "misaligned requests; collective I/O evens ranks "
+                       "out, and more stripes spread the load."
+                     : "Give the ranks equal shares of shared files, and "
+                       "tune the striping (stripe count and size) so their "
+                       "requests spread over the OSTs.");
+    tokio__top_files(f, x, time ? &c->top_strag_time : &c->top_strag_bytes);
+}
+
+static void
+rank_imbalance(struct tokio__findings *f, const struct tokio__client *c,
+               int write)
+{
+    json_t *x = tokio__finding(f, write ? "rank_imbalance_writes"
+                                        : "rank_imbalance_reads", SRC_POSIX);
+    double thr = tokio__threshold(f, x, "imbalance_size");
+    double most = 0, least = INFINITY;
+    int64_t most_rank = -1, least_rank = -1;
+    size_t ranks = 0;
+    const char *op = write ? "wrote to" : "read from";
+    char a[64], b[64];
+
+    if (!need_posix(f, x, c))
+        return;
+    if (c->ranks == NULL) {
+        tokio__not_evaluated(f, x, "not evaluated: the job's %lld "
+                             "processes are too many to follow one by one",
+                             (long long)c->nprocs);
+        return;
+    }
+    for (int64_t r = 0; r < c->nprocs; r++) {
+        double v = write ? c->ranks[r].written : c->ranks[r].read;
+        if (!c->ranks[r].own)
+            continue;
+        ranks++;
+        if (v > most || most_rank < 0) {
+            most = v;
+            most_rank = r;
+        }
+        if (v < least) {
+            least = v;
+            least_rank = r;
+        }
+    }
+    tokio__number(f, x, "ranks", (double)ranks);
+    if (ranks < 2 || most == 0) {
+        tokio__found(f, x, TOKIO__OK, "%s", ranks < 2
+                     ? "Fewer than two ranks had files of their own"
+                     : write ? "No rank wrote to files of its own"
+                             : "No rank read from files of its own");
+        return;
+    }
+    tokio__number(f, x, "max_bytes", most);
+    tokio__number(f, x, "min_bytes", least);
+    tokio__number(f, x, "imbalance", (most - least) / most);
+    tokio__bytes_text(a, sizeof(a), most);
+    tokio__bytes_text(b, sizeof(b), least);
+    if ((most - least) / most > thr) {
+        struct tokio__top t;
+        tokio__found(f, x, TOKIO__HIGH, "The %zu ranks with files of their "
+                     "own %s them unevenly: %.1f%% apart (rank %lld %s, rank "
+                     "%lld %s)", ranks, op, 100 * (most - least) / most,
+                     (long long)most_rank, a, (long long)least_rank, b);
+        tokio__recommend(f, x, "Balance what each rank %s its own files; "
+                         "if rank 0 alone does the I/O, spread it over the "
+                         "ranks or use MPI-IO collectives on a shared file.",
+                         write ? "writes to" : "reads from");
+        rank_top(&t, c, write, (size_t)f->top);
+        tokio__top_files(f, x, &t);
+        tokio__file(f, x, NULL, least_rank, least, least);
+    } else {
+        tokio__found(f, x, TOKIO__OK, "The %zu ranks with files of their "
+                     "own %s them evenly: %.1f%% apart at most", ranks, op,
+                     100 * (most - least) / most);
+    }
+}
+
+static void
+collective(struct tokio__findings *f, const struct tokio__client *c,
+           int write)
+{
+    json_t *x = tokio__finding(f, write ? "collective_writes"
+                                        : "collective_reads", SRC_MPIIO);
+    double coll = write ? c->m_coll_writes : c->m_coll_reads;
+    double ops = coll + (write ? c->m_indep_writes : c->m_indep_reads);
+    double thr = tokio__threshold(f, x, "collective_operations");
+    double abs_thr = tokio__threshold(f, x,
+                                      "collective_operations_absolute");
+    const char *op = write ? "write" : "read";
+
+    if (!need_module(f, x, c, TOKIO_DARSHAN_MPIIO, " (the job does not "
+                     "use MPI-IO)"))
+        return;
+    tokio__number(f, x, "collective", coll);
+    tokio__number(f, x, write ? "writes" : "reads", ops);
+    if (ops == 0) {
+        tokio__found(f, x, TOKIO__OK, "No MPI-IO %ss", op);
+        return;
+    }
+    tokio__number(f, x, "share", coll / ops);
+    if (coll / ops < thr && ops > abs_thr) {
+        if (coll == 0)
+            tokio__found(f, x, TOKIO__HIGH, "None of the job's %.0f MPI-IO "
+                         "%ss was collective", ops, op);
+        else
+            tokio__found(f, x, TOKIO__HIGH, "Only %.1f%% of the job's %.0f "
+                         "MPI-IO %ss were collective", pct(coll, ops), ops,
+                         op);
+        tokio__recommend(f, x, "Use collective %ss (MPI_File_%s_all, "
+                         "MPI_File_%s_at_all) with one aggregator per "
+                         "compute node, so that ROMIO merges the ranks' "
+                         "requests into large ones.", op, op, op);
+        tokio__top_files(f, x, write ? &c->top_indep_write
+                                     : &c->top_indep_read);
+    } else {
+        tokio__found(f, x, TOKIO__OK, "%.1f%% of the job's %.0f MPI-IO %ss "
+                     "were collective", pct(coll, ops), ops, op);
+    }
+}
+
+static void
+nonblocking(struct tokio__findings *f, const struct tokio__client *c,
+            int write)
+{
+    json_t *x = tokio__finding(f, write ? "nonblocking_writes"
+                                        : "nonblocking_reads", SRC_MPIIO);
+    double nb = write ? c->m_nb_writes : c->m_nb_reads;
+    double ops = write ? c->m_indep_writes + c->m_coll_writes +
+                             c->m_split_writes
+                       : c->m_indep_reads + c->m_coll_reads + c->m_split_reads;
+    const char *op = write ? "write" : "read";
+
+    if (!need_module(f, x, c, TOKIO_DARSHAN_MPIIO, " (the job does not "
+                     "use MPI-IO)"))
+        return;
+    tokio__number(f, x, "nonblocking", nb);
+    tokio__number(f, x, write ? "blocking_writes" : "blocking_reads", ops);
+    if (nb > 0) {
+        tokio__found(f, x, TOKIO__OK, "%.0f non-blocking MPI-IO %ss", nb, op);
+    } else if (ops == 0) {
+        tokio__found(f, x, TOKIO__OK, "No MPI-IO %ss", op);
+    } else {
+        tokio__found(f, x, TOKIO__WARNING, "All %.0f MPI-IO %ss blocked: "
+                     "none overlapped computation", ops, op);
+        tokio__recommend(f, x, "Overlap I/O with computation: "
+                         "MPI_File_i%s_at or MPI_File_i%s_all (MPI 3.1), or "
+                         "MPI_File_%s_all_begin/end%s%s", op, op, op,
+                         c->present[TOKIO_DARSHAN_H5F]
+                             ? "; with HDF5, the asynchronous I/O VOL "
+                               "connector (hpc-io/vol-async)"
+                             : "",
+                         c->present[TOKIO_DARSHAN_PNETCDF_VAR]
+                             ? "; with PnetCDF, ncmpi_iput_vara/"
+                               "ncmpi_iget_vara and ncmpi_wait_all."
+                             : ".");
+    }
+}
+
+static void
+cb_nodes(struct tokio__findings *f, const struct tokio__client *c)
+{
+    json_t *x = tokio__finding(f, "cb_nodes", "Darshan MPI-IO module and "
+                               "hints ('h' metadata), the job's nodes");
+    double coll = c->m_coll_reads + c->m_coll_writes;
+
+    if (!need_module(f, x, c, TOKIO_DARSHAN_MPIIO, " (the job does not "
+                     "use MPI-IO)"))
+        return;
+    tokio__number(f, x, "cb_nodes", c->cb_nodes > 0 ? (double)c->cb_nodes
+                                                    : NAN);
+    tokio__number(f, x, "nodes", c->nodes > 0 ? (double)c->nodes : NAN);
+    tokio__number(f, x, "collective_operations", coll);
+    if (coll == 0) {
+        tokio__found(f, x, TOKIO__OK, "No collective MPI-IO: collective "
+                     "buffering was not used");
+    } else if (c->cb_nodes < 0) {
+        tokio__found(f, x, TOKIO__INFO, "The log holds no cb_nodes hint "
+                     "(Darshan keeps hints in its 'h' metadata); ROMIO then "
+                     "uses one aggregator per node");
+    } else if (c->nodes == 0) {
+        tokio__not_evaluated(f, x, "not evaluated: the job's node count is "
+                             "unknown (%s)", c->nodes_why);
+    } else if ((size_t)c->cb_nodes > c->nodes) {
+        tokio__found(f, x, TOKIO__HIGH, "cb_nodes=%ld aggregators on %zu "
+                     "nodes: several per node share its network link",
+                     c->cb_nodes, c->nodes);
+        tokio__recommend(f, x, "Set the MPI-IO hint cb_nodes=%zu (one "
+                         "aggregator per compute node), e.g. in "
+                         "ROMIO_HINTS or MPICH_MPIIO_HINTS.", c->nodes);
+    } else if ((size_t)c->cb_nodes < c->nodes) {
+        tokio__found(f, x, TOKIO__INFO, "cb_nodes=%ld aggregators on %zu "
+                     "nodes: some nodes do no collective I/O", c->cb_nodes,
+                     c->nodes);
+        tokio__recommend(f, x, "If collective I/O is slow, try cb_nodes=%zu "
+                         "(one aggregator per node).", c->nodes);
+    } else {
+        tokio__found(f, x, TOKIO__OK, "One aggregator per node "
+                     "(cb_nodes=%ld on %zu nodes)", c->cb_nodes, c->nodes);
+    }
+}
+
+/* hdf5_small_dataset_access and pnetcdf_small_var_access. */
+static void
+library_small(struct tokio__findings *f, const struct tokio__client *c,
+              int nc)
+{
+    int mod = nc ? TOKIO_DARSHAN_PNETCDF_VAR : TOKIO_DARSHAN_H5D;
+    json_t *x = tokio__finding(f, nc ? "pnetcdf_small_var_access"
+                                     : "hdf5_small_dataset_access",
+                               nc ? "Darshan PNETCDF_VAR module"
+                                  : "Darshan H5D module");
+    const struct tokio__io *r = nc ? &c->n_read : &c->h_read;
+    const struct tokio__io *w = nc ? &c->n_write : &c->h_write;
+    double ops = r->ops + w->ops, sm = r->small + w->small;
+    double thr = tokio__threshold(f, x, "small_requests");
+    double abs_thr = tokio__threshold(f, x, "small_requests_absolute");
+    const char *what = nc ? "variable" : "dataset";
+    char size[64];
+
+    tokio__threshold(f, x, "small_bytes");
+    if (!need_module(f, x, c, mod, nc ? " (not a PnetCDF job, or Darshan "
+                                        "without PnetCDF instrumentation)"
+                                      : " (not an HDF5 job, or Darshan "
+                                        "without HDF5 instrumentation)"))
+        return;
+    if (c->small_bytes == 0) {
+        tokio__not_evaluated(f, x, "not evaluated: small_bytes is below "
+                             "Darshan's smallest access-size bin");
+        return;
+    }
+    tokio__bytes_text(size, sizeof(size), c->small_bytes);
+    tokio__number(f, x, "small", sm);
+    tokio__number(f, x, "operations", ops);
+    tokio__number(f, x, "small_bytes", c->small_bytes);
+    if (ops == 0) {
+        tokio__found(f, x, TOKIO__OK, "No %s reads or writes", what);
+        return;
+    }
+    tokio__number(f, x, "share", sm / ops);
+    if (sm / ops > thr && sm > abs_thr) {
+        tokio__found(f, x, TOKIO__HIGH, "%.0f small %s accesses (up to %s) "
+                     "are %.1f%% of %.0f", sm, what, size, pct(sm, ops), ops);
+        tokio__recommend(f, x, "%s", nc
+                         ? "Read and write larger subarrays per call, or "
+                           "post many with ncmpi_iput_vara/ncmpi_iget_vara "
+                           "and complete them together with ncmpi_wait_all."
+                         : "Read and write larger hyperslabs per H5Dread/"
+                           "H5Dwrite call, chunk datasets in chunks of 1 MiB "
+                           "or more, and align objects to the stripe size "
+                           "with H5Pset_alignment.");
+        tokio__top_files(f, x, nc ? &c->top_nc_small : &c->top_h5_small);
+    } else {
+        tokio__found(f, x, TOKIO__OK, "%.0f small %s accesses (up to %s): "
+                     "%.1f%% of %.0f", sm, what, size, pct(sm, ops), ops);
+    }
+}
+
+/* hdf5_collective_dataset_access and pnetcdf_collective_var_access. */
+static void
+library_collective(struct tokio__findings *f, const struct tokio__client *c,
+                   int nc)
+{
+    int mod = nc ? TOKIO_DARSHAN_PNETCDF_VAR : TOKIO_DARSHAN_H5D;
+    json_t *x = tokio__finding(f, nc ? "pnetcdf_collective_var_access"
+                                     : "hdf5_collective_dataset_access",
+                               nc ? "Darshan PNETCDF_VAR module"
+                                  : "Darshan H5F and H5D modules");
+    double ops = nc ? c->n_read.ops + c->n_write.ops
+                    : c->h_read.ops + c->h_write.ops;
+    double coll = nc ? c->n_coll_ops : c->h_coll_ops;
+    double thr = tokio__threshold(f, x, "collective_operations");
+    double abs_thr = tokio__threshold(f, x,
+                                      "collective_operations_absolute");
+    const char *what = nc ? "variable" : "dataset";
+
+    if (!need_module(f, x, c, mod, nc ? " (not a PnetCDF job)"
+                                      : " (not an HDF5 job)"))
+        return;
+    tokio__number(f, x, "collective", coll);
+    tokio__number(f, x, "operations", ops);
+    if (!nc && c->present[TOKIO_DARSHAN_H5F] && c->h5f_mpiio == 0) {
+        tokio__found(f, x, TOKIO__OK, "The HDF5 files were opened without "
+                     "the MPI-IO driver: collective transfers do not apply");
+        return;
+    }
+    if (ops == 0) {
+        tokio__found(f, x, TOKIO__OK, "No %s reads or writes", what);
+        return;
+    }
+    tokio__number(f, x, "share", coll / ops);
+    if (coll / ops < thr && ops > abs_thr) {
+        tokio__found(f, x, TOKIO__HIGH, "Only %.1f%% of %.0f %s accesses "
+                     "were collective", pct(coll, ops), ops, what);
+        tokio__recommend(f, x, "%s", nc
+                         ? "Use the collective calls (ncmpi_put_vara_all, "
+                           "ncmpi_get_vara_all) so MPI-IO can aggregate the "
+                           "ranks' requests."
+                         : "Request collective transfers: "
+                           "H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE) on "
+                           "the transfer property list given to H5Dread and "
+                           "H5Dwrite.");
+        tokio__top_files(f, x, nc ? &c->top_nc_indep : &c->top_h5_indep);
+    } else {
+        tokio__found(f, x, TOKIO__OK, "%.1f%% of %.0f %s accesses were "
+                     "collective", pct(coll, ops), ops, what);
+    }
+}
+
+void
+tokio__insights_client_rules(struct tokio__findings *f,
+                             const struct tokio__client *c)
+{
+    stdio_share(f, c);
+    no_mpiio(f, c);
+    intensity(f, c, 0);
+    intensity(f, c, 1);
+    small_requests(f, c, 0, 0);
+    small_requests(f, c, 1, 0);
+    small_requests(f, c, 0, 1);
+    small_requests(f, c, 1, 1);
+    misaligned(f, c, 0);
+    misaligned(f, c, 1);
+    redundant(f, c, 0);
+    redundant(f, c, 1);
+    random_access(f, c, 0);
+    random_access(f, c, 1);
+    metadata_time(f, c);
+    stragglers(f, c, 0);
+    stragglers(f, c, 1);
+    rank_imbalance(f, c, 0);
+    rank_imbalance(f, c, 1);
+    collective(f, c, 0);
+    collective(f, c, 1);
+    nonblocking(f, c, 0);
+    nonblocking(f, c, 1);
+    cb_nodes(f, c);
+    library_small(f, c, 0);
+    library_collective(f, c, 0);
+    library_small(f, c, 1);
+    library_collective(f, c, 1);
+}
+
+void
+tokio__top_files(struct tokio__findings *f, json_t *finding,
+                 const struct tokio__top *t)
+{
+    for (size_t i = 0; i < t->n && i < (size_t)f->top; i++)
+        tokio__file(f, finding, t->e[i].name, t->e[i].rank, t->e[i].bytes,
+                    t->e[i].key);
+}
