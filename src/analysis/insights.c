@@ -320,7 +320,9 @@ void
 tokio__file(struct tokio__findings *f, json_t *x, const char *name,
             int64_t rank, double bytes, double value)
 {
-    if (x == NULL)
+    /* the few biggest, however many lists a rule draws on */
+    if (x == NULL || json_array_size(json_object_get(x, "files")) >=
+                         (size_t)f->top)
         return;
     failed(f, json_array_append_new(json_object_get(x, "files"), json_pack(
         "{s:o, s:I, s:o, s:o}", "name", name ? json_string(name)

@@ -1240,7 +1240,9 @@ rank_imbalance(struct tokio__findings *f, const struct tokio__client *c,
         return;
     }
     tokio__number(f, x, "max_bytes", most);
+    tokio__number(f, x, "max_rank", (double)most_rank);
     tokio__number(f, x, "min_bytes", least);
+    tokio__number(f, x, "min_rank", (double)least_rank);
     tokio__number(f, x, "imbalance", (most - least) / most);
     tokio__bytes_text(a, sizeof(a), most);
     tokio__bytes_text(b, sizeof(b), least);
@@ -1256,7 +1258,6 @@ rank_imbalance(struct tokio__findings *f, const struct tokio__client *c,
                          write ? "writes to" : "reads from");
         rank_top(&t, c, write, (size_t)f->top);
         tokio__top_files(f, x, &t);
-        tokio__file(f, x, NULL, least_rank, least, least);
     } else {
         tokio__found(f, x, TOKIO__OK, "The %zu ranks with files of their "
                      "own %s them evenly: %.1f%% apart at most", ranks, op,

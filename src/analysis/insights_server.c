@@ -617,8 +617,7 @@ files_on(struct tokio__findings *f, json_t *x, const struct tokio__client *c,
         if (c->osts[i].id == index)
             for (size_t k = 0; k < c->osts[i].n_files && k < (size_t)f->top;
                  k++)
-                tokio__file(f, x, c->osts[i].names[k], -1, NAN,
-                            (double)index);
+                tokio__file(f, x, c->osts[i].names[k], -1, NAN, NAN);
 }
 
 /* Whether the job's OSTs are known; the finding says why not. */
