@@ -220,14 +220,19 @@ tokio__finding(struct tokio__findings *f, const char *code,
     return x;
 }
 
+/*
+ * finding[key] = the printf-style text.  Text may quote the log (file
+ * names, the command line) and is kept as its bytes: the JSON writer
+ * shows what is not UTF-8 as U+FFFD, as for the log's own JSON.
+ */
 static void
-set_title(struct tokio__findings *f, json_t *x, const char *fmt,
-          va_list ap)
+set_text(struct tokio__findings *f, json_t *x, const char *key,
+         const char *fmt, va_list ap)
 {
     char buf[2048];
 
     vsnprintf(buf, sizeof(buf), fmt, ap);
-    failed(f, json_object_set_new(x, "title", json_string(buf)) < 0);
+    failed(f, json_object_set_new(x, key, json_string_nocheck(buf)) < 0);
 }
 
 void
@@ -243,7 +248,7 @@ tokio__found(struct tokio__findings *f, json_t *x, enum tokio__level level,
                                   json_string(names[level])) < 0 ||
               json_object_set_new(x, "evaluated", json_true()) < 0);
     va_start(ap, fmt);
-    set_title(f, x, fmt, ap);
+    set_text(f, x, "title", fmt, ap);
     va_end(ap);
 }
 
@@ -258,36 +263,32 @@ tokio__not_evaluated(struct tokio__findings *f, json_t *x, const char *fmt,
     failed(f, json_object_set_new(x, "level", json_null()) < 0 ||
               json_object_set_new(x, "evaluated", json_false()) < 0);
     va_start(ap, fmt);
-    set_title(f, x, fmt, ap);
+    set_text(f, x, "title", fmt, ap);
     va_end(ap);
 }
 
 void
 tokio__recommend(struct tokio__findings *f, json_t *x, const char *fmt, ...)
 {
-    char buf[2048];
     va_list ap;
 
     if (x == NULL)
         return;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof(buf), fmt, ap);
+    set_text(f, x, "recommendation", fmt, ap);
     va_end(ap);
-    failed(f, json_object_set_new(x, "recommendation", json_string(buf)) < 0);
 }
 
 void
 tokio__source(struct tokio__findings *f, json_t *x, const char *fmt, ...)
 {
-    char buf[2048];
     va_list ap;
 
     if (x == NULL)
         return;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof(buf), fmt, ap);
+    set_text(f, x, "source", fmt, ap);
     va_end(ap);
-    failed(f, json_object_set_new(x, "source", json_string(buf)) < 0);
 }
 
 static json_t *
@@ -325,7 +326,7 @@ tokio__file(struct tokio__findings *f, json_t *x, const char *name,
                          (size_t)f->top)
         return;
     failed(f, json_array_append_new(json_object_get(x, "files"), json_pack(
-        "{s:o, s:I, s:o, s:o}", "name", name ? json_string(name)
+        "{s:o, s:I, s:o, s:o}", "name", name ? json_string_nocheck(name)
                                               : json_null(),
         "rank", (json_int_t)rank, "bytes", number_or_null(bytes),
         "value", number_or_null(value))) < 0);
@@ -340,7 +341,7 @@ tokio__note(struct tokio__findings *f, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof(buf), fmt, ap);
     va_end(ap);
-    failed(f, json_array_append_new(f->notes, json_string(buf)) < 0);
+    failed(f, json_array_append_new(f->notes, json_string_nocheck(buf)) < 0);
 }
 
 const char *
@@ -422,13 +423,16 @@ tokio_insights_log(json_t **out, const struct tokio_config *cfg,
     if (rc == TOKIO_OK && f.failed)
         rc = oom();
     if (rc == TOKIO_OK) {
-        res = json_pack("{s:s, s:I, s:s, s:I, s:I, s:I, s:o, s:O, s:O, s:O}",
-                        "log", path, "jobid", (json_int_t)c.jobid,
-                        "exe", c.exe, "nprocs", (json_int_t)c.nprocs,
+        /* the path and the command line as their bytes (see set_text) */
+        res = json_pack("{s:o, s:I, s:o, s:I, s:I, s:I, s:o, s:O, s:O, s:O}",
+                        "log", json_string_nocheck(path),
+                        "jobid", (json_int_t)c.jobid,
+                        "exe", json_string_nocheck(c.exe),
+                        "nprocs", (json_int_t)c.nprocs,
                         "start_time", (json_int_t)c.start,
                         "end_time", (json_int_t)c.end,
                         "file_system", f.file_system
-                                           ? json_string(f.file_system)
+                                           ? json_string_nocheck(f.file_system)
                                            : json_null(),
                         "findings", f.list, "notes", f.notes,
                         "thresholds", th);

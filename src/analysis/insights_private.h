@@ -75,7 +75,7 @@ void tokio__note(struct tokio__findings *f, const char *fmt, ...)
 /* "1.5 GiB" into buf (64 bytes fit). */
 const char *tokio__bytes_text(char *buf, size_t size, double bytes);
 
-/* ---- the client side (insights_client.c) -------------------------------- */
+/* ---- the Darshan log (insights_darshan.c) ------------------------------- */
 
 /* One of a few biggest: a record (file or dataset, and rank), or a rank
  * (id 0). */
@@ -185,6 +185,14 @@ int tokio__insights_read(struct tokio__client *c, const char *path,
                          double small_bytes, double straggler, int top,
                          int slow_ost);
 void tokio__insights_client_free(struct tokio__client *c);
+/* Keep (id, rank) if `key` is among the t->max biggest. */
+void tokio__top_add(struct tokio__top *t, uint64_t id, int64_t rank,
+                    double key, double bytes);
+/* Biggest first. */
+void tokio__top_sort(struct tokio__top *t);
+
+/* ---- the client-side rules (insights_client.c) -------------------------- */
+
 /* The client-side rules, in order (cb_nodes reads c->nodes). */
 void tokio__insights_client_rules(struct tokio__findings *f,
                                   const struct tokio__client *c);

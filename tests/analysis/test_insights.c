@@ -22,6 +22,7 @@
 #include "analysis/schema_check.h"
 #include "tokio/analysis/insights.h"
 #include "tokio/config.h"
+#include "tokio/output.h"
 #include "tokio/connectors/darshan.h"
 #include "tokio/connectors/darshan_writer.h"
 #include "tokio/timeseries.h"
@@ -1410,6 +1411,32 @@ test_text_and_csv(void **state)
     free(path);
 }
 
+/* Names from the log that are not UTF-8 are kept as their bytes (not an
+ * out-of-memory failure, as json_string() would make it) and written as
+ * U+FFFD. */
+static void
+test_names_not_utf8_are_kept(void **state)
+{
+    char *dir = tokio_test_mkdtemp(), *path, *text = NULL;
+    struct tokio_darshan_writer *w = new_job(4, NULL);
+    struct run r = { NULL, NULL, NULL, NULL, NULL, 0 };
+    json_t *res;
+
+    (void)state;
+    add(w, TOKIO_DARSHAN_STDIO, "/scratch/u/\xff\xfeout", 0,
+        "STDIO_BYTES_WRITTEN=100");
+    path = save(w, dir, "job\xff.darshan");
+    res = insights(path, &r);
+    assert_string_equal(level(res, "stdio_share"), "high");
+    assert_int_equal(tokio_json_dumps(&text, res, 0), TOKIO_OK);
+    assert_contains(text, "/scratch/u/\\ufffd\\ufffdout");
+    free(text);
+    json_decref(res);
+    tokio_test_rmtree(dir);
+    free(dir);
+    free(path);
+}
+
 /* ---- anomalies ----------------------------------------------------------- */
 
 struct oom_ctx {
@@ -1499,6 +1526,7 @@ main(void)
         cmocka_unit_test(test_bad_thresholds_are_refused),
         cmocka_unit_test(test_bad_inputs_fail_naming_them),
         cmocka_unit_test(test_text_and_csv),
+        cmocka_unit_test(test_names_not_utf8_are_kept),
         cmocka_unit_test(test_insights_survives_every_oom),
     };
 
