@@ -1021,8 +1021,10 @@ history(struct tokio__findings *f, const struct tokio__client *c,
             (jcol >= 0 && strcmp(tokio_csv_cell(t, r, (size_t)jcol), id) ==
                               0))
             continue;
-        if (tokio_time_parse(s, &when) < 0)
-            when = (int64_t)strtod(s, NULL);
+        if (tokio_time_parse(s, &when) < 0) {
+            double e = strtod(s, NULL);       /* epoch seconds */
+            when = e > -9e18 && e < 9e18 ? (int64_t)e : 0;
+        }
         runs[n++] = (struct run){ r, when };
     }
     qsort(runs, n, sizeof(*runs), by_time);

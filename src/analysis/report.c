@@ -70,7 +70,8 @@ static const char style[] =
     "border-radius:.3em;padding:0 .3em;font-size:.85em;color:#fff}"
     ".lv-high{background:#DA0017}.lv-warning{background:#FD6A07}"
     ".lv-info{background:#2C69A9}.lv-ok{background:#40A43A}"
-    ".lv-na{background:#999}.detail{color:#555;font-size:.9em}";
+    ".lv-na{background:#999}.detail{color:#555;font-size:.9em}"
+    "td.code{white-space:nowrap}";
 
 /* ---- writing ------------------------------------------------------------ */
 
@@ -750,7 +751,8 @@ finding_row(FILE *fp, const json_t *x)
     size_t i;
     int n = 0;
 
-    fprintf(fp, "<tr><td><span class=\"lv lv-%s\">%s</span></td><td><code>",
+    fprintf(fp, "<tr><td><span class=\"lv lv-%s\">%s</span></td>"
+            "<td class=\"code\"><code>",
             level == 4 ? "na" : level_names[level], level_names[level]);
     html(fp, json_string_value(json_object_get(x, "code")));
     fputs("</code></td><td>", fp);
@@ -760,8 +762,13 @@ finding_row(FILE *fp, const json_t *x)
         json_object_foreach((json_t *)json_object_get(x, "numbers"), key, v) {
             fputs(n++ ? ", " : "", fp);
             html(fp, key);
-            fputs(" = ", fp);
-            html_value(fp, v);
+            if (!json_is_number(v))
+                fputs(" = -", fp);
+            else if (json_number_value(v) == floor(json_number_value(v)) &&
+                     fabs(json_number_value(v)) < 1e15)
+                fprintf(fp, " = %.0f", json_number_value(v));
+            else
+                fprintf(fp, " = %.4g", json_number_value(v));
         }
         json_array_foreach(json_object_get(x, "files"), i, v) {
             const char *name = json_string_value(json_object_get(v, "name"));
