@@ -371,6 +371,12 @@ reading_notes(struct tokio__findings *f, const struct tokio__client *c)
         tokio__note(f, "%zu records name a rank the job (of %lld processes) "
                     "did not have; the per-rank rules leave them out",
                     c->bad_rank_records, (long long)c->nprocs);
+    for (int mod = 0; mod < TOKIO_DARSHAN_KNOWN_MODULES; mod++)
+        if (c->undecoded & TOKIO_DARSHAN_MODULE_BIT(mod))
+            tokio__note(f, "the log's %s records are of a version "
+                        "darshan-util 3.5.0 does not read: the rules over "
+                        "them take the module as absent",
+                        tokio_darshan_module_name(mod));
     if (c->osts_dropped > 0)
         tokio__note(f, "the job's files were on more OSTs than are "
                     "followed; %zu OST entries were left out",

@@ -55,6 +55,17 @@ need_posix(struct tokio__findings *f, json_t *x,
     return 0;
 }
 
+/* The per-rank rules need the table of ranks. */
+static int
+need_ranks(struct tokio__findings *f, json_t *x,
+           const struct tokio__client *c)
+{
+    if (c->ranks != NULL)
+        return 1;
+    tokio__not_evaluated(f, x, "not evaluated: %s", tokio__ranks_why(c));
+    return 0;
+}
+
 static int
 need_module(struct tokio__findings *f, json_t *x,
             const struct tokio__client *c, int mod, const char *why)
@@ -411,12 +422,8 @@ metadata_time(struct tokio__findings *f, const struct tokio__client *c)
 
     if (!need_posix(f, x, c))
         return;
-    if (c->ranks == NULL) {
-        tokio__not_evaluated(f, x, "not evaluated: the job's %lld "
-                             "processes are too many to follow one by one",
-                             (long long)c->nprocs);
+    if (!need_ranks(f, x, c))
         return;
-    }
     share = c->shared_meta / (double)c->nprocs;
     for (int64_t r = 0; r < c->nprocs; r++) {
         double v = c->ranks[r].meta + share;
@@ -503,12 +510,8 @@ rank_imbalance(struct tokio__findings *f, const struct tokio__client *c,
 
     if (!need_posix(f, x, c))
         return;
-    if (c->ranks == NULL) {
-        tokio__not_evaluated(f, x, "not evaluated: the job's %lld "
-                             "processes are too many to follow one by one",
-                             (long long)c->nprocs);
+    if (!need_ranks(f, x, c))
         return;
-    }
     for (int64_t r = 0; r < c->nprocs; r++) {
         double v = write ? c->ranks[r].written : c->ranks[r].read;
         if (!c->ranks[r].own)

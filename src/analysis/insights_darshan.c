@@ -690,8 +690,16 @@ tokio__insights_read(struct tokio__client *c, const char *path,
     partial = rc == TOKIO_PARTIAL;
     rc = read_job(c, log);
     c->partial = partial;
-    for (int mod = 0; mod < TOKIO_DARSHAN_KNOWN_MODULES; mod++)
+    for (int mod = 0; mod < TOKIO_DARSHAN_KNOWN_MODULES; mod++) {
         c->present[mod] = tokio_darshan_module_len(log, mod) > 0;
+        /* a record version darshan-util rejects: as if absent, said */
+        if (c->present[mod] && (MODULES_READ &
+                                TOKIO_DARSHAN_MODULE_BIT(mod)) &&
+            !tokio_darshan_module_decoded(log, mod)) {
+            c->present[mod] = 0;
+            c->undecoded |= TOKIO_DARSHAN_MODULE_BIT(mod);
+        }
+    }
     for (int mod = 0; rc == TOKIO_OK && mod < TOKIO_DARSHAN_KNOWN_MODULES;
          mod++) {
         size_t n = tokio_darshan_record_count(log, mod);
@@ -707,6 +715,14 @@ tokio__insights_read(struct tokio__client *c, const char *path,
     free(p.mount_bytes);
     tokio_darshan_free(log);
     return rc;
+}
+
+const char *
+tokio__ranks_why(const struct tokio__client *c)
+{
+    return c->nprocs <= 0 ? "the log's job record gives no process count"
+                          : "the job's processes are too many to follow one "
+                            "by one";
 }
 
 void

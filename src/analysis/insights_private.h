@@ -124,6 +124,7 @@ struct tokio__client {
     int partial;
     size_t records[TOKIO_DARSHAN_KNOWN_MODULES];
     int present[TOKIO_DARSHAN_KNOWN_MODULES];
+    uint64_t undecoded;         /* modules present but not decoded */
     char *mount;                /* the mount point with most POSIX/STDIO
                                    bytes; NULL: none */
     /* POSIX */
@@ -185,6 +186,8 @@ int tokio__insights_read(struct tokio__client *c, const char *path,
                          double small_bytes, double straggler, int top,
                          int slow_ost);
 void tokio__insights_client_free(struct tokio__client *c);
+/* Why the table of ranks is missing (static text). */
+const char *tokio__ranks_why(const struct tokio__client *c);
 /* Keep (id, rank) if `key` is among the t->max biggest. */
 void tokio__top_add(struct tokio__top *t, uint64_t id, int64_t rank,
                     double key, double bytes);

@@ -861,8 +861,8 @@ metadata_pressure(struct tokio__findings *f, const struct tokio__client *c,
 
     if (!c->present[TOKIO_DARSHAN_POSIX] || c->ranks == NULL) {
         tokio__not_evaluated(f, x, "not evaluated: %s",
-                             c->ranks == NULL && c->present[TOKIO_DARSHAN_POSIX]
-                                 ? "the job's ranks are too many to follow"
+                             c->present[TOKIO_DARSHAN_POSIX]
+                                 ? tokio__ranks_why(c)
                                  : "the log has no POSIX module");
         return;
     }

@@ -94,6 +94,8 @@ cmd_insights(int argc, char **argv)
                      "<jobsdb>", "count the jobs running beside it"),
         OPT_STRING(0, "jobhost", &o.job.jobhost, "<host>",
                    "system the job ran on (with -c)"),
+        OPT_FLAG(0, "ost", &o.job.ost, "accepted as summarize-job takes it; "
+                 "the OST rules always look at the site's OST data"),
         OPT_STRING(0, "ost-fullness", &o.job.ost_fullness, "<file>",
                    "saved `lfs df` history [the site's]"),
         OPT_STRING(0, "ost-map", &o.job.ost_map, "<file>",
