@@ -258,6 +258,29 @@ test_thresholds_listed_and_overridden(void **state)
                 1048576);
     json_decref(t);
     tokio_run_free(&r);
+    /* the site's insights key, here in YAML, Drishti's nesting too */
+    char *yaml = tokio_test_join(wd->dir, "site.yaml");
+    const char *yenv[] = { "PYTOKIO_CONFIG=site.yaml", NULL };
+    const char *show[] = { "insights", "--thresholds", NULL };
+    tokio_test_write_file(yaml, "insights:\n  small_requests: 0.2\n"
+                          "  metadata:\n    time_rank: 60\n", SIZE_MAX);
+    r = tokio_test_run(wd->dir, yenv, show);
+    assert_int_equal(r.status, 0);
+    t = json_loads(r.out, 0, NULL);
+    assert_true(json_number_value(json_object_get(t, "small_requests")) ==
+                0.2);
+    assert_true(json_number_value(json_object_get(t,
+                                                  "metadata_time_rank")) ==
+                60);
+    json_decref(t);
+    tokio_run_free(&r);
+    /* a bad key there is the site's fault: exit 1, naming the key */
+    tokio_test_write_file(yaml, "insights:\n  nope: 1\n", SIZE_MAX);
+    r = tokio_test_run(wd->dir, yenv, show);
+    assert_int_equal(r.status, 1);
+    assert_contains(r.err, "site configuration key insights");
+    tokio_run_free(&r);
+    free(yaml);
     if (wd->inputs == NULL)
         skip();
     /* sample.darshan's misaligned files are high at 0.1, ok at 1 */
