@@ -14,6 +14,14 @@
 # insights rss read) beside insights (rss insights): their difference is
 # what the rules themselves hold.
 #
+# Measured (2 shared cores, BENCH_N=11): the client side in process
+# 0.22-0.95 ms per pack log, sample-badost.darshan 11.6 ms of which
+# reading is 10.7 ms; end to end one call per log 14-26 ms (process
+# start-up ~13 ms), 2.7 ms per log in one call over all fifteen; peak
+# memory of the rules beyond the reader 104 / 92 / 12 KiB at 10^4 /
+# 10^5 / 10^6 records, the reader itself 31 MiB / 191 MiB / 1.7 GiB
+# (records kept).  Drishti could not be installed here (no network).
+#
 # Drishti is found through DRISHTI only (e.g. a venv's bin/drishti after
 # `pip install drishti-io`, which brings pydarshan); it is never part of
 # the project.
