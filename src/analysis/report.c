@@ -8,6 +8,8 @@
  * topology, the jobs beside it, and an UMAMI diagram of it against
  * earlier runs.  The numbers are summarize-job's row (tools/
  * summarize_job) and the log's JSON; a section without data says why.
+ * Right after the job come its findings (analysis/insights), high
+ * levels first.
  *
  * Text from a log, a database or a file (file names, the executable,
  * job ids, warnings quoting them) goes through html() and nothing else;
@@ -23,6 +25,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "tokio/analysis/insights.h"
 #include "tokio/analysis/umami.h"
 #include "tokio/config.h"
 #include "tokio/connectors/darshan.h"
@@ -62,7 +65,13 @@ static const char style[] =
     "td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}"
     ".absent{color:#777;font-style:italic}.warn{color:#a40}"
     "code{word-break:break-all}figure{margin:.5em 0}"
-    "footer{margin-top:2em;color:#777;font-size:.85em}";
+    "footer{margin-top:2em;color:#777;font-size:.85em}"
+    ".lv{display:inline-block;min-width:4.5em;text-align:center;"
+    "border-radius:.3em;padding:0 .3em;font-size:.85em;color:#fff}"
+    ".lv-high{background:#DA0017}.lv-warning{background:#FD6A07}"
+    ".lv-info{background:#2C69A9}.lv-ok{background:#40A43A}"
+    ".lv-na{background:#999}.detail{color:#555;font-size:.9em}"
+    "td.code{white-space:nowrap}";
 
 /* ---- writing ------------------------------------------------------------ */
 
@@ -726,6 +735,118 @@ section_fs(struct page *p, const json_t *row, int64_t start, int64_t end)
     return TOKIO_OK;
 }
 
+/* ---- findings ----------------------------------------------------------- */
+
+static const char *const level_names[] = { "high", "warning", "info", "ok",
+                                           "n/a" };
+
+/* One finding as a table row: level, code, title, and for findings
+ * that fired their numbers, files, recommendation and source. */
+static void
+finding_row(FILE *fp, const json_t *x)
+{
+    int level = tokio_insights_level_rank(x);
+    const json_t *v;
+    const char *key, *rec;
+    size_t i;
+    int n = 0;
+
+    fprintf(fp, "<tr><td><span class=\"lv lv-%s\">%s</span></td>"
+            "<td class=\"code\"><code>",
+            level == 4 ? "na" : level_names[level], level_names[level]);
+    html(fp, json_string_value(json_object_get(x, "code")));
+    fputs("</code></td><td>", fp);
+    html(fp, json_string_value(json_object_get(x, "title")));
+    if (level < 3) {
+        fputs("<div class=\"detail\">", fp);
+        json_object_foreach((json_t *)json_object_get(x, "numbers"), key, v) {
+            fputs(n++ ? ", " : "", fp);
+            html(fp, key);
+            if (!json_is_number(v))
+                fputs(" = -", fp);
+            else if (json_number_value(v) == floor(json_number_value(v)) &&
+                     fabs(json_number_value(v)) < 1e15)
+                fprintf(fp, " = %.0f", json_number_value(v));
+            else
+                fprintf(fp, " = %.4g", json_number_value(v));
+        }
+        json_array_foreach(json_object_get(x, "files"), i, v) {
+            const char *name = json_string_value(json_object_get(v, "name"));
+            fputs(i ? "; " : "<br>Concerns: ", fp);
+            if (name != NULL) {
+                fputs("<code>", fp);
+                html(fp, name);
+                fputs("</code>", fp);
+            } else {
+                fputs("rank ", fp);
+                html_value(fp, json_object_get(v, "rank"));
+            }
+        }
+        if ((rec = json_string_value(json_object_get(x, "recommendation")))) {
+            fputs("<br><strong>What to do:</strong> ", fp);
+            html(fp, rec);
+        }
+        fputs("<br>Source: ", fp);
+        html(fp, json_string_value(json_object_get(x, "source")));
+        fputs("</div>", fp);
+    }
+    fputs("</td></tr>\n", fp);
+}
+
+/* The job's findings from both sides, high levels first; those that
+ * found nothing, or could not look, folded away. */
+static int
+section_findings(struct page *p, const json_t *row, const char *path)
+{
+    struct tokio_insights_opts o = { 0 };
+    json_t *res = NULL;
+    const json_t *findings, *x;
+    size_t i, counts[5] = { 0 };
+    int rc;
+
+    fputs("<h2>Findings</h2>\n", p->fp);
+    if (path == NULL)
+        return absent(p, "No Darshan log: the findings need one.");
+    o.job = p->o->job;
+    o.history = p->o->history;
+    rc = tokio_insights_log(&res, p->cfg, path, row, &o);
+    if (rc == TOKIO_ENOMEM)
+        return rc;
+    if (rc < 0) {
+        absent(p, "No findings: %s", tokio_errmsg());
+        return warn(p, "findings: %s", tokio_errmsg());
+    }
+    findings = json_object_get(res, "findings");
+    json_array_foreach(findings, i, x)
+        counts[tokio_insights_level_rank(x)]++;
+    fprintf(p->fp, "<p>%zu high, %zu warning, %zu info; %zu rules found "
+            "nothing wrong, %zu could not be evaluated.</p>\n<table>\n",
+            counts[0], counts[1], counts[2], counts[3], counts[4]);
+    for (int level = 0; level < 3; level++)
+        json_array_foreach(findings, i, x)
+            if (tokio_insights_level_rank(x) == level)
+                finding_row(p->fp, x);
+    fputs("</table>\n", p->fp);
+    for (int level = 3; level <= 4; level++) {
+        if (counts[level] == 0)
+            continue;
+        fprintf(p->fp, "<details><summary>%zu %s</summary>\n<table>\n",
+                counts[level], level == 3 ? "found nothing wrong"
+                                          : "could not be evaluated");
+        json_array_foreach(findings, i, x)
+            if (tokio_insights_level_rank(x) == level)
+                finding_row(p->fp, x);
+        fputs("</table>\n</details>\n", p->fp);
+    }
+    json_array_foreach(json_object_get(res, "notes"), i, x) {
+        fputs("<p class=\"warn\">", p->fp);
+        html(p->fp, json_string_value(x));
+        fputs("</p>\n", p->fp);
+    }
+    json_decref(res);
+    return TOKIO_OK;
+}
+
 /* ---- the rest of the row ------------------------------------------------ */
 
 /* The row's keys with `prefix`, as a table; 0 when it has none. */
@@ -903,7 +1024,9 @@ job_page(struct page *p, const json_t *row, const char *path)
     html_value(p->fp, json_object_get(row, "_jobid"));
     fputs("</h1>\n", p->fp);
     section_job(p, row, log, path, start, end);
-    rc = section_io(p, log);
+    rc = section_findings(p, row, path);
+    if (rc == TOKIO_OK)
+        rc = section_io(p, log);
     if (rc == TOKIO_OK)
         rc = section_fs(p, row, start, end);
     if (rc == TOKIO_OK)

@@ -27,6 +27,7 @@ int cmd_darshan_scoreboard(int argc, char **argv);
 int cmd_export_tts(int argc, char **argv);
 int cmd_find_darshanlogs(int argc, char **argv);
 int cmd_index_darshanlogs(int argc, char **argv);
+int cmd_insights(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_summarize_darshanlogs(int argc, char **argv);
 int cmd_summarize_h5lmt(int argc, char **argv);

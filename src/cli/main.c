@@ -50,6 +50,7 @@ static const struct command commands[] = {
     { "export-tts", cmd_export_tts, "one dataset of a TTS or H5LMT file, or of a file system over a time range, as CSV" },
     { "find-darshanlogs", cmd_find_darshanlogs, "list the Darshan logs of some days, user or job in the log repository" },
     { "index-darshanlogs", cmd_index_darshanlogs, "add Darshan logs to an SQLite index of bytes and operations per file system" },
+    { "insights", cmd_insights, "what went wrong in a job's I/O and why: rules over its Darshan log and the site's data" },
     { "report", cmd_report, "one self-contained HTML page per job: its I/O, the file system around it, UMAMI" },
     { "summarize-darshanlogs", cmd_summarize_darshanlogs, "bytes read and written per Darshan log and mount point, as JSON" },
     { "summarize-h5lmt", cmd_summarize_h5lmt, "binned bytes, CPU loads and missing data of an H5LMT or TTS file" },
