@@ -467,8 +467,8 @@ lfsstate_snapshot(json_t **snap_out, const struct tokio_config *cfg,
                   int64_t *time_out, char *why, size_t size)
 {
     struct tokio_nersc_lfsstate *h = NULL;
-    enum tokio_lfsstate_kind kind = map ? TOKIO_LFSSTATE_MAP
-                                        : TOKIO_LFSSTATE_FULLNESS;
+    enum tokio_nersc_lfsstate_kind kind = map ? TOKIO_NERSC_LFSSTATE_MAP
+                                              : TOKIO_NERSC_LFSSTATE_FULLNESS;
     json_t *all = NULL;
     char **paths = NULL;
     size_t n = 0;

@@ -127,7 +127,7 @@ cmd_insights(int argc, char **argv)
         return rc;
     }
     o.top = (int)top;
-    if (tokio_config_load(&cfg, NULL) < 0) {
+    if (tokio_config_open(&cfg, NULL) < 0) {
         free(th.items);
         return cli_fail(cmd, NULL);
     }

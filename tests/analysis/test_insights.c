@@ -790,7 +790,7 @@ site(const char *dir)
              " \"lfsstatus_fullness_files\": \"%s/%%Y-%%m-%%d/osts.txt\","
              " \"lfsstatus_map_files\": \"%s/%%Y-%%m-%%d/ost-map.txt\"}",
              dir, dir, dir);
-    assert_int_equal(tokio_config_load_mem(&cfg, text, strlen(text), "site"),
+    assert_int_equal(tokio_config_open_mem(&cfg, text, strlen(text), "site"),
                      TOKIO_OK);
     return cfg;
 }
@@ -1232,7 +1232,7 @@ test_no_site_data_degrades_to_the_client_side(void **state)
     assert_string_equal(level(res, "ost_failover"), "n/a");
     assert_string_equal(level(res, "small_writes"), "ok");
     json_decref(res);
-    assert_int_equal(tokio_config_load_mem(&cfg, text, strlen(text), "site"),
+    assert_int_equal(tokio_config_open_mem(&cfg, text, strlen(text), "site"),
                      TOKIO_OK);
     r.cfg = cfg;
     res = insights(path, &r);
@@ -1270,7 +1270,7 @@ test_thresholds_defaults_site_and_overrides(void **state)
                                                   "metadata_time_rank")) ==
                 30);
     json_decref(t);
-    assert_int_equal(tokio_config_load_mem(&cfg, site, strlen(site), "site"),
+    assert_int_equal(tokio_config_open_mem(&cfg, site, strlen(site), "site"),
                      TOKIO_OK);
     assert_int_equal(tokio_insights_thresholds(&t, cfg, NULL, 0), TOKIO_OK);
     assert_true(json_number_value(json_object_get(t, "small_requests")) ==
@@ -1312,7 +1312,7 @@ test_bad_thresholds_are_refused(void **state)
     assert_contains(tokio_errmsg(), "small_requests_absolute");  /* lists */
     for (size_t i = 0; i < sizeof(sites) / sizeof(*sites); i++) {
         struct tokio_config *cfg = NULL;
-        assert_int_equal(tokio_config_load_mem(&cfg, sites[i],
+        assert_int_equal(tokio_config_open_mem(&cfg, sites[i],
                                                strlen(sites[i]), "site"),
                          TOKIO_OK);
         assert_int_equal(tokio_insights_thresholds(&t, cfg, NULL, 0),
