@@ -7,6 +7,8 @@ build=$1
 seconds=${2:-5}
 top=$(cd "$(dirname "$0")/.." && pwd)
 scratch=$(mktemp -d)
+# fontconfig's lifelong memory (cairo loads it) is not ours to free
+export LSAN_OPTIONS=suppressions=$top/tests/lsan.supp
 trap 'rm -rf "$scratch"' EXIT
 
 found=0
