@@ -8,6 +8,7 @@
 
 int cmd_archive_lmtdb(int argc, char **argv);
 int cmd_archive_mmperfmon(int argc, char **argv);
+int cmd_cache_collectdes(int argc, char **argv);
 int cmd_cache_craysdb(int argc, char **argv);
 int cmd_cache_darshan(int argc, char **argv);
 int cmd_cache_globuslogs(int argc, char **argv);

@@ -31,6 +31,7 @@ struct command {
 static const struct command commands[] = {
     { "archive-lmtdb", cmd_archive_lmtdb, "an LMT database's OST, OSS, MDS and metadata-op counters into a TTS HDF5 file" },
     { "archive-mmperfmon", cmd_archive_mmperfmon, "GPFS mmperfmon outputs into a TTS HDF5 file, LUNs and servers typed by the site config" },
+    { "cache-collectdes", cmd_cache_collectdes, "collectd cpu, disk and memory metrics from Elasticsearch (or a cache of its pages) as JSON or CSV" },
     { "cache-craysdb", cmd_cache_craysdb, "a Cray SDB processor table (xtdb2proc) as JSON, CSV or xtdb2proc text" },
     { "cache-darshan", cmd_cache_darshan, "a Darshan log as JSON: header, mounts, records, totals, performance" },
     { "cache-globuslogs", cmd_cache_globuslogs, "a Globus GridFTP server transfer log as JSON or CSV" },
