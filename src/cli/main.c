@@ -34,6 +34,7 @@ static const struct command commands[] = {
     { "cache-collectdes", cmd_cache_collectdes, "collectd cpu, disk and memory metrics from Elasticsearch (or a cache of its pages) as JSON or CSV" },
     { "cache-craysdb", cmd_cache_craysdb, "a Cray SDB processor table (xtdb2proc) as JSON, CSV or xtdb2proc text" },
     { "cache-darshan", cmd_cache_darshan, "a Darshan log as JSON: header, mounts, records, totals, performance" },
+    { "cache-esnet-snmp", cmd_cache_esnet_snmp, "ESnet router interface data rates from ESnet's SNMP REST API (or a cache) as JSON or CSV" },
     { "cache-globuslogs", cmd_cache_globuslogs, "a Globus GridFTP server transfer log as JSON or CSV" },
     { "cache-hpss", cmd_cache_hpss, "an HPSS daily report, HSI/HTAR log or FTP/PFTP log as JSON or CSV" },
     { "cache-isdct", cmd_cache_isdct, "a NERSC ISDCT dump of SSD counters (tarball, folder or JSON) as JSON or CSV" },
