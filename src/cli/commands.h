@@ -6,6 +6,7 @@
 #ifndef TOKIO_CLI_COMMANDS_H
 #define TOKIO_CLI_COMMANDS_H
 
+int cmd_archive_collectdes(int argc, char **argv);
 int cmd_archive_esnet_snmp(int argc, char **argv);
 int cmd_archive_lmtdb(int argc, char **argv);
 int cmd_archive_mmperfmon(int argc, char **argv);

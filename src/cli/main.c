@@ -29,6 +29,7 @@ struct command {
 };
 
 static const struct command commands[] = {
+    { "archive-collectdes", cmd_archive_collectdes, "collectd burst-buffer metrics (Elasticsearch or a cache of its pages) into a TTS HDF5 file" },
     { "archive-esnet-snmp", cmd_archive_esnet_snmp, "ESnet router interface rates (API or cache) into a TTS HDF5 file" },
     { "archive-lmtdb", cmd_archive_lmtdb, "an LMT database's OST, OSS, MDS and metadata-op counters into a TTS HDF5 file" },
     { "archive-mmperfmon", cmd_archive_mmperfmon, "GPFS mmperfmon outputs into a TTS HDF5 file, LUNs and servers typed by the site config" },
