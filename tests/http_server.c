@@ -7,6 +7,7 @@
 #include "http_server.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <regex.h>
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -575,6 +577,16 @@ http_server_start(struct http_server *s, const struct http_server_config *c)
     s->pid = fork();
     assert_true(s->pid >= 0);
     if (s->pid == 0) {
+        /* die with the test, even one a failed assertion ended before
+         * it stopped the server; hold none of its output pipes, which
+         * ctest waits on */
+        int null = open("/dev/null", O_RDWR);
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() == 1)
+            _exit(0);
+        dup2(null, 0);
+        dup2(null, 1);
+        dup2(null, 2);
         alarm(300);             /* never outlive a stuck test for long */
         signal(SIGPIPE, SIG_IGN);
         serve(lfd, c, s->log);
