@@ -641,19 +641,30 @@ http_server_free_port(void)
 }
 
 json_t *
+http_server_json_file(const char *path)
+{
+    unsigned char *text;
+    size_t len;
+    json_t *j;
+
+    if (tokio_read_file(path, 0, &text, &len) != TOKIO_OK)
+        fail_msg("%s", tokio_errmsg());
+    j = json_loadb((const char *)text, len, 0, NULL);
+    free(text);
+    assert_non_null(j);
+    return j;
+}
+
+json_t *
 http_server_hits_of(const char *rel)
 {
     const char *path = tokio_test_data(rel);
     json_t *pages, *all, *page;
-    unsigned char *text;
-    size_t i, len;
+    size_t i;
 
     if (path == NULL)
         return NULL;
-    if (tokio_read_file(path, 0, &text, &len) != TOKIO_OK)
-        fail_msg("%s", tokio_errmsg());
-    assert_non_null(pages = json_loadb((const char *)text, len, 0, NULL));
-    free(text);
+    pages = http_server_json_file(path);
     all = json_array();
     json_array_foreach(pages, i, page)
         json_array_extend(all, page);

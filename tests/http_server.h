@@ -73,6 +73,10 @@ char *http_server_log(const struct http_server *s);
 /* A port on 127.0.0.1 nothing listens on (bound, then closed). */
 int http_server_free_port(void);
 
+/* The JSON of file `path` (plain or compressed), a new reference; the
+ * test fails if it cannot be read. */
+json_t *http_server_json_file(const char *path);
+
 /* Every hit of the reference's cache of pages `rel` (a path inside the
  * test data pack), as one list (new reference); NULL when the pack is
  * absent. */

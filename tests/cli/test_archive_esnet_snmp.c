@@ -16,7 +16,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "tokio/input.h"
 
 #define CMD "archive-esnet-snmp"
 #define GOLDEN "golden/pytokio/archive_esnet_snmp/esnet_snmp.hdf5"
@@ -64,15 +63,9 @@ static json_t *
 recorded(const char *dir)
 {
     char path[4200];
-    unsigned char *text;
-    size_t len;
 
     snprintf(path, sizeof(path), "%s/esnet_snmp.json.gz", dir);
-    assert_int_equal(tokio_read_file(path, 0, &text, &len), 0);
-    json_t *j = json_loadb((const char *)text, len, 0, NULL);
-    free(text);
-    assert_non_null(j);
-    return j;
+    return http_server_json_file(path);
 }
 
 static void

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tokio/input.h"
 
 #define CMD "cache-esnet-snmp"
 #define GOLDEN "golden/pytokio/cache_esnet_snmp/"
@@ -69,14 +68,7 @@ recorded(const char *dir)
     char path[4200];
 
     snprintf(path, sizeof(path), "%s/esnet_snmp.json.gz", dir);
-    json_t *j = NULL;
-    unsigned char *text;
-    size_t len;
-    assert_int_equal(tokio_read_file(path, 0, &text, &len), 0);
-    j = json_loadb((const char *)text, len, 0, NULL);
-    free(text);
-    assert_non_null(j);
-    return j;
+    return http_server_json_file(path);
 }
 
 /* The same rates live and from --input: JSON, CSV and -o alike. */
