@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define CMD "cache-collectdes"
@@ -294,6 +296,66 @@ test_cache_collectdes_failures(void **state)
     tokio_test_run_fails(env, argv, 1, "Couldn't connect to server");
 }
 
+/* SIGINT while a page is on its way: the scroll is freed first, then
+ * the process dies of the signal, leaving no -o file. */
+static void
+test_cache_collectdes_interrupt_frees_scroll(void **state)
+{
+    (void)state;
+    json_t *hits = http_server_hits_of("pytokio-inputs/"
+                                       "sample_collectdes-full.json.gz");
+    char *dir = tokio_test_mkdtemp(), out[4200], port[16];
+    int status;
+
+    if (hits == NULL)
+        skip();
+    struct http_server_config c = { .hits = hits, .page_hits = 1000,
+                                    .fault = HTTP_FAULT_SLOW, .fault_at = 3,
+                                    .slow_seconds = 3 };
+    struct http_server s;
+    http_server_start(&s, &c);
+    snprintf(out, sizeof(out), "%s/out.csv", dir);
+    snprintf(port, sizeof(port), "%d", s.port);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        setenv("TZ", "America/Los_Angeles", 1);
+        execl(getenv("TOKIO_BIN"), "tokio", CMD, "-h", "127.0.0.1", "-p",
+              port, "--timeout", "20", "--csv", "-o", out, START, END,
+              (char *)NULL);
+        _exit(127);
+    }
+    /* wait (bounded) until the slow answer is being waited for */
+    for (int i = 0; i < 500; i++) {
+        char *log = http_server_log(&s);
+        size_t n = count(log, "POST /_search/scroll");
+        free(log);
+        if (n >= 3)
+            break;
+        usleep(10000);
+    }
+    usleep(300000);
+    kill(pid, SIGINT);
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFSIGNALED(status));
+    assert_int_equal(WTERMSIG(status), SIGINT);
+    assert_int_equal(tokio_test_count_entries(dir), 0);
+    char *log = NULL;
+    for (int i = 0; i < 500; i++) {
+        free(log);
+        log = http_server_log(&s);
+        if (strstr(log, "freed=1") != NULL)
+            break;
+        usleep(10000);
+    }
+    assert_contains(log, "DELETE /_search/scroll\nfreed=1");
+    free(log);
+    http_server_stop(&s);
+    json_decref(hits);
+    tokio_test_rmtree(dir);
+    free(dir);
+}
+
 static void
 test_cache_collectdes_usage_errors(void **state)
 {
@@ -344,6 +406,7 @@ main(void)
         cmocka_unit_test(test_cache_collectdes_live_keeps_all_queries),
         cmocka_unit_test(test_cache_collectdes_basic_auth),
         cmocka_unit_test(test_cache_collectdes_failures),
+        cmocka_unit_test(test_cache_collectdes_interrupt_frees_scroll),
         cmocka_unit_test(test_cache_collectdes_usage_errors),
         cmocka_unit_test(test_cache_collectdes_bad_input),
     };
