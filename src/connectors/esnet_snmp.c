@@ -252,11 +252,12 @@ tokio_esnet_snmp_from_json(struct tokio_esnet_snmp **out, const json_t *json,
         rc = tokio__error(TOKIO_EFORMAT, "'%s': not an object of ESnet "
                           "endpoints", name);
     json_object_foreach((json_t *)json, endpoint, ifaces) {
-        json_t *e_out = json_object();
+        json_t *e_out;
 
-        if (rc < 0 || e_out == NULL ||
-            json_object_set_new(e->data, endpoint, e_out) < 0) {
-            rc = rc < 0 ? rc : oom();
+        if (rc < 0)
+            break;
+        if (json_object_set_new(e->data, endpoint, e_out = json_object()) < 0) {
+            rc = oom();
             break;
         }
         if (!json_is_object(ifaces)) {
@@ -265,10 +266,10 @@ tokio_esnet_snmp_from_json(struct tokio_esnet_snmp **out, const json_t *json,
             break;
         }
         json_object_foreach(ifaces, interface, dirs) {
-            json_t *i_out = json_object();
+            json_t *i_out;
 
-            if (i_out == NULL ||
-                json_object_set_new(e_out, interface, i_out) < 0) {
+            if (json_object_set_new(e_out, interface,
+                                    i_out = json_object()) < 0) {
                 rc = oom();
                 break;
             }

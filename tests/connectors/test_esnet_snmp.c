@@ -171,6 +171,10 @@ test_esnet_snmp_refuses_malformed_caches(void **state)
     static const struct { const char *text, *msg; } cases[] = {
         { "{\"e\": {\"i\": {\"in\": {\"1x\": 1}}}}", "e/i/in: '1x' is not a "
           "timestamp" },
+        /* regression (fuzz_esnet_snmp): the objects made for the
+         * endpoint and interface after a failure leaked */
+        { "{\"e\": {\"i\": {\"in\": {\"1x\": 1}}, \"j\": {}}, \"f\": {}}",
+          "e/i/in: '1x' is not a timestamp" },
         { "{\"e\": {\"i\": {\"in\": {\"1\": [1]}}}}", "e/i/in/1: the rate is "
           "not a number" },
         { "{\"e\": {\"i\": 5}}", "e/i: not an object of directions" },
