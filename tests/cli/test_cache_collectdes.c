@@ -356,6 +356,63 @@ test_cache_collectdes_interrupt_frees_scroll(void **state)
     free(dir);
 }
 
+/* A server whose certificate nobody vouches for is refused: TLS
+ * verification is on (openssl's s_server with a fresh self-signed
+ * certificate; skipped without the openssl command). */
+static void
+test_cache_collectdes_tls_verifies_the_server(void **state)
+{
+    (void)state;
+    char *dir = tokio_test_mkdtemp(), cmd[9000], port[16], host[64];
+    int p = http_server_free_port();
+
+    snprintf(cmd, sizeof(cmd), "cd '%s' && openssl req -x509 -newkey "
+             "rsa:2048 -nodes -keyout key.pem -out cert.pem -days 1 "
+             "-subj /CN=127.0.0.1 > /dev/null 2>&1", dir);
+    if (system(cmd) != 0) {
+        tokio_test_rmtree(dir);
+        free(dir);
+        print_message("skipped: no openssl command to make a certificate\n");
+        skip();
+    }
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        snprintf(port, sizeof(port), "%d", p);
+        if (chdir(dir) != 0)
+            _exit(127);
+        freopen("/dev/null", "w", stdout);
+        freopen("/dev/null", "w", stderr);
+        execlp("openssl", "openssl", "s_server", "-accept", port, "-cert",
+               "cert.pem", "-key", "key.pem", "-www", "-quiet",
+               (char *)NULL);
+        _exit(127);
+    }
+    snprintf(port, sizeof(port), "%d", p);
+    snprintf(host, sizeof(host), "https://127.0.0.1");
+    const char *argv[] = { CMD, "-h", host, "-p", port, "--timeout", "5",
+                           START, END, NULL };
+    struct tokio_run r = { 0 };
+    /* until s_server listens (bounded) */
+    for (int i = 0; i < 100; i++) {
+        tokio_run_free(&r);
+        r = tokio_test_run(NULL, env, argv);
+        if (strstr(r.err, "Couldn't connect") == NULL)
+            break;
+        usleep(50000);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    assert_int_equal(r.status, 1);
+    assert_contains(r.err, "https://127.0.0.1:");
+    assert_contains(r.err, "SSL certificate problem: self-signed "
+                           "certificate");
+    assert_string_equal(r.out, "");
+    tokio_run_free(&r);
+    tokio_test_rmtree(dir);
+    free(dir);
+}
+
 static void
 test_cache_collectdes_usage_errors(void **state)
 {
@@ -407,6 +464,7 @@ main(void)
         cmocka_unit_test(test_cache_collectdes_basic_auth),
         cmocka_unit_test(test_cache_collectdes_failures),
         cmocka_unit_test(test_cache_collectdes_interrupt_frees_scroll),
+        cmocka_unit_test(test_cache_collectdes_tls_verifies_the_server),
         cmocka_unit_test(test_cache_collectdes_usage_errors),
         cmocka_unit_test(test_cache_collectdes_bad_input),
     };
