@@ -1,35 +1,46 @@
 /*
  * src/cli/cache-nersc-globuslogs.c - `tokio cache-nersc-globuslogs`: Globus
  * transfer records from NERSC's Elasticsearch (the reference's
- * cache_nersc_globuslogs), from a saved cache of scroll pages (--input):
- * querying Elasticsearch is not supported.
+ * cache_nersc_globuslogs, with its options), or from a saved cache of
+ * scroll pages (--input).
  *
- * As there, START and END (YYYY-MM-DDTHH:MM:SS, START before END) and
- * --user/--type do not filter cached pages; stdout gets the pages as JSON
+ * A live query asks for the transfers overlapping START..END
+ * (YYYY-MM-DDTHH:MM:SS, START before END), of --user and of --type
+ * (upper-cased) when given; as in the reference, these do not filter
+ * cached pages.  Basic auth: PYTOKIO_ES_USER and PYTOKIO_ES_PASSWORD, or
+ * the site configuration's es_user and es_password.  stdout gets the
+ * pages as JSON
  * indented by 4 in input order, or with --csv the to_dataframe() CSV,
  * each followed by print()'s newline; -o writes the JSON on one line or
  * the CSV without that newline, as the reference wrote its file.
- * Differs from pytokio: no "Caching to" line.
+ * Differs from pytokio: --host may be a URL ("https://es.example.org")
+ * to use TLS; no "Caching to" line.
  */
 #include <stdio.h>
 #include <stdint.h>
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/interrupt.h"
+#include "tokio/config.h"
+#include "tokio/connectors/es.h"
 #include "tokio/connectors/nersc_globuslogs.h"
 #include "tokio/output.h"
 #include "tokio/time.h"
 
 static const char *const usage[] = {
-    "tokio cache-nersc-globuslogs --input <file> [--csv] [-o <file>] "
-    "[--user <user>] [--type <type>] <start> <end>",
+    "tokio cache-nersc-globuslogs [--input <file>] [-h <host>] [-p <port>] "
+    "[-i <index>] [--timeout <s>] [--csv] [-o <file>] [--user <user>] "
+    "[--type <type>] <start> <end>",
     NULL
 };
 
 static const char description[] =
     "Print the Globus transfers of NERSC's Elasticsearch (dtn-dtn-log*)\n"
-    "between <start> and <end> (YYYY-MM-DDTHH:MM:SS) from a cache of a\n"
-    "query's scroll pages: the pages as JSON, or the transfers as CSV.";
+    "between <start> and <end> (YYYY-MM-DDTHH:MM:SS), or from a cache of a\n"
+    "query's scroll pages (--input): the pages as JSON, or the transfers as\n"
+    "CSV.  Basic auth: PYTOKIO_ES_USER and PYTOKIO_ES_PASSWORD, or the site\n"
+    "configuration's es_user and es_password.";
 
 /* What to write, and how. */
 struct globus_job {
@@ -59,12 +70,54 @@ write_result(FILE *fp, void *ctx)
     return rc;
 }
 
+/* The reference's query against the server; --type upper-cased as it
+ * did. */
+static int
+live(struct tokio_nersc_globuslogs **out, const char *host, long long port,
+     const char *index, long long timeout, int64_t start, int64_t end,
+     const char *user, const char *type)
+{
+    struct tokio_es_options o = {
+        .host = host, .port = (long)port, .index = index,
+        .timeout = (long)timeout, .stop = &cli_interrupted,
+    };
+    struct tokio_config *cfg = NULL;
+    struct tokio_es *es = NULL;
+    char upper[64];
+    int rc;
+
+    if (type != NULL) {
+        size_t i = 0;
+
+        for (; type[i] && i + 1 < sizeof(upper); i++)
+            upper[i] = (char)(type[i] >= 'a' && type[i] <= 'z'
+                              ? type[i] - 'a' + 'A' : type[i]);
+        upper[i] = '\0';
+        type = upper;
+    }
+    if ((rc = tokio_config_load(&cfg, NULL)) < 0)
+        return rc;
+    tokio_es_credentials(cfg, &o.user, &o.password);
+    if ((rc = tokio_es_open(&es, &o)) >= 0) {
+        cli_interrupt_catch();
+        rc = tokio_nersc_globuslogs_query(out, es, start, end, user, type);
+        tokio_es_free(es);
+        cli_interrupt_release();
+    }
+    tokio_config_free(cfg);
+    return rc;
+}
+
 int
 cmd_cache_nersc_globuslogs(int argc, char **argv)
 {
     const char *cmd = argv[0];
     const char *input = NULL, *output = NULL, *user = NULL, *type = NULL;
-    int csv = 0;
+    const char *host = "localhost";
+    const char *index = TOKIO_NERSC_GLOBUSLOGS_DEFAULT_INDEX;
+    long long timeout = TOKIO_ES_DEFAULT_TIMEOUT;
+    long long port = TOKIO_ES_DEFAULT_PORT;
+    int csv = 0, debug = 0;
     const struct cli_option opts[] = {
         OPT_STRING(0, "input", &input, "<file>",
                    "use cached output from previous ES query"),
@@ -76,14 +129,23 @@ cmd_cache_nersc_globuslogs(int argc, char **argv)
         OPT_STRING(0, "type", &type, "<type>",
                    "limit results to STOR, RETR or NLST (not applied to "
                    "--input)"),
+        OPT_STRING('h', "host", &host, "<host>",
+                   "hostname of ElasticSearch endpoint (default: "
+                   "localhost; https://<host> for TLS)"),
+        OPT_INT('p', "port", &port, "<port>",
+                "port of ElasticSearch endpoint (default: 9200)"),
+        OPT_STRING('i', "index", &index, "<index>",
+                   "ElasticSearch index to query (default: dtn-dtn-log*)"),
+        OPT_INT(0, "timeout", &timeout, "<s>",
+                "ElasticSearch timeout time (default: 30)"),
+        OPT_FLAG(0, "debug", &debug, "accepted for compatibility"),
         OPT_END
     };
     struct tokio_nersc_globuslogs *g = NULL;
     int64_t start, end;
     int npos, rc;
 
-    (void)user;
-    (void)type;
+    (void)debug;
     npos = cli_parse(argc, argv, opts, usage, description);
     if (npos < 0)
         return cli_parse_exit(npos);
@@ -95,12 +157,18 @@ cmd_cache_nersc_globuslogs(int argc, char **argv)
                                "%%Y-%%m-%%dT%%H:%%M:%%S");
     if (start >= end)
         return cli_usage_error(cmd, "query_start >= query_end");
-    if (input == NULL)
-        return cli_usage_error(cmd, "querying Elasticsearch is not "
-                               "supported: give --input");
+    if (port < 1 || port > 65535)
+        return cli_usage_error(cmd, "--port must be a port number");
+    if (timeout < 1 || timeout > 86400)
+        return cli_usage_error(cmd, "--timeout must be 1 to 86400 seconds");
 
-    if (tokio_nersc_globuslogs_open(&g, input) < 0)
+    if (input != NULL) {
+        if (tokio_nersc_globuslogs_open(&g, input) < 0)
+            return cli_fail(cmd, NULL);
+    } else if ((rc = live(&g, host, port, index, timeout, start, end, user,
+                          type)) < 0) {
         return cli_fail(cmd, NULL);
+    }
     struct globus_job job = { g, csv, output != NULL };
     rc = cli_write_output(cmd, output, write_result, &job);
     tokio_nersc_globuslogs_free(g);

@@ -151,7 +151,10 @@ cli_parse(int argc, char **argv, const struct cli_option *opts,
             only_positional = 1;
             continue;
         }
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+        /* -h is help unless the command names its own -h (the
+         * reference's Elasticsearch commands: -h <host>) */
+        if (strcmp(arg, "--help") == 0 ||
+            (strcmp(arg, "-h") == 0 && find_short(opts, 'h') == NULL)) {
             cli_print_help(stdout, cmd, opts, usage, description);
             return CLI_PARSE_HELP;
         }
@@ -240,7 +243,8 @@ cli_print_help(FILE *fp, const char *cmd, const struct cli_option *opts,
     if (description)
         fprintf(fp, "\n%s\n", description);
     fprintf(fp, "\noptions:\n");
-    fprintf(fp, "  %-28s %s\n", "-h, --help", "show this help and exit");
+    fprintf(fp, "  %-28s %s\n", find_short(opts, 'h') ? "    --help"
+            : "-h, --help", "show this help and exit");
     for (const struct cli_option *o = opts; o->type != CLI_OPT_END; o++) {
         char left[128];
         int n = 0;

@@ -6,10 +6,14 @@
 #ifndef TOKIO_CLI_COMMANDS_H
 #define TOKIO_CLI_COMMANDS_H
 
+int cmd_archive_collectdes(int argc, char **argv);
+int cmd_archive_esnet_snmp(int argc, char **argv);
 int cmd_archive_lmtdb(int argc, char **argv);
 int cmd_archive_mmperfmon(int argc, char **argv);
+int cmd_cache_collectdes(int argc, char **argv);
 int cmd_cache_craysdb(int argc, char **argv);
 int cmd_cache_darshan(int argc, char **argv);
+int cmd_cache_esnet_snmp(int argc, char **argv);
 int cmd_cache_globuslogs(int argc, char **argv);
 int cmd_cache_hpss(int argc, char **argv);
 int cmd_cache_isdct(int argc, char **argv);

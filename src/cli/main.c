@@ -29,10 +29,14 @@ struct command {
 };
 
 static const struct command commands[] = {
+    { "archive-collectdes", cmd_archive_collectdes, "collectd burst-buffer metrics (Elasticsearch or a cache of its pages) into a TTS HDF5 file" },
+    { "archive-esnet-snmp", cmd_archive_esnet_snmp, "ESnet router interface rates (API or cache) into a TTS HDF5 file" },
     { "archive-lmtdb", cmd_archive_lmtdb, "an LMT database's OST, OSS, MDS and metadata-op counters into a TTS HDF5 file" },
     { "archive-mmperfmon", cmd_archive_mmperfmon, "GPFS mmperfmon outputs into a TTS HDF5 file, LUNs and servers typed by the site config" },
+    { "cache-collectdes", cmd_cache_collectdes, "collectd cpu, disk and memory metrics from Elasticsearch (or a cache of its pages) as JSON or CSV" },
     { "cache-craysdb", cmd_cache_craysdb, "a Cray SDB processor table (xtdb2proc) as JSON, CSV or xtdb2proc text" },
     { "cache-darshan", cmd_cache_darshan, "a Darshan log as JSON: header, mounts, records, totals, performance" },
+    { "cache-esnet-snmp", cmd_cache_esnet_snmp, "ESnet router interface data rates from ESnet's SNMP REST API (or a cache) as JSON or CSV" },
     { "cache-globuslogs", cmd_cache_globuslogs, "a Globus GridFTP server transfer log as JSON or CSV" },
     { "cache-hpss", cmd_cache_hpss, "an HPSS daily report, HSI/HTAR log or FTP/PFTP log as JSON or CSV" },
     { "cache-isdct", cmd_cache_isdct, "a NERSC ISDCT dump of SSD counters (tarball, folder or JSON) as JSON or CSV" },

@@ -1,7 +1,7 @@
 /*
  * src/connectors/nersc_globuslogs.c - Globus transfer records from NERSC's
- * Elasticsearch, read from a saved cache of scroll pages (there is no
- * Elasticsearch client here yet).  Mirrors
+ * Elasticsearch, read from a saved cache of scroll pages or queried
+ * through es.c (tokio_nersc_globuslogs_query()).  Mirrors
  * tokio.connectors.nersc_globuslogs.NerscGlobusLogs (pytokio 0.13) with
  * es.EsConnection.from_cache(), query_and_scroll() over the fake pages,
  * save_cache() and to_dataframe(fields=SOURCE_FILTER).
@@ -28,6 +28,7 @@
 
 #include <jansson.h>
 
+#include "tokio/connectors/es.h"
 #include "tokio/output.h"
 #include "connectors/registry.h"
 #include "core/alloc.h"
@@ -149,6 +150,69 @@ new_cache(void **out)
 }
 
 TOKIO__CONNECTOR_OPEN_FUNCTIONS(nersc_globuslogs)
+
+/* A tokio_es_page_fn: a page of a live scroll into the result. */
+static int
+add_scrolled_page(const json_t *hits, size_t page, void *g)
+{
+    (void)page;
+    return add_page(g, hits);
+}
+
+/* The reference's QUERY: start_date and end_date ranges, then the terms
+ * of `user` and `type`; the _source filter. */
+static int
+build_query(json_t **out, int64_t start, int64_t end, const char *user,
+            const char *type)
+{
+    json_t *q = json_pack("{s:{s:{s:{s:{s:[{s:{s:{}}},{s:{s:{}}}]}}}}}",
+                          "query", "constant_score", "filter", "bool",
+                          "must", "range", "start_date", "range",
+                          "end_date");
+    json_t *source = json_array();
+    int rc = q && source ? TOKIO_OK : TOKIO_ENOMEM;
+
+    for (size_t f = 0; f < N_FIELDS && rc >= 0; f++)
+        if (json_array_append_new(source, json_string(fields[f])) < 0)
+            rc = TOKIO_ENOMEM;
+    if (rc >= 0 && user != NULL)
+        rc = tokio_es_mutate_query(q, "USER", json_string(user), "term");
+    if (rc >= 0 && type != NULL)
+        rc = tokio_es_mutate_query(q, "TYPE", json_string(type), "term");
+    if (rc >= 0)
+        rc = tokio_es_build_timeseries_query(out, q, start, end,
+                                             "start_date", "end_date");
+    if (rc >= 0 && json_object_set(*out, "_source", source) < 0) {
+        json_decref(*out);
+        *out = NULL;
+        rc = TOKIO_ENOMEM;
+    }
+    json_decref(q);
+    json_decref(source);
+    return rc == TOKIO_ENOMEM ? oom() : rc;
+}
+
+int
+tokio_nersc_globuslogs_query(struct tokio_nersc_globuslogs **out,
+                             struct tokio_es *es, int64_t start, int64_t end,
+                             const char *user, const char *type)
+{
+    json_t *query = NULL;
+    void *g = NULL;
+    int rc;
+
+    *out = NULL;
+    if ((rc = build_query(&query, start, end, user, type)) < 0)
+        return rc;
+    if ((rc = new_cache(&g)) >= 0 &&
+        (rc = tokio_es_scroll(es, query, add_scrolled_page, g)) < 0) {
+        tokio_nersc_globuslogs_free(g);
+        g = NULL;
+    }
+    json_decref(query);
+    *out = g;
+    return rc;
+}
 
 size_t
 tokio_nersc_globuslogs_count(const struct tokio_nersc_globuslogs *g)

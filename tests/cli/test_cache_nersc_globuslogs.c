@@ -3,9 +3,12 @@
  * from a working folder laid out as golden/pytokio/COMMANDS.md describes
  * (section cache_nersc_globuslogs): JSON by value, CSV cell by cell
  * against the reference's goldens; then -o, a fixture of our own, and
- * usage errors.
+ * usage errors; then live against tests/http_server.c serving the same
+ * recorded hits: the output equals the --input run's, and --user/--type
+ * and the time range filter as the server applies the query.
  */
 #include "testutil.h"
+#include "http_server.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,8 +129,8 @@ test_cache_nersc_globuslogs_failures(void **state)
                NULL }, "must be in format" },
         { 2, { "cache-nersc-globuslogs", "--input", "x", e, s, NULL },
           "query_start >= query_end" },
-        { 2, { "cache-nersc-globuslogs", s, e, NULL },
-          "querying Elasticsearch is not supported" },
+        { 2, { "cache-nersc-globuslogs", "-p", "0", s, e, NULL },
+          "--port must be a port number" },
         { 1, { "cache-nersc-globuslogs", "--input", "/nonexistent/p.json", s,
                e, NULL }, "/nonexistent/p.json" },
         { 1, { "cache-nersc-globuslogs", "--input", bad, s, e, NULL },
@@ -141,6 +144,88 @@ test_cache_nersc_globuslogs_failures(void **state)
     free(dir);
 }
 
+/* Run live against `srv` with the extra options, from START to END. */
+static struct tokio_run
+live(const struct http_server *srv, const char *start, const char *end,
+     const char *o1, const char *o2, const char *o3, const char *o4)
+{
+    char port[16];
+    const char *argv[16] = { "cache-nersc-globuslogs", "-h", "127.0.0.1",
+                             "-p", port };
+    const char *opts[] = { o1, o2, o3, o4 };
+    size_t n = 5;
+
+    snprintf(port, sizeof(port), "%d", srv->port);
+    for (size_t i = 0; i < 4 && opts[i] != NULL; i++)
+        argv[n++] = opts[i];
+    argv[n++] = start;
+    argv[n++] = end;
+    argv[n] = NULL;
+    return tokio_test_run(NULL, env, argv);
+}
+
+static void
+test_cache_nersc_globuslogs_live(void **state)
+{
+    (void)state;
+    json_t *hits = http_server_hits_of("pytokio-inputs/globuslogs.json.gz");
+    const char *s = "2019-01-29T00:00:00", *e = "2019-01-29T00:10:00";
+
+    if (hits == NULL)
+        skip();
+    struct http_server_config c = { .hits = hits };
+    struct http_server srv;
+    http_server_start(&srv, &c);
+    for (int csv = 0; csv < 2; csv++) {
+        const char *in[] = { "cache-nersc-globuslogs", "--input",
+                             tokio_test_data("pytokio-inputs/"
+                                             "globuslogs.json.gz"),
+                             csv ? "--csv" : s, csv ? s : e, csv ? e : NULL,
+                             NULL };
+        struct tokio_run want = tokio_test_run(NULL, env, in);
+        struct tokio_run got = live(&srv, s, e, csv ? "--csv" : NULL, NULL,
+                                    NULL, NULL);
+        if (got.status != 0)
+            fail_msg("exit %d: %s", got.status, got.err);
+        assert_string_equal(got.out, want.out);
+        tokio_run_free(&want);
+        tokio_run_free(&got);
+    }
+    /* the three recorded transfers: fusera's RETR, useroll's two STOR;
+     * between 08:04:49Z and 08:04:54Z (00:04:49 .. 00:04:54 PST) */
+    struct tokio_run r = live(&srv, s, e, "--csv", "--user", "fusera", NULL);
+    assert_int_equal(r.status, 0);
+    size_t rows = 0;
+    for (const char *p = r.out; (p = strchr(p, '\n')) != NULL; p++)
+        rows++;
+    assert_int_equal(rows, 1 + 1 + 1);     /* header, a row, newline */
+    assert_non_null(strstr(r.out, ",RETR,fusera,"));
+    tokio_run_free(&r);
+    r = live(&srv, s, e, "--csv", "--type", "stor", NULL);
+    assert_int_equal(r.status, 0);
+    assert_null(strstr(r.out, "RETR"));
+    assert_non_null(strstr(r.out, "\n1,"));   /* two rows */
+    assert_null(strstr(r.out, "\n2,"));
+    tokio_run_free(&r);
+    r = live(&srv, "2019-01-29T00:06:00", e, NULL, NULL, NULL, NULL);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "[]\n");
+    tokio_run_free(&r);
+    char *log = http_server_log(&srv);
+    assert_contains(log, "POST /dtn-dtn-log%2A/_search?scroll=1m&size=10000");
+    assert_contains(log, "DELETE /_search/scroll\nfreed=1");
+    free(log);
+    http_server_stop(&srv);
+    json_decref(hits);
+
+    /* a server that is gone */
+    char port[16];
+    snprintf(port, sizeof(port), "%d", http_server_free_port());
+    const char *gone[] = { "cache-nersc-globuslogs", "-h", "127.0.0.1", "-p",
+                           port, s, e, NULL };
+    tokio_test_run_fails(env, gone, 1, "Couldn't connect to server");
+}
+
 int
 main(void)
 {
@@ -148,6 +233,7 @@ main(void)
         cmocka_unit_test(test_cache_nersc_globuslogs_matches_goldens),
         cmocka_unit_test(test_cache_nersc_globuslogs_fixture_and_output_file),
         cmocka_unit_test(test_cache_nersc_globuslogs_failures),
+        cmocka_unit_test(test_cache_nersc_globuslogs_live),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,7 +7,8 @@
  * tokio.connectors.nersc_globuslogs.NerscGlobusLogs.from_cache() (pytokio
  * 0.13) followed by query(): querying a cache keeps its pages as they are
  * (start, end, user and type do not filter), up to the first empty page,
- * which ends a scroll.  Querying Elasticsearch itself is not supported.
+ * which ends a scroll.  tokio_nersc_globuslogs_query() asks a server
+ * (tokio/connectors/es.h) instead.
  */
 #ifndef TOKIO_CONNECTORS_NERSC_GLOBUSLOGS_H
 #define TOKIO_CONNECTORS_NERSC_GLOBUSLOGS_H
@@ -16,9 +17,31 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <stdint.h>
+
 #include "tokio/common.h"
 
+struct tokio_es;
 struct tokio_nersc_globuslogs;
+
+#define TOKIO_NERSC_GLOBUSLOGS_DEFAULT_INDEX "dtn-dtn-log*"
+
+/**
+ * The reference's query(), query_user() and query_type() against the
+ * server `es`: the transfers that overlap [start, end) (start_date
+ * before `end`, end_date at or after `start`), of `user` and of
+ * transfer `type` when not NULL, scrolled page by page into a new
+ * result.
+ * @param[out] out  the pages; free with tokio_nersc_globuslogs_free().
+ *                  NULL on failure.
+ * @return TOKIO_OK; the failures of tokio_es_scroll(); TOKIO_EFORMAT (a
+ *         page as tokio_nersc_globuslogs_open() refuses it).
+ */
+TOKIO_API int tokio_nersc_globuslogs_query(struct tokio_nersc_globuslogs **out,
+                                           struct tokio_es *es,
+                                           int64_t start, int64_t end,
+                                           const char *user,
+                                           const char *type);
 
 /**
  * Read a cache of scroll pages (plain or compressed JSON; "-" is

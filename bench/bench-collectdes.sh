@@ -1,0 +1,126 @@
+#!/bin/sh
+# collectd pages from Elasticsearch into CSV, JSON and TOKIO Time Series,
+# against the reference side by side (never fails the build).
+#
+# 1. Conversion, end to end (process start to exit, CPU time, best of 3):
+#    `tokio cache-collectdes --csv|--json --input` and `tokio
+#    archive-collectdes --input` against the reference's
+#    cache_collectdes.py and archive_collectdes.py (its output opened in
+#    mode "a", the h5py-3 fix of golden COMMANDS.md) on a cache of PAGES
+#    pages of 10,000 hits made from the recorded collectdes_cpuloads hits
+#    (cpu, disk and memory documents, values varied); CSV outputs
+#    compared byte for byte.  Prints MB/s of page JSON and the ratios.
+# 2. Memory, live: `tokio cache-collectdes --csv` and `archive-collectdes`
+#    against bench/es_bench_server.py serving 10 and then 100 pages of
+#    10,000 hits to each of the three queries: peak RSS stays that of one
+#    page (the server's page JSON is printed beside it for scale).
+# The conversion is bound by jansson, the project's one JSON parser:
+# parsing and freeing its trees is some 70% of the CPU time (perf).
+set -u
+build=$1
+pages=${PAGES:-10}
+top=$(cd "$(dirname "$0")/.." && pwd)
+inputs=${TOKIO_TESTDATA:-$top/../shared/testdata}/pytokio-inputs
+work=$(mktemp -d)
+server=
+trap '[ -n "$server" ] && kill $server; rm -rf "$work"' EXIT
+export TZ=America/Los_Angeles
+py=/usr/bin/python3
+pytokio=${PYTOKIO:-/tmp/pytokio}
+tokio=$build/tokio
+S=2017-12-13T00:00:00
+E=2017-12-13T01:00:00
+
+if [ ! -f "$inputs/collectdes_cpuloads.json.gz" ] || [ ! -x "$py" ]; then
+    echo "bench-collectdes: test data or $py absent; nothing to measure"
+    exit 0
+fi
+"$py" - "$inputs/collectdes_cpuloads.json.gz" "$work/page.json" \
+    "$work/cache.json" "$pages" <<'PY'
+import gzip, json, random, sys
+recorded = [h for p in json.load(gzip.open(sys.argv[1], "rt")) for h in p]
+rnd = random.Random(1)
+page = []
+for i in range(10000):
+    h = json.loads(json.dumps(recorded[i % len(recorded)]))
+    s = h["_source"]
+    s["hostname"] = "bb%d" % (1 + i % 288)
+    s["@timestamp"] = "2017-12-13T08:%02d:%02d.%03dZ" % (
+        rnd.randrange(60), rnd.randrange(60), rnd.randrange(1000))
+    for k in ("value", "read", "write"):
+        if k in s:
+            s[k] = rnd.random() * 1e6
+    page.append(h)
+json.dump(page, open(sys.argv[2], "w"))
+json.dump([page] * int(sys.argv[4]), open(sys.argv[3], "w"), indent=4)
+PY
+mb=$(du -m "$work/cache.json" | cut -f1)
+echo "cache: $pages pages x 10,000 hits, ${mb} MB of page JSON"
+
+# best user+sys seconds of 3 runs of a command, and its peak RSS
+cpu() {
+    best=
+    for _ in 1 2 3; do
+        /usr/bin/time -f '%U %S %M' -o "$work/t" "$@" > /dev/null 2>&1 ||
+            { echo "failed: $*" >&2; echo "nan 0"; return; }
+        s=$(awk '{ print $1 + $2 }' "$work/t")
+        [ -z "$best" ] && best=$s
+        best=$(awk -v a="$best" -v b="$s" 'BEGIN { print (b < a) ? b : a }')
+    done
+    echo "$best $(awk '{ print $3 }' "$work/t")"
+}
+ref_archive='
+import sys, tokio.connectors.hdf5 as h, tokio.cli.archive_collectdes as m
+init = h.Hdf5.__init__
+def append(self, *a, **k):
+    if len(a) < 2 and "mode" not in k:
+        k["mode"] = "a"
+    init(self, *a, **k)
+h.Hdf5.__init__ = append
+m.main(sys.argv[1:])'
+row() { # name, ours, reference
+    awk -v n="$1" -v o="$2" -v r="$3" -v mb="$mb" 'BEGIN {
+        printf "%-34s tokio %7.2f s %7.1f MB/s   reference %7.2f s   x%.1f\n",
+               n, o, mb / o, r, r / o }'
+}
+for form in csv json; do
+    flag=--$form
+    [ $form = json ] && flag=
+    ours=$(cpu "$tokio" cache-collectdes $flag -o "$work/ours.$form" \
+           --input "$work/cache.json" $S $E)
+    ref=$(cpu env PYTHONPATH="$pytokio" "$py" \
+          "$pytokio/bin/cache_collectdes.py" $flag -o "$work/ref.$form" \
+          --input "$work/cache.json" $S $E)
+    row "cache-collectdes --$form --input" "${ours% *}" "${ref% *}"
+done
+cmp -s "$work/ours.csv" "$work/ref.csv" && echo "CSV outputs: identical" ||
+    echo "CSV outputs: DIFFER"
+rm -f "$work"/*.hdf5
+ours=$(cpu sh -c "rm -f '$work/o.hdf5'; '$tokio' archive-collectdes \
+    --input '$work/cache.json' -o '$work/o.hdf5' $S $E")
+ref=$(cpu sh -c "rm -f '$work/r.hdf5'; PYTHONPATH='$pytokio' '$py' -c '$ref_archive' \
+    --input '$work/cache.json' -o '$work/r.hdf5' $S $E")
+row "archive-collectdes --input" "${ours% *}" "${ref% *}"
+
+# live: peak RSS against the size of one page
+kb=$(du -k "$work/page.json" | cut -f1)
+for n in 10 100; do
+    rm -f "$work/port"
+    "$py" "$top/bench/es_bench_server.py" "$work/page.json" $n "$work/port" &
+    server=$!
+    while [ ! -s "$work/port" ]; do sleep 0.1; done
+    port=$(cat "$work/port")
+    for cmd in cache-collectdes archive-collectdes; do
+        rm -f "$work/live.hdf5"
+        [ $cmd = cache-collectdes ] && set -- --csv -o "$work/live.csv" ||
+            set -- -o "$work/live.hdf5"
+        /usr/bin/time -f '%e %U %S %M' -o "$work/t" "$tokio" $cmd -h 127.0.0.1 \
+            -p "$port" "$@" $S $E > /dev/null 2>&1 || echo "live $cmd failed"
+        awk -v n=$n -v c=$cmd -v kb=$kb '{
+            printf "live %-19s 3 queries x %3d pages: %6.1f s wall, %6.1f s CPU, peak RSS %4d MB (one page: %d MB of JSON)\n",
+                   c, n, $1, $2 + $3, $4 / 1024, kb / 1024 }' "$work/t"
+    done
+    kill $server
+    wait $server 2>/dev/null
+    server=
+done

@@ -1,0 +1,142 @@
+/*
+ * src/cli/cache-collectdes.c - `tokio cache-collectdes`: collectd's cpu,
+ * disk and memory metrics of burst-buffer nodes from Elasticsearch, or
+ * from a saved cache of scroll pages (--input), as the pages (JSON) or
+ * the reference's table of their hits (--csv).  The reference's
+ * cache_collectdes, with its options.
+ *
+ * As there, START and END (YYYY-MM-DDTHH:MM:SS, local time) bound the
+ * query but do not filter cached pages; stdout gets the JSON indented by
+ * 4, or the CSV, each followed by print()'s newline; -o writes the JSON
+ * on one line or the CSV without that newline.  Credentials for basic
+ * auth come from PYTOKIO_ES_USER/PYTOKIO_ES_PASSWORD or the site
+ * configuration (es_user, es_password), never from the command line.
+ *
+ * Differs from pytokio: a live query outputs the pages of all three
+ * queries (see src/connectors/collectd_es.c); --host may be a URL
+ * ("https://es.example.org") to use TLS; no "Caching to" line.
+ */
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "cli/interrupt.h"
+#include "tokio/config.h"
+#include "tokio/connectors/collectd_es.h"
+#include "tokio/connectors/es.h"
+#include "tokio/output.h"
+#include "tokio/time.h"
+
+static const char *const usage[] = {
+    "tokio cache-collectdes [--input <file>] [-h <host>] [-p <port>] "
+    "[-i <index>] [--timeout <s>] [--csv] [-o <file>] <start> <end>",
+    NULL
+};
+
+static const char description[] =
+    "Print collectd's cpu, disk and memory metrics of burst-buffer nodes\n"
+    "between <start> and <end> (YYYY-MM-DDTHH:MM:SS) from Elasticsearch,\n"
+    "or from a cache of a query's scroll pages (--input): the pages as\n"
+    "JSON, or their hits as CSV.  Basic auth: PYTOKIO_ES_USER and\n"
+    "PYTOKIO_ES_PASSWORD, or the site configuration's es_user and\n"
+    "es_password.";
+
+struct job {
+    struct tokio_es_pages *pages;
+    int to_file;
+};
+
+static int
+write_result(FILE *fp, void *ctx)
+{
+    const struct job *job = ctx;
+    int rc = tokio_es_pages_write(job->pages, fp);
+
+    if (rc >= 0 && !job->to_file)
+        fputc('\n', fp);
+    return rc;
+}
+
+int
+cmd_cache_collectdes(int argc, char **argv)
+{
+    const char *cmd = argv[0];
+    const char *input = NULL, *output = NULL, *host = "localhost";
+    const char *index = TOKIO_COLLECTD_ES_DEFAULT_INDEX;
+    long long timeout = TOKIO_ES_DEFAULT_TIMEOUT;
+    long long port = TOKIO_ES_DEFAULT_PORT;
+    int csv = 0, debug = 0;
+    const struct cli_option opts[] = {
+        OPT_STRING(0, "input", &input, "<file>",
+                   "use cached output from previous ES query"),
+        OPT_OUTPUT(&output),
+        OPT_FLAG('c', "csv", &csv, "return output in CSV format"),
+        OPT_STRING('h', "host", &host, "<host>",
+                   "hostname of ElasticSearch endpoint (default: "
+                   "localhost; https://<host> for TLS)"),
+        OPT_INT('p', "port", &port, "<port>",
+                "port of ElasticSearch endpoint (default: 9200)"),
+        OPT_STRING('i', "index", &index, "<index>",
+                   "ElasticSearch index to query (default: "
+                   "cori-collectd-*)"),
+        OPT_INT(0, "timeout", &timeout, "<s>",
+                "ElasticSearch timeout time (default: 30)"),
+        OPT_FLAG(0, "debug", &debug, "accepted for compatibility"),
+        OPT_END
+    };
+    struct tokio_config *cfg = NULL;
+    struct tokio_es_pages *pages = NULL;
+    struct tokio_es *es = NULL;
+    int64_t start, end;
+    size_t n_fields;
+    const char *const *fields = tokio_collectd_es_fields(&n_fields);
+    int npos, rc;
+
+    (void)debug;
+    npos = cli_parse(argc, argv, opts, usage, description);
+    if (npos < 0)
+        return cli_parse_exit(npos);
+    if (npos != 2)
+        return cli_usage_error(cmd, "a start and an end time are required");
+    if (tokio_time_parse_format(argv[1], "%Y-%m-%dT%H:%M:%S", &start) < 0 ||
+        tokio_time_parse_format(argv[2], "%Y-%m-%dT%H:%M:%S", &end) < 0)
+        return cli_usage_error(cmd, "start and end times must be in format "
+                               "%%Y-%%m-%%dT%%H:%%M:%%S");
+    if (start >= end)
+        return cli_usage_error(cmd, "query_start >= query_end");
+    if (port < 1 || port > 65535)
+        return cli_usage_error(cmd, "--port must be a port number");
+    if (timeout < 1 || timeout > 86400)
+        return cli_usage_error(cmd, "--timeout must be 1 to 86400 seconds");
+
+    if ((csv ? tokio_es_pages_new_csv(&pages, fields, n_fields)
+             : tokio_es_pages_new_json(&pages, output
+                                       ? 0 : TOKIO_JSON_INDENT(4))) < 0)
+        return cli_fail(cmd, NULL);
+    if (input != NULL) {
+        rc = tokio_es_from_cache(input, tokio_es_pages_add, pages);
+    } else if ((rc = tokio_config_load(&cfg, NULL)) >= 0) {
+        struct tokio_es_options o = {
+            .host = host, .port = (long)port, .index = index,
+            .timeout = (long)timeout, .stop = &cli_interrupted,
+        };
+        tokio_es_credentials(cfg, &o.user, &o.password);
+        if ((rc = tokio_es_open(&es, &o)) >= 0) {
+            cli_interrupt_catch();
+            rc = tokio_collectd_es_scroll(es, start, end, tokio_es_pages_add,
+                                          pages);
+            tokio_es_free(es);
+            cli_interrupt_release();
+        }
+        tokio_config_free(cfg);
+    }
+    if (rc < 0) {
+        rc = cli_fail(cmd, NULL);
+    } else {
+        struct job job = { pages, output != NULL };
+        rc = cli_write_output(cmd, output, write_result, &job);
+    }
+    tokio_es_pages_free(pages);
+    return rc;
+}

@@ -1,0 +1,778 @@
+/*
+ * src/connectors/es.c - an Elasticsearch client over the scroll API, the
+ * reference's cache of pages, and its table of hits; mirrors
+ * tokio.connectors.es (pytokio 0.13).  The HTTP side is http.c.
+ *
+ * Protocol facts (Elasticsearch reference, "Paginate search results",
+ * "Clear scroll API"): a search with ?scroll=<keep-alive> answers
+ * {"_scroll_id": ID, "hits": {"hits": [...]}}; POST /_search/scroll with
+ * {"scroll": <keep-alive>, "scroll_id": ID} answers the next page (its
+ * _scroll_id may change: the latest counts); an empty "hits" list ends
+ * the results; DELETE /_search/scroll with {"scroll_id": [ID]} frees the
+ * context.  Errors come as {"error": {"type": ..., "reason": ...},
+ * "status": N}; an expired context is search_context_missing_exception.
+ *
+ * The pages of a result go through a temporary file (struct
+ * tokio_es_pages) so that memory holds one page and nothing is written
+ * before the last page is in.  pandas decides a column's type only after
+ * seeing all of it (integers print as "5" in an integer column, "5.0"
+ * once a real or a missing cell joins them), so an integer whose column
+ * is still undecided goes to the temporary file in both forms, marked,
+ * and the copy keeps the one the finished column calls for.
+ *
+ * Differs from pytokio: the "_source" filter travels in the request body
+ * (elasticsearch-py put it in the URL; the server treats both alike);
+ * basic auth comes from the site configuration too; a hit without
+ * "_source" is an error naming it, as is a field holding a list or
+ * object in the CSV (pandas printed its repr).  Tests:
+ * tests/connectors/test_es.c against tests/http_server.c.
+ */
+#include "tokio/connectors/es.h"
+
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "tokio/config.h"
+#include "tokio/input.h"
+#include "tokio/output.h"
+#include "connectors/http.h"
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/json.h"
+
+/* How long the server keeps a scroll context between pages; seconds to
+ * wait for the DELETE that frees it after a failure. */
+#define SCROLL_KEEP_ALIVE "1m"
+#define CLEAR_TIMEOUT 5
+
+struct tokio_es {
+    struct tokio__http *http;
+    char *index;            /* URL-escaped */
+    volatile sig_atomic_t *stop;
+};
+
+void
+tokio_es_credentials(const struct tokio_config *cfg, const char **user_out,
+                     const char **password_out)
+{
+    const char *user = getenv("PYTOKIO_ES_USER");
+    const char *password = getenv("PYTOKIO_ES_PASSWORD");
+
+    if (user != NULL && *user && password != NULL && *password) {
+        *user_out = user;
+        *password_out = password;
+        return;
+    }
+    user = cfg ? json_string_value(tokio_config_get(cfg, "es_user")) : NULL;
+    password = cfg ? json_string_value(tokio_config_get(cfg, "es_password"))
+                   : NULL;
+    *user_out = user && password ? user : NULL;
+    *password_out = user && password ? password : NULL;
+}
+
+int
+tokio_es_open(struct tokio_es **out, const struct tokio_es_options *o)
+{
+    struct tokio_es *es;
+    char base[1024];
+    int rc;
+
+    *out = NULL;
+    if (o->host == NULL || o->host[0] == '\0')
+        return tokio__error(TOKIO_EINVAL, "no Elasticsearch host given");
+    if (o->port < 1 || o->port > 65535)
+        return tokio__error(TOKIO_EINVAL, "Elasticsearch port %ld is not a "
+                            "port number", o->port);
+    if (o->timeout < 1 || o->timeout > 86400)
+        return tokio__error(TOKIO_EINVAL, "timeout %ld s is not between 1 s "
+                            "and a day", o->timeout);
+    if (o->index == NULL || o->index[0] == '\0')
+        return tokio__error(TOKIO_EINVAL, "no Elasticsearch index given");
+    if ((size_t)snprintf(base, sizeof(base), "%s%s:%ld",
+                         strstr(o->host, "://") ? "" : "http://", o->host,
+                         o->port) >= sizeof(base))
+        return tokio__error(TOKIO_EINVAL, "Elasticsearch host name '%.40s...'"
+                            " is too long", o->host);
+    if ((es = tokio__calloc(1, sizeof(*es))) == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory connecting to '%s'",
+                            base);
+    es->stop = o->stop;
+    if ((rc = tokio__http_new(&es->http, base, o->timeout, o->user,
+                              o->password, o->stop)) < 0) {
+        tokio_es_free(es);
+        return rc;
+    }
+    if ((es->index = tokio__http_escape(es->http, o->index)) == NULL) {
+        tokio_es_free(es);
+        return tokio__error(TOKIO_ENOMEM, "out of memory connecting to '%s'",
+                            base);
+    }
+    *out = es;
+    return TOKIO_OK;
+}
+
+const char *
+tokio_es_url(const struct tokio_es *es)
+{
+    return tokio__http_base(es->http);
+}
+
+void
+tokio_es_free(struct tokio_es *es)
+{
+    if (es == NULL)
+        return;
+    tokio__http_free(es->http);
+    free(es->index);
+    free(es);
+}
+
+/* ---- the scroll --------------------------------------------------------- */
+
+/* The failure of an answer with HTTP status >= 400: Elasticsearch's
+ * error type and reason when the body has them. */
+static int
+http_failure(struct tokio_es *es, const char *what, long status,
+             const char *body, size_t len)
+{
+    json_t *j = json_loadb(body, len, 0, NULL);
+    json_t *err = json_object_get(j, "error");
+    const char *type = json_string_value(json_object_get(err, "type"));
+    const char *reason = json_string_value(json_object_get(err, "reason"));
+    int rc;
+
+    if (type == NULL && json_is_string(err))
+        reason = json_string_value(err);
+    rc = tokio__error(TOKIO_EIO, "'%s' %s: HTTP %ld%s%s%s%s%s%s",
+                      tokio_es_url(es), what, status,
+                      tokio__http_reason(status)[0] ? " " : "",
+                      tokio__http_reason(status), type ? ": " : "",
+                      type ? type : "", reason ? ": " : "",
+                      reason ? reason : "");
+    json_decref(j);
+    return rc;
+}
+
+/*
+ * Send `what` (method and path) with `body`, and read the answer as a
+ * search response: *page_out (a new reference), its hits (borrowed) and
+ * scroll id (copied into *scroll_id, replacing it, when present).
+ */
+static int
+request_page(struct tokio_es *es, const char *method, const char *path,
+             const char *body, size_t page, json_t **page_out,
+             json_t **hits_out, char **scroll_id)
+{
+    char what[512], *text = NULL;
+    size_t len;
+    long status;
+    json_t *j = NULL, *hits;
+    const char *id;
+    int rc;
+
+    *page_out = NULL;
+    *hits_out = NULL;
+    snprintf(what, sizeof(what), "page %zu (%s %s)", page, method, path);
+    if ((rc = tokio__http_request(es->http, method, path, body, &text, &len,
+                                  &status)) < 0)
+        return rc;      /* the message names the URL */
+    if (status >= 400) {
+        rc = http_failure(es, what, status, text, len);
+        free(text);
+        return rc;
+    }
+    rc = tokio__json_parse_named(&j, text, len, 0, what);
+    free(text);
+    if (rc < 0)
+        return rc == TOKIO_ENOMEM ? rc
+                                  : tokio__error_prefix("'%s'", tokio_es_url(es));
+    hits = json_object_get(json_object_get(j, "hits"), "hits");
+    if (!json_is_array(hits)) {
+        json_decref(j);
+        return tokio__error(TOKIO_EFORMAT, "'%s' %s: not a search response "
+                            "(no hits.hits list)", tokio_es_url(es), what);
+    }
+    if ((id = json_string_value(json_object_get(j, "_scroll_id"))) != NULL &&
+        (*scroll_id == NULL || strcmp(id, *scroll_id) != 0)) {
+        char *copy = tokio__strdup(id);
+
+        if (copy == NULL) {
+            json_decref(j);
+            return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
+                                tokio_es_url(es));
+        }
+        free(*scroll_id);
+        *scroll_id = copy;
+    }
+    if (*scroll_id == NULL && json_array_size(hits) > 0) {
+        json_decref(j);
+        return tokio__error(TOKIO_EFORMAT, "'%s' %s: no _scroll_id to go on "
+                            "with", tokio_es_url(es), what);
+    }
+    *page_out = j;
+    *hits_out = hits;
+    return TOKIO_OK;
+}
+
+/* `json` (stolen) as a request body (free()); NULL when out of memory. */
+static char *
+body_of(json_t *json)
+{
+    char *text = NULL;
+
+    if (json != NULL && tokio_json_dumps(&text, json, 0) < 0)
+        text = NULL;
+    json_decref(json);
+    return text;
+}
+
+/* Free the server's scroll context, whatever happened before: the
+ * failure being reported, if any, keeps its message. */
+static void
+clear_scroll(struct tokio_es *es, const char *scroll_id)
+{
+    char *body, saved[1024];
+    int saved_code = tokio_errcode();
+    long status;
+
+    snprintf(saved, sizeof(saved), "%s", tokio_errmsg());
+    body = body_of(json_pack("{s:[s]}", "scroll_id", scroll_id));
+    if (body != NULL)
+        tokio__http_request_anyway(es->http, CLEAR_TIMEOUT, "DELETE",
+                                   "/_search/scroll", body, &status);
+    free(body);
+    if (saved_code < 0)
+        tokio__error(saved_code, "%s", saved);
+}
+
+int
+tokio_es_scroll(struct tokio_es *es, const json_t *query,
+                tokio_es_page_fn fn, void *payload)
+{
+    char *path = NULL, *body = NULL, *scroll_id = NULL;
+    json_t *page = NULL, *hits;
+    size_t len, n = 0;
+    int rc;
+
+    tokio_errclear();
+    if (tokio_json_dumps(&body, query, 0) < 0)
+        return tokio__error(TOKIO_ENOMEM, "out of memory querying '%s'",
+                            tokio_es_url(es));
+    len = strlen(es->index) + 64;
+    if ((path = tokio__malloc(len)) == NULL) {
+        free(body);
+        return tokio__error(TOKIO_ENOMEM, "out of memory querying '%s'",
+                            tokio_es_url(es));
+    }
+    snprintf(path, len, "/%s/_search?scroll=%s&size=%d", es->index,
+             SCROLL_KEEP_ALIVE, TOKIO_ES_PAGE_SIZE);
+    rc = request_page(es, "POST", path, body, n, &page, &hits, &scroll_id);
+    free(body);
+    free(path);
+    while (rc >= 0 && json_array_size(hits) > 0) {
+        rc = fn(hits, n, payload);
+        json_decref(page);
+        page = NULL;
+        if (rc < 0) {
+            if (rc != TOKIO_ENOMEM)
+                tokio__error_prefix("'%s' page %zu", tokio_es_url(es), n);
+            break;
+        }
+        if (es->stop != NULL && *es->stop) {
+            rc = tokio__error(TOKIO_EIO, "'%s': interrupted after page %zu",
+                              tokio_es_url(es), n);
+            break;
+        }
+        n++;
+        body = body_of(json_pack("{s:s,s:s}", "scroll", SCROLL_KEEP_ALIVE,
+                                 "scroll_id", scroll_id));
+        if (body == NULL) {
+            rc = tokio__error(TOKIO_ENOMEM, "out of memory querying '%s'",
+                              tokio_es_url(es));
+            break;
+        }
+        rc = request_page(es, "POST", "/_search/scroll", body, n, &page,
+                          &hits, &scroll_id);
+        free(body);
+    }
+    json_decref(page);
+    if (scroll_id != NULL)
+        clear_scroll(es, scroll_id);
+    free(scroll_id);
+    return rc < 0 ? rc : TOKIO_OK;
+}
+
+/* ---- the cache of pages ------------------------------------------------- */
+
+/* Python's truth of a JSON value: a false page ends a scroll. */
+static int
+falsy(const json_t *v)
+{
+    return json_is_null(v) || json_is_false(v) ||
+           (json_is_integer(v) && json_integer_value(v) == 0) ||
+           (json_is_real(v) && json_real_value(v) == 0.0) ||
+           (json_is_string(v) && json_string_length(v) == 0) ||
+           (json_is_array(v) && json_array_size(v) == 0) ||
+           (json_is_object(v) && json_object_size(v) == 0);
+}
+
+int
+tokio_es_from_json(const json_t *pages, const char *name,
+                   tokio_es_page_fn fn, void *payload)
+{
+    const json_t *hits;
+    size_t p;
+    int rc;
+
+    if (!json_is_array(pages))
+        return tokio__error(TOKIO_EFORMAT, "'%s': not a list of pages of "
+                            "Elasticsearch hits", name);
+    json_array_foreach(pages, p, hits) {
+        if (falsy(hits))
+            break;
+        if (!json_is_array(hits))
+            return tokio__error(TOKIO_EFORMAT, "'%s' page %zu: not a list of "
+                                "hits", name, p);
+        if ((rc = fn(hits, p, payload)) < 0)
+            return rc == TOKIO_ENOMEM ? rc
+                                      : tokio__error_prefix("'%s' page %zu",
+                                                            name, p);
+    }
+    return TOKIO_OK;
+}
+
+int
+tokio_es_from_cache(const char *path, tokio_es_page_fn fn, void *payload)
+{
+    unsigned char *text;
+    size_t len;
+    json_t *pages;
+    int rc;
+
+    if ((rc = tokio_read_file(path, 0, &text, &len)) < 0)
+        return rc;
+    rc = tokio__json_parse_named(&pages, (const char *)text, len, 0, path);
+    free(text);
+    if (rc < 0)
+        return rc;
+    rc = tokio_es_from_json(pages, path, fn, payload);
+    json_decref(pages);
+    return rc;
+}
+
+/* ---- queries ------------------------------------------------------------ */
+
+json_t *
+tokio_es_base_query(void)
+{
+    return json_pack("{s:{s:{s:{s:{s:[{s:{s:{}}}]}}}}}", "query",
+                     "constant_score", "filter", "bool", "must", "range",
+                     "@timestamp");
+}
+
+/* Set key = value (an integer) in `range`; -1 when out of memory. */
+static int
+set_time(json_t *range, const char *key, int64_t value)
+{
+    return json_object_set_new(range, key, json_integer(value)) < 0 ||
+           json_object_set_new(range, "format",
+                               json_string("epoch_second")) < 0 ? -1 : 0;
+}
+
+/*
+ * The reference's map_item(): under `obj`, each object holding `key`
+ * gets its value bounded (and is not searched further); others are
+ * searched through their values.  Counts the matches in *n.
+ */
+static int
+bound(json_t *obj, const char *key, const char *op1, int64_t v1,
+      const char *op2, int64_t v2, int *n)
+{
+    json_t *v;
+    const char *k;
+    size_t i;
+    int rc = TOKIO_OK;
+
+    if (json_is_object(obj) && (v = json_object_get(obj, key)) != NULL) {
+        if (!json_is_object(v))
+            return tokio__error(TOKIO_EINVAL, "query: '%s' holds no object "
+                                "to bound", key);
+        (*n)++;
+        if (set_time(v, op1, v1) < 0 ||
+            (op2 != NULL && set_time(v, op2, v2) < 0))
+            return tokio__error(TOKIO_ENOMEM, "out of memory building a "
+                                "query");
+        if (op2 != NULL && json_object_del(v, "format") == 0 &&
+            json_object_set_new(v, "format", json_string("epoch_second")) < 0)
+            return tokio__error(TOKIO_ENOMEM, "out of memory building a "
+                                "query");
+        return TOKIO_OK;
+    }
+    if (json_is_object(obj)) {
+        json_object_foreach(obj, k, v)
+            if ((rc = bound(v, key, op1, v1, op2, v2, n)) < 0)
+                return rc;
+    } else if (json_is_array(obj)) {
+        json_array_foreach(obj, i, v)
+            if ((rc = bound(v, key, op1, v1, op2, v2, n)) < 0)
+                return rc;
+    }
+    return rc;
+}
+
+int
+tokio_es_build_timeseries_query(json_t **out, const json_t *query,
+                                int64_t start, int64_t end,
+                                const char *start_key, const char *end_key)
+{
+    json_t *q = json_deep_copy(query);
+    int n = 0, rc;
+
+    *out = NULL;
+    if (q == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory building a query");
+    if (end_key == NULL)
+        rc = bound(q, start_key, "gte", start, "lt", end, &n);
+    else if ((rc = bound(q, start_key, "lt", end, NULL, 0, &n)) >= 0)
+        rc = bound(q, end_key, "gte", start, NULL, 0, &n);
+    if (rc >= 0 && n == 0)
+        rc = tokio__error(TOKIO_EINVAL, "query: unable to locate timestamp "
+                          "'%s'", start_key);
+    if (rc < 0) {
+        json_decref(q);
+        return rc;
+    }
+    *out = q;
+    return TOKIO_OK;
+}
+
+int
+tokio_es_mutate_query(json_t *query, const char *field, json_t *value,
+                      const char *term)
+{
+    json_t *must = json_object_get(json_object_get(json_object_get(
+        json_object_get(json_object_get(query, "query"), "constant_score"),
+        "filter"), "bool"), "must");
+
+    if (!json_is_array(must)) {
+        json_decref(value);
+        return tokio__error(TOKIO_EINVAL, "query: no constant_score.filter."
+                            "bool.must list to add to");
+    }
+    if (value == NULL ||
+        json_array_append_new(must, json_pack("{s:{s:o}}", term, field,
+                                              value)) < 0)
+        return tokio__error(TOKIO_ENOMEM, "out of memory building a query");
+    return TOKIO_OK;
+}
+
+/* ---- results, as the pages arrive --------------------------------------- */
+
+/*
+ * The temporary file's marks.  MARK, 0, byte: that byte, literally (a
+ * string holding bytes 1..3).  MARK, column + 1, real text, ALT, integer
+ * text, END: an integer whose column's type is not known yet.
+ */
+#define MARK '\x01'
+#define ALT '\x02'
+#define END '\x03'
+
+#define MAX_FIELDS 255
+
+/* What pandas will make of a column, from what it has seen. */
+struct column {
+    unsigned integer : 1, real : 1, missing : 1, other : 1;
+};
+
+struct tokio_es_pages {
+    FILE *spool;
+    struct tokio__jstream *js;      /* JSON form */
+    const char *const *fields;      /* CSV form */
+    size_t n_fields;
+    struct column cols[MAX_FIELDS];
+    size_t hits;
+};
+
+/* A temporary file nobody else can open: in $TMPDIR (tmpfile() ignores
+ * it), unlinked at once. */
+static FILE *
+open_spool(void)
+{
+    const char *dir = getenv("TMPDIR");
+    char path[4096];
+    FILE *fp;
+    int fd;
+
+    if (dir == NULL || *dir == '\0')
+        dir = "/tmp";
+    if ((size_t)snprintf(path, sizeof(path), "%s/.tokio-es-XXXXXX", dir)
+            >= sizeof(path) ||
+        (fd = mkstemp(path)) < 0)
+        return NULL;
+    unlink(path);
+    if ((fp = fdopen(fd, "w+")) == NULL)
+        close(fd);
+    return fp;
+}
+
+static int
+pages_new(struct tokio_es_pages **out)
+{
+    struct tokio_es_pages *p = tokio__calloc(1, sizeof(*p));
+
+    *out = NULL;
+    if (p == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory keeping pages");
+    if ((p->spool = open_spool()) == NULL) {
+        free(p);
+        return tokio__error(TOKIO_EIO, "cannot make a temporary file for "
+                            "pages in '%s': %m", getenv("TMPDIR") &&
+                            *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    }
+    *out = p;
+    return TOKIO_OK;
+}
+
+int
+tokio_es_pages_new_json(struct tokio_es_pages **out, unsigned flags)
+{
+    int rc = pages_new(out);
+
+    if (rc < 0)
+        return rc;
+    if (((*out)->js = tokio__jstream_open((*out)->spool, flags)) == NULL) {
+        tokio_es_pages_free(*out);
+        *out = NULL;
+        return TOKIO_ENOMEM;
+    }
+    tokio__jstream_begin_list((*out)->js);
+    return TOKIO_OK;
+}
+
+int
+tokio_es_pages_new_csv(struct tokio_es_pages **out,
+                       const char *const *fields, size_t n_fields)
+{
+    int rc;
+
+    if (n_fields > MAX_FIELDS)
+        return tokio__error(TOKIO_EINVAL, "%zu fields are more than %d",
+                            n_fields, MAX_FIELDS);
+    if ((rc = pages_new(out)) < 0)
+        return rc;
+    (*out)->fields = fields;
+    (*out)->n_fields = n_fields;
+    return TOKIO_OK;
+}
+
+size_t
+tokio_es_pages_count(const struct tokio_es_pages *p)
+{
+    return p->hits;
+}
+
+/* A text cell, quoted as pandas quotes (a comma, quote, CR or LF), its
+ * bytes 1..3 escaped for the copy. */
+static void
+put_text(FILE *fp, const char *s, size_t n)
+{
+    int quote = 0;
+
+    for (size_t i = 0; i < n && !quote; i++)
+        quote = s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n';
+    if (quote)
+        putc('"', fp);
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '"' && quote) {
+            putc('"', fp);
+        } else if (s[i] >= MARK && s[i] <= END) {
+            putc(MARK, fp);
+            putc('\0', fp);
+        }
+        putc(s[i], fp);
+    }
+    if (quote)
+        putc('"', fp);
+}
+
+static int
+put_cell(struct tokio_es_pages *p, size_t f, const json_t *v, size_t hit)
+{
+    struct column *c = &p->cols[f];
+    char real[40];
+
+    if (v == NULL || json_is_null(v)) {
+        c->missing = 1;
+    } else if (json_is_integer(v)) {
+        c->integer = 1;
+        if (c->other) {
+            fprintf(p->spool, "%" PRId64, (int64_t)json_integer_value(v));
+        } else {
+            tokio_format_double(real, sizeof(real),
+                                (double)json_integer_value(v));
+            fprintf(p->spool, "%c%c%s%c%" PRId64 "%c", MARK, (int)(f + 1),
+                    real, ALT, (int64_t)json_integer_value(v), END);
+        }
+    } else if (json_is_real(v)) {
+        c->real = 1;
+        tokio_format_double(real, sizeof(real), json_real_value(v));
+        fputs(real, p->spool);
+    } else if (json_is_boolean(v)) {
+        c->other = 1;
+        fputs(json_is_true(v) ? "True" : "False", p->spool);
+    } else if (json_is_string(v)) {
+        c->other = 1;
+        put_text(p->spool, json_string_value(v), json_string_length(v));
+    } else {
+        return tokio__error(TOKIO_EFORMAT, "hit %zu: field '%s' is a list or "
+                            "object, which has no CSV form", hit,
+                            p->fields[f]);
+    }
+    return TOKIO_OK;
+}
+
+int
+tokio_es_pages_add(const json_t *hits, size_t page, void *pages)
+{
+    struct tokio_es_pages *p = pages;
+    const json_t *hit;
+    size_t h;
+    int rc;
+
+    (void)page;
+    if (!json_is_array(hits))
+        return tokio__error(TOKIO_EFORMAT, "not a list of hits");
+    if (p->js != NULL) {
+        tokio__jstream_item(p->js);
+        tokio__jstream_value(p->js, hits);
+        p->hits += json_array_size(hits);
+        return TOKIO_OK;
+    }
+    json_array_foreach(hits, h, hit) {
+        const json_t *src = json_object_get(hit, "_source");
+
+        if (!json_is_object(src))
+            return tokio__error(TOKIO_EFORMAT, "hit %zu has no object "
+                                "_source", h);
+        fprintf(p->spool, "%zu", p->hits++);
+        for (size_t f = 0; f < p->n_fields; f++) {
+            putc(',', p->spool);
+            if ((rc = put_cell(p, f, json_object_get(src, p->fields[f]),
+                               h)) < 0)
+                return rc;
+        }
+        putc('\n', p->spool);
+    }
+    return tokio__write_check(p->spool, "cannot write a temporary file of "
+                              "pages");
+}
+
+/* Copy the CSV from the temporary file, keeping each marked integer's
+ * form its column calls for. */
+static int
+copy_csv(struct tokio_es_pages *p, FILE *fp)
+{
+    char buf[1 << 16];
+    size_t n;
+    int state = 0, as_real = 0;     /* 0 text, 1 after MARK, 2 literal,
+                                       3 real text, 4 integer text */
+
+    while ((n = fread(buf, 1, sizeof(buf), p->spool)) > 0) {
+        for (size_t i = 0; i < n;) {
+            if (state == 0) {
+                const char *m = memchr(buf + i, MARK, n - i);
+                size_t run = m ? (size_t)(m - (buf + i)) : n - i;
+
+                fwrite(buf + i, 1, run, fp);
+                i += run;
+                if (m != NULL) {
+                    state = 1;
+                    i++;
+                }
+                continue;
+            }
+            char ch = buf[i++];
+            if (state == 1) {
+                if (ch == '\0') {
+                    state = 2;
+                } else {
+                    const struct column *c =
+                        &p->cols[(unsigned char)ch - 1];
+                    as_real = !c->other && (c->real || c->missing);
+                    state = 3;
+                }
+            } else if (state == 2) {
+                putc(ch, fp);
+                state = 0;
+            } else if (ch == ALT) {
+                state = 4;
+            } else if (ch == END) {
+                state = 0;
+            } else if ((state == 3) == as_real) {
+                putc(ch, fp);
+            }
+        }
+    }
+    if (ferror(p->spool))
+        return tokio__error(TOKIO_EIO, "cannot read back a temporary file of "
+                            "pages");
+    return TOKIO_OK;
+}
+
+int
+tokio_es_pages_write(struct tokio_es_pages *p, FILE *fp)
+{
+    char buf[1 << 16];
+    size_t n;
+    int rc;
+
+    if (p->js != NULL) {
+        tokio__jstream_end(p->js);
+        rc = tokio__jstream_close(p->js);
+        p->js = NULL;
+        if (rc < 0)
+            return rc;
+    } else if (p->hits == 0) {
+        fputs("\"\"\n", fp);
+        return tokio__write_check(fp, "cannot write CSV");
+    }
+    if (fflush(p->spool) != 0 || fseek(p->spool, 0, SEEK_SET) != 0)
+        return tokio__error(TOKIO_EIO, "cannot read back a temporary file of "
+                            "pages: %m");
+    if (p->js == NULL && p->fields != NULL) {
+        putc(',', fp);
+        for (size_t f = 0; f < p->n_fields; f++) {
+            if (f > 0)
+                putc(',', fp);
+            tokio_csv_write_field(fp, p->fields[f], strlen(p->fields[f]));
+        }
+        putc('\n', fp);
+        if ((rc = copy_csv(p, fp)) < 0)
+            return rc;
+    } else {
+        while ((n = fread(buf, 1, sizeof(buf), p->spool)) > 0)
+            fwrite(buf, 1, n, fp);
+        if (ferror(p->spool))
+            return tokio__error(TOKIO_EIO, "cannot read back a temporary "
+                                "file of pages");
+    }
+    return tokio__write_check(fp, "cannot write Elasticsearch pages");
+}
+
+void
+tokio_es_pages_free(struct tokio_es_pages *p)
+{
+    if (p == NULL)
+        return;
+    if (p->js != NULL)
+        tokio__jstream_close(p->js);
+    if (p->spool != NULL)
+        fclose(p->spool);
+    free(p);
+}

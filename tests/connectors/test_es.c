@@ -1,0 +1,474 @@
+/*
+ * tests/connectors/test_es.c - the Elasticsearch client (src/connectors/
+ * es.c): queries built as the reference's build_timeseries_query() and
+ * mutate_query() build them (expected bodies written out by hand from
+ * tokio/connectors/es.py); a cache's pages handed on up to the first
+ * empty one; the table of hits typed as pandas types it (values worked
+ * out from pandas' rules, checked once against pandas 1.5); a scroll
+ * against tests/http_server.c: every page in order, the context freed,
+ * an interruption freeing it too; out-of-memory sweeps.
+ */
+#include "testutil.h"
+#include "http_server.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tokio/config.h"
+#include "tokio/connectors/collectd_es.h"
+#include "tokio/connectors/es.h"
+#include "tokio/output.h"
+#include "core/alloc.h"
+
+/* ---- queries ------------------------------------------------------------ */
+
+static void
+assert_json(const json_t *got, const char *want_text)
+{
+    json_t *want = json_loads(want_text, 0, NULL);
+
+    assert_non_null(want);
+    if (!json_equal((json_t *)got, want)) {
+        char *g = json_dumps(got, JSON_SORT_KEYS);
+        fail_msg("got %s\nwant %s", g, want_text);
+    }
+    json_decref(want);
+}
+
+static void
+test_es_builds_queries(void **state)
+{
+    (void)state;
+    json_t *base = tokio_es_base_query(), *q = NULL;
+
+    assert_json(base, "{\"query\": {\"constant_score\": {\"filter\": "
+                "{\"bool\": {\"must\": [{\"range\": {\"@timestamp\": {}}}]}}}}}");
+    assert_int_equal(tokio_es_mutate_query(base, "plugin",
+                                           json_string("cpu"), "term"), 0);
+    assert_int_equal(tokio_es_build_timeseries_query(&q, base, 100, 200,
+                                                     "@timestamp", NULL), 0);
+    assert_json(q, "{\"query\": {\"constant_score\": {\"filter\": {\"bool\": "
+                "{\"must\": [{\"range\": {\"@timestamp\": {\"gte\": 100, "
+                "\"lt\": 200, \"format\": \"epoch_second\"}}}, {\"term\": "
+                "{\"plugin\": \"cpu\"}}]}}}}}");
+    /* the original is left alone */
+    assert_json(base, "{\"query\": {\"constant_score\": {\"filter\": "
+                "{\"bool\": {\"must\": [{\"range\": {\"@timestamp\": {}}}, "
+                "{\"term\": {\"plugin\": \"cpu\"}}]}}}}}");
+    json_decref(q);
+
+    /* with an end key: records overlapping the interval */
+    json_t *jobs = json_loads("{\"a\": [{\"s\": {}}, {\"b\": {\"e\": {}}}]}",
+                              0, NULL);
+    assert_int_equal(tokio_es_build_timeseries_query(&q, jobs, 100, 200, "s",
+                                                     "e"), 0);
+    assert_json(q, "{\"a\": [{\"s\": {\"lt\": 200, \"format\": "
+                "\"epoch_second\"}}, {\"b\": {\"e\": {\"gte\": 100, "
+                "\"format\": \"epoch_second\"}}}]}");
+    json_decref(q);
+    assert_int_equal(tokio_es_build_timeseries_query(&q, jobs, 1, 2, "x",
+                                                     NULL), TOKIO_EINVAL);
+    assert_null(q);
+    assert_contains(tokio_errmsg(), "unable to locate timestamp 'x'");
+    json_t *flat = json_pack("{s:i}", "s", 5);
+    assert_int_equal(tokio_es_build_timeseries_query(&q, flat, 1, 2, "s",
+                                                     NULL), TOKIO_EINVAL);
+    assert_int_equal(tokio_es_mutate_query(jobs, "f", json_integer(1),
+                                           "term"), TOKIO_EINVAL);
+    json_decref(flat);
+    json_decref(jobs);
+    json_decref(base);
+}
+
+/* The reference's QUERY_DISK_DATA over a range, with SOURCE_FILTER. */
+static void
+test_collectd_es_disk_query(void **state)
+{
+    (void)state;
+    json_t *q = NULL;
+    size_t n;
+    const char *const *fields = tokio_collectd_es_fields(&n);
+
+    assert_int_equal(n, 20);
+    assert_string_equal(fields[0], "@timestamp");
+    assert_string_equal(fields[19], "io_time");
+    assert_int_equal(tokio_collectd_es_query(&q, TOKIO_COLLECTD_ES_DISK, 10,
+                                             20), 0);
+    json_t *src = json_object_get(q, "_source");
+    assert_int_equal(json_array_size(src), 20);
+    json_object_del(q, "_source");
+    assert_json(q, "{\"query\": {\"constant_score\": {\"filter\": {\"bool\": "
+                "{\"must\": [{\"range\": {\"@timestamp\": {\"gte\": 10, "
+                "\"lt\": 20, \"format\": \"epoch_second\"}}}, {\"prefix\": "
+                "{\"hostname\": \"bb\"}}, {\"term\": {\"plugin\": "
+                "\"disk\"}}, {\"prefix\": {\"plugin_instance\": \"nvme\"}}, "
+                "{\"regexp\": {\"collectd_type\": \"disk_(octets|ops)\"}}]}}}}}");
+    json_decref(q);
+    assert_int_equal(tokio_collectd_es_query(&q, TOKIO_COLLECTD_ES_CPU, 10,
+                                             20), 0);
+    char *text = json_dumps(q, 0);
+    assert_non_null(strstr(text, "(idle|user|system)"));
+    free(text);
+    json_decref(q);
+    assert_int_equal(tokio_collectd_es_query(&q, (enum tokio_collectd_es_query)7,
+                                             10, 20), TOKIO_EINVAL);
+}
+
+/* ---- pages and the table ------------------------------------------------ */
+
+static const char *const fields[] = { "a", "b", "c", "d", "e", "f" };
+
+/* What `pages` (JSON text) become as CSV of `fields`. */
+static char *
+csv_of(const char *pages_text)
+{
+    struct tokio_es_pages *p = NULL;
+    json_t *pages = json_loads(pages_text, 0, NULL);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+
+    assert_non_null(pages);
+    assert_int_equal(tokio_es_pages_new_csv(&p, fields, 6), 0);
+    if (tokio_es_from_json(pages, "pages", tokio_es_pages_add, p) != 0)
+        fail_msg("%s", tokio_errmsg());
+    assert_int_equal(tokio_es_pages_write(p, fp), 0);
+    fclose(fp);
+    tokio_es_pages_free(p);
+    json_decref(pages);
+    return buf;
+}
+
+static void
+test_es_csv_types_columns_as_pandas(void **state)
+{
+    (void)state;
+    /* a: ints, one missing -> reals; b: ints only -> ints; c: an int and
+     * a string -> str() of each; d: a real and an int -> reals, 1e16 as
+     * repr prints it; e: booleans and a missing cell; f: text to quote,
+     * with the bytes the temporary file marks with */
+    char *csv = csv_of(
+        "[[{\"_source\": {\"a\": 1, \"b\": 7, \"c\": 5, \"d\": 0.5, "
+        "\"e\": true, \"f\": \"x,\\\"y\\\"\"}},"
+        "  {\"_source\": {\"b\": -3, \"c\": \"s\", \"d\": 10000000000000000, "
+        "\"f\": \"\\u0001\\u0002\\u0003\\nz\"}}],"
+        " [{\"_source\": {\"a\": null, \"b\": 0, \"c\": 2, \"d\": 3}}],"
+        " [], [{\"_source\": {\"a\": \"never read\"}}]]");
+
+    assert_string_equal(csv,
+        ",a,b,c,d,e,f\n"
+        "0,1.0,7,5,0.5,True,\"x,\"\"y\"\"\"\n"
+        "1,,-3,s,1e+16,,\"\x01\x02\x03\nz\"\n"
+        "2,,0,2,3.0,,\n");
+    free(csv);
+    /* nothing at all: pandas' empty frame */
+    csv = csv_of("[]");
+    assert_string_equal(csv, "\"\"\n");
+    free(csv);
+}
+
+static void
+test_es_pages_refuse_what_has_no_table(void **state)
+{
+    (void)state;
+    static const struct { const char *text, *msg; } cases[] = {
+        { "[[{\"_source\": {\"a\": [1]}}]]",
+          "'pages' page 0: hit 0: field 'a' is a list or object" },
+        { "[[{\"_id\": 1}]]", "'pages' page 0: hit 0 has no object _source" },
+        { "[{\"_source\": {}}]", "'pages' page 0: not a list of hits" },
+        { "{}", "'pages': not a list of pages" },
+    };
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct tokio_es_pages *p = NULL;
+        json_t *pages = json_loads(cases[i].text, 0, NULL);
+
+        assert_int_equal(tokio_es_pages_new_csv(&p, fields, 6), 0);
+        assert_int_equal(tokio_es_from_json(pages, "pages",
+                                            tokio_es_pages_add, p),
+                         TOKIO_EFORMAT);
+        assert_contains(tokio_errmsg(), cases[i].msg);
+        tokio_es_pages_free(p);
+        json_decref(pages);
+    }
+}
+
+static void
+test_es_json_pages_as_written(void **state)
+{
+    (void)state;
+    struct tokio_es_pages *p = NULL;
+    json_t *pages = json_loads("[[{\"z\": 1, \"a\": [1.5, \"\\u00e9\"]}], "
+                               "[{\"k\": null}], []]", 0, NULL);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+
+    assert_int_equal(tokio_es_pages_new_json(&p, 0), 0);
+    assert_int_equal(tokio_es_from_json(pages, "x", tokio_es_pages_add, p),
+                     0);
+    assert_int_equal(tokio_es_pages_count(p), 2);
+    assert_int_equal(tokio_es_pages_write(p, fp), 0);
+    fclose(fp);
+    /* json.dump(): keys in order, ", " and ": ", non-ASCII escaped, the
+     * empty page that ended the scroll not kept */
+    assert_string_equal(buf, "[[{\"z\": 1, \"a\": [1.5, \"\\u00e9\"]}], "
+                             "[{\"k\": null}]]");
+    free(buf);
+    tokio_es_pages_free(p);
+    json_decref(pages);
+}
+
+struct sweep {
+    const json_t *pages;
+    int csv;
+};
+
+static int
+pages_trial(void *ctx)
+{
+    const struct sweep *s = ctx;
+    struct tokio_es_pages *p = NULL;
+    FILE *fp = fopen("/dev/null", "w");
+    int rc = s->csv ? tokio_es_pages_new_csv(&p, fields, 6)
+                    : tokio_es_pages_new_json(&p, TOKIO_JSON_INDENT(4));
+
+    if (rc >= 0)
+        rc = tokio_es_from_json(s->pages, "x", tokio_es_pages_add, p);
+    if (rc >= 0)
+        rc = tokio_es_pages_write(p, fp);
+    tokio_es_pages_free(p);
+    fclose(fp);
+    return rc;
+}
+
+static int
+query_trial(void *ctx)
+{
+    json_t *q = NULL;
+    int rc = tokio_collectd_es_query(&q, *(const int *)ctx, 1, 2);
+
+    json_decref(q);
+    return rc;
+}
+
+static void
+test_es_survives_every_oom(void **state)
+{
+    (void)state;
+    json_t *pages = json_loads("[[{\"_source\": {\"a\": 1, \"f\": \"x\"}}, "
+                               "{\"_source\": {\"b\": 2.5}}], "
+                               "[{\"_source\": {\"c\": true}}]]", 0, NULL);
+    struct sweep s = { pages, 0 };
+
+    tokio_test_every_oom(pages_trial, &s, 1);
+    s.csv = 1;
+    tokio_test_every_oom(pages_trial, &s, 1);
+    for (int which = 0; which < 3; which++)
+        tokio_test_every_oom(query_trial, &which, 1);
+    json_decref(pages);
+}
+
+/* ---- the scroll --------------------------------------------------------- */
+
+struct seen {
+    size_t pages, hits;
+    volatile sig_atomic_t *stop;
+    size_t stop_after;
+};
+
+static int
+count_page(const json_t *hits, size_t page, void *ctx)
+{
+    struct seen *s = ctx;
+
+    assert_int_equal(page, s->pages);
+    s->pages++;
+    s->hits += json_array_size(hits);
+    if (s->stop != NULL && s->pages == s->stop_after)
+        *s->stop = SIGINT;
+    return 0;
+}
+
+static json_t *
+documents(size_t n)
+{
+    json_t *hits = json_array();
+
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(hits, json_pack(
+            "{s:s,s:{s:s,s:s,s:s,s:i}}", "_index", "cori-collectd-x",
+            "_source", "@timestamp", "2017-12-13T08:00:00.000Z", "hostname",
+            i % 2 ? "bb1" : "nid1", "plugin", "memory", "value", (int)i));
+    return hits;
+}
+
+static int
+open_es(struct tokio_es **es, const struct http_server *s,
+        volatile sig_atomic_t *stop)
+{
+    struct tokio_es_options o = { .host = "127.0.0.1", .port = s->port,
+                                  .index = "cori-collectd-*", .timeout = 5,
+                                  .stop = stop };
+    return tokio_es_open(es, &o);
+}
+
+static void
+test_es_scrolls_and_frees_the_context(void **state)
+{
+    (void)state;
+    json_t *hits = documents(25), *q = NULL;
+    struct http_server_config c = { .hits = hits, .page_hits = 4 };
+    struct http_server s;
+    struct tokio_es *es = NULL;
+    struct seen seen = { 0 };
+
+    http_server_start(&s, &c);
+    assert_int_equal(open_es(&es, &s, NULL), 0);
+    assert_string_equal(tokio_es_url(es), s.url);
+    /* the memory query: hostname prefix "bb" keeps 12 of the 25 */
+    assert_int_equal(tokio_collectd_es_query(&q, TOKIO_COLLECTD_ES_MEMORY,
+                                             1513152000, 1513155600), 0);
+    if (tokio_es_scroll(es, q, count_page, &seen) != 0)
+        fail_msg("%s", tokio_errmsg());
+    assert_int_equal(seen.hits, 12);
+    assert_int_equal(seen.pages, 3);
+    char *log = http_server_log(&s);
+    assert_contains(log, "POST /_search/scroll\nPOST /_search/scroll\n"
+                         "POST /_search/scroll\nDELETE /_search/scroll\n"
+                         "freed=1\n");
+    free(log);
+    tokio_es_free(es);
+
+    /* a signal during the second page: the scroll stops, freed */
+    volatile sig_atomic_t stop = 0;
+    struct seen s2 = { 0, 0, &stop, 2 };
+    assert_int_equal(open_es(&es, &s, &stop), 0);
+    assert_int_equal(tokio_es_scroll(es, q, count_page, &s2), TOKIO_EIO);
+    assert_contains(tokio_errmsg(), "interrupted after page 1");
+    assert_int_equal(s2.pages, 2);
+    log = http_server_log(&s);
+    size_t freed = 0;
+    for (const char *p = log; (p = strstr(p, "freed=1\n")) != NULL; p++)
+        freed++;
+    assert_int_equal(freed, 2);
+    free(log);
+    tokio_es_free(es);
+    json_decref(q);
+    http_server_stop(&s);
+    json_decref(hits);
+}
+
+struct scroll_sweep {
+    const struct http_server *s;
+    const json_t *q;
+};
+
+static int
+scroll_trial(void *ctx)
+{
+    const struct scroll_sweep *sw = ctx;
+    struct tokio_es *es = NULL;
+    struct tokio_es_pages *p = NULL;
+    FILE *fp = fopen("/dev/null", "w");
+    size_t n;
+    const char *const *f = tokio_collectd_es_fields(&n);
+    int rc = open_es(&es, sw->s, NULL);
+
+    if (rc >= 0)
+        rc = tokio_es_pages_new_csv(&p, f, n);
+    if (rc >= 0)
+        rc = tokio_es_scroll(es, sw->q, tokio_es_pages_add, p);
+    if (rc >= 0)
+        rc = tokio_es_pages_write(p, fp);
+    tokio_es_pages_free(p);
+    tokio_es_free(es);
+    fclose(fp);
+    return rc;
+}
+
+static void
+test_es_scroll_survives_every_oom(void **state)
+{
+    (void)state;
+    json_t *hits = documents(9), *q = NULL;
+    struct http_server_config c = { .hits = hits, .page_hits = 2 };
+    struct http_server s;
+
+    http_server_start(&s, &c);
+    assert_int_equal(tokio_collectd_es_query(&q, TOKIO_COLLECTD_ES_MEMORY,
+                                             1513152000, 1513155600), 0);
+    struct scroll_sweep sw = { &s, q };
+    tokio_test_every_oom(scroll_trial, &sw, 1);
+    json_decref(q);
+    http_server_stop(&s);
+    json_decref(hits);
+}
+
+static void
+test_es_open_refuses_bad_options(void **state)
+{
+    (void)state;
+    struct tokio_es *es = NULL;
+    struct tokio_es_options o = { .host = "h", .port = 0, .index = "i",
+                                  .timeout = 1 };
+
+    assert_int_equal(tokio_es_open(&es, &o), TOKIO_EINVAL);
+    o.port = 9200;
+    o.timeout = 0;
+    assert_int_equal(tokio_es_open(&es, &o), TOKIO_EINVAL);
+    o.timeout = 5;
+    o.index = "";
+    assert_int_equal(tokio_es_open(&es, &o), TOKIO_EINVAL);
+    o.index = "i";
+    o.host = "https://es.example.org";
+    assert_int_equal(tokio_es_open(&es, &o), 0);
+    assert_string_equal(tokio_es_url(es), "https://es.example.org:9200");
+    tokio_es_free(es);
+}
+
+static void
+test_es_credentials_from_env_then_site(void **state)
+{
+    (void)state;
+    const char *user, *password;
+
+    setenv("PYTOKIO_ES_USER", "u", 1);
+    setenv("PYTOKIO_ES_PASSWORD", "p", 1);
+    tokio_es_credentials(NULL, &user, &password);
+    assert_string_equal(user, "u");
+    assert_string_equal(password, "p");
+    unsetenv("PYTOKIO_ES_PASSWORD");
+    tokio_es_credentials(NULL, &user, &password);
+    assert_null(user);
+    assert_null(password);
+    unsetenv("PYTOKIO_ES_USER");
+    /* the site configuration's, when the environment has none */
+    struct tokio_config *cfg = NULL;
+    static const char site[] = "{\"es_user\": \"su\", \"es_password\": \"sp\"}";
+    assert_int_equal(tokio_config_load_mem(&cfg, site, sizeof(site) - 1,
+                                           "site"), 0);
+    tokio_es_credentials(cfg, &user, &password);
+    assert_string_equal(user, "su");
+    assert_string_equal(password, "sp");
+    tokio_config_free(cfg);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_es_builds_queries),
+        cmocka_unit_test(test_collectd_es_disk_query),
+        cmocka_unit_test(test_es_csv_types_columns_as_pandas),
+        cmocka_unit_test(test_es_pages_refuse_what_has_no_table),
+        cmocka_unit_test(test_es_json_pages_as_written),
+        cmocka_unit_test(test_es_survives_every_oom),
+        cmocka_unit_test(test_es_scrolls_and_frees_the_context),
+        cmocka_unit_test(test_es_scroll_survives_every_oom),
+        cmocka_unit_test(test_es_open_refuses_bad_options),
+        cmocka_unit_test(test_es_credentials_from_env_then_site),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
