@@ -27,7 +27,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         tokio_esnet_snmp_write_csv(e, null, 0);
         tokio_esnet_snmp_write_csv(e, null, 1);
         tokio_esnet_snmp_to_json(e, &out);
-        tokio_json_write(null, out, TOKIO_JSON_INDENT(4) |
+        tokio_json_write(out, null, TOKIO_JSON_INDENT(4) |
                                     TOKIO_JSON_SORT_KEYS |
                                     TOKIO_JSON_SORT_INT_KEYS);
         json_decref(out);

@@ -133,7 +133,7 @@ cmd_archive_collectdes(int argc, char **argv)
             .host = host, .port = (long)port, .index = index,
             .timeout = (long)timeout, .stop = &cli_interrupted,
         };
-        if (tokio_config_load(&cfg, NULL) < 0)
+        if (tokio_config_open(&cfg, NULL) < 0)
             return cli_fail(cmd, NULL);
         tokio_es_credentials(cfg, &eo.user, &eo.password);
         rc = tokio_es_open(&o.es, &eo);

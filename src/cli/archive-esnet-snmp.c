@@ -100,7 +100,7 @@ cmd_archive_esnet_snmp(int argc, char **argv)
     if (!(timeout > 0 && timeout <= 86400))
         return cli_usage_error(cmd, "--timeout must be 0 to 86400 seconds");
 
-    if (tokio_config_load(&cfg, NULL) < 0)
+    if (tokio_config_open(&cfg, NULL) < 0)
         return cli_fail(cmd, NULL);
     o.output = output;
     o.timestep = timestep;

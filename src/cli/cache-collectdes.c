@@ -116,7 +116,7 @@ cmd_cache_collectdes(int argc, char **argv)
         return cli_fail(cmd, NULL);
     if (input != NULL) {
         rc = tokio_es_from_cache(input, tokio_es_pages_add, pages);
-    } else if ((rc = tokio_config_load(&cfg, NULL)) >= 0) {
+    } else if ((rc = tokio_config_open(&cfg, NULL)) >= 0) {
         struct tokio_es_options o = {
             .host = host, .port = (long)port, .index = index,
             .timeout = (long)timeout, .stop = &cli_interrupted,

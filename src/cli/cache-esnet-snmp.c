@@ -58,7 +58,7 @@ write_result(FILE *fp, void *ctx)
         rc = tokio_esnet_snmp_write_csv(job->e, fp, 0);
     } else {
         tokio_esnet_snmp_to_json(job->e, &j);
-        rc = tokio_json_write(fp, j, job->to_file ? 0
+        rc = tokio_json_write(j, fp, job->to_file ? 0
                               : TOKIO_JSON_INDENT(4) | TOKIO_JSON_SORT_KEYS |
                                 TOKIO_JSON_SORT_INT_KEYS);
         json_decref(j);
@@ -138,7 +138,7 @@ cmd_cache_esnet_snmp(int argc, char **argv)
     if (!(timeout > 0 && timeout <= 86400))
         return cli_usage_error(cmd, "--timeout must be 0 to 86400 seconds");
 
-    if (tokio_config_load(&cfg, NULL) < 0)
+    if (tokio_config_open(&cfg, NULL) < 0)
         return cli_fail(cmd, NULL);
     if ((rc = tokio_esnet_snmp_interfaces(cfg, argv[1], &interfaces)) < 0) {
         tokio_config_free(cfg);

@@ -95,7 +95,7 @@ live(struct tokio_nersc_globuslogs **out, const char *host, long long port,
         upper[i] = '\0';
         type = upper;
     }
-    if ((rc = tokio_config_load(&cfg, NULL)) < 0)
+    if ((rc = tokio_config_open(&cfg, NULL)) < 0)
         return rc;
     tokio_es_credentials(cfg, &o.user, &o.password);
     if ((rc = tokio_es_open(&es, &o)) >= 0) {

@@ -447,7 +447,7 @@ test_es_credentials_from_env_then_site(void **state)
     /* the site configuration's, when the environment has none */
     struct tokio_config *cfg = NULL;
     static const char site[] = "{\"es_user\": \"su\", \"es_password\": \"sp\"}";
-    assert_int_equal(tokio_config_load_mem(&cfg, site, sizeof(site) - 1,
+    assert_int_equal(tokio_config_open_mem(&cfg, site, sizeof(site) - 1,
                                            "site"), 0);
     tokio_es_credentials(cfg, &user, &password);
     assert_string_equal(user, "su");

@@ -71,7 +71,7 @@ test_esnet_snmp_endpoints_argument(void **state)
     json_t *out = NULL;
     const char *url;
 
-    assert_int_equal(tokio_config_load_mem(&cfg, site, sizeof(site) - 1,
+    assert_int_equal(tokio_config_open_mem(&cfg, site, sizeof(site) - 1,
                                            "site"), 0);
     assert_int_equal(tokio_esnet_snmp_interfaces(cfg, "nersc", &out), 0);
     char *text = json_dumps(out, 0);
@@ -97,7 +97,7 @@ test_esnet_snmp_endpoints_argument(void **state)
     tokio_config_free(cfg);
     /* PYTOKIO_ESNET_SNMP_URI wins */
     setenv("PYTOKIO_ESNET_SNMP_URI", "http://other/", 1);
-    assert_int_equal(tokio_config_load_mem(&cfg, site, sizeof(site) - 1,
+    assert_int_equal(tokio_config_open_mem(&cfg, site, sizeof(site) - 1,
                                            "site"), 0);
     assert_int_equal(tokio_esnet_snmp_url(cfg, &url), 0);
     assert_string_equal(url, "http://other/");
