@@ -815,10 +815,21 @@ tokio_test_assert_golden(const char *out, const char *rel, const char *file,
         _fail(file, line);
 }
 
+size_t
+tokio_test_oom_step(void)
+{
+    /* under valgrind (TOKIO_TEST_OOM_STRIDE, tests/CMakeLists.txt) a
+     * sample of the failure points: the sanitizer build tries them all */
+    const char *stride = getenv("TOKIO_TEST_OOM_STRIDE");
+
+    return stride != NULL && atoi(stride) > 1 ? (size_t)atoi(stride) : 1;
+}
+
 void
 tokio_test_every_oom(int (*trial)(void *ctx), void *ctx, size_t step)
 {
-    for (size_t n = 1; n < 100000000; n += step ? step : 1) {
+    step = (step ? step : 1) * tokio_test_oom_step();
+    for (size_t n = 1; n < 100000000; n += step) {
         tokio_test_fail_alloc_at(n);
         int rc = trial(ctx);
         tokio_test_fail_alloc_at(0);

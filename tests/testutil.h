@@ -273,12 +273,18 @@ struct tokio_timeseries *tokio_test_tts_read(const char *path,
 
 /*
  * Out-of-memory sweep: run trial(ctx) with the 1st allocation failing,
- * then the (1 + step)th, ... until it succeeds.  Every failing run must
+ * then the (1 + step)th, ... until it succeeds (step times
+ * $TOKIO_TEST_OOM_STRIDE, which the valgrind build sets: the sanitizer
+ * build tries every point).  Every failing run must
  * return TOKIO_ENOMEM (else the test fails, naming the allocation and the
  * message); the trial frees what it made either way, so the sanitizers
  * and valgrind catch a leak on any error path.
  */
 void tokio_test_every_oom(int (*trial)(void *ctx), void *ctx, size_t step);
+
+/* The step between failure points for a test's own out-of-memory loop:
+ * 1, or $TOKIO_TEST_OOM_STRIDE under valgrind. */
+size_t tokio_test_oom_step(void);
 
 /*
  * `sqlite3 DB .dump` (how the SQLite goldens were made), run from an

@@ -827,7 +827,7 @@ oom_loop(const char *path, const char *text, const char *name)
 {
     size_t n;
 
-    for (n = 1;; n++) {
+    for (n = 1;; n += tokio_test_oom_step()) {
         struct tokio_config *cfg = (struct tokio_config *)&n;
         tokio_test_fail_alloc_at(n);
         int rc = path ? tokio_config_open(&cfg, path)
@@ -899,7 +899,7 @@ test_config_regress_override_oom_is_not_raw_string(void **state)
 {
     (void)state;
     setenv("PYTOKIO_DARSHAN_LOG_DIRS", "{\"sys\": \"/logs\"}", 1);
-    for (size_t n = 1;; n++) {
+    for (size_t n = 1;; n += tokio_test_oom_step()) {
         struct tokio_config *cfg = NULL;
         tokio_test_fail_alloc_at(n);
         int rc = tokio_config_open_mem(&cfg, "{}", 2, "x.json");

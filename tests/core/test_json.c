@@ -295,7 +295,7 @@ test_json_write_survives_every_oom(void **state)
     json_t *v = json_pack("{s:{s:i},s:{s:i}}", "x", "b", 1, "y", "a", 2);
 
     (void)state;
-    for (size_t n = 1;; n++) {
+    for (size_t n = 1;; n += tokio_test_oom_step()) {
         char *text = NULL;
         tokio_test_fail_alloc_at(n);
         int rc = tokio_json_dumps(&text, v, TOKIO_JSON_SORT_KEYS);

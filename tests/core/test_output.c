@@ -192,7 +192,7 @@ test_output_open_survives_every_oom(void **state)
 
     (void)state;
     snprintf(path, sizeof(path), "%s/o.txt", dir);
-    for (size_t n = 1;; n++) {
+    for (size_t n = 1;; n += tokio_test_oom_step()) {
         struct tokio_output *o = NULL;
         tokio_test_fail_alloc_at(n);
         int rc = tokio_output_open(&o, path);

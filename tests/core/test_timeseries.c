@@ -537,7 +537,7 @@ static void
 test_timeseries_survives_every_oom(void **state)
 {
     (void)state;
-    for (size_t n = 1;; n++) {
+    for (size_t n = 1;; n += tokio_test_oom_step()) {
         tokio_test_fail_alloc_at(n);
         int rc = exercise();
         tokio_test_fail_alloc_at(0);

@@ -248,7 +248,7 @@ test_recast_string_survives_every_oom(void **state)
 
     (void)state;
     for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
-        for (size_t n = 1;; n++) {
+        for (size_t n = 1;; n += tokio_test_oom_step()) {
             tokio_test_fail_alloc_at(n);
             json_t *v = tokio_recast_string(texts[i]);
             tokio_test_fail_alloc_at(0);

@@ -220,7 +220,7 @@ test_archive_lmtdb_survives_every_oom(void **state)
     };
 
     (void)state;
-    for (size_t n = 1;; n++) {
+    for (size_t n = 1;; n += tokio_test_oom_step()) {
         int rc;
 
         tokio_test_fail_alloc_at(n);
