@@ -254,20 +254,40 @@ cmd_open(const char *path, long iters)
     return 0;
 }
 
-/* What cache-darshan opens for `o` (darshan_json.h's views). */
+/* What cache-darshan opens for `o` (darshan_json.h's views): --total
+ * alone folds the records of the modules it derives figures for into
+ * o->fold as they are inflated. */
 static int
 open_for(struct tokio_darshan **log, const char *path,
-         const struct tokio_darshan_json_opts *o)
+         struct tokio_darshan_json_opts *o)
 {
+    struct tokio_darshan_fold *fold = NULL;
+    struct tokio_darshan_select sel = {
+        .modules = TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_POSIX) |
+                   TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_MPIIO) |
+                   TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_STDIO) |
+                   TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DFS) |
+                   TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DAOS),
+        .skip_names = 1,
+        .record = tokio_darshan_fold_record,
+    };
+
     if (o->base)
         return tokio_darshan_open(log, path);
-    return tokio_darshan_open_select(
-        log, path, TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_POSIX) |
-                       TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_MPIIO) |
-                       TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_STDIO) |
-                       TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DFS) |
-                       TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DAOS),
-        TOKIO_DARSHAN_SKIP_NAMES | TOKIO_DARSHAN_FOLD_TOTALS);
+    if (tokio_darshan_fold_new(&fold, TOKIO_DARSHAN_FOLD_TOTALS) < 0)
+        return -1;
+    sel.payload = fold;
+    o->fold = fold;
+    return tokio_darshan_open_select(log, path, &sel);
+}
+
+/* Release what open_for() made. */
+static void
+close_for(struct tokio_darshan *log, struct tokio_darshan_json_opts *o)
+{
+    tokio_darshan_free(log);
+    tokio_darshan_fold_free((struct tokio_darshan_fold *)o->fold);
+    o->fold = NULL;
 }
 
 static int
@@ -301,7 +321,7 @@ cmd_phases(const char *path, long iters, const char *mode)
         }
         fflush(null);
         double t2 = now_us();
-        tokio_darshan_free(log);
+        close_for(log, &o);
         double t3 = now_us();
         /* the tree the command built before it streamed, for comparison
          * (on a log of its own, so that releasing the tree's memory does
@@ -318,7 +338,7 @@ cmd_phases(const char *path, long iters, const char *mode)
         fflush(null);
         json_decref(json);
         double t6 = now_us();
-        tokio_darshan_free(log);
+        close_for(log, &o);
         t_open += t1 - t0;
         t_stream += t2 - t1;
         t_free += t3 - t2;

@@ -44,7 +44,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "connectors/darshan_private.h"
+#include "connectors/darshan_text.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/json.h"
@@ -137,48 +137,12 @@ typed_text(const char *text)
     return json_string_nocheck(text);
 }
 
-/*
- * strtod() of "%f" text of `v`, without the text, where that is exact:
- * "%f" is M / 10^6 with M the exact v * 10^6 rounded to an integer (ties
- * to even, glibc's printf in the default rounding mode), and for |M| <
- * 2^53 strtod() of it is the one correctly rounded division M / 1e6
- * (Clinger's fast path).  M comes from p = v * 1e6 rounded and its exact
- * error fma(v, 1e6, -p): only when p is a tie does the error decide.
- * Returns 0 (use the text) for |v| >= 4e9, NaN and infinities.
- */
-int
-tokio__darshan_fixed6(double v, double *out)
-{
-#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
-    if (!(fabs(v) < 4e9))
-        return 0;
-    double p = v * 1e6;
-    double m = nearbyint(p);
-    double fl = floor(p);
-    if (p - fl == 0.5) {
-        double err = fma(v, 1e6, -p);
-        if (err > 0)
-            m = fl + 1;
-        else if (err < 0)
-            m = fl;
-    }
-    *out = m == 0 ? copysign(0.0, v) : m / 1e6;
-    return 1;
-#else
-    (void)v;
-    (void)out;
-    return 0;
-#endif
-}
-
 /* A double as darshan-parser printed it ("%f") and the reference read it. */
 static json_t *
 fixed_real(double v)
 {
-    double d;
-
-    if (tokio__darshan_fixed6(v, &d))
-        return json_real(d);
+    if (isfinite(v))
+        return json_real(tokio_darshan_printed(v));
     char buf[FIXED_MAX];
     snprintf(buf, sizeof(buf), "%f", v);
     return typed_text(buf);
@@ -458,7 +422,9 @@ build_derived(struct build *b, int total, int perf)
         module_key(mod, b->mkey, b->prefix, sizeof(b->mkey));
         if (total) {
             struct tokio_darshan_total *t = NULL;
-            if ((rc = tokio_darshan_totals(b->log, mod, &t)) < 0)
+            if ((rc = b->opts->fold
+                           ? tokio_darshan_fold_totals(b->opts->fold, mod, &t)
+                           : tokio_darshan_totals(b->log, mod, &t)) < 0)
                 return rc;
             rc = put_total(b, t);
             tokio_darshan_total_free(t);
@@ -467,7 +433,9 @@ build_derived(struct build *b, int total, int perf)
         }
         if (perf) {
             struct tokio_darshan_perf p;
-            if ((rc = tokio_darshan_perf(b->log, mod, &p)) < 0 ||
+            if ((rc = b->opts->fold
+                           ? tokio_darshan_fold_perf(b->opts->fold, mod, &p)
+                           : tokio_darshan_perf(b->log, mod, &p)) < 0 ||
                 (rc = put_perf(b, &p)) < 0)
                 return rc;
         }
@@ -815,7 +783,8 @@ line_value(const struct tokio__darshan_value *v, struct jval *out,
         out->u = v->v.u;
         return;
     case TOKIO__DARSHAN_DOUBLE:
-        if (tokio__darshan_fixed6(v->v.d, &out->d)) {
+        if (isfinite(v->v.d)) {
+            out->d = tokio_darshan_printed(v->v.d);
             out->kind = JV_REAL;
             return;
         }
@@ -1062,10 +1031,16 @@ derive_all(struct stream *st)
             continue;
         st->has_derived[mod] = 1;
         if (o->total &&
-            (rc = tokio_darshan_totals(st->log, mod, &st->totals[mod])) < 0)
+            (rc = o->fold ? tokio_darshan_fold_totals(o->fold, mod,
+                                                      &st->totals[mod])
+                          : tokio_darshan_totals(st->log, mod,
+                                                 &st->totals[mod])) < 0)
             return rc;
         if (o->perf &&
-            (rc = tokio_darshan_perf(st->log, mod, &st->perf[mod])) < 0)
+            (rc = o->fold ? tokio_darshan_fold_perf(o->fold, mod,
+                                                    &st->perf[mod])
+                          : tokio_darshan_perf(st->log, mod,
+                                               &st->perf[mod])) < 0)
             return rc;
     }
     return TOKIO_OK;

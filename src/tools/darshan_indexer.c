@@ -42,6 +42,9 @@
  *   - Only the POSIX and STDIO regions (and the name table) are inflated
  *     (tokio_darshan_open_select()): damage elsewhere in a log does not
  *     keep it out of the index, where darshan-parser failed on it.
+ *
+ * Records are reduced as the reader decodes them (its record callback),
+ * never held: a log of any size costs a few pages beyond its file.
  */
 #include "tokio/tools/darshan_indexer.h"
 
@@ -61,7 +64,6 @@
 #include <pcre2.h>
 #include <sqlite3.h>
 
-#include "connectors/darshan_private.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "tokio/config.h"
@@ -301,21 +303,6 @@ init_indexes(void)
     }
 }
 
-/* A double as darshan-parser's "%f" printed it and Python read it. */
-static double
-as_printed(double v)
-{
-    char buf[400];
-    double d;
-
-    if (!isfinite(v))
-        return v;
-    if (tokio__darshan_fixed6(v, &d))   /* the same value, no text */
-        return d;
-    snprintf(buf, sizeof(buf), "%f", v);
-    return strtod(buf, NULL);
-}
-
 /* Python's str.split() whitespace, ASCII part (darshan_json.c agrees). */
 static int
 py_space(unsigned char c)
@@ -406,6 +393,95 @@ sort_by_len(size_t *order, const struct mnt *mnt, size_t n)
     }
 }
 
+/* A log being summarized, record by record. */
+struct summing {
+    int lite;
+    size_t n_records;           /* POSIX and STDIO records seen */
+    struct log_sum *s;          /* NULL until the first record */
+    struct mnt *mnt;            /* the mount table, then UNKNOWN */
+    size_t *order;              /* mnt indexes, longest path first */
+    size_t unknown;             /* UNKNOWN's index in mnt */
+    /* a log's records come rank after rank for the same few files: a
+     * name maps as the one before it did */
+    const char *last;
+    long k;
+    int special;
+};
+
+/* The mount table as the reference's dict keys (first position of a path
+ * wins), then UNKNOWN for STDIO's streams. */
+static int
+summing_start(struct summing *sg, const struct tokio_darshan *log)
+{
+    size_t n_mounts = tokio_darshan_mount_count(log);
+    struct log_sum *s;
+
+    if ((s = sg->s = tokio__calloc(1, sizeof(*s))) == NULL ||
+        (s->fs = tokio__calloc(n_mounts + 1, sizeof(*s->fs))) == NULL ||
+        (sg->order = tokio__calloc(n_mounts + 1, sizeof(*sg->order))) ==
+            NULL ||
+        (sg->mnt = tokio__calloc(n_mounts + 1, sizeof(*sg->mnt))) == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory summarizing '%s'",
+                            tokio_darshan_logname(log));
+    for (size_t i = 0; i <= n_mounts; i++) {
+        const char *p = i < n_mounts ? tokio_darshan_mount(log, i)->path
+                                     : UNKNOWN_MOUNT;
+        size_t len = strlen(p);
+        int dup = 0;
+        for (size_t k = 0; k < s->n_alloc && !dup; k++)
+            dup = sg->mnt[k].len == len &&
+                  memcmp(sg->mnt[k].path, p, len) == 0;
+        if (dup && i < n_mounts)
+            continue;
+        /* a table entry named UNKNOWN and the appended one share a key */
+        if (dup)
+            break;
+        if (strcmp(p, UNKNOWN_MOUNT) == 0)
+            sg->unknown = s->n_alloc;
+        sg->mnt[s->n_alloc].path = p;
+        sg->mnt[s->n_alloc].len = len;
+        sg->order[s->n_alloc] = s->n_alloc;
+        s->n_alloc++;
+    }
+    sort_by_len(sg->order, sg->mnt, s->n_alloc);
+    return TOKIO_OK;
+}
+
+/* The reader's record callback: one POSIX or STDIO record in. */
+static int
+sum_record(void *payload, const struct tokio_darshan *log, int mod,
+           const struct tokio_darshan_record *r)
+{
+    struct summing *sg = payload;
+    int posix = mod == TOKIO_DARSHAN_POSIX;
+    int rc;
+
+    sg->n_records++;
+    /* a log without a mount table is not indexed */
+    if (tokio_darshan_mount_count(log) == 0)
+        return TOKIO_OK;
+    if (sg->s == NULL && (rc = summing_start(sg, log)) < 0)
+        return rc;
+    const char *name = tokio_darshan_name(log, r->id);
+    /* darshan-parser names a record only through the table */
+    if (name == NULL)
+        return TOKIO_OK;
+    if (name != sg->last) {
+        sg->k = file_mount(name, sg->mnt, sg->order, sg->s->n_alloc,
+                           sg->unknown, &sg->special);
+        sg->last = name;
+    }
+    if (sg->k < 0)
+        return TOKIO_OK;
+    struct fs_sum *f = &sg->s->fs[sg->k];
+    f->used = 1;
+    f->special = sg->special;
+    reduce_record(f, r, posix ? posix_ci : stdio_ci,
+                  posix ? posix_fi : stdio_fi,
+                  posix ? I_POSIX_FILES : I_STDIO_FILES, sg->lite);
+    return TOKIO_OK;
+}
+
 /*
  * Summarize one log.  *out is NULL with *why set (borrowed text) when the
  * reference would return {} for a readable log; rc < 0 when unreadable.
@@ -414,94 +490,36 @@ static int
 summarize_log(struct log_sum **out, const char **why, const char *path,
               const struct tokio_darshan_fsmap *map, int lite)
 {
+    struct summing sg = { .lite = lite };
+    /* only POSIX and STDIO records count: the other regions are not
+     * even inflated */
+    struct tokio_darshan_select sel = {
+        .modules = TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_POSIX) |
+                   TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_STDIO),
+        .record = sum_record,
+        .payload = &sg,
+    };
     struct tokio_darshan *log = NULL;
     struct log_sum *s = NULL;
-    size_t *order = NULL;
-    struct mnt *mnt = NULL;
     int rc;
 
     *out = NULL;
     *why = NULL;
     pthread_once(&index_once, init_indexes);
     /* TOKIO_PARTIAL stays in rc: the caller says so */
-    /* only POSIX and STDIO records count: the other regions are not
-     * even inflated */
-    if ((rc = tokio_darshan_open_select(
-             &log, path, TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_POSIX) |
-                             TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_STDIO),
-             0)) < 0)
-        return rc;
-    size_t n_posix = tokio_darshan_record_count(log, TOKIO_DARSHAN_POSIX);
-    size_t n_stdio = tokio_darshan_record_count(log, TOKIO_DARSHAN_STDIO);
-    size_t n_mounts = tokio_darshan_mount_count(log);
-    if (n_posix == 0 && n_stdio == 0) {
+    rc = tokio_darshan_open_select(&log, path, &sel);
+    s = sg.s;
+    if (rc < 0)
+        goto done;
+    if (sg.n_records == 0) {
         *why = "no counters found";
         goto done;
     }
-    if (n_mounts == 0) {
+    if (s == NULL) {
         *why = "no mount table found";
         goto done;
     }
-    if ((s = tokio__calloc(1, sizeof(*s))) == NULL ||
-        (s->fs = tokio__calloc(n_mounts + 1, sizeof(*s->fs))) == NULL ||
-        (order = tokio__calloc(n_mounts + 1, sizeof(*order))) == NULL ||
-        (mnt = tokio__calloc(n_mounts + 1, sizeof(*mnt))) == NULL)
-        goto nomem;
-
-    /* the mount table as the reference's dict keys (first position of a
-     * path wins), then UNKNOWN for STDIO's streams */
-    size_t unknown = 0;
-    for (size_t i = 0; i <= n_mounts; i++) {
-        const char *p = i < n_mounts ? tokio_darshan_mount(log, i)->path
-                                     : UNKNOWN_MOUNT;
-        size_t len = strlen(p);
-        int dup = 0;
-        for (size_t k = 0; k < s->n_alloc && !dup; k++)
-            dup = mnt[k].len == len && memcmp(mnt[k].path, p, len) == 0;
-        if (dup && i < n_mounts)
-            continue;
-        /* a table entry named UNKNOWN and the appended one share a key */
-        if (dup)
-            break;
-        if (strcmp(p, UNKNOWN_MOUNT) == 0)
-            unknown = s->n_alloc;
-        mnt[s->n_alloc].path = p;
-        mnt[s->n_alloc].len = len;
-        order[s->n_alloc] = s->n_alloc;
-        s->n_alloc++;
-    }
-    sort_by_len(order, mnt, s->n_alloc);
-
-    static const int mods[2] = { TOKIO_DARSHAN_POSIX, TOKIO_DARSHAN_STDIO };
-    for (int m = 0; m < 2; m++) {
-        size_t nrec = m == 0 ? n_posix : n_stdio;
-        const int *ci = m == 0 ? posix_ci : stdio_ci;
-        const int *fi = m == 0 ? posix_fi : stdio_fi;
-        /* a log's records come rank after rank for the same few files:
-         * a name maps as the one before it did */
-        const char *last = NULL;
-        long k = -1;
-        int special = 0;
-        for (size_t i = 0; i < nrec; i++) {
-            const struct tokio_darshan_record *r =
-                tokio_darshan_record(log, mods[m], i);
-            const char *name = tokio_darshan_name(log, r->id);
-            /* darshan-parser names a record only through the table */
-            if (name == NULL)
-                continue;
-            if (name != last) {
-                k = file_mount(name, mnt, order, s->n_alloc, unknown,
-                               &special);
-                last = name;
-            }
-            if (k < 0)
-                continue;
-            s->fs[k].used = 1;
-            s->fs[k].special = special;
-            reduce_record(&s->fs[k], r, ci, fi,
-                          m == 0 ? I_POSIX_FILES : I_STDIO_FILES, lite);
-        }
-    }
+    const struct mnt *mnt = sg.mnt;
 
     /* drop file systems without I/O; name the rest */
     size_t kept = 0;
@@ -528,7 +546,7 @@ summarize_log(struct log_sum **out, const char **why, const char *path,
             goto nomem;
         for (int i = 0; i < N_REAL; i++)
             if (f->have_r[i])
-                f->rval[i] = as_printed(f->rval[i]);
+                f->rval[i] = tokio_darshan_printed(f->rval[i]);
         if (kept != k) {
             struct fs_sum tmp = s->fs[kept];
             s->fs[kept] = *f;
@@ -582,8 +600,8 @@ summarize_log(struct log_sum **out, const char **why, const char *path,
 nomem:
     rc = tokio__error(TOKIO_ENOMEM, "out of memory summarizing '%s'", path);
 done:
-    free(order);
-    free(mnt);
+    free(sg.order);
+    free(sg.mnt);
     log_sum_free(s);
     tokio_darshan_free(log);
     return rc;
@@ -1496,12 +1514,69 @@ cmp_desc(const void *a, const void *b)
     return strcmp(*(const char *const *)b, *(const char *const *)a);
 }
 
+/* A log's POSIX bytes per mount point, record by record. */
+struct per_fs {
+    size_t n;                   /* 0 until the first record */
+    const char **mounts;        /* distinct, reversed(sorted()) */
+    int64_t *rd, *wr;
+};
+
+/* The reader's record callback: one POSIX record in. */
+static int
+per_fs_record(void *payload, const struct tokio_darshan *log, int mod,
+              const struct tokio_darshan_record *r)
+{
+    struct per_fs *p = payload;
+    size_t n = tokio_darshan_mount_count(log);
+    int ci_r = posix_ci[0], ci_w = posix_ci[1];
+
+    (void)mod;
+    if (n == 0)
+        return TOKIO_OK;
+    if (p->mounts == NULL) {
+        p->mounts = tokio__calloc(n, sizeof(*p->mounts));
+        p->rd = tokio__calloc(n, sizeof(*p->rd));
+        p->wr = tokio__calloc(n, sizeof(*p->wr));
+        if (p->mounts == NULL || p->rd == NULL || p->wr == NULL)
+            return TOKIO_ENOMEM;
+        /* reversed(sorted(keys)): byte order is Python's code point order */
+        for (size_t i = 0; i < n; i++) {
+            const char *m = tokio_darshan_mount(log, i)->path;
+            int dup = 0;
+            for (size_t k = 0; k < p->n && !dup; k++)
+                dup = strcmp(p->mounts[k], m) == 0;
+            if (!dup)
+                p->mounts[p->n++] = m;
+        }
+        qsort(p->mounts, p->n, sizeof(*p->mounts), cmp_desc);
+    }
+    const char *name = tokio_darshan_name(log, r->id);
+    if (name == NULL)
+        return TOKIO_OK;
+    for (size_t k = 0; k < p->n; k++) {
+        if (strncmp(name, p->mounts[k], strlen(p->mounts[k])) != 0)
+            continue;
+        if (ci_r >= 0 && (size_t)ci_r < r->n_counters)
+            p->rd[k] = (int64_t)((uint64_t)p->rd[k] +
+                                 (uint64_t)r->counters[ci_r]);
+        if (ci_w >= 0 && (size_t)ci_w < r->n_counters)
+            p->wr[k] = (int64_t)((uint64_t)p->wr[k] +
+                                 (uint64_t)r->counters[ci_w]);
+        break;
+    }
+    return TOKIO_OK;
+}
+
 int
 tokio_darshan_bytes_per_fs(json_t **out, const char *path)
 {
+    struct per_fs p = { 0 };
+    struct tokio_darshan_select sel = {
+        .modules = TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_POSIX),
+        .record = per_fs_record,
+        .payload = &p,
+    };
     struct tokio_darshan *log = NULL;
-    const char **mounts = NULL;
-    int64_t *rd = NULL, *wr = NULL;
     json_t *res = NULL;
     int rc;
 
@@ -1509,57 +1584,17 @@ tokio_darshan_bytes_per_fs(json_t **out, const char *path)
     if (path == NULL)
         return tokio__error(TOKIO_EINVAL, "no log to summarize");
     pthread_once(&index_once, init_indexes);
-    if ((rc = tokio_darshan_open_select(
-             &log, path, TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_POSIX),
-             0)) < 0)
-        return rc;
-    size_t n_rec = tokio_darshan_record_count(log, TOKIO_DARSHAN_POSIX);
-    size_t n = tokio_darshan_mount_count(log);
+    if ((rc = tokio_darshan_open_select(&log, path, &sel)) < 0)
+        goto done;
     if ((res = json_object()) == NULL)
         goto nomem;
-    if (n_rec == 0 || n == 0)
-        goto done;
-    mounts = tokio__calloc(n, sizeof(*mounts));
-    rd = tokio__calloc(n, sizeof(*rd));
-    wr = tokio__calloc(n, sizeof(*wr));
-    if (mounts == NULL || rd == NULL || wr == NULL)
-        goto nomem;
-    /* reversed(sorted(keys)): byte order is Python's code point order */
-    size_t nm = 0;
-    for (size_t i = 0; i < n; i++) {
-        const char *p = tokio_darshan_mount(log, i)->path;
-        int dup = 0;
-        for (size_t k = 0; k < nm && !dup; k++)
-            dup = strcmp(mounts[k], p) == 0;
-        if (!dup)
-            mounts[nm++] = p;
-    }
-    qsort(mounts, nm, sizeof(*mounts), cmp_desc);
-    int ci_r = posix_ci[0], ci_w = posix_ci[1];
-    for (size_t i = 0; i < n_rec; i++) {
-        const struct tokio_darshan_record *r =
-            tokio_darshan_record(log, TOKIO_DARSHAN_POSIX, i);
-        const char *name = tokio_darshan_name(log, r->id);
-        if (name == NULL)
+    for (size_t k = 0; k < p.n; k++) {
+        if (p.rd[k] == 0 && p.wr[k] == 0)
             continue;
-        for (size_t k = 0; k < nm; k++) {
-            if (strncmp(name, mounts[k], strlen(mounts[k])) != 0)
-                continue;
-            if (ci_r >= 0 && (size_t)ci_r < r->n_counters)
-                rd[k] = (int64_t)((uint64_t)rd[k] +
-                                  (uint64_t)r->counters[ci_r]);
-            if (ci_w >= 0 && (size_t)ci_w < r->n_counters)
-                wr[k] = (int64_t)((uint64_t)wr[k] +
-                                  (uint64_t)r->counters[ci_w]);
-            break;
-        }
-    }
-    for (size_t k = 0; k < nm; k++) {
-        if (rd[k] == 0 && wr[k] == 0)
-            continue;
-        json_t *v = json_pack("{s:I, s:I}", "read_bytes", (json_int_t)rd[k],
-                              "write_bytes", (json_int_t)wr[k]);
-        if (v == NULL || json_object_set_new(res, mounts[k], v) < 0)
+        json_t *v = json_pack("{s:I, s:I}", "read_bytes",
+                              (json_int_t)p.rd[k], "write_bytes",
+                              (json_int_t)p.wr[k]);
+        if (v == NULL || json_object_set_new(res, p.mounts[k], v) < 0)
             goto nomem;
     }
     goto done;
@@ -1569,9 +1604,9 @@ nomem:
     json_decref(res);
     res = NULL;
 done:
-    free(mounts);
-    free(rd);
-    free(wr);
+    free(p.mounts);
+    free(p.rd);
+    free(p.wr);
     tokio_darshan_free(log);
     *out = res;
     return rc;

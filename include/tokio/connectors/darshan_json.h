@@ -42,6 +42,9 @@ struct tokio_darshan_json_opts {
     size_t n_modules;
     const char *const *counters;
     size_t n_counters;
+    /* "_total" and "_perf" from these figures, folded while the log was
+     * read (tokio_darshan_fold_record()); NULL: from the log's records */
+    const struct tokio_darshan_fold *fold;
 };
 
 /**
