@@ -14,8 +14,9 @@
  *       microseconds per call of each step cache-darshan takes: open (of
  *       the modules the view needs), tokio_darshan_write_json() to
  *       /dev/null (4-space indent, sorted keys, as on stdout), free; and
- *       for comparison the tree it used to build (tokio_darshan_to_json()
- *       + tokio_json_write()).
+ *       for comparison the same JSON built as a tree and then written
+ *       (tokio_darshan_to_json() + tokio_json_write()), which the
+ *       command avoids.
  *   bench_darshan time N -- CMD ARGS... [-- CMD ARGS...]...
  *       runs the commands round-robin N times each (so a busy machine
  *       slows all of them alike), stdout and stderr to /dev/null, and
@@ -315,7 +316,7 @@ cmd_phases(const char *path, long iters, const char *mode)
             return 1;
         }
         double t1 = now_us();
-        if (tokio_darshan_write_json(log, &o, null, flags) < 0) {
+        if (tokio_darshan_write_json(log, null, &o, flags) < 0) {
             fprintf(stderr, "bench_darshan: %s\n", tokio_errmsg());
             return 1;
         }
@@ -323,9 +324,9 @@ cmd_phases(const char *path, long iters, const char *mode)
         double t2 = now_us();
         close_for(log, &o);
         double t3 = now_us();
-        /* the tree the command built before it streamed, for comparison
-         * (on a log of its own, so that releasing the tree's memory does
-         * not land in the timed free above) */
+        /* the tree the command does not build, for comparison (on a log
+         * of its own, so that releasing the tree's memory does not land
+         * in the timed free above) */
         if (open_for(&log, path, &o) < 0)
             return 1;
         double t4 = now_us();
@@ -347,7 +348,7 @@ cmd_phases(const char *path, long iters, const char *mode)
     }
     fclose(null);
     printf("open %.1f us, write_json %.1f us, free %.1f us (per call, %s; "
-           "the old tree: to_json %.1f us + write and free %.1f us)\n",
+           "as a tree: to_json %.1f us + write and free %.1f us)\n",
            t_open / iters, t_stream / iters, t_free / iters, mode,
            t_tree / iters, t_twrite / iters);
     return 0;

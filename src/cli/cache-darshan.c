@@ -108,7 +108,7 @@ static int
 write_log_json(FILE *fp, void *ctx)
 {
     const struct darshan_job *job = ctx;
-    int rc = tokio_darshan_write_json(job->log, job->opts, fp, job->flags);
+    int rc = tokio_darshan_write_json(job->log, fp, job->opts, job->flags);
 
     if (rc >= 0)
         fputc('\n', fp);

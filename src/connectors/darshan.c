@@ -1205,9 +1205,8 @@ tokio_darshan_record(const struct tokio_darshan *log, int mod, size_t i)
 
 static const char *const comp_names[] = { "ZLIB", "BZIP2", "NONE" };
 
-/* ctime() in the local zone, "(null)" where glibc's would fail. */
-static void
-put_ctime(FILE *fp, const char *label, int64_t t)
+const char *
+tokio__darshan_ctime(int64_t t, char *buf, size_t size)
 {
     static const char days[] = "SunMonTueWedThuFriSat";
     static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
@@ -1215,13 +1214,25 @@ put_ctime(FILE *fp, const char *label, int64_t t)
     struct tm tm;
 
     if (localtime_r(&tt, &tm) == NULL || tm.tm_wday < 0 || tm.tm_wday > 6 ||
-        tm.tm_mon < 0 || tm.tm_mon > 11) {
+        tm.tm_mon < 0 || tm.tm_mon > 11)
+        return NULL;
+    snprintf(buf, size, "%.3s %.3s%3d %.2d:%.2d:%.2d %d",
+             days + 3 * tm.tm_wday, months + 3 * tm.tm_mon, tm.tm_mday,
+             tm.tm_hour, tm.tm_min, tm.tm_sec, tm.tm_year + 1900);
+    return buf;
+}
+
+/* A *_time_asci line: "(null)" and no newline where glibc's ctime()
+ * fails, as darshan-parser prints its NULL. */
+static void
+put_ctime(FILE *fp, const char *label, int64_t t)
+{
+    char buf[64];
+
+    if (tokio__darshan_ctime(t, buf, sizeof(buf)) == NULL)
         fprintf(fp, "# %s: (null)", label);
-        return;
-    }
-    fprintf(fp, "# %s: %.3s %.3s%3d %.2d:%.2d:%.2d %d\n", label,
-            days + 3 * tm.tm_wday, months + 3 * tm.tm_mon, tm.tm_mday,
-            tm.tm_hour, tm.tm_min, tm.tm_sec, tm.tm_year + 1900);
+    else
+        fprintf(fp, "# %s: %s\n", label, buf);
 }
 
 void

@@ -8,6 +8,7 @@
 #ifndef TOKIO_CONNECTORS_DARSHAN_TEXT_H
 #define TOKIO_CONNECTORS_DARSHAN_TEXT_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -19,6 +20,10 @@ void tokio__darshan_print_description(int mod, unsigned ver, FILE *fp);
 /* The same without the column legend that follows it in --base (what
  * --total prints before its totals). */
 void tokio__darshan_print_description_text(int mod, unsigned ver, FILE *fp);
+
+/* ctime() of `t` in the local zone without its newline, in `buf`; NULL
+ * where glibc's ctime() fails (darshan-parser then prints "(null)"). */
+const char *tokio__darshan_ctime(int64_t t, char *buf, size_t size);
 
 /* The preamble every darshan-parser mode prints (§10.2). */
 void tokio__darshan_write_preamble(const struct tokio_darshan *log,
