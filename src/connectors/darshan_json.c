@@ -1029,14 +1029,17 @@ static int
 emit(const struct tokio_darshan *log,
      const struct tokio_darshan_json_opts *opts, struct out *out)
 {
-    static const struct tokio_darshan_json_opts base_only = { .base = 1 };
-    struct emit e = { .log = log, .out = out, .c_mod = -1 };
+    struct tokio_darshan_json_opts o = { .base = 1 };
+    struct emit e = { .log = log, .opts = &o, .out = out, .c_mod = -1 };
     json_t *header = NULL, *mounts = NULL;
     int rc;
 
-    if (opts == NULL || (!opts->base && !opts->total && !opts->perf))
-        opts = &base_only;
-    e.opts = opts;
+    /* no view named: the base view, with its filters, as in the
+     * reference's cache_darshan */
+    if (opts != NULL)
+        o = *opts;
+    if (!o.base && !o.total && !o.perf)
+        o.base = 1;
     module_keys(&e);
     if ((header = build_header(log)) == NULL ||
         (mounts = build_mounts(log)) == NULL)

@@ -29,8 +29,8 @@
 #include "tokio/common.h"
 #include "tokio/connectors/darshan.h"
 
-/* What to put under "counters"; all zero means base only, as in the
- * reference's cache_darshan. */
+/* What to put under "counters"; no view named means base only, as in
+ * the reference's cache_darshan (the filters still apply). */
 struct tokio_darshan_json_opts {
     int base;                   /* records (darshan-parser --base) */
     int total;                  /* "_total" per module (--total) */
