@@ -264,11 +264,7 @@ open_for(struct tokio_darshan **log, const char *path,
 {
     struct tokio_darshan_fold *fold = NULL;
     struct tokio_darshan_select sel = {
-        .modules = TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_POSIX) |
-                   TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_MPIIO) |
-                   TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_STDIO) |
-                   TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DFS) |
-                   TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DAOS),
+        .modules = TOKIO_DARSHAN_DERIVED_MODULES,
         .skip_names = 1,
         .record = tokio_darshan_fold_record,
     };

@@ -30,12 +30,11 @@ check_folded(const struct tokio_darshan *full, const uint8_t *data,
 {
     struct tokio_darshan_fold *fold = NULL;
     struct tokio_darshan_select sel = {
-        .skip_names = 1, .record = tokio_darshan_fold_record,
+        .modules = TOKIO_DARSHAN_DERIVED_MODULES, .skip_names = 1,
+        .record = tokio_darshan_fold_record,
     };
     struct tokio_darshan *log = NULL;
 
-    for (size_t k = 0; k < sizeof(derived) / sizeof(derived[0]); k++)
-        sel.modules |= TOKIO_DARSHAN_MODULE_BIT(derived[k]);
     if (tokio_darshan_fold_new(&fold, TOKIO_DARSHAN_FOLD_TOTALS |
                                           TOKIO_DARSHAN_FOLD_PERF) < 0)
         return;

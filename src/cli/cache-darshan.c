@@ -78,11 +78,7 @@ open_log(struct tokio_darshan **log, struct tokio_darshan_fold **fold,
          const char *path, const struct tokio_darshan_json_opts *o)
 {
     struct tokio_darshan_select sel = {
-        .modules = TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_POSIX) |
-                   TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_MPIIO) |
-                   TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_STDIO) |
-                   TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DFS) |
-                   TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DAOS),
+        .modules = TOKIO_DARSHAN_DERIVED_MODULES,
         .skip_names = 1,
         .record = tokio_darshan_fold_record,
     };

@@ -1201,6 +1201,9 @@ tokio__darshan_decode_piece(struct tokio_darshan *log, int mod,
         rc = decoders[mod].fn(log, m, p + pos, n - pos, &used);
         if (rc < 0 || used == 0)
             break;
+        /* records kept in the pools: size them from the first */
+        if (pos == 0 && m->recs.n == 1 && (rc = size_pools(m, used)) < 0)
+            break;
         pos += used;
     }
     *used_out = pos;
@@ -1211,21 +1214,12 @@ int
 tokio__darshan_decode_module(struct tokio_darshan *log, int mod)
 {
     struct dmodule *m = &log->mods[mod];
-    int rc = TOKIO_OK;
+    size_t used;
+    int rc;
 
     if (!decodable(log, mod))
         return TOKIO_OK;        /* kept raw, reported as not decoded */
-    size_t pos = 0;
-    while (pos < m->raw_len) {
-        size_t used = 0;
-        rc = decoders[mod].fn(log, m, m->raw + pos, m->raw_len - pos,
-                              &used);
-        if (rc < 0 || used == 0)
-            break;
-        if (pos == 0 && m->recs.n == 1 && (rc = size_pools(m, used)) < 0)
-            break;
-        pos += used;
-    }
+    rc = tokio__darshan_decode_piece(log, mod, m->raw, m->raw_len, &used);
     if (rc == TOKIO_OK)
         rc = publish(m);
     if (rc < 0) {

@@ -124,9 +124,10 @@ int tokio__darshan_decode_module(struct tokio_darshan *log, int mod);
 int tokio__darshan_streamable(const struct tokio_darshan *log, int mod);
 
 /* Decode the whole records of module `mod` in `n` bytes at `p` (a piece
- * of its region) and hand them to log->record; *used_out is the bytes
- * they took (a partial last record is left).  Returns TOKIO_OK,
- * TOKIO_ENOMEM or the callback's status (darshan_modules.c). */
+ * of its region, or all of it) into its pools, or to log->record when it
+ * is streamed; *used_out is the bytes they took (a partial last record is
+ * left).  Returns TOKIO_OK, TOKIO_ENOMEM or the callback's status
+ * (darshan_modules.c). */
 int tokio__darshan_decode_piece(struct tokio_darshan *log, int mod,
                                 const unsigned char *p, size_t n,
                                 size_t *used_out);

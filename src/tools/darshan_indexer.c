@@ -676,83 +676,6 @@ tokio_darshan_summarize_by_fs(json_t **out, const char *path,
     return TOKIO_OK;
 }
 
-/* ---- a set of names, each with a number ------------------------------- */
-
-struct name_entry {
-    char *name;                 /* NULL: an empty slot */
-    int64_t val;
-};
-
-struct nameset {
-    struct name_entry *slot;
-    size_t cap, n;
-};
-
-static uint64_t
-name_hash(const char *s)
-{
-    uint64_t h = UINT64_C(1469598103934665603);
-
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
-    return h;
-}
-
-static void
-nameset_free(struct nameset *set)
-{
-    for (size_t i = 0; i < set->cap; i++)
-        free(set->slot[i].name);
-    free(set->slot);
-    memset(set, 0, sizeof(*set));
-}
-
-/* The entry of `name`, or NULL. */
-static const struct name_entry *
-nameset_find(const struct nameset *set, const char *name)
-{
-    if (set->cap == 0)
-        return NULL;
-    for (size_t j = name_hash(name) & (set->cap - 1);
-         set->slot[j].name != NULL; j = (j + 1) & (set->cap - 1))
-        if (strcmp(set->slot[j].name, name) == 0)
-            return &set->slot[j];
-    return NULL;
-}
-
-/* 1: added with `val`, 0: was there (its number unchanged), < 0: out of
- * memory */
-static int
-nameset_add(struct nameset *set, const char *name, int64_t val)
-{
-    if ((set->n + 1) * 2 > set->cap) {
-        size_t cap = set->cap ? set->cap * 2 : 1024;
-        struct name_entry *slot = tokio__calloc(cap, sizeof(*slot));
-        if (slot == NULL)
-            return TOKIO_ENOMEM;
-        for (size_t i = 0; i < set->cap; i++) {
-            if (set->slot[i].name == NULL)
-                continue;
-            size_t j = name_hash(set->slot[i].name) & (cap - 1);
-            while (slot[j].name != NULL)
-                j = (j + 1) & (cap - 1);
-            slot[j] = set->slot[i];
-        }
-        free(set->slot);
-        set->slot = slot;
-        set->cap = cap;
-    }
-    size_t j = name_hash(name) & (set->cap - 1);
-    for (; set->slot[j].name != NULL; j = (j + 1) & (set->cap - 1))
-        if (strcmp(set->slot[j].name, name) == 0)
-            return 0;
-    if ((set->slot[j].name = tokio__strdup(name)) == NULL)
-        return TOKIO_ENOMEM;
-    set->slot[j].val = val;
-    set->n++;
-    return 1;
-}
-
 /* ---- the database ----------------------------------------------------- */
 
 /* The reference's CREATE statements, byte for byte: SQLite keeps their
@@ -872,16 +795,23 @@ static const char insert_header_sql[] =
     "walltime = excluded.walltime "
     "RETURNING log_id";
 
+/* A mounts row this run wrote or read. */
+struct fs_id {
+    char *mountpt;
+    int64_t id;
+};
+
 struct db {
     sqlite3 *h;
     const char *path;
     sqlite3_stmt *ins_mount, *get_mount, *ins_header, *ins_summary;
+    sqlite3_stmt *indexed;
     int in_txn;
-    /* mountpt -> fs_id of the mounts rows this run wrote or read: such a
-     * row never changes, so each mount point costs two statements once
-     * per run rather than per log (an error ends the run, so nothing
-     * rolled back stays here) */
-    struct nameset fs_ids;
+    /* such a row never changes, so each mount point costs two statements
+     * once per run rather than per log (an error ends the run, so nothing
+     * rolled back stays here); a site has a few */
+    struct fs_id *fs_ids;
+    size_t n_fs_ids;
 };
 
 static int
@@ -907,7 +837,11 @@ db_exec(struct db *d, const char *sql, const char *what)
 static void
 db_close(struct db *d)
 {
-    nameset_free(&d->fs_ids);
+    for (size_t i = 0; i < d->n_fs_ids; i++)
+        free(d->fs_ids[i].mountpt);
+    free(d->fs_ids);
+    d->fs_ids = NULL;
+    d->n_fs_ids = 0;
     if (d->h == NULL)
         return;
     if (d->in_txn)
@@ -916,6 +850,7 @@ db_close(struct db *d)
     sqlite3_finalize(d->get_mount);
     sqlite3_finalize(d->ins_header);
     sqlite3_finalize(d->ins_summary);
+    sqlite3_finalize(d->indexed);
     sqlite3_close(d->h);
     d->h = NULL;
 }
@@ -966,6 +901,10 @@ db_open(struct db *d, const char *path)
         sqlite3_prepare_v2(d->h, insert_header_sql, -1, &d->ins_header,
                            NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(d->h, sum_sql, -1, &d->ins_summary, NULL)
+        != SQLITE_OK ||
+        sqlite3_prepare_v2(d->h, "SELECT 1 FROM summaries AS s INNER JOIN "
+                           "headers AS h ON s.log_id = h.log_id WHERE "
+                           "h.filename = ? LIMIT 1", -1, &d->indexed, NULL)
         != SQLITE_OK) {
         free(sum_sql);
         return db_error(d, "not a Darshan index");
@@ -974,29 +913,38 @@ db_open(struct db *d, const char *path)
     return TOKIO_OK;
 }
 
-/* get_existing_logs(): names with a headers row and a summaries row. */
+/* get_existing_logs(), asked one name at a time: whether `name` has a
+ * headers row and a summaries row.  1, 0, or an error. */
 static int
-load_existing(struct db *d, struct nameset *set)
+db_indexed(struct db *d, const char *name)
+{
+    sqlite3_bind_text(d->indexed, 1, name, -1, SQLITE_STATIC);
+    int step = sqlite3_step(d->indexed);
+    sqlite3_reset(d->indexed);
+    sqlite3_clear_bindings(d->indexed);
+    if (step != SQLITE_ROW && step != SQLITE_DONE)
+        return db_error(d, "cannot read the indexed logs");
+    return step == SQLITE_ROW;
+}
+
+/* How many logs the index holds (headers rows with summaries). */
+static int
+db_count_indexed(struct db *d, size_t *n_out)
 {
     sqlite3_stmt *st = NULL;
-    int rc = TOKIO_OK, step;
+    int step;
 
-    if (sqlite3_prepare_v2(d->h, "SELECT DISTINCT h.filename FROM "
+    *n_out = 0;
+    if (sqlite3_prepare_v2(d->h, "SELECT COUNT(DISTINCT h.filename) FROM "
                            "summaries AS s INNER JOIN headers AS h ON "
                            "s.log_id = h.log_id", -1, &st, NULL)
         != SQLITE_OK)
         return db_error(d, "not a Darshan index");
-    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-        const char *name = (const char *)sqlite3_column_text(st, 0);
-        if (name != NULL && nameset_add(set, name, 0) < 0) {
-            rc = tokio__error(TOKIO_ENOMEM, "out of memory");
-            break;
-        }
-    }
-    if (rc == TOKIO_OK && step != SQLITE_DONE)
-        rc = db_error(d, "cannot read the indexed logs");
+    if ((step = sqlite3_step(st)) == SQLITE_ROW)
+        *n_out = (size_t)sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
-    return rc;
+    return step == SQLITE_ROW ? TOKIO_OK
+                              : db_error(d, "cannot read the indexed logs");
 }
 
 static int
@@ -1021,13 +969,13 @@ step_done(struct db *d, sqlite3_stmt *st, const char *what)
 static int
 fs_id_of(struct db *d, const struct fs_sum *f, int64_t *id)
 {
-    const struct name_entry *known = nameset_find(&d->fs_ids, f->mountpt);
     int rc, step;
 
-    if (known != NULL) {
-        *id = known->val;
-        return TOKIO_OK;
-    }
+    for (size_t i = 0; i < d->n_fs_ids; i++)
+        if (strcmp(d->fs_ids[i].mountpt, f->mountpt) == 0) {
+            *id = d->fs_ids[i].id;
+            return TOKIO_OK;
+        }
     sqlite3_bind_text(d->ins_mount, 1, f->mountpt, -1, SQLITE_STATIC);
     sqlite3_bind_text(d->ins_mount, 2, f->fsname, -1, SQLITE_STATIC);
     if ((rc = step_done(d, d->ins_mount, "cannot add a mount")) < 0)
@@ -1040,9 +988,15 @@ fs_id_of(struct db *d, const struct fs_sum *f, int64_t *id)
     sqlite3_clear_bindings(d->get_mount);
     if (step != SQLITE_ROW)
         return db_error(d, "cannot find a mount");
-    if (nameset_add(&d->fs_ids, f->mountpt, *id) < 0)
+    struct fs_id *more = tokio__reallocarray(d->fs_ids, d->n_fs_ids + 1,
+                                             sizeof(*more));
+    if (more != NULL)
+        d->fs_ids = more;
+    if (more == NULL ||
+        (more[d->n_fs_ids].mountpt = tokio__strdup(f->mountpt)) == NULL)
         return tokio__error(TOKIO_ENOMEM, "index '%s': out of memory",
                             d->path);
+    more[d->n_fs_ids++].id = *id;
     return TOKIO_OK;
 }
 
@@ -1412,6 +1366,44 @@ run_pool(struct pool *p, struct db *d,
     return rc;
 }
 
+/* An input and its base name, the key logs go by. */
+struct given {
+    const char *name;
+    size_t i;
+};
+
+static int
+cmp_given(const void *a, const void *b)
+{
+    const struct given *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+
+    return c != 0 ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+/* *out[i] is 1 where logs[i]'s base name was given before (the first
+ * wins): sorting the names puts the repeats behind their first. */
+static int
+given_again(unsigned char **out, const char *const *logs, size_t n)
+{
+    struct given *g = tokio__calloc(n ? n : 1, sizeof(*g));
+
+    if (g == NULL || (*out = tokio__calloc(n ? n : 1, 1)) == NULL) {
+        free(g);
+        return tokio__error(TOKIO_ENOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++) {
+        g[i].name = base_name(logs[i]);
+        g[i].i = i;
+    }
+    qsort(g, n, sizeof(*g), cmp_given);
+    for (size_t k = 1; k < n; k++)
+        if (strcmp(g[k].name, g[k - 1].name) == 0)
+            (*out)[g[k].i] = 1;
+    free(g);
+    return TOKIO_OK;
+}
+
 int
 tokio_darshan_index(const char *db_path, const char *const *logs, size_t n,
                     const struct tokio_config *cfg,
@@ -1422,12 +1414,12 @@ tokio_darshan_index(const char *db_path, const char *const *logs, size_t n,
     const struct tokio_darshan_index_opts *o = opts ? opts : &defaults;
     struct tokio_darshan_index_stats st = { 0 };
     struct tokio_darshan_fsmap *map = NULL;
-    struct nameset seen = { 0 }, given = { 0 };
     struct db d = { 0 };
     char **listed = NULL;
     size_t n_listed = 0;
     const char **todo = NULL;
     size_t n_todo = 0;
+    unsigned char *again = NULL;
     struct pool p;
     struct stat sb;
     int rc;
@@ -1448,30 +1440,26 @@ tokio_darshan_index(const char *db_path, const char *const *logs, size_t n,
         n = n_listed;
     }
     st.n_inputs = n;
-    if ((rc = db_open(&d, db_path)) < 0 || (rc = load_existing(&d, &seen)) < 0)
+    if ((rc = db_open(&d, db_path)) < 0 ||
+        (rc = db_count_indexed(&d, &st.n_existing_in_db)) < 0)
         goto out;
-    st.n_existing_in_db = seen.n;
 
     /* the reference's exclude list, and names given twice */
+    if ((rc = given_again(&again, logs, n)) < 0)
+        goto out;
     if (n > 0 && (todo = tokio__calloc(n, sizeof(*todo))) == NULL) {
         rc = tokio__error(TOKIO_ENOMEM, "out of memory");
         goto out;
     }
     for (size_t i = 0; i < n; i++) {
-        const char *b = base_name(logs[i]);
-        int added;
-        if (nameset_find(&seen, b) != NULL) {
-            st.n_existing++;
-            continue;
-        }
-        if ((added = nameset_add(&given, b, 0)) < 0) {
-            rc = tokio__error(TOKIO_ENOMEM, "out of memory");
+        if ((rc = db_indexed(&d, base_name(logs[i]))) < 0)
             goto out;
-        }
-        if (added)
-            todo[n_todo++] = logs[i];
-        else
+        if (rc == 1)
+            st.n_existing++;
+        else if (again[i])
             st.n_duplicates++;
+        else
+            todo[n_todo++] = logs[i];
     }
 
     memset(&p, 0, sizeof(p));
@@ -1494,8 +1482,7 @@ tokio_darshan_index(const char *db_path, const char *const *logs, size_t n,
 
 out:
     db_close(&d);
-    nameset_free(&seen);
-    nameset_free(&given);
+    free(again);
     free(todo);
     for (size_t i = 0; i < n_listed; i++)
         free(listed[i]);

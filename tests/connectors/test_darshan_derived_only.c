@@ -24,12 +24,6 @@
 
 #define MADE "made.darshan"   /* the name logs are written under */
 
-#define DERIVED_MODS                                                        \
-    (TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_POSIX) |                        \
-     TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_MPIIO) |                        \
-     TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_STDIO) |                        \
-     TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DFS) |                          \
-     TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DAOS))
 #define BOTH (TOKIO_DARSHAN_FOLD_TOTALS | TOKIO_DARSHAN_FOLD_PERF)
 
 static const int mods[] = {
@@ -116,7 +110,7 @@ open_folded(struct tokio_darshan **log, struct tokio_darshan_fold **fold,
             const char *path, unsigned views)
 {
     struct tokio_darshan_select sel = {
-        .modules = DERIVED_MODS, .skip_names = 1,
+        .modules = TOKIO_DARSHAN_DERIVED_MODULES, .skip_names = 1,
         .record = tokio_darshan_fold_record,
     };
     int rc;

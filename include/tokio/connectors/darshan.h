@@ -286,6 +286,15 @@ TOKIO_API double tokio_darshan_printed(double v);
  * the all-zero result, as darshan-parser's empty accumulator does.
  */
 
+/** The modules with derived views, as TOKIO_DARSHAN_MODULE_BIT()s (what
+ *  cache-darshan --total and --perf read). */
+#define TOKIO_DARSHAN_DERIVED_MODULES                                      \
+    (TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_POSIX) |                        \
+     TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_MPIIO) |                        \
+     TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_STDIO) |                        \
+     TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DFS) |                          \
+     TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DAOS))
+
 /** The aggregate record of --total: counters in the record layout. */
 struct tokio_darshan_total {
     int module;
