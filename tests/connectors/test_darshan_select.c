@@ -1,7 +1,8 @@
 /*
  * tests/connectors/test_darshan_select.c - reading less of a log:
  * tokio_darshan_open_select() (only some module regions inflated, the
- * name table optional) and the reader's own zlib framing (raw inflate
+ * name table optional, records handed to a callback as they are decoded
+ * instead of kept) and the reader's own zlib framing (raw inflate
  * between a checked header and a checked Adler-32 trailer, with
  * tokio__darshan_adler32() equal to zlib's adler32()).  Logs are made
  * here with the writer; the pack's logs, when present, are compared
