@@ -23,8 +23,10 @@
  * own check is a fifth of the work of reading a log: letting zlib check
  * costs cache-darshan --total 25% more CPU on a 47 MB log of a million
  * POSIX records (0.78 -> 0.98 s) and +16% of the instructions spent
- * reading sample-badost.darshan.  Records a caller folds are decoded from
- * 16 KiB pieces of a region (tokio_darshan_open_select()), never held.
+ * reading sample-badost.darshan.  Fixed-size records are decoded from 16
+ * KiB pieces of a region as it is inflated, never from the region held
+ * whole, and records a caller folds (tokio_darshan_open_select()) are
+ * never held at all.
  */
 #include "tokio/connectors/darshan.h"
 
@@ -194,10 +196,10 @@ struct inflater {
     unsigned char *piece;
 };
 
-/* Streamed regions (records handed to a callback) inflate through a
- * buffer of this size (L1-sized, 4 pages to fault in), never the whole
- * region: the records it holds are handed over and only a partial last
- * record is carried over to the next piece. */
+/* Regions of fixed-size records inflate through a buffer of this size
+ * (L1-sized, 4 pages to fault in), never the whole region: the records it
+ * holds are decoded and only a partial last record is carried over to
+ * the next piece. */
 #define PIECE_SIZE          (16u << 10)
 
 static void
@@ -842,9 +844,6 @@ hand_module(struct tokio_darshan *log, int mod)
     for (size_t i = 0; i < m->n_pub && rc == TOKIO_OK; i++)
         rc = log->record(log->payload, log, mod, &m->pub[i]);
     tokio__darshan_module_clear(m);
-    free(m->raw);
-    m->raw = NULL;
-    m->raw_len = 0;
     m->decoded = 1;
     return rc;
 }
@@ -879,23 +878,25 @@ parse_log(struct tokio_darshan *log, const unsigned char *file, size_t size,
             }
             continue;
         }
-        /* records handed over go straight from a piece of the region to
-         * the callback where their size is fixed */
-        m->streamed = log->record != NULL &&
-                      tokio__darshan_streamable(log, i);
+        /* records of a fixed size are decoded from a piece of the region
+         * at a time as it is inflated (into the pools, or straight to the
+         * callback): the region is never held whole */
+        int piecewise = tokio__darshan_streamable(log, i);
+        m->streamed = piecewise && log->record != NULL;
         rc = load_region(log, &zi, i, file, size, m->off, m->len, 0, 0,
-                         m->streamed ? i : -1, &m->raw, &m->raw_len);
+                         piecewise ? i : -1, &m->raw, &m->raw_len);
+        if (rc >= 0 && (piecewise ? tokio__darshan_decode_end(log, i)
+                                  : tokio__darshan_decode_module(log, i)) < 0)
+            rc = nomem(log);
         if (rc < 0)
             break;
-        if (m->streamed) {
-            m->decoded = 1;
-            continue;
-        }
-        if ((rc = tokio__darshan_decode_module(log, i)) < 0) {
-            rc = nomem(log);
-            break;
-        }
-        if (log->record != NULL && m->decoded &&
+        if (!m->decoded)
+            continue;           /* kept raw: tokio_darshan_module_raw() */
+        /* the records hold all of the region now */
+        free(m->raw);
+        m->raw = NULL;
+        m->raw_len = 0;
+        if (log->record != NULL && !m->streamed &&
             (rc = hand_module(log, i)) < 0)
             break;
     }

@@ -1201,13 +1201,27 @@ tokio__darshan_decode_piece(struct tokio_darshan *log, int mod,
         rc = decoders[mod].fn(log, m, p + pos, n - pos, &used);
         if (rc < 0 || used == 0)
             break;
-        /* records kept in the pools: size them from the first */
+        /* a whole region's records: size the pools from the first */
         if (pos == 0 && m->recs.n == 1 && (rc = size_pools(m, used)) < 0)
             break;
         pos += used;
     }
     *used_out = pos;
     return rc;
+}
+
+int
+tokio__darshan_decode_end(struct tokio_darshan *log, int mod)
+{
+    struct dmodule *m = &log->mods[mod];
+    int rc = m->streamed ? TOKIO_OK : publish(m);
+
+    if (rc < 0) {
+        tokio__darshan_module_clear(m);
+        return rc;
+    }
+    m->decoded = 1;
+    return TOKIO_OK;
 }
 
 int
@@ -1220,14 +1234,11 @@ tokio__darshan_decode_module(struct tokio_darshan *log, int mod)
     if (!decodable(log, mod))
         return TOKIO_OK;        /* kept raw, reported as not decoded */
     rc = tokio__darshan_decode_piece(log, mod, m->raw, m->raw_len, &used);
-    if (rc == TOKIO_OK)
-        rc = publish(m);
     if (rc < 0) {
         tokio__darshan_module_clear(m);
         return rc;
     }
-    m->decoded = 1;
-    return TOKIO_OK;
+    return tokio__darshan_decode_end(log, mod);
 }
 
 /* ---- public name tables -------------------------------------------- */

@@ -47,7 +47,7 @@ struct dmodule {
     struct tokio_darshan_record *pub;   /* built when decoding ends */
     size_t n_pub;
     int streamed;               /* records go to the open's callback as
-                                 * decoded, a piece of the region at a time */
+                                 * they are decoded, never to the pools */
 };
 
 struct dname {
@@ -118,6 +118,11 @@ uint32_t tokio__darshan_adler32(uint32_t adler, const unsigned char *p,
 /* Decode module `mod` of `log` from mods[mod].raw (darshan_modules.c).
  * Returns TOKIO_OK (module possibly left undecoded) or TOKIO_ENOMEM. */
 int tokio__darshan_decode_module(struct tokio_darshan *log, int mod);
+
+/* Module `mod` decoded piece by piece (tokio__darshan_decode_piece())
+ * is complete: make its records (darshan_modules.c).  TOKIO_OK or
+ * TOKIO_ENOMEM (the module then cleared). */
+int tokio__darshan_decode_end(struct tokio_darshan *log, int mod);
 
 /* Whether module `mod` of `log` can be decoded a piece at a time: a
  * decoder of fixed-size records reads its record version (modules.c). */

@@ -27,8 +27,10 @@
 #define POSIX_BIT TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_POSIX)
 #define STDIO_BIT TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_STDIO)
 
-/* 3.41 header: the module map starts at byte 48, 16 bytes a module. */
+/* 3.41 header: the module map starts at byte 48, 16 bytes a module; the
+ * record versions at byte 1072, 4 bytes a module. */
 #define MOD_MAP_OFF 48
+#define MOD_VER_OFF 1072
 
 /* ---- adler32 ----------------------------------------------------------- */
 
@@ -247,6 +249,37 @@ test_select_of_a_missing_file_names_it(void **state)
 struct oom_ctx {
     const char *path;
 };
+
+/* A decoded module's records hold all of its region, which is not kept;
+ * a module the reader cannot decode keeps its region, read whole. */
+static void
+test_undecoded_module_keeps_its_region(void **state)
+{
+    struct tokio_test_tmpfile t = { 0 };
+    size_t len, raw_len = 1;
+    unsigned char *buf = make_log(&len);
+    struct tokio_darshan *log = NULL;
+    uint32_t ver = 99;
+
+    (void)state;
+    memcpy(buf + MOD_VER_OFF + 4 * TOKIO_DARSHAN_STDIO, &ver, 4);
+    tokio_test_tmpfile_put(&t, MADE, buf, len);
+    assert_int_equal(tokio_darshan_open(&log, t.path), TOKIO_OK);
+    assert_true(tokio_darshan_module_decoded(log, TOKIO_DARSHAN_POSIX));
+    assert_null(tokio_darshan_module_raw(log, TOKIO_DARSHAN_POSIX,
+                                         &raw_len));
+    assert_int_equal(raw_len, 0);
+    assert_false(tokio_darshan_module_decoded(log, TOKIO_DARSHAN_STDIO));
+    assert_int_equal(tokio_darshan_record_count(log, TOKIO_DARSHAN_STDIO), 0);
+    const unsigned char *raw = tokio_darshan_module_raw(
+        log, TOKIO_DARSHAN_STDIO, &raw_len);
+    assert_non_null(raw);
+    /* two 248-byte STDIO v2 records */
+    assert_int_equal(raw_len, 2 * 248);
+    tokio_darshan_free(log);
+    free(buf);
+    tokio_test_tmpfile_free(&t);
+}
 
 static int
 oom_trial(void *p)
@@ -590,6 +623,7 @@ main(void)
         cmocka_unit_test(test_select_reads_only_the_chosen_modules),
         cmocka_unit_test(test_zlib_framing_is_checked),
         cmocka_unit_test(test_select_of_a_missing_file_names_it),
+        cmocka_unit_test(test_undecoded_module_keeps_its_region),
         cmocka_unit_test(test_select_survives_every_oom),
         cmocka_unit_test(test_select_agrees_with_full_read_on_pack_logs),
         cmocka_unit_test(test_callback_gets_every_record_of_a_full_read),

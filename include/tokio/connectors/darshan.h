@@ -165,15 +165,16 @@ struct tokio_darshan_select {
  * module regions whose bit is set; the name table unless skipped.  A
  * module left out keeps its header facts (tokio_darshan_module_len(),
  * _version(), _partial()) but is neither inflated nor decoded: no
- * records and no raw region, and corruption inside it goes unnoticed (a
- * region reaching past the end of the file is still TOKIO_EFORMAT).
+ * records, and corruption inside it goes unnoticed (a region reaching
+ * past the end of the file is still TOKIO_EFORMAT).
  *
  * With sel->record, every record of the modules read is handed to it as
- * it is decoded and is not kept: those modules have no records and no
- * raw region afterwards, but count as decoded.  Fixed-size records (all
- * modules but LUSTRE, DXT, MDHIM and HEATMAP) are inflated a small piece
- * at a time and never held whole, so memory stays a few pages whatever
- * the log's size; the others are decoded whole, handed over, released.
+ * it is decoded and is not kept: those modules have no records
+ * afterwards, but count as decoded.  Fixed-size records (all modules but
+ * LUSTRE, DXT, MDHIM and HEATMAP) are decoded from a small piece of their
+ * region at a time as it is inflated, so memory then stays a few pages
+ * whatever the log's size; the others are decoded whole, handed over,
+ * released.
  * For readers that fold records into figures of their own
  * (index-darshanlogs, tokio_darshan_fold_record()).
  */
@@ -222,8 +223,8 @@ TOKIO_API unsigned tokio_darshan_module_version(
  */
 TOKIO_API int tokio_darshan_module_decoded(const struct tokio_darshan *log,
                                            int mod);
-/** The decompressed region of module `mod` (NULL if absent, not read,
- *  or handed over: tokio_darshan_open_select()). */
+/** The decompressed region of a module read but not decoded
+ *  (tokio_darshan_module_decoded() 0); NULL for any other. */
 TOKIO_API const unsigned char *tokio_darshan_module_raw(
     const struct tokio_darshan *log, int mod, size_t *len_out);
 
