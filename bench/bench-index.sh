@@ -11,6 +11,10 @@
 # Never fails the build.
 #
 #   bench/bench-index.sh BUILD_DIR [PYTOKIO_CHECKOUT]
+#
+# The reference runs with PYTOKIO_PYTHON (default /usr/bin/python3, which
+# has pytokio's packages) and darshan-parser from DARSHAN_PARSER (default:
+# the one on PATH), as in bench-darshan.sh.
 set -u
 build=$1
 pytokio=${2:-}
@@ -100,15 +104,18 @@ for set in small mix; do
     done
 done
 
-if command -v python3 >/dev/null 2>&1 && command -v darshan-parser \
-       >/dev/null 2>&1 && [ -n "$pytokio" ]; then
+py=${PYTOKIO_PYTHON:-python3}
+[ -n "${PYTOKIO_PYTHON:-}" ] || [ ! -x /usr/bin/python3 ] || py=/usr/bin/python3
+parser=${DARSHAN_PARSER:-$(command -v darshan-parser || true)}
+if [ -n "$parser" ] && [ -x "$parser" ] && [ -n "$pytokio" ]; then
     for set in small mix; do
-        run "pytokio $set --threads 2" "$work/$set" env PYTHONPATH="$pytokio" \
-            python3 "$pytokio/bin/index_darshanlogs.py" -q --threads 2 \
+        run "pytokio $set --threads 2" "$work/$set" \
+            env PATH="$(dirname "$parser"):$PATH" PYTHONPATH="$pytokio" \
+            "$py" "$pytokio/bin/index_darshanlogs.py" -q --threads 2 \
             -o "$work/index.db" "$work/$set"
     done
 else
-    echo "reference not run: it needs python3, darshan-parser on PATH and" \
-         "a pytokio checkout as the second argument"
+    echo "reference not run: it needs darshan-parser (DARSHAN_PARSER or" \
+         "PATH) and a pytokio checkout as the second argument"
     echo "(issue 3 measured ~60 small logs/s for it on 2 cores)"
 fi

@@ -40,8 +40,9 @@ now_ms(void)
 static int
 read_only(const char *path)
 {
+    const struct tokio_darshan_select sel = { MODULES, 0, NULL, NULL };
     struct tokio_darshan *log = NULL;
-    int rc = tokio_darshan_open_select(&log, path, MODULES, 0);
+    int rc = tokio_darshan_open_select(&log, path, &sel);
 
     tokio_darshan_free(log);
     return rc < 0 ? rc : 0;

@@ -505,7 +505,7 @@ tokio_test_darshan_json_text(const struct tokio_darshan *log,
     FILE *fp = open_memstream(&buf, &len);
 
     assert_non_null(fp);
-    *rc_out = tokio_darshan_write_json(log, o, fp, flags);
+    *rc_out = tokio_darshan_write_json(log, fp, o, flags);
     assert_int_equal(fclose(fp), 0);
     if (*rc_out < 0) {
         free(buf);

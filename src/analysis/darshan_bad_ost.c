@@ -108,22 +108,6 @@ posix_indexes(struct posix_idx *ix)
     return TOKIO_OK;
 }
 
-/*
- * `v` as darshan-parser printed it ("%f") and the reference read it back.
- * From 1e15 on, six decimals are below the double's own resolution, so
- * the value is its own rounding (and "%f" of 1e308 would need 316 bytes).
- */
-static double
-as_printed(double v)
-{
-    char buf[64];
-
-    if (!(fabs(v) < 1e15))
-        return v;
-    snprintf(buf, sizeof(buf), "%f", v);
-    return strtod(buf, NULL);
-}
-
 static int
 cmp_ref(const void *pa, const void *pb)
 {
@@ -221,9 +205,9 @@ file_perf(const struct tokio_darshan *log, const struct posix_idx *ix,
     for (size_t i = start; i < end; i++) {
         const struct tokio_darshan_record *r =
             tokio_darshan_record(log, TOKIO_DARSHAN_POSIX, refs[i].index);
-        double t = as_printed(r->fcounters[ix->write_time]) +
-                   as_printed(r->fcounters[ix->read_time]) +
-                   as_printed(r->fcounters[ix->meta_time]);
+        double t = tokio_darshan_printed(r->fcounters[ix->write_time]) +
+                   tokio_darshan_printed(r->fcounters[ix->read_time]) +
+                   tokio_darshan_printed(r->fcounters[ix->meta_time]);
         if (t > max_time)
             max_time = t;
         /* the reference added Python ints (exact) and then a float */

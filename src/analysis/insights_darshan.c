@@ -186,6 +186,7 @@ struct pass {
     int ready;
     size_t n_mounts;
     double *mount_bytes;        /* per mount of the log's table */
+    struct tokio_darshan_fold *fold;    /* POSIX's --perf figures */
 };
 
 /* Counter `k` of `r` (0 when the module lacks it). */
@@ -484,6 +485,8 @@ setup(struct pass *p, const struct tokio_darshan *log)
         return TOKIO_OK;
     p->ready = 1;
     find_indices(&p->x);
+    /* the job record is complete before the first record comes */
+    c->nprocs = tokio_darshan_job(log)->nprocs;
     if (c->nprocs > 0 && c->nprocs <= MAX_RANKS &&
         (c->ranks = tokio__calloc((size_t)c->nprocs,
                                   sizeof(*c->ranks))) == NULL)
@@ -601,7 +604,8 @@ finish(struct pass *p, const struct tokio_darshan *log, int slow_ost)
     int rc = TOKIO_OK;
 
     if (c->present[TOKIO_DARSHAN_POSIX] &&
-        tokio_darshan_perf(log, TOKIO_DARSHAN_POSIX, &perf) == TOKIO_OK) {
+        tokio_darshan_fold_perf(p->fold, TOKIO_DARSHAN_POSIX, &perf) ==
+            TOKIO_OK) {
         c->has_perf = 1;
         c->agg_perf = perf.agg_perf_by_slowest;
         /* summarize-job's darshan_io_time */
@@ -632,15 +636,24 @@ finish(struct pass *p, const struct tokio_darshan *log, int slow_ost)
         return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
                             c->path);
     if (slow_ost && c->n_osts > 0 && c->records[TOKIO_DARSHAN_POSIX] > 0) {
+        /* darshan-bad-ost reads kept records: the two modules it needs
+         * read again, only they */
+        static const struct tokio_darshan_select kept = {
+            TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_POSIX) |
+                TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_LUSTRE), 0, NULL, NULL
+        };
         struct tokio_darshan_bad_ost *b = NULL;
-        if ((rc = tokio_darshan_bad_ost_new(&b)) == TOKIO_OK &&
-            (rc = tokio_darshan_bad_ost_add_log(b, log, c->path)) ==
+        struct tokio_darshan *again = NULL;
+        if ((rc = tokio_darshan_open_select(&again, c->path, &kept)) >= 0 &&
+            (rc = tokio_darshan_bad_ost_new(&b)) == TOKIO_OK &&
+            (rc = tokio_darshan_bad_ost_add_log(b, again, c->path)) ==
                 TOKIO_OK) {
             c->bad_ost_files = tokio_darshan_bad_ost_file_count(b);
             rc = tokio_darshan_bad_ost_correlate(b, &c->bad_ost,
                                                  &c->n_bad_ost);
         }
         tokio_darshan_bad_ost_free(b);
+        tokio_darshan_free(again);
         c->bad_ost_done = rc == TOKIO_OK;
         /* a p-value that would not converge, or no file in both
          * modules: the rule says it could not be evaluated */
@@ -660,12 +673,23 @@ finish(struct pass *p, const struct tokio_darshan *log, int slow_ost)
      TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_LUSTRE) |                       \
      TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_STDIO))
 
+/* Each record as the reader decodes it: the rules' pass and the fold of
+ * POSIX's performance figures, nothing kept. */
+static int
+read_record(void *payload, const struct tokio_darshan *log, int mod,
+            const struct tokio_darshan_record *r)
+{
+    struct pass *p = payload;
+    int rc = on_record(p, log, mod, r);
+
+    return rc < 0 ? rc : tokio_darshan_fold_record(p->fold, log, mod, r);
+}
+
 /*
- * The one place the log is read.  Today the reader keeps a module's
- * records and they are walked here; when it hands records to a callback
- * as it decodes them, on_record() becomes that callback and this loop
- * goes (darshan-bad-ost, which needs kept POSIX and LUSTRE records, then
- * reads those two modules again).
+ * The one place the log is read: its records are handed to read_record()
+ * as they are decoded, so memory does not grow with them
+ * (darshan-bad-ost, which needs kept POSIX and LUSTRE records, reads
+ * those two modules again in finish()).
  */
 int
 tokio__insights_read(struct tokio__client *c, const char *path,
@@ -685,8 +709,15 @@ tokio__insights_read(struct tokio__client *c, const char *path,
     c->small_bytes = p.small_bins > 0 ? bin_edges[p.small_bins - 1] : 0;
     for (size_t i = 0; tops(c, i) != NULL; i++)
         tops(c, i)->max = (size_t)top;
-    if ((rc = tokio_darshan_open_select(&log, path, MODULES_READ, 0)) < 0)
+    const struct tokio_darshan_select sel = { MODULES_READ, 0, read_record,
+                                              &p };
+    if ((rc = tokio_darshan_fold_new(&p.fold, TOKIO_DARSHAN_FOLD_PERF)) < 0)
         return rc;
+    if ((rc = tokio_darshan_open_select(&log, path, &sel)) < 0) {
+        tokio_darshan_fold_free(p.fold);
+        free(p.mount_bytes);
+        return rc;
+    }
     partial = rc == TOKIO_PARTIAL;
     rc = read_job(c, log);
     c->partial = partial;
@@ -700,19 +731,12 @@ tokio__insights_read(struct tokio__client *c, const char *path,
             c->undecoded |= TOKIO_DARSHAN_MODULE_BIT(mod);
         }
     }
-    for (int mod = 0; rc == TOKIO_OK && mod < TOKIO_DARSHAN_KNOWN_MODULES;
-         mod++) {
-        size_t n = tokio_darshan_record_count(log, mod);
-        if (!(MODULES_READ & TOKIO_DARSHAN_MODULE_BIT(mod)))
-            continue;
-        for (size_t i = 0; rc == TOKIO_OK && i < n; i++)
-            rc = on_record(&p, log, mod, tokio_darshan_record(log, mod, i));
-    }
     if (rc == TOKIO_OK)
         rc = setup(&p, log);        /* a log without records */
     if (rc == TOKIO_OK)
         rc = finish(&p, log, slow_ost);
     free(p.mount_bytes);
+    tokio_darshan_fold_free(p.fold);
     tokio_darshan_free(log);
     return rc;
 }

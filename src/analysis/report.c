@@ -998,8 +998,9 @@ section_umami(struct page *p, const json_t *row)
 static int
 load_log(const char *path, json_t **out)
 {
-    static const struct tokio_darshan_json_opts views = { 1, 0, 1, NULL, 0,
-                                                          NULL, 0 };
+    static const struct tokio_darshan_json_opts views = {
+        .base = 1, .perf = 1
+    };
     struct tokio_darshan *log = NULL;
     int rc = tokio_darshan_open(&log, path);
 

@@ -13,9 +13,9 @@
  * --total/--perf without --base read only the modules they derive
  * figures for, so damage in another module's region goes unnoticed
  * (darshan-parser failed on it); those modules' records are folded into
- * the figures as they are inflated, never kept
- * (TOKIO_DARSHAN_FOLD_TOTALS/_PERF).  The JSON is written as it is produced,
- * never held as a tree (tokio_darshan_write_json()).
+ * the figures as they are inflated, never kept (tokio_darshan_fold_record()).
+ * The JSON is written as it is produced, never held as a tree
+ * (tokio_darshan_write_json()).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -71,23 +71,26 @@ split_list(char *arg, const char ***items, size_t *n)
 }
 
 /* Open the log, reading only what the views need: --total and --perf
- * alone use the figures they print of the modules they derive them for,
- * and no record names. */
+ * alone fold the records of the modules they derive figures for into
+ * *fold as they are inflated, and read no record names. */
 static int
-open_log(struct tokio_darshan **log, const char *path,
-         const struct tokio_darshan_json_opts *o)
+open_log(struct tokio_darshan **log, struct tokio_darshan_fold **fold,
+         const char *path, const struct tokio_darshan_json_opts *o)
 {
+    struct tokio_darshan_select sel = {
+        .modules = TOKIO_DARSHAN_DERIVED_MODULES,
+        .skip_names = 1,
+        .record = tokio_darshan_fold_record,
+    };
+
     if (o->base || (!o->total && !o->perf))
         return tokio_darshan_open(log, path);
-    return tokio_darshan_open_select(
-        log, path, TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_POSIX) |
-                       TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_MPIIO) |
-                       TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_STDIO) |
-                       TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DFS) |
-                       TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DAOS),
-        TOKIO_DARSHAN_SKIP_NAMES |
-            (o->total ? TOKIO_DARSHAN_FOLD_TOTALS : 0) |
-            (o->perf ? TOKIO_DARSHAN_FOLD_PERF : 0));
+    if (tokio_darshan_fold_new(fold, (o->total ? TOKIO_DARSHAN_FOLD_TOTALS
+                                               : 0) |
+                               (o->perf ? TOKIO_DARSHAN_FOLD_PERF : 0)) < 0)
+        return TOKIO_ENOMEM;
+    sel.payload = *fold;
+    return tokio_darshan_open_select(log, path, &sel);
 }
 
 /* What to write: the log, which parts, and how. */
@@ -101,7 +104,7 @@ static int
 write_log_json(FILE *fp, void *ctx)
 {
     const struct darshan_job *job = ctx;
-    int rc = tokio_darshan_write_json(job->log, job->opts, fp, job->flags);
+    int rc = tokio_darshan_write_json(job->log, fp, job->opts, job->flags);
 
     if (rc >= 0)
         fputc('\n', fp);
@@ -140,6 +143,7 @@ cmd_cache_darshan(int argc, char **argv)
         OPT_END
     };
     struct tokio_darshan *log = NULL;
+    struct tokio_darshan_fold *fold = NULL;
     char *mod_arg = NULL, *ctr_arg = NULL;
     const char **mods = NULL, **ctrs = NULL;
     json_t *json;
@@ -174,15 +178,17 @@ cmd_cache_darshan(int argc, char **argv)
         split_list(ctr_arg, &ctrs, &o.n_counters) < 0) {
         rc = cli_fail(cmd, "out of memory");
     } else if (o.modules = mods, o.counters = ctrs,
-               open_log(&log, path, &o) < 0) {
+               open_log(&log, &fold, path, &o) < 0) {
         rc = cli_fail(cmd, NULL);
     } else {
+        o.fold = fold;
         /* the reference: indented and sorted on stdout, one line to -o;
          * written as it is produced (no tree: a big log's would be ten
          * times the log's decoded size) */
         rc = write_json(cmd, output, log, &o);
     }
     tokio_darshan_free(log);
+    tokio_darshan_fold_free(fold);
     free(mods);
     free(ctrs);
     free(mod_arg);

@@ -6,13 +6,27 @@
  *
  * Reads log format versions 3.00, 3.10, 3.20, 3.21 and 3.41 (what
  * darshan-util 3.5.0 accepts), zlib/bzip2/uncompressed, either byte
- * order.  Facts: /work/shared/notes/darshan-log-format.md (cited as §N).
- * Mirrors tokio.connectors.darshan, which ran darshan-parser instead.
- * Test inputs: testdata/darshan-logs, darshan-logs-derived, pytokio-inputs.
+ * order.  Facts: darshan-util 3.5.0 (darshan-hpc/darshan at 45bcba8e),
+ * as the fact sheet ../shared/notes/darshan-log-format.md beside the
+ * project sums it up (cited as §N).  Mirrors tokio.connectors.darshan,
+ * which ran darshan-parser instead.  Test inputs: testdata/darshan-logs,
+ * darshan-logs-derived, pytokio-inputs, and logs made with
+ * darshan_writer.c.
  *
  * Differs from darshan-parser: nothing is ever fatal after the header
  * (partial modules are shown as with --show-incomplete, and the open
  * returns TOKIO_PARTIAL), and every length read from the file is bounded.
+ *
+ * Speed kept on purpose (logs by the thousand, logs of gigabytes): zlib
+ * regions are inflated raw and their Adler-32 trailers checked here, 16
+ * bytes at a time with SSE2 (tokio__darshan_adler32()), because zlib's
+ * own check is a fifth of the work of reading a log: letting zlib check
+ * costs cache-darshan --total 25% more CPU on a 47 MB log of a million
+ * POSIX records (0.78 -> 0.98 s) and +16% of the instructions spent
+ * reading sample-badost.darshan.  Fixed-size records are decoded from 16
+ * KiB pieces of a region as it is inflated, never from the region held
+ * whole, and records a caller folds (tokio_darshan_open_select()) are
+ * never held at all.
  */
 #include "tokio/connectors/darshan.h"
 
@@ -32,6 +46,7 @@
 #endif
 
 #include "connectors/darshan_private.h"
+#include "connectors/darshan_text.h"
 #include "core/alloc.h"
 #include "core/error.h"
 
@@ -104,14 +119,10 @@ grow(const struct tokio_darshan *log, unsigned char **buf, size_t *cap,
     return TOKIO_OK;
 }
 
-/*
- * Adler-32 of the inflated bytes (RFC 1950).  zlib's own (4 instructions
- * a byte) was a fifth of the work of reading a log, so regions are
- * inflated raw and checked here: with SSE2, 16 bytes at a time, s1 by
- * byte sums and s2 by byte sums weighted 16..1; the scalar loop is the
- * definition.  Sums stay below 2^32 for ADLER_NMAX bytes between
- * reductions, as in zlib.
- */
+/* Adler-32 (RFC 1950): the scalar loop is the definition; SSE2 takes
+ * 16 bytes at a time, s1 by byte sums and s2 by byte sums weighted
+ * 16..1.  Sums stay below 2^32 for ADLER_NMAX bytes between reductions,
+ * as in zlib. */
 #define ADLER_MOD   65521u
 #define ADLER_NMAX  5552u
 
@@ -185,10 +196,10 @@ struct inflater {
     unsigned char *piece;
 };
 
-/* Streamed regions (TOKIO_DARSHAN_FOLD_*) inflate through a buffer of
- * this size (L1-sized, 4 pages to fault in), never the whole region: the
- * records it holds are folded in and only a partial last record is
- * carried over to the next piece. */
+/* Regions of fixed-size records inflate through a buffer of this size
+ * (L1-sized, 4 pages to fault in), never the whole region: the records it
+ * holds are decoded and only a partial last record is carried over to
+ * the next piece. */
 #define PIECE_SIZE          (16u << 10)
 
 static void
@@ -216,14 +227,26 @@ struct outbuf {
     int mod;
 };
 
-/* Hand the whole records in o->buf to the decoder; keep the rest. */
+/* Hand the whole records in `n` bytes at `p` over; *used_out is what
+ * they took.  The callback's failure is passed on as it is. */
+static int
+hand_piece(struct tokio_darshan *log, int mod, const unsigned char *p,
+           size_t n, size_t *used_out)
+{
+    int rc = tokio__darshan_decode_piece(log, mod, p, n, used_out);
+
+    return rc == TOKIO_ENOMEM ? nomem(log) : rc;
+}
+
+/* Hand the whole records in o->buf over; keep the rest. */
 static int
 out_flush(struct tokio_darshan *log, struct outbuf *o)
 {
     size_t used = 0;
+    int rc = hand_piece(log, o->mod, o->buf, o->n, &used);
 
-    if (tokio__darshan_decode_piece(log, o->mod, o->buf, o->n, &used) < 0)
-        return nomem(log);
+    if (rc < 0)
+        return rc;
     memmove(o->buf, o->buf + used, o->n - used);
     o->n -= used;
     return TOKIO_OK;
@@ -284,8 +307,7 @@ decompress(struct tokio_darshan *log, struct inflater *zi,
         size_t k = len < limit ? len : limit;
         if (mod >= 0) {
             size_t used;
-            return tokio__darshan_decode_piece(log, mod, src, k, &used) < 0
-                       ? nomem(log) : TOKIO_OK;
+            return hand_piece(log, mod, src, k, &used);
         }
         if ((o.buf = tokio__malloc(k ? k : 1)) == NULL)
             return nomem(log);
@@ -811,17 +833,31 @@ parse_names(struct tokio_darshan *log, struct inflater *zi,
 
 /* ---- open / free ---------------------------------------------------- */
 
+/* Hand every record of decoded module `mod` to the open's callback,
+ * then release them: a module that is not read a piece at a time. */
+static int
+hand_module(struct tokio_darshan *log, int mod)
+{
+    struct dmodule *m = &log->mods[mod];
+    int rc = TOKIO_OK;
+
+    for (size_t i = 0; i < m->n_pub && rc == TOKIO_OK; i++)
+        rc = log->record(log->payload, log, mod, &m->pub[i]);
+    tokio__darshan_module_clear(m);
+    m->decoded = 1;
+    return rc;
+}
+
 static int
 parse_log(struct tokio_darshan *log, const unsigned char *file, size_t size,
-          uint64_t modules, unsigned flags)
+          const struct tokio_darshan_select *sel)
 {
     struct inflater zi = { 0 };
     int rc;
 
     if ((rc = parse_header(log, file, size)) < 0 ||
         (rc = parse_job(log, &zi, file, size)) < 0 ||
-        (!(flags & TOKIO_DARSHAN_SKIP_NAMES) &&
-         (rc = parse_names(log, &zi, file, size)) < 0)) {
+        (!sel->skip_names && (rc = parse_names(log, &zi, file, size)) < 0)) {
         inflater_end(&zi);
         return rc;
     }
@@ -830,7 +866,7 @@ parse_log(struct tokio_darshan *log, const unsigned char *file, size_t size,
         char nb[64];
         if (m->len == 0)
             continue;
-        if (!(modules >> i & 1)) {
+        if (!(sel->modules >> i & 1)) {
             /* not read, but a region past the end is still an error */
             if (m->off > size || m->len > size - m->off) {
                 rc = tokio__error(TOKIO_EFORMAT, "'%s': %s: truncated "
@@ -842,29 +878,27 @@ parse_log(struct tokio_darshan *log, const unsigned char *file, size_t size,
             }
             continue;
         }
-        /* FOLD_TOTALS, FOLD_PERF: records go straight into the figures, a piece
-         * of the region at a time */
-        int stream = -1;
-        if ((flags & TOKIO_DARSHAN_DERIVED_ONLY) &&
-            tokio__darshan_streamable(log, i)) {
-            if (tokio__darshan_fold_new(&m->fold, log, i, flags) < 0) {
-                rc = nomem(log);
-                break;
-            }
-            stream = m->fold != NULL ? i : -1;
-        }
+        /* records of a fixed size are decoded from a piece of the region
+         * at a time as it is inflated (into the pools, or straight to the
+         * callback): the region is never held whole */
+        int piecewise = tokio__darshan_streamable(log, i);
+        m->streamed = piecewise && log->record != NULL;
         rc = load_region(log, &zi, i, file, size, m->off, m->len, 0, 0,
-                         stream, &m->raw, &m->raw_len);
+                         piecewise ? i : -1, &m->raw, &m->raw_len);
+        if (rc >= 0 && (piecewise ? tokio__darshan_decode_end(log, i)
+                                  : tokio__darshan_decode_module(log, i)) < 0)
+            rc = nomem(log);
         if (rc < 0)
             break;
-        if (stream >= 0) {
-            m->decoded = 1;
-            continue;
-        }
-        if ((rc = tokio__darshan_decode_module(log, i)) < 0) {
-            rc = nomem(log);
+        if (!m->decoded)
+            continue;           /* kept raw: tokio_darshan_module_raw() */
+        /* the records hold all of the region now */
+        free(m->raw);
+        m->raw = NULL;
+        m->raw_len = 0;
+        if (log->record != NULL && !m->streamed &&
+            (rc = hand_module(log, i)) < 0)
             break;
-        }
     }
     inflater_end(&zi);
     if (rc < 0)
@@ -872,11 +906,12 @@ parse_log(struct tokio_darshan *log, const unsigned char *file, size_t size,
     return log->partial ? TOKIO_PARTIAL : TOKIO_OK;
 }
 
-/* Open `len` bytes at `buf` reading what `modules` and `flags` say. */
-static int
-open_mem_select(struct tokio_darshan **out, const void *buf, size_t len,
-                const char *name, uint64_t modules, unsigned flags)
+int
+tokio_darshan_open_mem_select(struct tokio_darshan **out, const void *buf,
+                              size_t len, const char *name,
+                              const struct tokio_darshan_select *sel)
 {
+    static const struct tokio_darshan_select all = { .modules = UINT64_MAX };
     struct tokio_darshan *log;
     int rc;
 
@@ -890,7 +925,13 @@ open_mem_select(struct tokio_darshan **out, const void *buf, size_t len,
         return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
                             name ? name : "<memory>");
     }
-    rc = parse_log(log, buf, len, modules, flags);
+    if (sel == NULL)
+        sel = &all;
+    log->record = sel->record;
+    log->payload = sel->payload;
+    rc = parse_log(log, buf, len, sel);
+    log->record = NULL;         /* the payload may not outlive the open */
+    log->payload = NULL;
     if (rc < 0) {
         tokio_darshan_free(log);
         return rc;
@@ -903,26 +944,18 @@ int
 tokio_darshan_open_mem(struct tokio_darshan **out, const void *buf,
                        size_t len, const char *name)
 {
-    return open_mem_select(out, buf, len, name, UINT64_MAX, 0);
-}
-
-int
-tokio_darshan_open_mem_select(struct tokio_darshan **out, const void *buf,
-                              size_t len, const char *name, uint64_t modules,
-                              unsigned flags)
-{
-    return open_mem_select(out, buf, len, name, modules, flags);
+    return tokio_darshan_open_mem_select(out, buf, len, name, NULL);
 }
 
 int
 tokio_darshan_open(struct tokio_darshan **out, const char *path)
 {
-    return tokio_darshan_open_select(out, path, UINT64_MAX, 0);
+    return tokio_darshan_open_select(out, path, NULL);
 }
 
 int
 tokio_darshan_open_select(struct tokio_darshan **out, const char *path,
-                          uint64_t modules, unsigned flags)
+                          const struct tokio_darshan_select *sel)
 {
     unsigned char *buf = NULL;
     size_t n = 0, cap = 0;
@@ -966,7 +999,7 @@ tokio_darshan_open_select(struct tokio_darshan **out, const char *path,
     }
     close(fd);
     if (rc == TOKIO_OK)
-        rc = open_mem_select(out, buf, n, path, modules, flags);
+        rc = tokio_darshan_open_mem_select(out, buf, n, path, sel);
     free(buf);
     return rc;
 }
@@ -978,7 +1011,6 @@ tokio_darshan_free(struct tokio_darshan *log)
         return;
     for (int i = 0; i < TOKIO_DARSHAN_MAX_MODULES; i++) {
         tokio__darshan_module_clear(&log->mods[i]);
-        tokio__darshan_fold_free(log->mods[i].fold);
         free(log->mods[i].raw);
     }
     for (size_t i = 0; i < log->job.n_metadata; i++) {
@@ -1174,9 +1206,8 @@ tokio_darshan_record(const struct tokio_darshan *log, int mod, size_t i)
 
 static const char *const comp_names[] = { "ZLIB", "BZIP2", "NONE" };
 
-/* ctime() in the local zone, "(null)" where glibc's would fail. */
-static void
-put_ctime(FILE *fp, const char *label, int64_t t)
+const char *
+tokio__darshan_ctime(int64_t t, char *buf, size_t size)
 {
     static const char days[] = "SunMonTueWedThuFriSat";
     static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
@@ -1184,13 +1215,25 @@ put_ctime(FILE *fp, const char *label, int64_t t)
     struct tm tm;
 
     if (localtime_r(&tt, &tm) == NULL || tm.tm_wday < 0 || tm.tm_wday > 6 ||
-        tm.tm_mon < 0 || tm.tm_mon > 11) {
+        tm.tm_mon < 0 || tm.tm_mon > 11)
+        return NULL;
+    snprintf(buf, size, "%.3s %.3s%3d %.2d:%.2d:%.2d %d",
+             days + 3 * tm.tm_wday, months + 3 * tm.tm_mon, tm.tm_mday,
+             tm.tm_hour, tm.tm_min, tm.tm_sec, tm.tm_year + 1900);
+    return buf;
+}
+
+/* A *_time_asci line: "(null)" and no newline where glibc's ctime()
+ * fails, as darshan-parser prints its NULL. */
+static void
+put_ctime(FILE *fp, const char *label, int64_t t)
+{
+    char buf[64];
+
+    if (tokio__darshan_ctime(t, buf, sizeof(buf)) == NULL)
         fprintf(fp, "# %s: (null)", label);
-        return;
-    }
-    fprintf(fp, "# %s: %.3s %.3s%3d %.2d:%.2d:%.2d %d\n", label,
-            days + 3 * tm.tm_wday, months + 3 * tm.tm_mon, tm.tm_mday,
-            tm.tm_hour, tm.tm_min, tm.tm_sec, tm.tm_year + 1900);
+    else
+        fprintf(fp, "# %s: %s\n", label, buf);
 }
 
 void

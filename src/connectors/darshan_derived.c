@@ -5,11 +5,14 @@
  * category), for the modules it derives them for (POSIX, MPI-IO, STDIO,
  * DFS, DAOS).
  *
- * Facts: /work/shared/notes/darshan-log-format.md §11-13 (darshan-util's
- * per-module aggregation functions and its accumulator).  Every sum is
- * taken in file order with the same types darshan-util uses, so the
- * printed doubles match to the last digit.  darshan.c reads the log and
- * prints the preamble and banners; this file only reads decoded records.
+ * Facts: darshan-util 3.5.0's per-module aggregation functions and its
+ * accumulator, as ../shared/notes/darshan-log-format.md §11-13 sums them
+ * up.  Every sum is taken in file order with the same types darshan-util
+ * uses, so the printed doubles match to the last digit.  This file only
+ * reads records (the public API, and darshan_text.h for the text it
+ * shares with --base): --total and --perf fold them one at a time
+ * (struct tokio_darshan_fold), so they work alike on a log's kept records
+ * and on records handed over while a big log is read.
  *
  * Differs from darshan-parser: a record whose rank is at or beyond the
  * job's nprocs makes --perf fail with TOKIO_EFORMAT where darshan-parser
@@ -24,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "connectors/darshan_private.h"
+#include "connectors/darshan_text.h"
 #include "core/alloc.h"
 #include "core/error.h"
 
@@ -110,10 +113,12 @@ static const struct spec specs[] = {
       28, 60, 8, 9, 10, 11, 12, 13, { 49, NONE }, 0 },
 };
 
+#define N_SPECS (sizeof(specs) / sizeof(specs[0]))
+
 static const struct spec *
 spec_of(int mod)
 {
-    for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++)
+    for (size_t i = 0; i < N_SPECS; i++)
         if (specs[i].mod == mod)
             return &specs[i];
     return NULL;
@@ -139,28 +144,16 @@ struct perf_acc {
     int64_t total_bytes;
     double shared;
     size_t n;                   /* records seen (the next one's index) */
-    int bad;                    /* a record's rank is beyond nprocs: */
-    size_t bad_index;           /* which record */
-    int64_t bad_rank;
+    char *bad;                  /* why --perf fails: a record's rank is
+                                 * beyond nprocs (the first such) */
 };
 
-/* The figures of a module streamed by TOKIO_DARSHAN_FOLD_*. */
-struct tokio__darshan_fold {
-    const struct spec *s;
-    int64_t nprocs;
-    struct tokio_darshan_total *total;  /* NULL: not asked for */
-    int has_perf;
-    struct perf_acc perf;
+/* --total and --perf of every module of specs[], in its order. */
+struct tokio_darshan_fold {
+    unsigned views;
+    struct tokio_darshan_total *total[N_SPECS];
+    struct perf_acc perf[N_SPECS];
 };
-
-/* A view of records a fold did not keep. */
-static int
-not_kept(const struct tokio_darshan *log, int mod, const char *view)
-{
-    return tokio__error(TOKIO_EINVAL, "'%s': %s records were not kept "
-                        "(opened for %s)", log->logname,
-                        tokio_darshan_module_name(mod), view);
-}
 
 static int
 bad_module(int mod)
@@ -405,45 +398,6 @@ total_new(int mod)
     return t;
 }
 
-int
-tokio_darshan_totals(const struct tokio_darshan *log, int mod,
-                     struct tokio_darshan_total **out)
-{
-    const struct spec *s = spec_of(mod);
-
-    *out = NULL;
-    if (s == NULL)
-        return bad_module(mod);
-    struct tokio_darshan_total *t = total_new(mod);
-    if (t == NULL)
-        return tokio__error(TOKIO_ENOMEM, "out of memory totalling %s "
-                            "records", tokio_darshan_module_name(mod));
-    const struct tokio__darshan_fold *f = log->mods[mod].fold;
-    if (f != NULL && f->total == NULL) {
-        free(t);
-        return not_kept(log, mod, "--perf only");
-    }
-    if (f != NULL) {
-        /* folded while the log was read */
-        const struct tokio_darshan_total *ft = f->total;
-        t->n_records = ft->n_records;
-        t->id = ft->id;
-        memcpy(t->counters, ft->counters, t->n_counters * sizeof(int64_t));
-        memcpy(t->fcounters, ft->fcounters, t->n_fcounters * sizeof(double));
-        *out = t;
-        return TOKIO_OK;
-    }
-    size_t n = tokio_darshan_record_count(log, mod);
-    for (size_t i = 0; i < n; i++) {
-        const struct tokio_darshan_record *r = tokio_darshan_record(log, mod,
-                                                                    i);
-        if (record_fits(r, t->n_counters, t->n_fcounters))
-            agg_record(s, t, r);
-    }
-    *out = t;
-    return TOKIO_OK;
-}
-
 void
 tokio_darshan_total_free(struct tokio_darshan_total *t)
 {
@@ -547,18 +501,20 @@ perf_free(struct perf_acc *a)
 {
     keymap_free(&a->km);
     free(a->rt);
+    free(a->bad);
 }
 
-/* Take record `r` in (the next in file order).  TOKIO_OK or
- * TOKIO_ENOMEM; a rank beyond `nprocs` is kept for perf_finish(). */
+/* Take record `r` of `log` in (the next in file order).  TOKIO_OK or
+ * TOKIO_ENOMEM; a rank beyond nprocs is kept for perf_finish(). */
 static int
 perf_add(struct perf_acc *a, const struct spec *s,
-         const struct tokio_darshan_record *r, size_t ni, size_t nf,
-         int64_t nprocs)
+         const struct tokio_darshan *log,
+         const struct tokio_darshan_record *r, size_t ni, size_t nf)
 {
     size_t i = a->n++;
+    int64_t nprocs = tokio_darshan_job(log)->nprocs;
 
-    if (a->bad || !record_fits(r, ni, nf))
+    if (a->bad != NULL || !record_fits(r, ni, nf))
         return TOKIO_OK;
     const double *f = r->fcounters;
     a->total_bytes = add64(a->total_bytes,
@@ -569,9 +525,14 @@ perf_add(struct perf_acc *a, const struct spec *s,
         return TOKIO_OK;
     }
     if (r->rank >= nprocs) {
-        a->bad = 1;
-        a->bad_index = i;
-        a->bad_rank = r->rank;
+        char msg[128];
+        snprintf(msg, sizeof(msg), "%s record %zu has rank %" PRId64
+                 " but the job has %" PRId64 " processes",
+                 tokio_darshan_module_name(s->mod), i, r->rank, nprocs);
+        size_t len = strlen(tokio_darshan_logname(log)) + strlen(msg) + 5;
+        if ((a->bad = tokio__malloc(len)) == NULL)
+            return TOKIO_ENOMEM;
+        snprintf(a->bad, len, "'%s': %s", tokio_darshan_logname(log), msg);
         return TOKIO_OK;
     }
     if (a->km.n == a->km.cap) {
@@ -596,16 +557,11 @@ perf_add(struct perf_acc *a, const struct spec *s,
 
 /* The figures, or TOKIO_EFORMAT for a rank beyond nprocs. */
 static int
-perf_finish(const struct perf_acc *a, const struct tokio_darshan *log,
-            int mod, struct tokio_darshan_perf *out)
+perf_finish(const struct perf_acc *a, struct tokio_darshan_perf *out)
 {
     memset(out, 0, sizeof(*out));
-    if (a->bad)
-        return tokio__error(TOKIO_EFORMAT, "'%s': %s record %zu has rank "
-                            "%" PRId64 " but the job has %" PRId64
-                            " processes", log->logname,
-                            tokio_darshan_module_name(mod), a->bad_index,
-                            a->bad_rank, tokio_darshan_job(log)->nprocs);
+    if (a->bad != NULL)
+        return tokio__error(TOKIO_EFORMAT, "%s", a->bad);
     /* darshan-util scans ranks upward with '>' from 0.0: the lowest rank
      * among those with the largest positive time */
     int found = 0;
@@ -631,92 +587,174 @@ perf_finish(const struct perf_acc *a, const struct tokio_darshan *log,
     return TOKIO_OK;
 }
 
-static int
-perf_nomem(int mod)
-{
-    return tokio__error(TOKIO_ENOMEM, "out of memory estimating %s "
-                        "performance", tokio_darshan_module_name(mod));
-}
+/* ---- folds: --total and --perf one record at a time ------------------ */
 
 int
-tokio_darshan_perf(const struct tokio_darshan *log, int mod,
-                   struct tokio_darshan_perf *out)
+tokio_darshan_fold_new(struct tokio_darshan_fold **out, unsigned views)
 {
-    const struct spec *s = spec_of(mod);
-
-    memset(out, 0, sizeof(*out));
-    if (s == NULL)
-        return bad_module(mod);
-    const struct tokio__darshan_fold *f = log->mods[mod].fold;
-    if (f != NULL)
-        return f->has_perf ? perf_finish(&f->perf, log, mod, out)
-                           : not_kept(log, mod, "--total only");
-    size_t n = tokio_darshan_record_count(log, mod);
-    size_t ni = tokio_darshan_counter_count(mod);
-    size_t nf = tokio_darshan_fcounter_count(mod);
-    int64_t nprocs = tokio_darshan_job(log)->nprocs;
-    struct perf_acc a;
-    int rc = perf_init(&a, n);
-
-    for (size_t i = 0; rc == TOKIO_OK && i < n && !a.bad; i++)
-        rc = perf_add(&a, s, tokio_darshan_record(log, mod, i), ni, nf,
-                      nprocs);
-    rc = rc < 0 ? perf_nomem(mod) : perf_finish(&a, log, mod, out);
-    perf_free(&a);
-    return rc;
-}
-
-/* ---- streamed figures (TOKIO_DARSHAN_DERIVED_ONLY) -------------------- */
-
-int
-tokio__darshan_fold_new(struct tokio__darshan_fold **out,
-                        const struct tokio_darshan *log, int mod,
-                        unsigned flags)
-{
-    const struct spec *s = spec_of(mod);
-    struct tokio__darshan_fold *f;
+    struct tokio_darshan_fold *f;
 
     *out = NULL;
-    if (s == NULL)
-        return TOKIO_OK;
     if ((f = tokio__calloc(1, sizeof(*f))) == NULL)
-        return TOKIO_ENOMEM;
-    f->s = s;
-    f->nprocs = tokio_darshan_job(log)->nprocs;
-    f->has_perf = (flags & TOKIO_DARSHAN_FOLD_PERF) != 0;
-    /* ranks: a few to start with, doubling as more turn up */
-    if (((flags & TOKIO_DARSHAN_FOLD_TOTALS) &&
-         (f->total = total_new(mod)) == NULL) ||
-        (f->has_perf && perf_init(&f->perf, 16) < 0)) {
-        tokio__darshan_fold_free(f);
-        return TOKIO_ENOMEM;
+        return tokio__error(TOKIO_ENOMEM, "out of memory for Darshan "
+                            "figures");
+    f->views = views;
+    for (size_t k = 0; k < N_SPECS; k++) {
+        /* ranks: a few to start with, doubling as more turn up */
+        if (((views & TOKIO_DARSHAN_FOLD_TOTALS) &&
+             (f->total[k] = total_new(specs[k].mod)) == NULL) ||
+            ((views & TOKIO_DARSHAN_FOLD_PERF) &&
+             perf_init(&f->perf[k], 16) < 0)) {
+            tokio_darshan_fold_free(f);
+            return tokio__error(TOKIO_ENOMEM, "out of memory for Darshan "
+                                "figures");
+        }
     }
     *out = f;
     return TOKIO_OK;
 }
 
 int
-tokio__darshan_fold_record(struct tokio__darshan_fold *f,
-                           const struct tokio_darshan_record *r)
+tokio_darshan_fold_record(void *fold, const struct tokio_darshan *log,
+                          int mod, const struct tokio_darshan_record *r)
 {
-    size_t ni = tokio_darshan_counter_count(f->s->mod);
-    size_t nf = tokio_darshan_fcounter_count(f->s->mod);
+    struct tokio_darshan_fold *f = fold;
+    const struct spec *s = spec_of(mod);
 
-    if (f->total != NULL && record_fits(r, ni, nf))
-        agg_record(f->s, f->total, r);
-    return f->has_perf ? perf_add(&f->perf, f->s, r, ni, nf, f->nprocs)
-                       : TOKIO_OK;
+    if (s == NULL)
+        return TOKIO_OK;
+    size_t k = (size_t)(s - specs);
+    size_t ni = tokio_darshan_counter_count(mod);
+    size_t nf = tokio_darshan_fcounter_count(mod);
+    if (f->total[k] != NULL && record_fits(r, ni, nf))
+        agg_record(s, f->total[k], r);
+    if ((f->views & TOKIO_DARSHAN_FOLD_PERF) &&
+        perf_add(&f->perf[k], s, log, r, ni, nf) < 0)
+        return tokio__error(TOKIO_ENOMEM, "out of memory estimating %s "
+                            "performance of '%s'",
+                            tokio_darshan_module_name(mod),
+                            tokio_darshan_logname(log));
+    return TOKIO_OK;
+}
+
+/* Module `mod`'s place in the fold, or an error: no derived views, or
+ * `view` not kept. */
+static int
+fold_slot(const struct tokio_darshan_fold *f, int mod, unsigned view,
+          size_t *k_out)
+{
+    const struct spec *s = spec_of(mod);
+
+    if (s == NULL)
+        return bad_module(mod);
+    if (!(f->views & view))
+        return tokio__error(TOKIO_EINVAL, "Darshan figures folded without "
+                            "%s", view == TOKIO_DARSHAN_FOLD_PERF
+                                      ? "--perf" : "--total");
+    *k_out = (size_t)(s - specs);
+    return TOKIO_OK;
+}
+
+int
+tokio_darshan_fold_totals(const struct tokio_darshan_fold *f, int mod,
+                          struct tokio_darshan_total **out)
+{
+    size_t k;
+    int rc;
+
+    *out = NULL;
+    if ((rc = fold_slot(f, mod, TOKIO_DARSHAN_FOLD_TOTALS, &k)) < 0)
+        return rc;
+    const struct tokio_darshan_total *ft = f->total[k];
+    struct tokio_darshan_total *t = total_new(mod);
+    if (t == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory totalling %s "
+                            "records", tokio_darshan_module_name(mod));
+    t->n_records = ft->n_records;
+    t->id = ft->id;
+    memcpy(t->counters, ft->counters, t->n_counters * sizeof(int64_t));
+    memcpy(t->fcounters, ft->fcounters, t->n_fcounters * sizeof(double));
+    *out = t;
+    return TOKIO_OK;
+}
+
+int
+tokio_darshan_fold_perf(const struct tokio_darshan_fold *f, int mod,
+                        struct tokio_darshan_perf *out)
+{
+    size_t k;
+    int rc;
+
+    memset(out, 0, sizeof(*out));
+    if ((rc = fold_slot(f, mod, TOKIO_DARSHAN_FOLD_PERF, &k)) < 0)
+        return rc;
+    return perf_finish(&f->perf[k], out);
 }
 
 void
-tokio__darshan_fold_free(struct tokio__darshan_fold *f)
+tokio_darshan_fold_free(struct tokio_darshan_fold *f)
 {
     if (f == NULL)
         return;
-    free(f->total);
-    if (f->has_perf)
-        perf_free(&f->perf);
+    for (size_t k = 0; k < N_SPECS; k++) {
+        free(f->total[k]);
+        if (f->views & TOKIO_DARSHAN_FOLD_PERF)
+            perf_free(&f->perf[k]);
+    }
     free(f);
+}
+
+/* A fold of `views` over the kept records of module `mod` of `log`. */
+static int
+fold_log(struct tokio_darshan_fold **out, const struct tokio_darshan *log,
+         int mod, unsigned views)
+{
+    size_t n = tokio_darshan_record_count(log, mod);
+    int rc;
+
+    *out = NULL;
+    if (spec_of(mod) == NULL)
+        return bad_module(mod);
+    if ((rc = tokio_darshan_fold_new(out, views)) < 0)
+        return rc;
+    for (size_t i = 0; i < n && rc == TOKIO_OK; i++)
+        rc = tokio_darshan_fold_record(*out, log, mod,
+                                       tokio_darshan_record(log, mod, i));
+    if (rc < 0) {
+        tokio_darshan_fold_free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+int
+tokio_darshan_totals(const struct tokio_darshan *log, int mod,
+                     struct tokio_darshan_total **out)
+{
+    struct tokio_darshan_fold *f = NULL;
+    int rc;
+
+    *out = NULL;
+    if ((rc = fold_log(&f, log, mod, TOKIO_DARSHAN_FOLD_TOTALS)) < 0)
+        return rc;
+    rc = tokio_darshan_fold_totals(f, mod, out);
+    tokio_darshan_fold_free(f);
+    return rc;
+}
+
+int
+tokio_darshan_perf(const struct tokio_darshan *log, int mod,
+                   struct tokio_darshan_perf *out)
+{
+    struct tokio_darshan_fold *f = NULL;
+    int rc;
+
+    memset(out, 0, sizeof(*out));
+    if ((rc = fold_log(&f, log, mod, TOKIO_DARSHAN_FOLD_PERF)) < 0)
+        return rc;
+    rc = tokio_darshan_fold_perf(f, mod, out);
+    tokio_darshan_fold_free(f);
+    return rc;
 }
 
 /* ---- --file (§13) ---------------------------------------------------- */
@@ -753,8 +791,6 @@ tokio_darshan_file_counts(const struct tokio_darshan *log, int mod,
     memset(out, 0, sizeof(*out));
     if (s == NULL)
         return bad_module(mod);
-    if (log->mods[mod].fold != NULL)
-        return not_kept(log, mod, "--total/--perf");
     size_t n = tokio_darshan_record_count(log, mod);
     size_t ni = tokio_darshan_counter_count(mod);
     size_t nf = tokio_darshan_fcounter_count(mod);
@@ -824,7 +860,8 @@ print_total(const struct tokio_darshan *log, int mod, FILE *fp)
 
     if (rc < 0)
         return rc;
-    tokio__darshan_print_description_text(mod, log->mods[mod].ver, fp);
+    tokio__darshan_print_description_text(
+        mod, tokio_darshan_module_version(log, mod), fp);
     fputc('\n', fp);
     for (size_t i = 0; i < t->n_counters; i++)
         fprintf(fp, "total_%s: %" PRId64 "\n",
@@ -927,8 +964,7 @@ write_view(const struct tokio_darshan *log, FILE *fp, enum view v)
 
     tokio__darshan_write_preamble(log, fp);
     for (int i = 0; i < TOKIO_DARSHAN_MAX_MODULES; i++) {
-        const struct dmodule *m = &log->mods[i];
-        if (m->len == 0) {
+        if (tokio_darshan_module_len(log, i) == 0) {
             empty++;
             if (!tokio_darshan_module_partial(log, i))
                 continue;
@@ -948,7 +984,7 @@ write_view(const struct tokio_darshan *log, FILE *fp, enum view v)
     if (empty == TOKIO_DARSHAN_MAX_MODULES)
         fputs("\n# no module data available.\n", fp);
     return tokio__write_check(fp, "cannot write darshan text for '%s'",
-                              log->logname);
+                              tokio_darshan_logname(log));
 }
 
 int

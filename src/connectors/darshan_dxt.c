@@ -24,7 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "connectors/darshan_private.h"
+#include "connectors/darshan_text.h"
 #include "core/alloc.h"
 #include "core/error.h"
 

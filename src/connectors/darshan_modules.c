@@ -3,19 +3,23 @@
  * darshan-util 3.5.0 knows, their up-conversion from older record-format
  * versions to the current one, and how darshan-parser --base prints them.
  *
- * Facts come from /work/shared/notes/darshan-log-format.md (sections 7-10,
- * 16) and the counter lists of the include/darshan-*-log-format.h headers
- * of darshan 3.5.0 (darshan-hpc/darshan at 45bcba8e).  darshan.c holds the
- * container; this file sees only one decompressed module region at a time.
+ * Facts come from the counter lists of the include/darshan-*-log-format.h
+ * headers of darshan 3.5.0 (darshan-hpc/darshan at 45bcba8e) and the fact
+ * sheet ../shared/notes/darshan-log-format.md beside the project
+ * (sections 7-10, 16).  darshan.c holds the container; this file sees
+ * only one decompressed module region at a time.
  */
 #include "tokio/connectors/darshan.h"
 
+#include <float.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "connectors/darshan_private.h"
+#include "connectors/darshan_text.h"
 #include "core/alloc.h"
 
 /*
@@ -529,22 +533,36 @@ rd_base(struct dprec *r, const unsigned char *p, int swap)
     r->rank = (int64_t)darshan_u64(p + 8, swap);
 }
 
-/* A record of plain counter arrays, already in the current layout. */
+/*
+ * A record of plain counter arrays, already in the current layout (with
+ * DFS/DAOS's two uuids, 32 bytes at `uuids`): handed to the open's
+ * callback at once when the module is streamed, else kept in the pools.
+ */
 static int
-add_plain(struct dmodule *m, struct dprec *r, const int64_t *iv, size_t ni,
-          const double *fv, size_t nf)
+add_plain(struct tokio_darshan *log, struct dmodule *m, struct dprec *r,
+          const int64_t *iv, size_t ni, const double *fv, size_t nf,
+          const unsigned char *uuids)
 {
     int rc;
 
-    if (m->fold != NULL) {
+    if (m->streamed) {
         const struct tokio_darshan_record pr = {
             .id = r->id, .rank = r->rank, .n_counters = ni, .counters = iv,
             .n_fcounters = nf, .fcounters = fv,
+            .file_rec_id = r->file_rec_id, .pool_uuid = uuids,
+            .cont_uuid = uuids ? uuids + UUID_LEN : NULL,
+            .oid_hi = r->oid_hi, .oid_lo = r->oid_lo,
         };
-        return tokio__darshan_fold_record(m->fold, &pr);
+        return log->record(log->payload, log, (int)(m - log->mods), &pr);
     }
     r->ni = ni;
     r->nf = nf;
+    if (uuids != NULL) {
+        r->has_uuid = 1;
+        r->uuid_off = m->bytes.n;
+        if ((rc = pool_push_n(&m->bytes, uuids, 2 * UUID_LEN, 1)) < 0)
+            return rc;
+    }
     if ((rc = push_ints(m, iv, ni, &r->i_off)) < 0 ||
         (rc = push_dbls(m, fv, nf, &r->f_off)) < 0)
         return rc;
@@ -582,7 +600,7 @@ dec_posix(struct tokio_darshan *log, struct dmodule *m,
     if (ver == 4) {
         rd_ints(iv, p + BASE_SIZE, 69, swap);
         rd_dbls(fv, p + BASE_SIZE + 69 * 8, 17, swap);
-        return add_plain(m, &r, iv, 69, fv, 17);
+        return add_plain(log, m, &r, iv, 69, fv, 17, NULL);
     }
     size_t nint = ver == 1 ? 68 : 64;
     size_t ndbl = ver == 3 ? 17 : 15;
@@ -624,7 +642,7 @@ dec_posix(struct tokio_darshan *log, struct dmodule *m,
         for (size_t k = 0; k < 3; k++)
             fv[10 + k] = darshan_f64(fp + (src + k) * 8, 0);
     }
-    return add_plain(m, &r, iv, 69, fv, 17);
+    return add_plain(log, m, &r, iv, 69, fv, 17, NULL);
 }
 
 /* MPI-IO (§8.2): v1, v2 544 B with 15 doubles; v3 560 B. */
@@ -652,7 +670,7 @@ dec_mpiio(struct tokio_darshan *log, struct dmodule *m,
         fv[3] = fv[4] = -1.0;
         memcpy(&fv[5], &f[3], 12 * sizeof(fv[0]));
     }
-    return add_plain(m, &r, iv, 51, fv, 17);
+    return add_plain(log, m, &r, iv, 51, fv, 17, NULL);
 }
 
 /* STDIO (§8.3): v1 240 B lacks FDOPENS; v2 248 B. */
@@ -680,7 +698,7 @@ dec_stdio(struct tokio_darshan *log, struct dmodule *m,
         iv[1] = -1;
         memcpy(&iv[2], &t[1], 12 * sizeof(iv[0]));
     }
-    return add_plain(m, &r, iv, 14, fv, 15);
+    return add_plain(log, m, &r, iv, 14, fv, 15, NULL);
 }
 
 /* H5F (§8.4): v1 40 B, v2 56 B, v3 80 B. */
@@ -701,7 +719,7 @@ dec_h5f(struct tokio_darshan *log, struct dmodule *m,
     if (m->ver == 3) {
         rd_ints(iv, p + BASE_SIZE, 3, log->swap);
         rd_dbls(fv, p + BASE_SIZE + 24, 5, log->swap);
-        return add_plain(m, &r, iv, 3, fv, 5);
+        return add_plain(log, m, &r, iv, 3, fv, 5, NULL);
     }
     rd_ints(iv, p + BASE_SIZE, 1, log->swap);
     iv[1] = iv[2] = -1;
@@ -714,7 +732,7 @@ dec_h5f(struct tokio_darshan *log, struct dmodule *m,
     }
     memcpy(fv, f, sizeof(f));
     fv[4] = -1.0;
-    return add_plain(m, &r, iv, 3, fv, 5);
+    return add_plain(log, m, &r, iv, 3, fv, 5, NULL);
 }
 
 /* H5D (§8.4): v1 904 B, v2 912 B with file_rec_id before the counters. */
@@ -740,7 +758,7 @@ dec_h5d(struct tokio_darshan *log, struct dmodule *m,
     }
     rd_ints(iv, p + BASE_SIZE + pre, 94, log->swap);
     rd_dbls(fv, p + BASE_SIZE + pre + 94 * 8, 17, log->swap);
-    return add_plain(m, &r, iv, 94, fv, 17);
+    return add_plain(log, m, &r, iv, 94, fv, 17, NULL);
 }
 
 /* PNETCDF_FILE (§8.5): v1 48 B, v2 64 B, v3 152 B. */
@@ -761,7 +779,7 @@ dec_ncfile(struct tokio_darshan *log, struct dmodule *m,
     if (m->ver == 3) {
         rd_ints(iv, p + BASE_SIZE, 9, log->swap);
         rd_dbls(fv, p + BASE_SIZE + 72, 8, log->swap);
-        return add_plain(m, &r, iv, 9, fv, 8);
+        return add_plain(log, m, &r, iv, 9, fv, 8, NULL);
     }
     rd_ints(t, p + BASE_SIZE, 2, log->swap);
     if (m->ver == 2) {
@@ -780,7 +798,7 @@ dec_ncfile(struct tokio_darshan *log, struct dmodule *m,
     fv[3] = f[2];               /* OPEN_END */
     fv[4] = f[3];               /* CLOSE_END */
     fv[5] = fv[6] = fv[7] = -1.0;
-    return add_plain(m, &r, iv, 9, fv, 8);
+    return add_plain(log, m, &r, iv, 9, fv, 8, NULL);
 }
 
 /* PNETCDF_VAR (§8.5): v1 1120 B. */
@@ -800,7 +818,7 @@ dec_ncvar(struct tokio_darshan *log, struct dmodule *m,
     r.file_rec_id = darshan_u64(p + BASE_SIZE, log->swap);
     rd_ints(iv, p + BASE_SIZE + 8, 120, log->swap);
     rd_dbls(fv, p + BASE_SIZE + 8 + 960, 17, log->swap);
-    return add_plain(m, &r, iv, 120, fv, 17);
+    return add_plain(log, m, &r, iv, 120, fv, 17, NULL);
 }
 
 /* BG/Q (§8.10): v1 has 8 more bytes (int32 + pad) before the counters. */
@@ -821,7 +839,7 @@ dec_bgq(struct tokio_darshan *log, struct dmodule *m,
     rd_base(&r, p, log->swap);
     rd_ints(iv, p + BASE_SIZE + pre, 11, log->swap);
     rd_dbls(fv, p + BASE_SIZE + pre + 88, 1, log->swap);
-    return add_plain(m, &r, iv, 11, fv, 1);
+    return add_plain(log, m, &r, iv, 11, fv, 1, NULL);
 }
 
 /* DFS, DAOS (§8.11): counters, then 16-byte pool and container uuids
@@ -838,7 +856,6 @@ dec_dfs_daos(struct tokio_darshan *log, struct dmodule *m,
     int64_t iv[MAX_INTS];
     double fv[MAX_DBLS];
     struct dprec r;
-    int rc;
 
     *used_out = 0;
     if (left < size)
@@ -855,12 +872,7 @@ dec_dfs_daos(struct tokio_darshan *log, struct dmodule *m,
         r.oid_hi = darshan_u64(p + uoff + 32, log->swap);
         r.oid_lo = darshan_u64(p + uoff + 40, log->swap);
     }
-    r.has_uuid = 1;
-    r.uuid_off = m->bytes.n;
-    for (size_t k = 0; m->fold == NULL && k < sizeof(u); k++)
-        if ((rc = pool_push(&m->bytes, &u[k], 1, NULL)) < 0)
-            return rc;
-    return add_plain(m, &r, iv, ni, fv, 15);
+    return add_plain(log, m, &r, iv, ni, fv, 15, u);
 }
 
 /* MDHIM (§8.9): fixed part, then max(1, MDHIM_SERVERS) histogram slots. */
@@ -888,7 +900,7 @@ dec_mdhim(struct tokio_darshan *log, struct dmodule *m,
     r.nx = iv[4] > 0 ? nserv : 0;
     if ((rc = push_raw_ints(m, p + MDHIM_FIXED_SIZE, r.nx, log->swap)) < 0)
         return rc;
-    return add_plain(m, &r, iv, 5, fv, 4);
+    return add_plain(log, m, &r, iv, 5, fv, 4, NULL);
 }
 
 /* HEATMAP (§8.8): 48-byte header, write bins, read bins; bin counts one
@@ -930,7 +942,7 @@ dec_heatmap(struct tokio_darshan *log, struct dmodule *m,
         (rc = push_raw_ints(m, wb, keep, log->swap)) < 0 ||
         (pad && (rc = pool_push(&m->ints, &zero, 8, NULL)) < 0))
         return rc;
-    return add_plain(m, &r, NULL, 0, &width, 1);
+    return add_plain(log, m, &r, NULL, 0, &width, 1, NULL);
 }
 
 /* LUSTRE (§8.6): v1 one implicit component; v2 explicit components. */
@@ -1004,7 +1016,7 @@ dec_lustre(struct tokio_darshan *log, struct dmodule *m,
     }
     if ((rc = push_raw_ints(m, osts, r.nx, swap)) < 0)
         return rc;
-    return add_plain(m, &r, NULL, 0, NULL, 0);
+    return add_plain(log, m, &r, NULL, 0, NULL, 0, NULL);
 }
 
 /* DXT (§8.7): 104-byte header, then write and read segments of 32 bytes
@@ -1056,30 +1068,43 @@ dec_dxt(struct tokio_darshan *log, struct dmodule *m,
         if ((rc = pool_push(&m->segs, &s, sizeof(s), NULL)) < 0)
             return rc;
     }
-    return add_plain(m, &r, NULL, 0, NULL, 0);
+    return add_plain(log, m, &r, NULL, 0, NULL, 0, NULL);
 }
 
-/* Per module: decoder, lowest and highest record version it reads. */
+/* Per module: decoder, lowest and highest record version it reads, and
+ * whether its records have a fixed size (at most 1120 bytes): those can
+ * be decoded a piece of the region at a time. */
 static const struct {
     decode_fn fn;
     unsigned min_ver, max_ver;
+    int fixed;
 } decoders[TOKIO_DARSHAN_KNOWN_MODULES] = {
-    [TOKIO_DARSHAN_POSIX] = { dec_posix, 1, 4 },
-    [TOKIO_DARSHAN_MPIIO] = { dec_mpiio, 1, 3 },
-    [TOKIO_DARSHAN_H5F] = { dec_h5f, 1, 3 },
-    [TOKIO_DARSHAN_H5D] = { dec_h5d, 1, 2 },
-    [TOKIO_DARSHAN_PNETCDF_FILE] = { dec_ncfile, 1, 3 },
-    [TOKIO_DARSHAN_PNETCDF_VAR] = { dec_ncvar, 1, 1 },
-    [TOKIO_DARSHAN_BGQ] = { dec_bgq, 1, 2 },
-    [TOKIO_DARSHAN_LUSTRE] = { dec_lustre, 1, 2 },
-    [TOKIO_DARSHAN_STDIO] = { dec_stdio, 1, 2 },
-    [TOKIO_DARSHAN_DXT_POSIX] = { dec_dxt, 1, 2 },
-    [TOKIO_DARSHAN_DXT_MPIIO] = { dec_dxt, 1, 3 },
-    [TOKIO_DARSHAN_MDHIM] = { dec_mdhim, 1, 1 },
-    [TOKIO_DARSHAN_HEATMAP] = { dec_heatmap, 1, 1 },
-    [TOKIO_DARSHAN_DFS] = { dec_dfs_daos, 1, 1 },
-    [TOKIO_DARSHAN_DAOS] = { dec_dfs_daos, 1, 1 },
+    [TOKIO_DARSHAN_POSIX] = { dec_posix, 1, 4, 1 },
+    [TOKIO_DARSHAN_MPIIO] = { dec_mpiio, 1, 3, 1 },
+    [TOKIO_DARSHAN_H5F] = { dec_h5f, 1, 3, 1 },
+    [TOKIO_DARSHAN_H5D] = { dec_h5d, 1, 2, 1 },
+    [TOKIO_DARSHAN_PNETCDF_FILE] = { dec_ncfile, 1, 3, 1 },
+    [TOKIO_DARSHAN_PNETCDF_VAR] = { dec_ncvar, 1, 1, 1 },
+    [TOKIO_DARSHAN_BGQ] = { dec_bgq, 1, 2, 1 },
+    [TOKIO_DARSHAN_LUSTRE] = { dec_lustre, 1, 2, 0 },
+    [TOKIO_DARSHAN_STDIO] = { dec_stdio, 1, 2, 1 },
+    [TOKIO_DARSHAN_DXT_POSIX] = { dec_dxt, 1, 2, 0 },
+    [TOKIO_DARSHAN_DXT_MPIIO] = { dec_dxt, 1, 3, 0 },
+    [TOKIO_DARSHAN_MDHIM] = { dec_mdhim, 1, 1, 0 },
+    [TOKIO_DARSHAN_HEATMAP] = { dec_heatmap, 1, 1, 0 },
+    [TOKIO_DARSHAN_DFS] = { dec_dfs_daos, 1, 1, 1 },
+    [TOKIO_DARSHAN_DAOS] = { dec_dfs_daos, 1, 1, 1 },
 };
+
+/* Whether module `mod` of `log` is decoded at all. */
+static int
+decodable(const struct tokio_darshan *log, int mod)
+{
+    unsigned ver = log->mods[mod].ver;
+
+    return mod < TOKIO_DARSHAN_KNOWN_MODULES && decoders[mod].fn != NULL &&
+           ver >= decoders[mod].min_ver && ver <= decoders[mod].max_ver;
+}
 
 /* Turn pool offsets into the public records' pointers. */
 static int
@@ -1156,22 +1181,10 @@ size_pools(struct dmodule *m, size_t used)
     return pool_reserve(&m->bytes, est * m->bytes.n, 1);
 }
 
-/* The decoders of fixed-size records: used == 0 means "too short". */
 int
 tokio__darshan_streamable(const struct tokio_darshan *log, int mod)
 {
-    unsigned ver = log->mods[mod].ver;
-
-    switch (mod) {
-    case TOKIO_DARSHAN_POSIX:
-    case TOKIO_DARSHAN_MPIIO:
-    case TOKIO_DARSHAN_STDIO:
-    case TOKIO_DARSHAN_DFS:
-    case TOKIO_DARSHAN_DAOS:
-        return ver >= decoders[mod].min_ver && ver <= decoders[mod].max_ver;
-    default:
-        return 0;
-    }
+    return decodable(log, mod) && decoders[mod].fixed;
 }
 
 int
@@ -1188,6 +1201,9 @@ tokio__darshan_decode_piece(struct tokio_darshan *log, int mod,
         rc = decoders[mod].fn(log, m, p + pos, n - pos, &used);
         if (rc < 0 || used == 0)
             break;
+        /* a whole region's records: size the pools from the first */
+        if (pos == 0 && m->recs.n == 1 && (rc = size_pools(m, used)) < 0)
+            break;
         pos += used;
     }
     *used_out = pos;
@@ -1195,33 +1211,34 @@ tokio__darshan_decode_piece(struct tokio_darshan *log, int mod,
 }
 
 int
-tokio__darshan_decode_module(struct tokio_darshan *log, int mod)
+tokio__darshan_decode_end(struct tokio_darshan *log, int mod)
 {
     struct dmodule *m = &log->mods[mod];
-    int rc = TOKIO_OK;
+    int rc = m->streamed ? TOKIO_OK : publish(m);
 
-    if (mod >= TOKIO_DARSHAN_KNOWN_MODULES || decoders[mod].fn == NULL ||
-        m->ver < decoders[mod].min_ver || m->ver > decoders[mod].max_ver)
-        return TOKIO_OK;        /* kept raw, reported as not decoded */
-    size_t pos = 0;
-    while (pos < m->raw_len) {
-        size_t used = 0;
-        rc = decoders[mod].fn(log, m, m->raw + pos, m->raw_len - pos,
-                              &used);
-        if (rc < 0 || used == 0)
-            break;
-        if (pos == 0 && m->recs.n == 1 && (rc = size_pools(m, used)) < 0)
-            break;
-        pos += used;
-    }
-    if (rc == TOKIO_OK)
-        rc = publish(m);
     if (rc < 0) {
         tokio__darshan_module_clear(m);
         return rc;
     }
     m->decoded = 1;
     return TOKIO_OK;
+}
+
+int
+tokio__darshan_decode_module(struct tokio_darshan *log, int mod)
+{
+    struct dmodule *m = &log->mods[mod];
+    size_t used;
+    int rc;
+
+    if (!decodable(log, mod))
+        return TOKIO_OK;        /* kept raw, reported as not decoded */
+    rc = tokio__darshan_decode_piece(log, mod, m->raw, m->raw_len, &used);
+    if (rc < 0) {
+        tokio__darshan_module_clear(m);
+        return rc;
+    }
+    return tokio__darshan_decode_end(log, mod);
 }
 
 /* ---- public name tables -------------------------------------------- */
@@ -1963,6 +1980,57 @@ tokio__darshan_print_description(int mod, unsigned ver, FILE *fp)
 }
 
 /* ---- record lines (§10.4): one visitor for every view ---------------- */
+
+/*
+ * "%f" of |v| < 4e9 read back, without the text: "%f" is M / 10^6 with M
+ * the exact v * 10^6 rounded to an integer (ties to even, glibc's printf
+ * in the default rounding mode), and for |M| < 2^53 strtod() of it is the
+ * one correctly rounded division M / 1e6 (Clinger's fast path).  M comes
+ * from p = v * 1e6 rounded and its exact error fma(v, 1e6, -p): only when
+ * p is a tie does the error decide.  Cache-darshan reads every real
+ * counter through it: printing and reading back each would double the
+ * time of --base.
+ */
+static int
+fixed6(double v, double *out)
+{
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+    if (!(fabs(v) < 4e9))
+        return 0;
+    double p = v * 1e6;
+    double m = nearbyint(p);
+    double fl = floor(p);
+    if (p - fl == 0.5) {
+        double err = fma(v, 1e6, -p);
+        if (err > 0)
+            m = fl + 1;
+        else if (err < 0)
+            m = fl;
+    }
+    *out = m == 0 ? copysign(0.0, v) : m / 1e6;
+    return 1;
+#else
+    (void)v;
+    (void)out;
+    return 0;
+#endif
+}
+
+double
+tokio_darshan_printed(double v)
+{
+    char buf[64];
+    double d;
+
+    /* from 1e15 on the double has no digits below 1/8, which "%f" prints
+     * exactly: it reads back as itself (so do NaN and infinities) */
+    if (!(fabs(v) < 1e15))
+        return v;
+    if (fixed6(v, &d))
+        return d;
+    snprintf(buf, sizeof(buf), "%f", v);
+    return strtod(buf, NULL);
+}
 
 /* Lustre layout pattern and flag names (lustreapi.h values, as quoted by
  * darshan-lustre-logutils.c). */

@@ -1,11 +1,12 @@
 /*
  * src/connectors/darshan_writer.c - writes Darshan logs in format 3.41,
  * the newest darshan 3.5.0 writes, with every record in the layout
- * darshan-util 3.5.0 calls current.  Facts come from
- * /work/shared/notes/darshan-log-format.md (cited as §N; §15 lists what
- * a writer must do).  pytokio has no writer; this exists for our own
- * fixtures, sample data, fuzz seeds and benchmarks, and to write back a
- * log the reader (darshan.c) opened.
+ * darshan-util 3.5.0 calls current.  Facts come from darshan-util 3.5.0
+ * as the fact sheet ../shared/notes/darshan-log-format.md beside the
+ * project sums it up (cited as §N; §15 lists what a writer must do).
+ * pytokio has no writer; this exists for our own fixtures, sample data,
+ * fuzz seeds and benchmarks, and to write back a log the reader
+ * (darshan.c) opened.
  *
  * Each region is written as one compressed stream, as darshan-logutils'
  * own writer does (§4); the runtime's one-stream-per-rank regions read
@@ -66,27 +67,27 @@ enum wkind { W_NONE, W_FIXED, W_LUSTRE, W_DXT };
  * What this writer writes per module: the record version (current in
  * darshan-util 3.5.0 per §7, except DXT, where §15 asks for the versions
  * released 3.5.0 tools read) and the fixed layout's parts in disk order:
- * base, [file_rec_id], ints, doubles, [pool+cont uuid], [oid hi, lo].
+ * base, [file_rec_id], the counters, the fcounters (the reader's lists),
+ * [pool+cont uuid], [oid hi, lo].
  */
 static const struct wmod {
     enum wkind kind;
     unsigned ver;
-    size_t ni, nf;
     int file_rec, uuids, oid;
 } wmods[TOKIO_DARSHAN_KNOWN_MODULES] = {
-    [TOKIO_DARSHAN_POSIX] = { W_FIXED, 4, 69, 17, 0, 0, 0 },
-    [TOKIO_DARSHAN_MPIIO] = { W_FIXED, 3, 51, 17, 0, 0, 0 },
-    [TOKIO_DARSHAN_H5F] = { W_FIXED, 3, 3, 5, 0, 0, 0 },
-    [TOKIO_DARSHAN_H5D] = { W_FIXED, 2, 94, 17, 1, 0, 0 },
-    [TOKIO_DARSHAN_PNETCDF_FILE] = { W_FIXED, 3, 9, 8, 0, 0, 0 },
-    [TOKIO_DARSHAN_PNETCDF_VAR] = { W_FIXED, 1, 120, 17, 1, 0, 0 },
-    [TOKIO_DARSHAN_BGQ] = { W_FIXED, 2, 11, 1, 0, 0, 0 },
-    [TOKIO_DARSHAN_LUSTRE] = { W_LUSTRE, 2, 0, 0, 0, 0, 0 },
-    [TOKIO_DARSHAN_STDIO] = { W_FIXED, 2, 14, 15, 0, 0, 0 },
-    [TOKIO_DARSHAN_DXT_POSIX] = { W_DXT, 1, 0, 0, 0, 0, 0 },
-    [TOKIO_DARSHAN_DXT_MPIIO] = { W_DXT, 2, 0, 0, 0, 0, 0 },
-    [TOKIO_DARSHAN_DFS] = { W_FIXED, 1, 52, 15, 0, 1, 0 },
-    [TOKIO_DARSHAN_DAOS] = { W_FIXED, 1, 64, 15, 0, 1, 1 },
+    [TOKIO_DARSHAN_POSIX] = { W_FIXED, 4, 0, 0, 0 },
+    [TOKIO_DARSHAN_MPIIO] = { W_FIXED, 3, 0, 0, 0 },
+    [TOKIO_DARSHAN_H5F] = { W_FIXED, 3, 0, 0, 0 },
+    [TOKIO_DARSHAN_H5D] = { W_FIXED, 2, 1, 0, 0 },
+    [TOKIO_DARSHAN_PNETCDF_FILE] = { W_FIXED, 3, 0, 0, 0 },
+    [TOKIO_DARSHAN_PNETCDF_VAR] = { W_FIXED, 1, 1, 0, 0 },
+    [TOKIO_DARSHAN_BGQ] = { W_FIXED, 2, 0, 0, 0 },
+    [TOKIO_DARSHAN_LUSTRE] = { W_LUSTRE, 2, 0, 0, 0 },
+    [TOKIO_DARSHAN_STDIO] = { W_FIXED, 2, 0, 0, 0 },
+    [TOKIO_DARSHAN_DXT_POSIX] = { W_DXT, 1, 0, 0, 0 },
+    [TOKIO_DARSHAN_DXT_MPIIO] = { W_DXT, 2, 0, 0, 0 },
+    [TOKIO_DARSHAN_DFS] = { W_FIXED, 1, 0, 1, 0 },
+    [TOKIO_DARSHAN_DAOS] = { W_FIXED, 1, 0, 1, 1 },
 };
 
 /* A growable byte buffer. */
@@ -391,15 +392,17 @@ add_fixed(struct tokio_darshan_writer *w, int mod,
 {
     const struct wmod *m = &wmods[mod];
     struct wbuf *b = &w->mods[mod];
+    size_t ni = tokio_darshan_counter_count(mod);
+    size_t nf = tokio_darshan_fcounter_count(mod);
     int rc;
 
-    if (r->n_counters != m->ni || r->n_fcounters != m->nf ||
-        (m->ni && r->counters == NULL) || (m->nf && r->fcounters == NULL))
+    if (r->n_counters != ni || r->n_fcounters != nf ||
+        (ni && r->counters == NULL) || (nf && r->fcounters == NULL))
         return tokio__error(TOKIO_EINVAL, "darshan writer: a %s record has "
                             "%zu counters and %zu fcounters, not %zu and %zu",
                             tokio_darshan_module_name(mod), r->n_counters,
-                            r->n_fcounters, m->ni, m->nf);
-    size_t size = BASE_SIZE + (m->file_rec ? 8 : 0) + 8 * (m->ni + m->nf) +
+                            r->n_fcounters, ni, nf);
+    size_t size = BASE_SIZE + (m->file_rec ? 8 : 0) + 8 * (ni + nf) +
                   (m->uuids ? 2 * UUID_LEN : 0) + (m->oid ? 16 : 0);
     if ((rc = wb_reserve(b, size)) < 0)
         return rc;
@@ -407,9 +410,9 @@ add_fixed(struct tokio_darshan_writer *w, int mod,
     put_i64(b, r->rank);
     if (m->file_rec)
         put_u64(b, r->file_rec_id);
-    for (size_t i = 0; i < m->ni; i++)
+    for (size_t i = 0; i < ni; i++)
         put_i64(b, r->counters[i]);
-    for (size_t i = 0; i < m->nf; i++)
+    for (size_t i = 0; i < nf; i++)
         put_f64(b, r->fcounters[i]);
     if (m->uuids) {
         const unsigned char *u[2] = { r->pool_uuid, r->cont_uuid };

@@ -42,6 +42,9 @@
  *   - Only the POSIX and STDIO regions (and the name table) are inflated
  *     (tokio_darshan_open_select()): damage elsewhere in a log does not
  *     keep it out of the index, where darshan-parser failed on it.
+ *
+ * Records are reduced as the reader decodes them (its record callback),
+ * never held: a log of any size costs a few pages beyond its file.
  */
 #include "tokio/tools/darshan_indexer.h"
 
@@ -61,7 +64,6 @@
 #include <pcre2.h>
 #include <sqlite3.h>
 
-#include "connectors/darshan_private.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "tokio/config.h"
@@ -301,21 +303,6 @@ init_indexes(void)
     }
 }
 
-/* A double as darshan-parser's "%f" printed it and Python read it. */
-static double
-as_printed(double v)
-{
-    char buf[400];
-    double d;
-
-    if (!isfinite(v))
-        return v;
-    if (tokio__darshan_fixed6(v, &d))   /* the same value, no text */
-        return d;
-    snprintf(buf, sizeof(buf), "%f", v);
-    return strtod(buf, NULL);
-}
-
 /* Python's str.split() whitespace, ASCII part (darshan_json.c agrees). */
 static int
 py_space(unsigned char c)
@@ -406,6 +393,95 @@ sort_by_len(size_t *order, const struct mnt *mnt, size_t n)
     }
 }
 
+/* A log being summarized, record by record. */
+struct summing {
+    int lite;
+    size_t n_records;           /* POSIX and STDIO records seen */
+    struct log_sum *s;          /* NULL until the first record */
+    struct mnt *mnt;            /* the mount table, then UNKNOWN */
+    size_t *order;              /* mnt indexes, longest path first */
+    size_t unknown;             /* UNKNOWN's index in mnt */
+    /* a log's records come rank after rank for the same few files: a
+     * name maps as the one before it did */
+    const char *last;
+    long k;
+    int special;
+};
+
+/* The mount table as the reference's dict keys (first position of a path
+ * wins), then UNKNOWN for STDIO's streams. */
+static int
+summing_start(struct summing *sg, const struct tokio_darshan *log)
+{
+    size_t n_mounts = tokio_darshan_mount_count(log);
+    struct log_sum *s;
+
+    if ((s = sg->s = tokio__calloc(1, sizeof(*s))) == NULL ||
+        (s->fs = tokio__calloc(n_mounts + 1, sizeof(*s->fs))) == NULL ||
+        (sg->order = tokio__calloc(n_mounts + 1, sizeof(*sg->order))) ==
+            NULL ||
+        (sg->mnt = tokio__calloc(n_mounts + 1, sizeof(*sg->mnt))) == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory summarizing '%s'",
+                            tokio_darshan_logname(log));
+    for (size_t i = 0; i <= n_mounts; i++) {
+        const char *p = i < n_mounts ? tokio_darshan_mount(log, i)->path
+                                     : UNKNOWN_MOUNT;
+        size_t len = strlen(p);
+        int dup = 0;
+        for (size_t k = 0; k < s->n_alloc && !dup; k++)
+            dup = sg->mnt[k].len == len &&
+                  memcmp(sg->mnt[k].path, p, len) == 0;
+        if (dup && i < n_mounts)
+            continue;
+        /* a table entry named UNKNOWN and the appended one share a key */
+        if (dup)
+            break;
+        if (strcmp(p, UNKNOWN_MOUNT) == 0)
+            sg->unknown = s->n_alloc;
+        sg->mnt[s->n_alloc].path = p;
+        sg->mnt[s->n_alloc].len = len;
+        sg->order[s->n_alloc] = s->n_alloc;
+        s->n_alloc++;
+    }
+    sort_by_len(sg->order, sg->mnt, s->n_alloc);
+    return TOKIO_OK;
+}
+
+/* The reader's record callback: one POSIX or STDIO record in. */
+static int
+sum_record(void *payload, const struct tokio_darshan *log, int mod,
+           const struct tokio_darshan_record *r)
+{
+    struct summing *sg = payload;
+    int posix = mod == TOKIO_DARSHAN_POSIX;
+    int rc;
+
+    sg->n_records++;
+    /* a log without a mount table is not indexed */
+    if (tokio_darshan_mount_count(log) == 0)
+        return TOKIO_OK;
+    if (sg->s == NULL && (rc = summing_start(sg, log)) < 0)
+        return rc;
+    const char *name = tokio_darshan_name(log, r->id);
+    /* darshan-parser names a record only through the table */
+    if (name == NULL)
+        return TOKIO_OK;
+    if (name != sg->last) {
+        sg->k = file_mount(name, sg->mnt, sg->order, sg->s->n_alloc,
+                           sg->unknown, &sg->special);
+        sg->last = name;
+    }
+    if (sg->k < 0)
+        return TOKIO_OK;
+    struct fs_sum *f = &sg->s->fs[sg->k];
+    f->used = 1;
+    f->special = sg->special;
+    reduce_record(f, r, posix ? posix_ci : stdio_ci,
+                  posix ? posix_fi : stdio_fi,
+                  posix ? I_POSIX_FILES : I_STDIO_FILES, sg->lite);
+    return TOKIO_OK;
+}
+
 /*
  * Summarize one log.  *out is NULL with *why set (borrowed text) when the
  * reference would return {} for a readable log; rc < 0 when unreadable.
@@ -414,94 +490,36 @@ static int
 summarize_log(struct log_sum **out, const char **why, const char *path,
               const struct tokio_darshan_fsmap *map, int lite)
 {
+    struct summing sg = { .lite = lite };
+    /* only POSIX and STDIO records count: the other regions are not
+     * even inflated */
+    struct tokio_darshan_select sel = {
+        .modules = TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_POSIX) |
+                   TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_STDIO),
+        .record = sum_record,
+        .payload = &sg,
+    };
     struct tokio_darshan *log = NULL;
     struct log_sum *s = NULL;
-    size_t *order = NULL;
-    struct mnt *mnt = NULL;
     int rc;
 
     *out = NULL;
     *why = NULL;
     pthread_once(&index_once, init_indexes);
     /* TOKIO_PARTIAL stays in rc: the caller says so */
-    /* only POSIX and STDIO records count: the other regions are not
-     * even inflated */
-    if ((rc = tokio_darshan_open_select(
-             &log, path, TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_POSIX) |
-                             TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_STDIO),
-             0)) < 0)
-        return rc;
-    size_t n_posix = tokio_darshan_record_count(log, TOKIO_DARSHAN_POSIX);
-    size_t n_stdio = tokio_darshan_record_count(log, TOKIO_DARSHAN_STDIO);
-    size_t n_mounts = tokio_darshan_mount_count(log);
-    if (n_posix == 0 && n_stdio == 0) {
+    rc = tokio_darshan_open_select(&log, path, &sel);
+    s = sg.s;
+    if (rc < 0)
+        goto done;
+    if (sg.n_records == 0) {
         *why = "no counters found";
         goto done;
     }
-    if (n_mounts == 0) {
+    if (s == NULL) {
         *why = "no mount table found";
         goto done;
     }
-    if ((s = tokio__calloc(1, sizeof(*s))) == NULL ||
-        (s->fs = tokio__calloc(n_mounts + 1, sizeof(*s->fs))) == NULL ||
-        (order = tokio__calloc(n_mounts + 1, sizeof(*order))) == NULL ||
-        (mnt = tokio__calloc(n_mounts + 1, sizeof(*mnt))) == NULL)
-        goto nomem;
-
-    /* the mount table as the reference's dict keys (first position of a
-     * path wins), then UNKNOWN for STDIO's streams */
-    size_t unknown = 0;
-    for (size_t i = 0; i <= n_mounts; i++) {
-        const char *p = i < n_mounts ? tokio_darshan_mount(log, i)->path
-                                     : UNKNOWN_MOUNT;
-        size_t len = strlen(p);
-        int dup = 0;
-        for (size_t k = 0; k < s->n_alloc && !dup; k++)
-            dup = mnt[k].len == len && memcmp(mnt[k].path, p, len) == 0;
-        if (dup && i < n_mounts)
-            continue;
-        /* a table entry named UNKNOWN and the appended one share a key */
-        if (dup)
-            break;
-        if (strcmp(p, UNKNOWN_MOUNT) == 0)
-            unknown = s->n_alloc;
-        mnt[s->n_alloc].path = p;
-        mnt[s->n_alloc].len = len;
-        order[s->n_alloc] = s->n_alloc;
-        s->n_alloc++;
-    }
-    sort_by_len(order, mnt, s->n_alloc);
-
-    static const int mods[2] = { TOKIO_DARSHAN_POSIX, TOKIO_DARSHAN_STDIO };
-    for (int m = 0; m < 2; m++) {
-        size_t nrec = m == 0 ? n_posix : n_stdio;
-        const int *ci = m == 0 ? posix_ci : stdio_ci;
-        const int *fi = m == 0 ? posix_fi : stdio_fi;
-        /* a log's records come rank after rank for the same few files:
-         * a name maps as the one before it did */
-        const char *last = NULL;
-        long k = -1;
-        int special = 0;
-        for (size_t i = 0; i < nrec; i++) {
-            const struct tokio_darshan_record *r =
-                tokio_darshan_record(log, mods[m], i);
-            const char *name = tokio_darshan_name(log, r->id);
-            /* darshan-parser names a record only through the table */
-            if (name == NULL)
-                continue;
-            if (name != last) {
-                k = file_mount(name, mnt, order, s->n_alloc, unknown,
-                               &special);
-                last = name;
-            }
-            if (k < 0)
-                continue;
-            s->fs[k].used = 1;
-            s->fs[k].special = special;
-            reduce_record(&s->fs[k], r, ci, fi,
-                          m == 0 ? I_POSIX_FILES : I_STDIO_FILES, lite);
-        }
-    }
+    const struct mnt *mnt = sg.mnt;
 
     /* drop file systems without I/O; name the rest */
     size_t kept = 0;
@@ -528,7 +546,7 @@ summarize_log(struct log_sum **out, const char **why, const char *path,
             goto nomem;
         for (int i = 0; i < N_REAL; i++)
             if (f->have_r[i])
-                f->rval[i] = as_printed(f->rval[i]);
+                f->rval[i] = tokio_darshan_printed(f->rval[i]);
         if (kept != k) {
             struct fs_sum tmp = s->fs[kept];
             s->fs[kept] = *f;
@@ -582,8 +600,8 @@ summarize_log(struct log_sum **out, const char **why, const char *path,
 nomem:
     rc = tokio__error(TOKIO_ENOMEM, "out of memory summarizing '%s'", path);
 done:
-    free(order);
-    free(mnt);
+    free(sg.order);
+    free(sg.mnt);
     log_sum_free(s);
     tokio_darshan_free(log);
     return rc;
@@ -656,83 +674,6 @@ tokio_darshan_summarize_by_fs(json_t **out, const char *path,
         return tokio__error(TOKIO_ENOMEM, "out of memory summarizing '%s'",
                             path);
     return TOKIO_OK;
-}
-
-/* ---- a set of names, each with a number ------------------------------- */
-
-struct name_entry {
-    char *name;                 /* NULL: an empty slot */
-    int64_t val;
-};
-
-struct nameset {
-    struct name_entry *slot;
-    size_t cap, n;
-};
-
-static uint64_t
-name_hash(const char *s)
-{
-    uint64_t h = UINT64_C(1469598103934665603);
-
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
-    return h;
-}
-
-static void
-nameset_free(struct nameset *set)
-{
-    for (size_t i = 0; i < set->cap; i++)
-        free(set->slot[i].name);
-    free(set->slot);
-    memset(set, 0, sizeof(*set));
-}
-
-/* The entry of `name`, or NULL. */
-static const struct name_entry *
-nameset_find(const struct nameset *set, const char *name)
-{
-    if (set->cap == 0)
-        return NULL;
-    for (size_t j = name_hash(name) & (set->cap - 1);
-         set->slot[j].name != NULL; j = (j + 1) & (set->cap - 1))
-        if (strcmp(set->slot[j].name, name) == 0)
-            return &set->slot[j];
-    return NULL;
-}
-
-/* 1: added with `val`, 0: was there (its number unchanged), < 0: out of
- * memory */
-static int
-nameset_add(struct nameset *set, const char *name, int64_t val)
-{
-    if ((set->n + 1) * 2 > set->cap) {
-        size_t cap = set->cap ? set->cap * 2 : 1024;
-        struct name_entry *slot = tokio__calloc(cap, sizeof(*slot));
-        if (slot == NULL)
-            return TOKIO_ENOMEM;
-        for (size_t i = 0; i < set->cap; i++) {
-            if (set->slot[i].name == NULL)
-                continue;
-            size_t j = name_hash(set->slot[i].name) & (cap - 1);
-            while (slot[j].name != NULL)
-                j = (j + 1) & (cap - 1);
-            slot[j] = set->slot[i];
-        }
-        free(set->slot);
-        set->slot = slot;
-        set->cap = cap;
-    }
-    size_t j = name_hash(name) & (set->cap - 1);
-    for (; set->slot[j].name != NULL; j = (j + 1) & (set->cap - 1))
-        if (strcmp(set->slot[j].name, name) == 0)
-            return 0;
-    if ((set->slot[j].name = tokio__strdup(name)) == NULL)
-        return TOKIO_ENOMEM;
-    set->slot[j].val = val;
-    set->n++;
-    return 1;
 }
 
 /* ---- the database ----------------------------------------------------- */
@@ -854,16 +795,23 @@ static const char insert_header_sql[] =
     "walltime = excluded.walltime "
     "RETURNING log_id";
 
+/* A mounts row this run wrote or read. */
+struct fs_id {
+    char *mountpt;
+    int64_t id;
+};
+
 struct db {
     sqlite3 *h;
     const char *path;
     sqlite3_stmt *ins_mount, *get_mount, *ins_header, *ins_summary;
+    sqlite3_stmt *indexed;
     int in_txn;
-    /* mountpt -> fs_id of the mounts rows this run wrote or read: such a
-     * row never changes, so each mount point costs two statements once
-     * per run rather than per log (an error ends the run, so nothing
-     * rolled back stays here) */
-    struct nameset fs_ids;
+    /* such a row never changes, so each mount point costs two statements
+     * once per run rather than per log (an error ends the run, so nothing
+     * rolled back stays here); a site has a few */
+    struct fs_id *fs_ids;
+    size_t n_fs_ids;
 };
 
 static int
@@ -889,7 +837,11 @@ db_exec(struct db *d, const char *sql, const char *what)
 static void
 db_close(struct db *d)
 {
-    nameset_free(&d->fs_ids);
+    for (size_t i = 0; i < d->n_fs_ids; i++)
+        free(d->fs_ids[i].mountpt);
+    free(d->fs_ids);
+    d->fs_ids = NULL;
+    d->n_fs_ids = 0;
     if (d->h == NULL)
         return;
     if (d->in_txn)
@@ -898,6 +850,7 @@ db_close(struct db *d)
     sqlite3_finalize(d->get_mount);
     sqlite3_finalize(d->ins_header);
     sqlite3_finalize(d->ins_summary);
+    sqlite3_finalize(d->indexed);
     sqlite3_close(d->h);
     d->h = NULL;
 }
@@ -948,6 +901,10 @@ db_open(struct db *d, const char *path)
         sqlite3_prepare_v2(d->h, insert_header_sql, -1, &d->ins_header,
                            NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(d->h, sum_sql, -1, &d->ins_summary, NULL)
+        != SQLITE_OK ||
+        sqlite3_prepare_v2(d->h, "SELECT 1 FROM summaries AS s INNER JOIN "
+                           "headers AS h ON s.log_id = h.log_id WHERE "
+                           "h.filename = ? LIMIT 1", -1, &d->indexed, NULL)
         != SQLITE_OK) {
         free(sum_sql);
         return db_error(d, "not a Darshan index");
@@ -956,29 +913,38 @@ db_open(struct db *d, const char *path)
     return TOKIO_OK;
 }
 
-/* get_existing_logs(): names with a headers row and a summaries row. */
+/* get_existing_logs(), asked one name at a time: whether `name` has a
+ * headers row and a summaries row.  1, 0, or an error. */
 static int
-load_existing(struct db *d, struct nameset *set)
+db_indexed(struct db *d, const char *name)
+{
+    sqlite3_bind_text(d->indexed, 1, name, -1, SQLITE_STATIC);
+    int step = sqlite3_step(d->indexed);
+    sqlite3_reset(d->indexed);
+    sqlite3_clear_bindings(d->indexed);
+    if (step != SQLITE_ROW && step != SQLITE_DONE)
+        return db_error(d, "cannot read the indexed logs");
+    return step == SQLITE_ROW;
+}
+
+/* How many logs the index holds (headers rows with summaries). */
+static int
+db_count_indexed(struct db *d, size_t *n_out)
 {
     sqlite3_stmt *st = NULL;
-    int rc = TOKIO_OK, step;
+    int step;
 
-    if (sqlite3_prepare_v2(d->h, "SELECT DISTINCT h.filename FROM "
+    *n_out = 0;
+    if (sqlite3_prepare_v2(d->h, "SELECT COUNT(DISTINCT h.filename) FROM "
                            "summaries AS s INNER JOIN headers AS h ON "
                            "s.log_id = h.log_id", -1, &st, NULL)
         != SQLITE_OK)
         return db_error(d, "not a Darshan index");
-    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-        const char *name = (const char *)sqlite3_column_text(st, 0);
-        if (name != NULL && nameset_add(set, name, 0) < 0) {
-            rc = tokio__error(TOKIO_ENOMEM, "out of memory");
-            break;
-        }
-    }
-    if (rc == TOKIO_OK && step != SQLITE_DONE)
-        rc = db_error(d, "cannot read the indexed logs");
+    if ((step = sqlite3_step(st)) == SQLITE_ROW)
+        *n_out = (size_t)sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
-    return rc;
+    return step == SQLITE_ROW ? TOKIO_OK
+                              : db_error(d, "cannot read the indexed logs");
 }
 
 static int
@@ -1003,13 +969,13 @@ step_done(struct db *d, sqlite3_stmt *st, const char *what)
 static int
 fs_id_of(struct db *d, const struct fs_sum *f, int64_t *id)
 {
-    const struct name_entry *known = nameset_find(&d->fs_ids, f->mountpt);
     int rc, step;
 
-    if (known != NULL) {
-        *id = known->val;
-        return TOKIO_OK;
-    }
+    for (size_t i = 0; i < d->n_fs_ids; i++)
+        if (strcmp(d->fs_ids[i].mountpt, f->mountpt) == 0) {
+            *id = d->fs_ids[i].id;
+            return TOKIO_OK;
+        }
     sqlite3_bind_text(d->ins_mount, 1, f->mountpt, -1, SQLITE_STATIC);
     sqlite3_bind_text(d->ins_mount, 2, f->fsname, -1, SQLITE_STATIC);
     if ((rc = step_done(d, d->ins_mount, "cannot add a mount")) < 0)
@@ -1022,9 +988,15 @@ fs_id_of(struct db *d, const struct fs_sum *f, int64_t *id)
     sqlite3_clear_bindings(d->get_mount);
     if (step != SQLITE_ROW)
         return db_error(d, "cannot find a mount");
-    if (nameset_add(&d->fs_ids, f->mountpt, *id) < 0)
+    struct fs_id *more = tokio__reallocarray(d->fs_ids, d->n_fs_ids + 1,
+                                             sizeof(*more));
+    if (more != NULL)
+        d->fs_ids = more;
+    if (more == NULL ||
+        (more[d->n_fs_ids].mountpt = tokio__strdup(f->mountpt)) == NULL)
         return tokio__error(TOKIO_ENOMEM, "index '%s': out of memory",
                             d->path);
+    more[d->n_fs_ids++].id = *id;
     return TOKIO_OK;
 }
 
@@ -1394,6 +1366,44 @@ run_pool(struct pool *p, struct db *d,
     return rc;
 }
 
+/* An input and its base name, the key logs go by. */
+struct given {
+    const char *name;
+    size_t i;
+};
+
+static int
+cmp_given(const void *a, const void *b)
+{
+    const struct given *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+
+    return c != 0 ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+/* *out[i] is 1 where logs[i]'s base name was given before (the first
+ * wins): sorting the names puts the repeats behind their first. */
+static int
+given_again(unsigned char **out, const char *const *logs, size_t n)
+{
+    struct given *g = tokio__calloc(n ? n : 1, sizeof(*g));
+
+    if (g == NULL || (*out = tokio__calloc(n ? n : 1, 1)) == NULL) {
+        free(g);
+        return tokio__error(TOKIO_ENOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++) {
+        g[i].name = base_name(logs[i]);
+        g[i].i = i;
+    }
+    qsort(g, n, sizeof(*g), cmp_given);
+    for (size_t k = 1; k < n; k++)
+        if (strcmp(g[k].name, g[k - 1].name) == 0)
+            (*out)[g[k].i] = 1;
+    free(g);
+    return TOKIO_OK;
+}
+
 int
 tokio_darshan_index(const char *db_path, const char *const *logs, size_t n,
                     const struct tokio_config *cfg,
@@ -1404,12 +1414,12 @@ tokio_darshan_index(const char *db_path, const char *const *logs, size_t n,
     const struct tokio_darshan_index_opts *o = opts ? opts : &defaults;
     struct tokio_darshan_index_stats st = { 0 };
     struct tokio_darshan_fsmap *map = NULL;
-    struct nameset seen = { 0 }, given = { 0 };
     struct db d = { 0 };
     char **listed = NULL;
     size_t n_listed = 0;
     const char **todo = NULL;
     size_t n_todo = 0;
+    unsigned char *again = NULL;
     struct pool p;
     struct stat sb;
     int rc;
@@ -1430,30 +1440,26 @@ tokio_darshan_index(const char *db_path, const char *const *logs, size_t n,
         n = n_listed;
     }
     st.n_inputs = n;
-    if ((rc = db_open(&d, db_path)) < 0 || (rc = load_existing(&d, &seen)) < 0)
+    if ((rc = db_open(&d, db_path)) < 0 ||
+        (rc = db_count_indexed(&d, &st.n_existing_in_db)) < 0)
         goto out;
-    st.n_existing_in_db = seen.n;
 
     /* the reference's exclude list, and names given twice */
+    if ((rc = given_again(&again, logs, n)) < 0)
+        goto out;
     if (n > 0 && (todo = tokio__calloc(n, sizeof(*todo))) == NULL) {
         rc = tokio__error(TOKIO_ENOMEM, "out of memory");
         goto out;
     }
     for (size_t i = 0; i < n; i++) {
-        const char *b = base_name(logs[i]);
-        int added;
-        if (nameset_find(&seen, b) != NULL) {
-            st.n_existing++;
-            continue;
-        }
-        if ((added = nameset_add(&given, b, 0)) < 0) {
-            rc = tokio__error(TOKIO_ENOMEM, "out of memory");
+        if ((rc = db_indexed(&d, base_name(logs[i]))) < 0)
             goto out;
-        }
-        if (added)
-            todo[n_todo++] = logs[i];
-        else
+        if (rc == 1)
+            st.n_existing++;
+        else if (again[i])
             st.n_duplicates++;
+        else
+            todo[n_todo++] = logs[i];
     }
 
     memset(&p, 0, sizeof(p));
@@ -1476,8 +1482,7 @@ tokio_darshan_index(const char *db_path, const char *const *logs, size_t n,
 
 out:
     db_close(&d);
-    nameset_free(&seen);
-    nameset_free(&given);
+    free(again);
     free(todo);
     for (size_t i = 0; i < n_listed; i++)
         free(listed[i]);
@@ -1496,12 +1501,69 @@ cmp_desc(const void *a, const void *b)
     return strcmp(*(const char *const *)b, *(const char *const *)a);
 }
 
+/* A log's POSIX bytes per mount point, record by record. */
+struct per_fs {
+    size_t n;                   /* 0 until the first record */
+    const char **mounts;        /* distinct, reversed(sorted()) */
+    int64_t *rd, *wr;
+};
+
+/* The reader's record callback: one POSIX record in. */
+static int
+per_fs_record(void *payload, const struct tokio_darshan *log, int mod,
+              const struct tokio_darshan_record *r)
+{
+    struct per_fs *p = payload;
+    size_t n = tokio_darshan_mount_count(log);
+    int ci_r = posix_ci[0], ci_w = posix_ci[1];
+
+    (void)mod;
+    if (n == 0)
+        return TOKIO_OK;
+    if (p->mounts == NULL) {
+        p->mounts = tokio__calloc(n, sizeof(*p->mounts));
+        p->rd = tokio__calloc(n, sizeof(*p->rd));
+        p->wr = tokio__calloc(n, sizeof(*p->wr));
+        if (p->mounts == NULL || p->rd == NULL || p->wr == NULL)
+            return TOKIO_ENOMEM;
+        /* reversed(sorted(keys)): byte order is Python's code point order */
+        for (size_t i = 0; i < n; i++) {
+            const char *m = tokio_darshan_mount(log, i)->path;
+            int dup = 0;
+            for (size_t k = 0; k < p->n && !dup; k++)
+                dup = strcmp(p->mounts[k], m) == 0;
+            if (!dup)
+                p->mounts[p->n++] = m;
+        }
+        qsort(p->mounts, p->n, sizeof(*p->mounts), cmp_desc);
+    }
+    const char *name = tokio_darshan_name(log, r->id);
+    if (name == NULL)
+        return TOKIO_OK;
+    for (size_t k = 0; k < p->n; k++) {
+        if (strncmp(name, p->mounts[k], strlen(p->mounts[k])) != 0)
+            continue;
+        if (ci_r >= 0 && (size_t)ci_r < r->n_counters)
+            p->rd[k] = (int64_t)((uint64_t)p->rd[k] +
+                                 (uint64_t)r->counters[ci_r]);
+        if (ci_w >= 0 && (size_t)ci_w < r->n_counters)
+            p->wr[k] = (int64_t)((uint64_t)p->wr[k] +
+                                 (uint64_t)r->counters[ci_w]);
+        break;
+    }
+    return TOKIO_OK;
+}
+
 int
 tokio_darshan_bytes_per_fs(json_t **out, const char *path)
 {
+    struct per_fs p = { 0 };
+    struct tokio_darshan_select sel = {
+        .modules = TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_POSIX),
+        .record = per_fs_record,
+        .payload = &p,
+    };
     struct tokio_darshan *log = NULL;
-    const char **mounts = NULL;
-    int64_t *rd = NULL, *wr = NULL;
     json_t *res = NULL;
     int rc;
 
@@ -1509,57 +1571,17 @@ tokio_darshan_bytes_per_fs(json_t **out, const char *path)
     if (path == NULL)
         return tokio__error(TOKIO_EINVAL, "no log to summarize");
     pthread_once(&index_once, init_indexes);
-    if ((rc = tokio_darshan_open_select(
-             &log, path, TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_POSIX),
-             0)) < 0)
-        return rc;
-    size_t n_rec = tokio_darshan_record_count(log, TOKIO_DARSHAN_POSIX);
-    size_t n = tokio_darshan_mount_count(log);
+    if ((rc = tokio_darshan_open_select(&log, path, &sel)) < 0)
+        goto done;
     if ((res = json_object()) == NULL)
         goto nomem;
-    if (n_rec == 0 || n == 0)
-        goto done;
-    mounts = tokio__calloc(n, sizeof(*mounts));
-    rd = tokio__calloc(n, sizeof(*rd));
-    wr = tokio__calloc(n, sizeof(*wr));
-    if (mounts == NULL || rd == NULL || wr == NULL)
-        goto nomem;
-    /* reversed(sorted(keys)): byte order is Python's code point order */
-    size_t nm = 0;
-    for (size_t i = 0; i < n; i++) {
-        const char *p = tokio_darshan_mount(log, i)->path;
-        int dup = 0;
-        for (size_t k = 0; k < nm && !dup; k++)
-            dup = strcmp(mounts[k], p) == 0;
-        if (!dup)
-            mounts[nm++] = p;
-    }
-    qsort(mounts, nm, sizeof(*mounts), cmp_desc);
-    int ci_r = posix_ci[0], ci_w = posix_ci[1];
-    for (size_t i = 0; i < n_rec; i++) {
-        const struct tokio_darshan_record *r =
-            tokio_darshan_record(log, TOKIO_DARSHAN_POSIX, i);
-        const char *name = tokio_darshan_name(log, r->id);
-        if (name == NULL)
+    for (size_t k = 0; k < p.n; k++) {
+        if (p.rd[k] == 0 && p.wr[k] == 0)
             continue;
-        for (size_t k = 0; k < nm; k++) {
-            if (strncmp(name, mounts[k], strlen(mounts[k])) != 0)
-                continue;
-            if (ci_r >= 0 && (size_t)ci_r < r->n_counters)
-                rd[k] = (int64_t)((uint64_t)rd[k] +
-                                  (uint64_t)r->counters[ci_r]);
-            if (ci_w >= 0 && (size_t)ci_w < r->n_counters)
-                wr[k] = (int64_t)((uint64_t)wr[k] +
-                                  (uint64_t)r->counters[ci_w]);
-            break;
-        }
-    }
-    for (size_t k = 0; k < nm; k++) {
-        if (rd[k] == 0 && wr[k] == 0)
-            continue;
-        json_t *v = json_pack("{s:I, s:I}", "read_bytes", (json_int_t)rd[k],
-                              "write_bytes", (json_int_t)wr[k]);
-        if (v == NULL || json_object_set_new(res, mounts[k], v) < 0)
+        json_t *v = json_pack("{s:I, s:I}", "read_bytes",
+                              (json_int_t)p.rd[k], "write_bytes",
+                              (json_int_t)p.wr[k]);
+        if (v == NULL || json_object_set_new(res, p.mounts[k], v) < 0)
             goto nomem;
     }
     goto done;
@@ -1569,9 +1591,9 @@ nomem:
     json_decref(res);
     res = NULL;
 done:
-    free(mounts);
-    free(rd);
-    free(wr);
+    free(p.mounts);
+    free(p.rd);
+    free(p.wr);
     tokio_darshan_free(log);
     *out = res;
     return rc;

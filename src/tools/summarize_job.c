@@ -475,8 +475,9 @@ summarize_darshan(struct job *j, const json_t *log)
 static int
 add_darshan(struct job *j, const char *path)
 {
-    static const struct tokio_darshan_json_opts views = { 1, 0, 1, NULL, 0,
-                                                          NULL, 0 };
+    static const struct tokio_darshan_json_opts views = {
+        .base = 1, .perf = 1
+    };
     struct tokio_darshan *log = NULL;
     json_t *json = NULL;
     const json_t *header, *step;

@@ -146,6 +146,11 @@ static const struct cli_case cases[] = {
     { { "--base", "--modules", "posix", "--counters",
         "BYTES_READ,BYTES_WRITTEN", "inputs/sample.darshan" },
       "sample.base.posix-only.json" },
+    /* regression: --base is the default, and its filters apply without
+     * it as in the reference's cache_darshan (they were dropped) */
+    { { "--modules", "posix", "--counters", "BYTES_READ,BYTES_WRITTEN",
+        "inputs/sample.darshan" },
+      "sample.base.posix-only.json" },
     { { "--base", EMPTY_LOG },
       "glock_vpicio_uni_id4487503_3-21-14391-1931100114561819213_1"
       ".empty-log.base.json" },

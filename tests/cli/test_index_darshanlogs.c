@@ -8,7 +8,7 @@
  *
  * Where the pack is absent, the project's own sample logs (made by
  * examples/make_sample_data into the build folder) serve the tests that
- * need no golden.
+ * need no golden, run without a site configuration.
  */
 #include "testutil.h"
 
@@ -21,8 +21,18 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *const env[] = { "PYTOKIO_CONFIG=inputs/site.json",
-                                   "TZ=America/Los_Angeles", NULL };
+static const char *const pack_env[] = { "PYTOKIO_CONFIG=inputs/site.json",
+                                        "TZ=America/Los_Angeles", NULL };
+static const char *const own_env[] = { "PYTOKIO_CONFIG=",
+                                       "TZ=America/Los_Angeles", NULL };
+
+/* The goldens' environment where the pack is (`inputs` is its copy),
+ * else none of its configuration. */
+static const char *const *
+env_of(const struct tokio_workdir *fx)
+{
+    return fx->inputs != NULL ? pack_env : own_env;
+}
 
 /* Row counts and an integrity check, for when there is no sqlite3. */
 static long
@@ -85,7 +95,7 @@ run_index(const struct tokio_workdir *fx, const char *db, const char *const *pre
     for (; *logs; logs++)
         argv[n++] = *logs;
     argv[n] = NULL;
-    return tokio_test_run(fx->dir, env, argv);
+    return tokio_test_run(fx->dir, env_of(fx), argv);
 }
 
 static void
@@ -149,7 +159,7 @@ test_golden_darshan_logs(void **state)
                  names[i]);
         argv[3 + i] = paths[i];
     }
-    struct tokio_run r = tokio_test_run(fx->dir, env, argv);
+    struct tokio_run r = tokio_test_run(fx->dir, env_of(fx), argv);
     assert_int_equal(r.status, 0);
     assert_contains(r.err, "warning: skipping '");
     assert_contains(r.err, "dxt.darshan': no mount table found");
@@ -294,12 +304,12 @@ test_usage_errors(void **state)
     struct tokio_workdir *fx = *state;
     const char *a1[] = { "index-darshanlogs", NULL };
     const char *a2[] = { "index-darshanlogs", "-t", "0", "x", NULL };
-    struct tokio_run r = tokio_test_run(fx->dir, env, a1);
+    struct tokio_run r = tokio_test_run(fx->dir, env_of(fx), a1);
 
     assert_int_equal(r.status, 2);
     assert_contains(r.err, "see 'tokio index-darshanlogs --help'");
     tokio_run_free(&r);
-    r = tokio_test_run(fx->dir, env, a2);
+    r = tokio_test_run(fx->dir, env_of(fx), a2);
     assert_int_equal(r.status, 2);
     tokio_run_free(&r);
 }
@@ -347,10 +357,10 @@ test_threads_give_the_same_index(void **state)
                          "many", NULL };
     char *d1 = path_in(fx, "t1.db"), *d4 = path_in(fx, "t4.db");
 
-    struct tokio_run r = tokio_test_run(fx->dir, env, a1);
+    struct tokio_run r = tokio_test_run(fx->dir, env_of(fx), a1);
     assert_int_equal(r.status, 0);
     tokio_run_free(&r);
-    r = tokio_test_run(fx->dir, env, a4);
+    r = tokio_test_run(fx->dir, env_of(fx), a4);
     assert_int_equal(r.status, 0);
     tokio_run_free(&r);
     assert_int_equal(count_rows(d1, "headers"), N_MANY);
@@ -376,7 +386,7 @@ test_killed_run_resumes(void **state)
     const char *bin = getenv("TOKIO_BIN");
     long partial = -1;
 
-    struct tokio_run r = tokio_test_run(fx->dir, env, whole);
+    struct tokio_run r = tokio_test_run(fx->dir, env_of(fx), whole);
     assert_int_equal(r.status, 0);
     tokio_run_free(&r);
 
@@ -389,7 +399,8 @@ test_killed_run_resumes(void **state)
         if (pid == 0) {
             if (chdir(fx->dir) != 0)
                 _exit(127);
-            setenv("PYTOKIO_CONFIG", "inputs/site.json", 1);
+            setenv("PYTOKIO_CONFIG", fx->inputs ? "inputs/site.json" : "",
+                   1);
             execl(bin, bin, "index-darshanlogs", "-q", "--no-bulk-insert",
                   "-o", "killed.db", "many", (char *)NULL);
             _exit(127);
@@ -410,7 +421,7 @@ test_killed_run_resumes(void **state)
 
     const char *rerun[] = { "index-darshanlogs", "-q", "-o", "killed.db",
                             "many", NULL };
-    r = tokio_test_run(fx->dir, env, rerun);
+    r = tokio_test_run(fx->dir, env_of(fx), rerun);
     assert_int_equal(r.status, 0);
     tokio_run_free(&r);
     assert_int_equal(count_rows(db, "headers"), N_MANY);

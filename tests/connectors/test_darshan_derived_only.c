@@ -1,8 +1,9 @@
 /*
  * tests/connectors/test_darshan_derived_only.c - tokio_darshan_open_select()
- * with TOKIO_DARSHAN_DERIVED_ONLY (FOLD_TOTALS | FOLD_PERF): records
- * folded into --total and --perf as they are inflated, a piece of the
- * region at a time, never kept; and either fold alone.
+ * handing records to tokio_darshan_fold_record() (TOKIO_DARSHAN_FOLD_TOTALS
+ * | FOLD_PERF): records folded into --total and --perf as they are
+ * inflated, a piece of the region at a time, never kept; and either fold
+ * alone.
  * The figures (and cache-darshan's JSON of them) must equal a full
  * read's: on logs made here with records spanning many pieces, many
  * ranks (the rank table grows), every compression, truncations and a
@@ -23,13 +24,7 @@
 
 #define MADE "made.darshan"   /* the name logs are written under */
 
-#define DERIVED_MODS                                                        \
-    (TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_POSIX) |                        \
-     TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_MPIIO) |                        \
-     TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_STDIO) |                        \
-     TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DFS) |                          \
-     TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DAOS))
-#define FLAGS (TOKIO_DARSHAN_SKIP_NAMES | TOKIO_DARSHAN_DERIVED_ONLY)
+#define BOTH (TOKIO_DARSHAN_FOLD_TOTALS | TOKIO_DARSHAN_FOLD_PERF)
 
 static const int mods[] = {
     TOKIO_DARSHAN_POSIX, TOKIO_DARSHAN_MPIIO, TOKIO_DARSHAN_STDIO,
@@ -108,11 +103,33 @@ make_log(size_t n, int64_t nranks, int comp, size_t *len)
     return buf;
 }
 
-/* cache-darshan's JSON (--total --perf) of `log`, or NULL and *rc_out. */
-static char *
-json_text(const struct tokio_darshan *log, int *rc_out)
+/* Read `path` as cache-darshan --total --perf does: the derived modules
+ * only, no names, records folded into *fold (`views`) as inflated. */
+static int
+open_folded(struct tokio_darshan **log, struct tokio_darshan_fold **fold,
+            const char *path, unsigned views)
 {
-    struct tokio_darshan_json_opts o = { .total = 1, .perf = 1 };
+    struct tokio_darshan_select sel = {
+        .modules = TOKIO_DARSHAN_DERIVED_MODULES, .skip_names = 1,
+        .record = tokio_darshan_fold_record,
+    };
+    int rc;
+
+    *log = NULL;
+    if ((rc = tokio_darshan_fold_new(fold, views)) < 0)
+        return rc;
+    sel.payload = *fold;
+    return tokio_darshan_open_select(log, path, &sel);
+}
+
+/* cache-darshan's JSON (--total --perf) of `log` (its figures from `fold`
+ * when not NULL), or NULL and *rc_out. */
+static char *
+json_text(const struct tokio_darshan *log,
+          const struct tokio_darshan_fold *fold, int *rc_out)
+{
+    struct tokio_darshan_json_opts o = { .total = 1, .perf = 1,
+                                         .fold = fold };
 
     return tokio_test_darshan_json_text(log, &o, TOKIO_JSON_INDENT(4),
                                         rc_out);
@@ -123,10 +140,11 @@ json_text(const struct tokio_darshan *log, int *rc_out)
 static void
 assert_same_figures(const char *path)
 {
-    struct tokio_darshan *all = NULL, *fold = NULL;
+    struct tokio_darshan *all = NULL, *some = NULL;
+    struct tokio_darshan_fold *fold = NULL;
     int rc = tokio_darshan_open(&all, path);
     char *msg = rc < 0 ? strdup(tokio_errmsg()) : NULL;
-    int rc2 = tokio_darshan_open_select(&fold, path, DERIVED_MODS, FLAGS);
+    int rc2 = open_folded(&some, &fold, path, BOTH);
 
     if (rc < 0) {
         /* reading less may pass where the full read failed (damage in a
@@ -136,7 +154,8 @@ assert_same_figures(const char *path)
             fail();
         }
         free(msg);
-        tokio_darshan_free(fold);
+        tokio_darshan_free(some);
+        tokio_darshan_fold_free(fold);
         return;
     }
     assert_int_equal(rc2, rc);
@@ -144,7 +163,8 @@ assert_same_figures(const char *path)
         int mod = mods[k];
         struct tokio_darshan_total *a = NULL, *b = NULL;
         assert_int_equal(tokio_darshan_totals(all, mod, &a), TOKIO_OK);
-        assert_int_equal(tokio_darshan_totals(fold, mod, &b), TOKIO_OK);
+        assert_int_equal(tokio_darshan_fold_totals(fold, mod, &b),
+                         TOKIO_OK);
         assert_int_equal(a->n_records, b->n_records);
         assert_int_equal(a->id, b->id);
         assert_memory_equal(a->counters, b->counters,
@@ -156,23 +176,24 @@ assert_same_figures(const char *path)
         struct tokio_darshan_perf p, q;
         int prc = tokio_darshan_perf(all, mod, &p);
         char *pmsg = prc < 0 ? strdup(tokio_errmsg()) : NULL;
-        assert_int_equal(tokio_darshan_perf(fold, mod, &q), prc);
+        assert_int_equal(tokio_darshan_fold_perf(fold, mod, &q), prc);
         if (prc < 0)
             assert_string_equal(tokio_errmsg(), pmsg);
         free(pmsg);
         assert_memory_equal(&p, &q, sizeof(p));
-        assert_int_equal(tokio_darshan_record_count(fold, mod), 0);
+        assert_int_equal(tokio_darshan_record_count(some, mod), 0);
     }
     int jrc, jrc2;
-    char *ja = json_text(all, &jrc);
-    char *jb = json_text(fold, &jrc2);
+    char *ja = json_text(all, NULL, &jrc);
+    char *jb = json_text(some, fold, &jrc2);
     assert_int_equal(jrc, jrc2);
     if (ja != NULL)
         assert_string_equal(ja, jb);
     free(ja);
     free(jb);
     tokio_darshan_free(all);
-    tokio_darshan_free(fold);
+    tokio_darshan_free(some);
+    tokio_darshan_fold_free(fold);
 }
 
 static void
@@ -192,9 +213,8 @@ test_folded_figures_equal_a_full_read(void **state)
         assert_same_figures(t.path);
 
         struct tokio_darshan *log = NULL;
-        assert_int_equal(tokio_darshan_open_select(&log, t.path,
-                                                   DERIVED_MODS, FLAGS),
-                         TOKIO_OK);
+        struct tokio_darshan_fold *fold = NULL;
+        assert_int_equal(open_folded(&log, &fold, t.path, BOTH), TOKIO_OK);
         /* decoded, folded, not kept */
         assert_true(tokio_darshan_module_decoded(log, TOKIO_DARSHAN_POSIX));
         assert_int_equal(tokio_darshan_record_count(log,
@@ -204,17 +224,12 @@ test_folded_figures_equal_a_full_read(void **state)
                                              &raw_len));
         assert_int_equal(raw_len, 0);
         struct tokio_darshan_total *tot = NULL;
-        assert_int_equal(tokio_darshan_totals(log, TOKIO_DARSHAN_POSIX, &tot),
-                         TOKIO_OK);
+        assert_int_equal(tokio_darshan_fold_totals(fold, TOKIO_DARSHAN_POSIX,
+                                                   &tot), TOKIO_OK);
         assert_int_equal(tot->n_records, 1000);
         tokio_darshan_total_free(tot);
-        /* --file needs the records */
-        struct tokio_darshan_file_counts fc;
-        assert_int_equal(tokio_darshan_file_counts(log, TOKIO_DARSHAN_POSIX,
-                                                   &fc), TOKIO_EINVAL);
-        assert_contains(tokio_errmsg(), "made.darshan");
-        assert_contains(tokio_errmsg(), "POSIX");
         tokio_darshan_free(log);
+        tokio_darshan_fold_free(fold);
         free(buf);
     }
     tokio_test_tmpfile_free(&t);
@@ -226,23 +241,22 @@ test_one_fold_alone_refuses_the_other_view(void **state)
     struct tokio_test_tmpfile t = { 0 };
     size_t len;
     unsigned char *buf = make_log(500, 20, TOKIO_DARSHAN_ZLIB, &len);
-    struct tokio_darshan *all = NULL, *tot = NULL, *perf = NULL;
+    struct tokio_darshan *all = NULL, *tlog = NULL, *plog = NULL;
+    struct tokio_darshan_fold *tot = NULL, *perf = NULL;
 
     (void)state;
     tokio_test_tmpfile_put(&t, MADE, buf, len);
     assert_int_equal(tokio_darshan_open(&all, t.path), TOKIO_OK);
-    assert_int_equal(tokio_darshan_open_select(
-                         &tot, t.path, DERIVED_MODS,
-                         TOKIO_DARSHAN_FOLD_TOTALS), TOKIO_OK);
-    assert_int_equal(tokio_darshan_open_select(
-                         &perf, t.path, DERIVED_MODS,
-                         TOKIO_DARSHAN_FOLD_PERF), TOKIO_OK);
+    assert_int_equal(open_folded(&tlog, &tot, t.path,
+                                 TOKIO_DARSHAN_FOLD_TOTALS), TOKIO_OK);
+    assert_int_equal(open_folded(&plog, &perf, t.path,
+                                 TOKIO_DARSHAN_FOLD_PERF), TOKIO_OK);
     for (size_t k = 0; k < N_MODS; k++) {
         int mod = mods[k];
         struct tokio_darshan_total *a = NULL, *b = NULL;
         struct tokio_darshan_perf p, q;
         assert_int_equal(tokio_darshan_totals(all, mod, &a), TOKIO_OK);
-        assert_int_equal(tokio_darshan_totals(tot, mod, &b), TOKIO_OK);
+        assert_int_equal(tokio_darshan_fold_totals(tot, mod, &b), TOKIO_OK);
         assert_int_equal(a->n_records, b->n_records);
         assert_memory_equal(a->counters, b->counters,
                             a->n_counters * sizeof(int64_t));
@@ -250,23 +264,26 @@ test_one_fold_alone_refuses_the_other_view(void **state)
                             a->n_fcounters * sizeof(double));
         tokio_darshan_total_free(a);
         tokio_darshan_total_free(b);
-        /* (a module absent from the log has no records to keep) */
-        if (tokio_darshan_module_len(all, mod) == 0)
-            continue;
-        assert_int_equal(tokio_darshan_perf(tot, mod, &q), TOKIO_EINVAL);
-        assert_contains(tokio_errmsg(), "made.darshan");
-        assert_contains(tokio_errmsg(), "--total only");
+        assert_int_equal(tokio_darshan_fold_perf(tot, mod, &q), TOKIO_EINVAL);
+        assert_contains(tokio_errmsg(), "without --perf");
         b = (struct tokio_darshan_total *)1;
-        assert_int_equal(tokio_darshan_totals(perf, mod, &b), TOKIO_EINVAL);
+        assert_int_equal(tokio_darshan_fold_totals(perf, mod, &b),
+                         TOKIO_EINVAL);
         assert_null(b);
-        assert_contains(tokio_errmsg(), "--perf only");
+        assert_contains(tokio_errmsg(), "without --total");
         assert_int_equal(tokio_darshan_perf(all, mod, &p), TOKIO_OK);
-        assert_int_equal(tokio_darshan_perf(perf, mod, &q), TOKIO_OK);
+        assert_int_equal(tokio_darshan_fold_perf(perf, mod, &q), TOKIO_OK);
         assert_memory_equal(&p, &q, sizeof(p));
     }
+    /* modules without derived views are refused alike */
+    struct tokio_darshan_total *b = NULL;
+    assert_int_equal(tokio_darshan_fold_totals(tot, TOKIO_DARSHAN_LUSTRE, &b),
+                     TOKIO_EINVAL);
     tokio_darshan_free(all);
-    tokio_darshan_free(tot);
-    tokio_darshan_free(perf);
+    tokio_darshan_free(tlog);
+    tokio_darshan_free(plog);
+    tokio_darshan_fold_free(tot);
+    tokio_darshan_fold_free(perf);
     free(buf);
     tokio_test_tmpfile_free(&t);
 }
@@ -312,10 +329,10 @@ test_folded_rank_beyond_nprocs_fails_perf_only(void **state)
     tokio_test_tmpfile_put(&t, MADE, buf, len);
     assert_same_figures(t.path);
     struct tokio_darshan *log = NULL;
-    assert_int_equal(tokio_darshan_open_select(&log, t.path, DERIVED_MODS,
-                                               FLAGS), TOKIO_OK);
+    struct tokio_darshan_fold *fold = NULL;
+    assert_int_equal(open_folded(&log, &fold, t.path, BOTH), TOKIO_OK);
     struct tokio_darshan_perf p;
-    assert_int_equal(tokio_darshan_perf(log, TOKIO_DARSHAN_POSIX, &p),
+    assert_int_equal(tokio_darshan_fold_perf(fold, TOKIO_DARSHAN_POSIX, &p),
                      TOKIO_EFORMAT);
     assert_contains(tokio_errmsg(), "made.darshan");
     /* records 0 (shared) .. 4 are fine; record 5 has rank 5 */
@@ -323,11 +340,12 @@ test_folded_rank_beyond_nprocs_fails_perf_only(void **state)
                     "has 5 processes");
     assert_int_equal(p.total_bytes, 0);
     struct tokio_darshan_total *tot = NULL;
-    assert_int_equal(tokio_darshan_totals(log, TOKIO_DARSHAN_POSIX, &tot),
-                     TOKIO_OK);
+    assert_int_equal(tokio_darshan_fold_totals(fold, TOKIO_DARSHAN_POSIX,
+                                               &tot), TOKIO_OK);
     assert_int_equal(tot->n_records, 200);
     tokio_darshan_total_free(tot);
     tokio_darshan_free(log);
+    tokio_darshan_fold_free(fold);
     free(buf);
     tokio_test_tmpfile_free(&t);
 }
@@ -341,14 +359,16 @@ oom_trial(void *p)
 {
     const struct oom_ctx *c = p;
     struct tokio_darshan *log = NULL;
-    int rc = tokio_darshan_open_select(&log, c->path, DERIVED_MODS, FLAGS);
+    struct tokio_darshan_fold *fold = NULL;
+    int rc = open_folded(&log, &fold, c->path, BOTH);
 
     if (rc >= 0) {
         int jrc;
-        free(json_text(log, &jrc));
+        free(json_text(log, fold, &jrc));
         rc = jrc;
     }
     tokio_darshan_free(log);
+    tokio_darshan_fold_free(fold);
     return rc;
 }
 

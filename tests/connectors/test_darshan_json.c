@@ -1,10 +1,15 @@
 /*
- * tests/connectors/test_darshan_json.c - tokio_darshan_to_json() against
- * the reference's cache_darshan goldens
+ * tests/connectors/test_darshan_json.c - a log's JSON (darshan_json.c):
+ * tokio_darshan_to_json() against the reference's cache_darshan goldens
  * (testdata/golden/pytokio/cache_darshan/), compared by value with
  * json_equal(): integers as integers, reals exactly (the goldens hold
  * the reals darshan-parser's "%f" text reads back as), strings ("N/A")
- * as strings.  Then options, and the OOM loop.
+ * as strings; tokio_darshan_write_json()'s bytes are compared with them
+ * by tests/cli/test_cache_darshan.c.  Then options; logs made here with
+ * the writer for what the pack lacks (records sharing a name, merged or
+ * a repeated counter refused before anything is written, a record named
+ * like the "_total" pseudo-record, unnamed records, no records); write
+ * failures and the OOM loops; the "%f" shortcut.
  */
 #include "testutil.h"
 
@@ -16,10 +21,11 @@
 #include <jansson.h>
 #include <zlib.h>
 
-#include "connectors/darshan_private.h"
 #include "core/alloc.h"
 #include "tokio/connectors/darshan.h"
 #include "tokio/connectors/darshan_json.h"
+#include "tokio/connectors/darshan_writer.h"
+#include "tokio/output.h"
 
 /* ---- fixtures ------------------------------------------------------- */
 
@@ -317,6 +323,210 @@ test_darshan_json_keeps_na_strings_and_real_zeros(void **state)
     json_decref(j);
 }
 
+/* ---- logs made here --------------------------------------------------- */
+
+static const struct tokio_darshan_mount test_mounts[] = {
+    { "/scratch", "lustre" }, { "/", "rootfs" },
+};
+
+static struct tokio_darshan_writer *
+new_writer(void)
+{
+    struct tokio_darshan_job_info job = {
+        .uid = 1000, .jobid = 42, .start_time = 1500000000,
+        .end_time = 1500000100, .nprocs = 4, .exe = "/bin/app -x",
+        .n_mounts = 2, .mounts = test_mounts,
+    };
+    struct tokio_darshan_writer *w = NULL;
+
+    assert_int_equal(tokio_darshan_writer_new(&w, &job), TOKIO_OK);
+    return w;
+}
+
+/* A POSIX (or STDIO) record whose counters are `base` + their index. */
+static void
+add_rec(struct tokio_darshan_writer *w, int mod, uint64_t id, int64_t rank,
+        int64_t base)
+{
+    size_t n = tokio_darshan_counter_count(mod);
+    size_t nf = tokio_darshan_fcounter_count(mod);
+    int64_t *c = calloc(n, sizeof(*c));
+    double *f = calloc(nf, sizeof(*f));
+
+    assert_non_null(c);
+    assert_non_null(f);
+    for (size_t i = 0; i < n; i++)
+        c[i] = base + (int64_t)i;
+    for (size_t i = 0; i < nf; i++)
+        f[i] = (double)base / 8 + (double)i;
+    assert_int_equal(tokio_darshan_writer_add_record(w, mod, id, rank, c, n,
+                                                     f, nf), TOKIO_OK);
+    free(c);
+    free(f);
+}
+
+static struct tokio_darshan *
+open_written(struct tokio_darshan_writer *w)
+{
+    unsigned char *buf = NULL;
+    size_t len = 0;
+    struct tokio_darshan *log = NULL;
+
+    assert_int_equal(tokio_darshan_writer_write_mem(w, &buf, &len),
+                     TOKIO_OK);
+    tokio_darshan_writer_free(w);
+    assert_true(tokio_darshan_open_mem(&log, buf, len, "made.darshan") >= 0);
+    free(buf);
+    return log;
+}
+
+/* Two ids named alike (ranks 1 and 0, then 3 and 2, or 1 again), a
+ * record named "_total", records without a name, a LUSTRE record. */
+static struct tokio_darshan *
+tricky_log(int repeat_rank)
+{
+    struct tokio_darshan_writer *w = new_writer();
+
+    assert_int_equal(tokio_darshan_writer_add_name(w, 11, "/scratch/a"), 0);
+    assert_int_equal(tokio_darshan_writer_add_name(w, 12, "/scratch/a"), 0);
+    assert_int_equal(tokio_darshan_writer_add_name(w, 13, "_total"), 0);
+    assert_int_equal(tokio_darshan_writer_add_name(w, 14, "/home/\xc3\xa9"
+                                                   "\"q\""), 0);
+    add_rec(w, TOKIO_DARSHAN_POSIX, 11, 1, 100);
+    add_rec(w, TOKIO_DARSHAN_POSIX, 12, 0, 200);
+    add_rec(w, TOKIO_DARSHAN_POSIX, 11, 3, 300);
+    add_rec(w, TOKIO_DARSHAN_POSIX, 12, repeat_rank ? 1 : 2, 400);
+    add_rec(w, TOKIO_DARSHAN_POSIX, 13, -1, 500);
+    add_rec(w, TOKIO_DARSHAN_POSIX, 14, 0, 600);
+    add_rec(w, TOKIO_DARSHAN_POSIX, 99, 0, 700);   /* no name */
+    add_rec(w, TOKIO_DARSHAN_POSIX, 98, 1, 800);   /* no name either */
+    add_rec(w, TOKIO_DARSHAN_STDIO, 11, 2, 900);
+    struct tokio_darshan_lustre_comp comp = {
+        .counters = { 1048576, 2, 0, 0, -1, 1, 0 }, .pool_name = "pool1",
+    };
+    const int64_t osts[] = { 5, 3 };
+    assert_int_equal(tokio_darshan_writer_add_lustre(w, 11, -1, &comp, 1,
+                                                     osts, 2), TOKIO_OK);
+    return open_written(w);
+}
+
+/* The JSON of `log` with `o` as a tree, and the same written and read
+ * back: they must be alike (the written text is the tree, key order and
+ * all, as tokio_json_write() gives it). */
+static json_t *
+both_ways(const struct tokio_darshan *log,
+          const struct tokio_darshan_json_opts *o)
+{
+    json_t *tree = NULL;
+    char *want = NULL;
+    int rc;
+
+    assert_int_equal(tokio_darshan_to_json(log, o, &tree), TOKIO_OK);
+    char *text = tokio_test_darshan_json_text(log, o, TOKIO_JSON_INDENT(4),
+                                              &rc);
+    assert_int_equal(rc, TOKIO_OK);
+    assert_int_equal(tokio_json_dumps(&want, tree, TOKIO_JSON_SORT_KEYS |
+                                      TOKIO_JSON_INDENT(4)), TOKIO_OK);
+    assert_string_equal(text, want);
+    free(text);
+    free(want);
+    return tree;
+}
+
+static json_t *
+path_get(json_t *j, const char *a, const char *b, const char *c)
+{
+    return json_object_get(json_object_get(json_object_get(j, a), b), c);
+}
+
+static void
+test_darshan_json_merges_records_sharing_a_name(void **state)
+{
+    static const char *const ctrs[] = { "OPENS", "F_READ_TIME" };
+    struct tokio_darshan *log = tricky_log(0);
+    struct tokio_darshan_json_opts o = { .base = 1, .total = 1, .perf = 1 };
+
+    (void)state;
+    json_t *j = both_ways(log, &o);
+    /* "/scratch/a" has ranks 0, 1, 2, 3 from ids 11 and 12 */
+    json_t *a = path_get(j, "counters", "posix", "/scratch/a");
+    assert_int_equal(json_object_size(a), 4);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(a,
+                     "2"), "OPENS")), 400);
+    /* "_total" holds both the record's rank and the totals */
+    json_t *t = path_get(j, "counters", "posix", "_total");
+    assert_non_null(json_object_get(t, "-1"));
+    assert_non_null(json_object_get(t, "BYTES_READ"));
+    assert_non_null(path_get(j, "counters", "posix", "_perf"));
+    /* unnamed records are "(null)", as darshan-parser prints them */
+    assert_int_equal(json_object_size(path_get(j, "counters", "posix",
+                                               "(null)")), 2);
+    assert_string_equal(json_string_value(json_object_get(json_object_get(
+        path_get(j, "counters", "lustre", "/scratch/a"), "-1"),
+        "COMP1_POOL_NAME")), "pool1");
+    json_decref(j);
+
+    /* filtered: only the counters asked, and no other view */
+    o = (struct tokio_darshan_json_opts){ .base = 1, .counters = ctrs,
+                                          .n_counters = 2 };
+    j = both_ways(log, &o);
+    json_t *r = json_object_get(path_get(j, "counters", "posix",
+                                         "/scratch/a"), "3");
+    assert_int_equal(json_object_size(r), 2);
+    assert_true(json_is_real(json_object_get(r, "F_READ_TIME")));
+    /* LUSTRE records give none of those counters: no module at all */
+    assert_null(path_get(j, "counters", "lustre", "/scratch/a"));
+    /* the record named "_total" alone: no totals without --total */
+    assert_int_equal(json_object_size(path_get(j, "counters", "posix",
+                                               "_total")), 1);
+    assert_null(path_get(j, "counters", "posix", "_perf"));
+    json_decref(j);
+    tokio_darshan_free(log);
+}
+
+static void
+test_darshan_json_refuses_a_repeated_counter_before_writing(void **state)
+{
+    struct tokio_darshan *log = tricky_log(1);
+    struct tokio_darshan_json_opts o = { .base = 1 };
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    json_t *j = (json_t *)1;
+
+    (void)state;
+    assert_non_null(fp);
+    assert_int_equal(tokio_darshan_write_json(log, fp, &o, 0),
+                     TOKIO_EFORMAT);
+    assert_contains(tokio_errmsg(), "made.darshan");
+    assert_contains(tokio_errmsg(), "posix record '/scratch/a' rank 1 has "
+                    "counter");
+    assert_int_equal(fclose(fp), 0);
+    assert_int_equal(len, 0);   /* nothing went out */
+    free(buf);
+    assert_int_equal(tokio_darshan_to_json(log, &o, &j), TOKIO_EFORMAT);
+    assert_null(j);
+    tokio_darshan_free(log);
+}
+
+static void
+test_darshan_json_of_a_log_without_records(void **state)
+{
+    struct tokio_darshan *log = open_written(new_writer());
+    struct tokio_darshan_json_opts o = { .base = 1, .total = 1, .perf = 1 };
+
+    (void)state;
+    json_t *j = both_ways(log, &o);
+    /* no module: no "counters" */
+    assert_int_equal(json_object_size(j), 2);
+    assert_string_equal(json_string_value(json_object_get(
+        json_object_get(j, "header"), "jobid")), "42");
+    assert_string_equal(json_string_value(json_object_get(
+        json_object_get(j, "mounts"), "/scratch")), "lustre");
+    json_decref(j);
+    tokio_darshan_free(log);
+}
+
 /* ---- anomalies ------------------------------------------------------ */
 
 static void
@@ -327,17 +537,55 @@ test_darshan_json_null_log_is_einval(void **state)
     (void)state;
     assert_int_equal(tokio_darshan_to_json(NULL, NULL, &j), TOKIO_EINVAL);
     assert_null(j);
+    assert_int_equal(tokio_darshan_write_json(NULL, stdout, NULL, 0),
+                     TOKIO_EINVAL);
+}
+
+static void
+test_darshan_json_write_errors_are_eio(void **state)
+{
+    struct tokio_darshan *log = tricky_log(0);
+    FILE *fp = fopen("/dev/full", "w");
+
+    (void)state;
+    if (fp == NULL) {
+        tokio_darshan_free(log);
+        print_message("skipped: no /dev/full\n");
+        skip();
+    }
+    assert_int_equal(tokio_darshan_write_json(log, fp, NULL, 0), TOKIO_EIO);
+    fclose(fp);
+    assert_int_equal(tokio_darshan_write_json(log, NULL, NULL, 0),
+                     TOKIO_EINVAL);
+    tokio_darshan_free(log);
+}
+
+struct oom_ctx {
+    const struct tokio_darshan *log;
+};
+
+static int
+oom_write(void *p)
+{
+    struct oom_ctx *c = p;
+    struct tokio_darshan_json_opts o = { .base = 1, .total = 1, .perf = 1 };
+    FILE *fp = fopen("/dev/null", "w");
+
+    assert_non_null(fp);
+    int rc = tokio_darshan_write_json(c->log, fp, &o, TOKIO_JSON_INDENT(2));
+    fclose(fp);
+    return rc;
 }
 
 static void
 test_darshan_json_survives_every_oom(void **state)
 {
     struct tokio_darshan_json_opts o = { .base = 1, .total = 1, .perf = 1 };
-    struct tokio_darshan *log = NULL;
+    struct tokio_darshan *log = tricky_log(0);
 
     (void)state;
-    TOKIO_TEST_NEED_DATA(path, "pytokio-inputs/noposixopens.darshan");
-    assert_true(tokio_darshan_open(&log, path) >= 0);
+    struct oom_ctx c = { log };
+    tokio_test_every_oom(oom_write, &c, 1);
     for (size_t n = 1;; n++) {
         json_t *j = NULL;
         tokio_test_fail_alloc_at(n);
@@ -363,12 +611,12 @@ next_random(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-/* tokio__darshan_fixed6() gives the very double that strtod() reads from
+/* tokio_darshan_printed() gives the very double that strtod() reads from
  * snprintf("%f") (what the reference saw), over exact ties (k / 2^n),
  * values one ulp from them, times, tiny and negative values, and any
  * bit pattern.  TOKIO_TEST_DOUBLES sets the count (default 1e6). */
 static void
-test_darshan_fixed6_equals_printf_strtod(void **state)
+test_darshan_printed_equals_printf_strtod(void **state)
 {
     const char *env = getenv("TOKIO_TEST_DOUBLES");
     size_t count = env != NULL ? (size_t)strtoull(env, NULL, 10) : 1000000;
@@ -403,8 +651,9 @@ test_darshan_fixed6_equals_printf_strtod(void **state)
         }
         if ((r >> 63) && i % 6 != 4)
             v = -v;
-        if (!tokio__darshan_fixed6(v, &fast))
+        if (!isfinite(v))
             continue;
+        fast = tokio_darshan_printed(v);
         snprintf(text, sizeof(text), "%f", v);
         double slow = strtod(text, NULL);
         if (memcmp(&fast, &slow, sizeof(fast)) != 0)
@@ -416,12 +665,17 @@ int
 main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_darshan_fixed6_equals_printf_strtod),
+        cmocka_unit_test(test_darshan_printed_equals_printf_strtod),
         cmocka_unit_test(test_darshan_json_matches_every_golden),
         cmocka_unit_test(test_darshan_json_filters_modules_and_counters),
         cmocka_unit_test(test_darshan_json_null_opts_is_base),
         cmocka_unit_test(test_darshan_json_keeps_na_strings_and_real_zeros),
+        cmocka_unit_test(test_darshan_json_merges_records_sharing_a_name),
+        cmocka_unit_test(
+            test_darshan_json_refuses_a_repeated_counter_before_writing),
+        cmocka_unit_test(test_darshan_json_of_a_log_without_records),
         cmocka_unit_test(test_darshan_json_null_log_is_einval),
+        cmocka_unit_test(test_darshan_json_write_errors_are_eio),
         cmocka_unit_test(test_darshan_json_survives_every_oom),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

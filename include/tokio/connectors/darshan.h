@@ -133,52 +133,62 @@ TOKIO_API int tokio_darshan_open_mem(struct tokio_darshan **out,
                                      const void *buf, size_t len,
                                      const char *name);
 
-/** Flags of tokio_darshan_open_select(). */
-enum tokio_darshan_open_flags {
-    TOKIO_DARSHAN_SKIP_NAMES = 1,       /* no name table: names are NULL */
-    TOKIO_DARSHAN_FOLD_TOTALS = 2,      /* --total figures, no records */
-    TOKIO_DARSHAN_FOLD_PERF = 4,        /* --perf figures, no records */
-    TOKIO_DARSHAN_DERIVED_ONLY = 6      /* both */
-};
-
-/** The bit of module `mod` in tokio_darshan_open_select()'s mask. */
+/** The bit of module `mod` in struct tokio_darshan_select's mask. */
 #define TOKIO_DARSHAN_MODULE_BIT(mod) (UINT64_C(1) << (mod))
 
 /**
- * As tokio_darshan_open(), reading only what the caller will use: the
- * header, job record and mount table always; the module regions whose
- * TOKIO_DARSHAN_MODULE_BIT() is set in `modules` (UINT64_MAX: all); and
- * the name table unless `flags` has TOKIO_DARSHAN_SKIP_NAMES.  A module
- * left out keeps its header facts (tokio_darshan_module_len(), _version(),
- * _partial()) but is neither inflated nor decoded: no records and no raw
- * region, and corruption inside it goes unnoticed (a region reaching past
- * the end of the file is still TOKIO_EFORMAT).  For readers that need a
- * few modules of big logs (index-darshanlogs: POSIX and STDIO).
- * Bits are current module ids (older logs are remapped first).
+ * A record handed over by tokio_darshan_open_select() as it is decoded
+ * (module `mod`, file order).  `r` and what it points to last until the
+ * call returns.  `log` is the log being read: its header, job record,
+ * mount table and name table (unless skipped) are complete, its records
+ * are not.  Return TOKIO_OK to go on; a negative status stops the read,
+ * and the open fails with it (set the message with the status).
+ */
+typedef int (*tokio_darshan_record_fn)(void *payload,
+                                       const struct tokio_darshan *log,
+                                       int mod,
+                                       const struct tokio_darshan_record *r);
+
+/** What tokio_darshan_open_select() reads and where records go. */
+struct tokio_darshan_select {
+    /* the TOKIO_DARSHAN_MODULE_BIT()s of the modules to read (UINT64_MAX:
+     * all); bits are current module ids (older logs are remapped first) */
+    uint64_t modules;
+    int skip_names;             /* no name table: names are NULL */
+    tokio_darshan_record_fn record;     /* NULL: records are kept */
+    void *payload;              /* record's first argument */
+};
+
+/**
+ * As tokio_darshan_open(), reading only what `sel` asks for (NULL: all,
+ * records kept): the header, job record and mount table always; the
+ * module regions whose bit is set; the name table unless skipped.  A
+ * module left out keeps its header facts (tokio_darshan_module_len(),
+ * _version(), _partial()) but is neither inflated nor decoded: no
+ * records, and corruption inside it goes unnoticed (a region reaching
+ * past the end of the file is still TOKIO_EFORMAT).
  *
- * With TOKIO_DARSHAN_FOLD_TOTALS and/or TOKIO_DARSHAN_FOLD_PERF in
- * `flags` (TOKIO_DARSHAN_DERIVED_ONLY: both), the modules read that have
- * derived views (POSIX, MPI-IO, STDIO, DFS, DAOS; a record version
- * darshan-util reads) are inflated a small piece at a time and each
- * record is folded into the module's --total (resp. --perf) figures as
- * it is decoded: such a module is decoded but keeps no records (record
- * count 0) and no raw region; tokio_darshan_totals() (resp.
- * tokio_darshan_perf()) gives what it gives on a full open, the other
- * views of its records fail with TOKIO_EINVAL.  For cache-darshan
- * --total/--perf: memory stays a few pages whatever the log's size.
+ * With sel->record, every record of the modules read is handed to it as
+ * it is decoded and is not kept: those modules have no records
+ * afterwards, but count as decoded.  Fixed-size records (all modules but
+ * LUSTRE, DXT, MDHIM and HEATMAP) are decoded from a small piece of their
+ * region at a time as it is inflated, so memory then stays a few pages
+ * whatever the log's size; the others are decoded whole, handed over,
+ * released.
+ * For readers that fold records into figures of their own
+ * (index-darshanlogs, tokio_darshan_fold_record()).
  */
 TOKIO_API int tokio_darshan_open_select(struct tokio_darshan **out,
-                                        const char *path, uint64_t modules,
-                                        unsigned flags);
+                                        const char *path,
+                                        const struct tokio_darshan_select *sel);
 
 /**
  * As tokio_darshan_open_select(), from `len` bytes at `buf` (not kept
  * after return); `name` as in tokio_darshan_open_mem().
  */
-TOKIO_API int tokio_darshan_open_mem_select(struct tokio_darshan **out,
-                                            const void *buf, size_t len,
-                                            const char *name,
-                                            uint64_t modules, unsigned flags);
+TOKIO_API int tokio_darshan_open_mem_select(
+    struct tokio_darshan **out, const void *buf, size_t len,
+    const char *name, const struct tokio_darshan_select *sel);
 
 /** Release a log (NULL is fine). */
 TOKIO_API void tokio_darshan_free(struct tokio_darshan *log);
@@ -213,8 +223,8 @@ TOKIO_API unsigned tokio_darshan_module_version(
  */
 TOKIO_API int tokio_darshan_module_decoded(const struct tokio_darshan *log,
                                            int mod);
-/** The decompressed region of module `mod` (NULL if absent, not read,
- *  or folded: tokio_darshan_open_select()). */
+/** The decompressed region of a module read but not decoded
+ *  (tokio_darshan_module_decoded() 0); NULL for any other. */
 TOKIO_API const unsigned char *tokio_darshan_module_raw(
     const struct tokio_darshan *log, int mod, size_t *len_out);
 
@@ -261,6 +271,13 @@ TOKIO_API const char *tokio_darshan_fcounter_name(int mod, size_t i);
 TOKIO_API int tokio_darshan_write_base(const struct tokio_darshan *log,
                                        FILE *fp);
 
+/**
+ * `v` as read back from darshan-parser's "%f" text of it (six decimals):
+ * what the reference, which parsed that text, holds for a real counter.
+ * NaN and infinities come back unchanged.  Thread-safe.
+ */
+TOKIO_API double tokio_darshan_printed(double v);
+
 /* ==== Derived views: darshan-parser --total, --perf and --file ==========
  *
  * Computed from the records of one module exactly as darshan-parser 3.5.0
@@ -269,6 +286,15 @@ TOKIO_API int tokio_darshan_write_base(const struct tokio_darshan *log,
  * Any other module id gives TOKIO_EINVAL.  A module without records gives
  * the all-zero result, as darshan-parser's empty accumulator does.
  */
+
+/** The modules with derived views, as TOKIO_DARSHAN_MODULE_BIT()s (what
+ *  cache-darshan --total and --perf read). */
+#define TOKIO_DARSHAN_DERIVED_MODULES                                      \
+    (TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_POSIX) |                        \
+     TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_MPIIO) |                        \
+     TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_STDIO) |                        \
+     TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DFS) |                          \
+     TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DAOS))
 
 /** The aggregate record of --total: counters in the record layout. */
 struct tokio_darshan_total {
@@ -284,9 +310,8 @@ struct tokio_darshan_total {
 /**
  * Aggregate all records of module `mod` (--total).  On success *out holds
  * the result (free with tokio_darshan_total_free()) and the result is
- * TOKIO_OK; fails with TOKIO_EINVAL (module without --total, or opened
- * with TOKIO_DARSHAN_FOLD_PERF alone) or TOKIO_ENOMEM, leaving *out NULL.
- * Thread-safe on a shared log.
+ * TOKIO_OK; fails with TOKIO_EINVAL (module without --total) or
+ * TOKIO_ENOMEM, leaving *out NULL.  Thread-safe on a shared log.
  */
 TOKIO_API int tokio_darshan_totals(const struct tokio_darshan *log, int mod,
                                    struct tokio_darshan_total **out);
@@ -308,13 +333,62 @@ struct tokio_darshan_perf {
 
 /**
  * Fill *out with module `mod`'s performance estimates (--perf).  Returns
- * TOKIO_OK, TOKIO_EINVAL (module without --perf, or opened with
- * TOKIO_DARSHAN_FOLD_TOTALS alone), TOKIO_EFORMAT (a record
+ * TOKIO_OK, TOKIO_EINVAL (module without --perf), TOKIO_EFORMAT (a record
  * names a rank at or beyond the job's nprocs: darshan-parser aborts
  * there) or TOKIO_ENOMEM; *out is zeroed on failure.
  */
 TOKIO_API int tokio_darshan_perf(const struct tokio_darshan *log, int mod,
                                  struct tokio_darshan_perf *out);
+
+/*
+ * The same figures folded from records one at a time: give
+ * tokio_darshan_fold_record() and a fold to tokio_darshan_open_select()
+ * as its record callback, and a big log's --total and --perf cost a few
+ * pages of memory, its records never held (cache-darshan --total/--perf).
+ * tokio_darshan_totals() and tokio_darshan_perf() fold a log's kept
+ * records the same way.
+ */
+struct tokio_darshan_fold;
+
+/** The figures a fold keeps (flags). */
+enum tokio_darshan_fold_views {
+    TOKIO_DARSHAN_FOLD_TOTALS = 1,      /* --total */
+    TOKIO_DARSHAN_FOLD_PERF = 2         /* --perf */
+};
+
+/**
+ * An empty fold of the `views` asked for, for every module with derived
+ * views.  *out holds it (free with tokio_darshan_fold_free()); TOKIO_OK
+ * or TOKIO_ENOMEM (then *out is NULL).
+ */
+TOKIO_API int tokio_darshan_fold_new(struct tokio_darshan_fold **out,
+                                     unsigned views);
+
+/**
+ * Fold record `r` of module `mod` of `log` into the fold `fold` (a
+ * tokio_darshan_record_fn; records of modules without derived views are
+ * ignored).  Records must come in file order, one log per fold.  Returns
+ * TOKIO_OK or TOKIO_ENOMEM.
+ */
+TOKIO_API int tokio_darshan_fold_record(void *fold,
+                                        const struct tokio_darshan *log,
+                                        int mod,
+                                        const struct tokio_darshan_record *r);
+
+/**
+ * tokio_darshan_totals() and tokio_darshan_perf() of the records folded
+ * in (all zero for a module none came from).  Statuses as theirs, and
+ * TOKIO_EINVAL when the fold does not keep that view.
+ */
+TOKIO_API int tokio_darshan_fold_totals(const struct tokio_darshan_fold *f,
+                                        int mod,
+                                        struct tokio_darshan_total **out);
+TOKIO_API int tokio_darshan_fold_perf(const struct tokio_darshan_fold *f,
+                                      int mod,
+                                      struct tokio_darshan_perf *out);
+
+/** Release a fold (NULL is fine). */
+TOKIO_API void tokio_darshan_fold_free(struct tokio_darshan_fold *f);
 
 /** One file category of --file. */
 struct tokio_darshan_file_category {
@@ -342,8 +416,8 @@ struct tokio_darshan_file_counts {
 
 /**
  * Fill *out with module `mod`'s per-file-category counts (--file).
- * Returns TOKIO_OK, TOKIO_EINVAL (module without --file, or opened with
- * TOKIO_DARSHAN_DERIVED_ONLY) or TOKIO_ENOMEM; *out is zeroed on failure.
+ * Returns TOKIO_OK, TOKIO_EINVAL (module without --file) or TOKIO_ENOMEM;
+ * *out is zeroed on failure.
  */
 TOKIO_API int tokio_darshan_file_counts(const struct tokio_darshan *log,
                                         int mod,

@@ -29,8 +29,8 @@
 #include "tokio/common.h"
 #include "tokio/connectors/darshan.h"
 
-/* What to put under "counters"; all zero means base only, as in the
- * reference's cache_darshan. */
+/* What to put under "counters"; no view named means base only, as in
+ * the reference's cache_darshan (the filters still apply). */
 struct tokio_darshan_json_opts {
     int base;                   /* records (darshan-parser --base) */
     int total;                  /* "_total" per module (--total) */
@@ -42,33 +42,36 @@ struct tokio_darshan_json_opts {
     size_t n_modules;
     const char *const *counters;
     size_t n_counters;
+    /* "_total" and "_perf" from these figures, folded while the log was
+     * read (tokio_darshan_fold_record()); NULL: from the log's records */
+    const struct tokio_darshan_fold *fold;
 };
 
 /**
- * Build the reference's JSON for `log` with `opts` (NULL: base only).
- * On success *out holds a new reference (json_decref() it) and the
- * result is TOKIO_OK.  Fails with TOKIO_ENOMEM, TOKIO_EFORMAT (two
- * records give the same module/name/rank/counter, which the reference
- * rejects too; or --perf finds a rank beyond nprocs, where
- * darshan-parser aborts) or TOKIO_EINVAL (no log); then *out is NULL.
- * Thread-safe on a shared log; times are ctime() in the local zone (TZ).
+ * Write the reference's JSON for `log` with `opts` (NULL: base only) to
+ * `fp` as it is made, in the layout tokio_json_write() gives `flags`,
+ * with its keys sorted whatever `flags` says (TOKIO_JSON_INDENT(n) is
+ * honoured).  Memory stays one small entry per record plus one record's
+ * counters, whatever the log's size.  Returns TOKIO_OK, TOKIO_EFORMAT
+ * (two records give the same module/name/rank/counter, which the
+ * reference rejects too; or --perf finds a rank beyond nprocs, where
+ * darshan-parser aborts: both found before anything is written),
+ * TOKIO_EINVAL (no log or no file), TOKIO_ENOMEM or TOKIO_EIO (writing
+ * failed); output may then be incomplete.  Thread-safe on a shared log;
+ * times are ctime() in the local zone (TZ).
+ */
+TOKIO_API int tokio_darshan_write_json(
+    const struct tokio_darshan *log, FILE *fp,
+    const struct tokio_darshan_json_opts *opts, unsigned flags);
+
+/**
+ * The same JSON as a tree: on success *out holds a new reference
+ * (json_decref() it) and the result is TOKIO_OK; else *out is NULL and
+ * the statuses are tokio_darshan_write_json()'s but TOKIO_EIO.  The tree
+ * of a big log is ten times its decoded size: write what can be written.
  */
 TOKIO_API int tokio_darshan_to_json(const struct tokio_darshan *log,
                                     const struct tokio_darshan_json_opts *opts,
                                     json_t **out);
-
-/**
- * Write to `fp` what tokio_json_write(tree, fp, flags) writes for the
- * tree tokio_darshan_to_json() builds with `opts`, with its keys sorted
- * whatever `flags` says (TOKIO_JSON_INDENT(n) is honoured), without
- * building the tree: memory stays one small entry per record plus one
- * record's counters, whatever the log's size.  Returns TOKIO_OK, or the
- * same failures as tokio_darshan_to_json() (checked before anything is
- * written, except running out of memory) and TOKIO_EIO when writing
- * fails; output may then be incomplete.  Thread-safe on a shared log.
- */
-TOKIO_API int tokio_darshan_write_json(
-    const struct tokio_darshan *log,
-    const struct tokio_darshan_json_opts *opts, FILE *fp, unsigned flags);
 
 #endif

@@ -85,8 +85,10 @@ struct tokio_find_darshanlogs_query {
  * of in Python's set order; when a repository is configured but none of
  * its folders exists, that is an error naming it instead of an empty
  * result (a mistyped --logdir would otherwise look like a quiet day); and
- * without a start date we cannot yet ask the job databases when the job
- * started (NEEDSWORK: use the jobinfo tool once it exists).
+ * a start date is needed even with a job id.  NEEDSWORK: the reference
+ * then asks the job databases when the job started; the jobinfo tool
+ * (tokio_jobinfo_get_job_startend()) could, at the price of running
+ * sacct from the finder.
  *
  * @param cfg  the site configuration; may be NULL when q->log_dir is set.
  * @param[out] paths_out  sorted, duplicate-free paths as the repository
