@@ -110,11 +110,6 @@ darshan_f64(const unsigned char *p, int swap)
     return d;
 }
 
-/* Adler-32 of `n` bytes at `p` continuing `adler` (1 to start), as
- * zlib's adler32() computes it (darshan.c). */
-uint32_t tokio__darshan_adler32(uint32_t adler, const unsigned char *p,
-                                size_t n);
-
 /* Decode module `mod` of `log` from mods[mod].raw (darshan_modules.c).
  * Returns TOKIO_OK (module possibly left undecoded) or TOKIO_ENOMEM. */
 int tokio__darshan_decode_module(struct tokio_darshan *log, int mod);

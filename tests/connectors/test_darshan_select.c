@@ -3,8 +3,7 @@
  * tokio_darshan_open_select() (only some module regions inflated, the
  * name table optional, records handed to a callback as they are decoded
  * instead of kept) and the reader's own zlib framing (raw inflate
- * between a checked header and a checked Adler-32 trailer, with
- * tokio__darshan_adler32() equal to zlib's adler32()).  Logs are made
+ * between a checked header and a checked Adler-32 trailer).  Logs are made
  * here with the writer; the pack's logs, when present, are compared
  * between full and selective reads.
  */
@@ -31,41 +30,6 @@
  * record versions at byte 1072, 4 bytes a module. */
 #define MOD_MAP_OFF 48
 #define MOD_VER_OFF 1072
-
-/* ---- adler32 ----------------------------------------------------------- */
-
-static void
-test_adler32_equals_zlib(void **state)
-{
-    enum { MAX = 70000 };
-    unsigned char *buf = malloc(MAX + 16);
-    uint64_t x = 12345;
-
-    (void)state;
-    assert_non_null(buf);
-    for (size_t i = 0; i < MAX + 16; i++) {
-        x = x * UINT64_C(6364136223846793005) + 1442695040888963407u;
-        /* runs of 0xff stress the sums' bounds */
-        buf[i] = i % 7000 < 6000 ? 0xff : (unsigned char)(x >> 56);
-    }
-    static const size_t lens[] = {
-        0, 1, 15, 16, 17, 31, 32, 100, 5551, 5552, 5553, 5552 * 3 + 7,
-        65536, MAX,
-    };
-    for (size_t k = 0; k < sizeof(lens) / sizeof(lens[0]); k++)
-        for (size_t off = 0; off < 4; off++) {
-            uLong want = adler32(1, buf + off, (uInt)lens[k]);
-            assert_int_equal(tokio__darshan_adler32(1, buf + off, lens[k]),
-                             want);
-            /* continued from a previous value, as zlib allows */
-            uLong half = adler32(1, buf + off, (uInt)(lens[k] / 2));
-            assert_int_equal(
-                tokio__darshan_adler32((uint32_t)half,
-                                       buf + off + lens[k] / 2,
-                                       lens[k] - lens[k] / 2), want);
-        }
-    free(buf);
-}
 
 /* ---- logs made here ----------------------------------------------------- */
 
@@ -619,7 +583,6 @@ int
 main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_adler32_equals_zlib),
         cmocka_unit_test(test_select_reads_only_the_chosen_modules),
         cmocka_unit_test(test_zlib_framing_is_checked),
         cmocka_unit_test(test_select_of_a_missing_file_names_it),
