@@ -7,7 +7,9 @@
  * "{}"/"[]" for empty containers, non-ASCII as \uXXXX, and floats in
  * repr() form (src/core/repr.c).  jansson's own dumper differs in all of
  * these, so we walk the jansson tree ourselves; jansson still owns parsing
- * and the values.
+ * and the values.  The same writer also streams (tokio__jstream_*) for the
+ * two outputs too large to build as a tree first: a Darshan log's records
+ * (darshan_json.c) and Elasticsearch pages (es.c).
  */
 #include "tokio/output.h"
 
@@ -705,28 +707,6 @@ tokio__jstream_value(struct tokio__jstream *js, const json_t *v)
 
     if (rc < 0 && js->rc == TOKIO_OK)
         js->rc = rc;
-}
-
-static int
-cmp_jkey(const void *a, const void *b)
-{
-    const struct tokio__jkey *x = a, *y = b;
-    int c = strcmp(x->s, y->s);
-
-    return c != 0 ? c : (x->i > y->i) - (x->i < y->i);
-}
-
-void
-tokio__jkeys_sort(struct tokio__jkey *k, size_t n)
-{
-    if (n > 1)
-        qsort(k, n, sizeof(*k), cmp_jkey);
-}
-
-int
-tokio__jkeys_last(const struct tokio__jkey *k, size_t n, size_t at)
-{
-    return at + 1 == n || strcmp(k[at].s, k[at + 1].s) != 0;
 }
 
 int

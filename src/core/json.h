@@ -65,20 +65,6 @@ void tokio__jstream_value(struct tokio__jstream *js, const json_t *v);
 int tokio__jstream_close(struct tokio__jstream *js);
 
 /*
- * Keys in the order a sorted object takes them, for writers that stream
- * records as a dict of them would print: a key and the index of what it
- * names, sorted by key and then index.  Where keys repeat, a dict keeps
- * the last value set: write only the entries tokio__jkeys_last() picks.
- */
-struct tokio__jkey {
-    const char *s;
-    size_t i;
-};
-
-void tokio__jkeys_sort(struct tokio__jkey *k, size_t n);
-int tokio__jkeys_last(const struct tokio__jkey *k, size_t n, size_t at);
-
-/*
  * A shallow copy of `v` (a new object or array holding `v`'s values, not
  * copies of them), NULL when out of memory: jansson 2.14's json_copy()
  * ignores a failure to add a member and returns a short copy.
