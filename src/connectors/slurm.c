@@ -19,6 +19,8 @@
  * text becomes the array of its node names.
  *
  * Differs from pytokio:
+ *  - text whose first line is not a sacct header ("JobID...|") is
+ *    refused (the reference made tasks of any text's lines);
  *  - a line whose field count differs from the header's, or that is not
  *    UTF-8, is an error naming file and line (the reference silently
  *    misaligned or crashed); only ASCII letters of the header are
@@ -1219,6 +1221,11 @@ free_table(void *h) { tokio_slurm_free(h); }
 
 const struct tokio__connector tokio__slurm_connector = {
     .name = "slurm",
+    .what = "sacct --parsable output (a 'JobID...|' header) or its JSON "
+            "form",
+    /* 25 bytes of memory per byte of sacct text (a jansson object per
+     * task); a job's sacct output is kilobytes */
+    .max_bytes = (size_t)128 << 20,
     .bid = bid,
     .new = new_table,
     .add_text = add_text,
