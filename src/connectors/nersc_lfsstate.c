@@ -449,32 +449,37 @@ tokio_nersc_lfsstate_free(struct tokio_nersc_lfsstate *s)
 /* ---- the connector interface (src/core/connector.h) ---- */
 
 /* A history starts with a BEGIN line (the reference's startswith()),
- * maybe after blank lines; with a snapshot's own marks (lfshealth.c's
+ * maybe after blank lines.  With its snapshots' own marks (lfshealth.c's
  * bids) it bids above those, so that a history is not taken for one
- * snapshot, and above the other kind of history. */
+ * snapshot; with the other kind's marks it is the other kind's history;
+ * with neither (snapshots without targets) it bids low. */
 static int
-bid_history(const char *head, size_t n,
-            const struct tokio__connector *snapshot)
+bid_history(const char *head, size_t n, const struct tokio__connector *own,
+            const struct tokio__connector *other)
 {
     size_t i = 0;
 
-    while (i < n && strchr(" \t\r\n", head[i]) != NULL && head[i] != '\0')
+    while (i < n && head[i] != '\0' && strchr(" \t\r\n", head[i]) != NULL)
         i++;
     if (n - i < 5 || memcmp(head + i, "BEGIN", 5) != 0)
         return 0;
-    return snapshot->bid(head, n) > 0 ? 80 : 40;
+    if (own->bid(head, n) > 0)
+        return 80;
+    return other->bid(head, n) > 0 ? 0 : 40;
 }
 
 static int
 bid_fullness(const char *head, size_t n)
 {
-    return bid_history(head, n, &tokio__lfshealth_fullness_connector);
+    return bid_history(head, n, &tokio__lfshealth_fullness_connector,
+                       &tokio__lfshealth_map_connector);
 }
 
 static int
 bid_map(const char *head, size_t n)
 {
-    return bid_history(head, n, &tokio__lfshealth_map_connector);
+    return bid_history(head, n, &tokio__lfshealth_map_connector,
+                       &tokio__lfshealth_fullness_connector);
 }
 
 static int

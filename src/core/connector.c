@@ -114,6 +114,23 @@ read_until(struct tokio_input *in, struct whole *w, size_t want,
     return TOKIO_OK;
 }
 
+/* Read the rest of the input whose head `w` holds, within `max` bytes;
+ * `reader` names the budget's reader in the message. */
+static int
+read_rest(struct tokio_input *in, struct whole *w, size_t max,
+          const char *name, const char *reader)
+{
+    int rc;
+
+    if ((rc = read_until(in, w, max + 1, name)) < 0)
+        return rc;
+    if (w->len > max)
+        return tokio__error(TOKIO_EFORMAT, "'%s': more than %zu MiB after "
+                            "decompression, the most the %s reader takes",
+                            name, max >> 20, reader);
+    return TOKIO_OK;
+}
+
 /* What the first look found an input to be. */
 enum kind { KIND_TAR, KIND_JSON, KIND_TEXT, KIND_FOREIGN };
 
@@ -178,13 +195,7 @@ read_input(const struct tokio__connector *c, void *h, struct tokio_input *in,
     *kind_out = first_look(c, w, member);
     if (*kind_out == KIND_FOREIGN && !member)
         return refuse(c, h, w, name);
-    if ((rc = read_until(in, w, max + 1, name)) < 0)
-        return rc;
-    if (w->len > max)
-        return tokio__error(TOKIO_EFORMAT, "'%s': more than %zu MiB after "
-                            "decompression, the most the %s reader takes",
-                            name, max >> 20, c->name);
-    return TOKIO_OK;
+    return read_rest(in, w, max, name, c->name);
 }
 
 /* Feed one decompressed input to `h`. */
@@ -392,4 +403,60 @@ tokio__connector_from_json(const struct tokio__connector *c, void **out,
                            const json_t *json)
 {
     return build(c, out, fill_json, json);
+}
+
+/* ---- readers outside the table ---------------------------------------- */
+
+int
+tokio__read_whole(struct tokio_input *in, const char *name, size_t max,
+                  int (*bid)(const char *head, size_t n), const char *what,
+                  unsigned char **buf_out, size_t *len_out)
+{
+    struct whole w;
+    int rc;
+
+    *buf_out = NULL;
+    *len_out = 0;
+    memset(&w, 0, sizeof(w));
+    rc = read_until(in, &w, TOKIO__CONNECTOR_HEAD_BYTES, name);
+    if (rc == TOKIO_OK && w.len > 0 && bid((const char *)w.buf, w.len) == 0)
+        rc = tokio__error(TOKIO_EFORMAT, "'%s': not %s", name, what);
+    if (rc == TOKIO_OK)
+        rc = read_rest(in, &w, max != 0 ? max : TOKIO__CONNECTOR_MAX_BYTES,
+                       name, what);
+    if (rc == TOKIO_OK && w.buf == NULL &&
+        (w.buf = tokio__calloc(1, 1)) == NULL)
+        rc = tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'", name);
+    if (rc < 0) {
+        free(w.buf);
+        return rc;
+    }
+    *buf_out = w.buf;
+    *len_out = w.len;
+    return TOKIO_OK;
+}
+
+int
+tokio__bid_json(const char *head, size_t n)
+{
+    return is_json(head, n) ? 100 : 0;
+}
+
+int
+tokio__read_json_file(const char *path, json_t **out)
+{
+    struct tokio_input *in = NULL;
+    unsigned char *text = NULL;
+    size_t len = 0;
+    int rc;
+
+    *out = NULL;
+    if ((rc = tokio_input_open(&in, path)) == TOKIO_OK)
+        rc = tokio__read_whole(in, path, 0, tokio__bid_json, "JSON", &text,
+                               &len);
+    tokio_input_close(in);
+    if (rc == TOKIO_OK)
+        rc = tokio__json_parse_named(out, (const char *)text, len, 0, path);
+    free(text);
+    return rc;
 }

@@ -106,6 +106,31 @@ int tokio__connector_from_json(const struct tokio__connector *c, void **out,
                                const json_t *json);
 
 /*
+ * For readers outside the table (JSON caches, CSV): read `in` (named
+ * `name`) whole, at most `max` decompressed bytes (0:
+ * TOKIO__CONNECTOR_MAX_BYTES), after the same first look: an input whose
+ * first TOKIO__CONNECTOR_HEAD_BYTES `bid` gives 0 is TOKIO_EFORMAT
+ * "'NAME': not WHAT" before more of it is read (empty input is read).
+ * @param[out] buf_out  the bytes (free()), NUL-ended past *len_out
+ * @return TOKIO_OK, TOKIO_EFORMAT, TOKIO_EIO, TOKIO_ENOMEM.
+ */
+struct tokio_input;
+int tokio__read_whole(struct tokio_input *in, const char *name, size_t max,
+                      int (*bid)(const char *head, size_t n),
+                      const char *what, unsigned char **buf_out,
+                      size_t *len_out);
+
+/* The bid of JSON: 100 when the first byte that is not white space is
+ * '{' or '[', else 0. */
+int tokio__bid_json(const char *head, size_t n);
+
+/* Read and parse the JSON input `path` (plain, gzip or bzip2; "-" is
+ * standard input) as tokio__read_whole() with tokio__bid_json():
+ * `*out` is a new reference, NULL on failure (the message names the
+ * path, and the line and column of a syntax error). */
+int tokio__read_json_file(const char *path, json_t **out);
+
+/*
  * The public tokio_MOD_open(), tokio_MOD_open_mem() and
  * tokio_MOD_from_json() of connector MOD (handle struct tokio_MOD, table
  * entry tokio__MOD_connector), as its header declares them: the three are

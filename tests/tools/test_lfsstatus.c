@@ -79,8 +79,12 @@ test_lfsstatus_picks_preceding_snapshot(void **state)
     assert_int_equal(tokio_lfsstatus_get_fullness(&r, NULL, "snx9", 999,
                                                   path), TOKIO_ENOTFOUND);
     assert_null(r);
+    /* an lfs df history is no map history (issue 17: it was read as
+     * one without targets) */
     assert_int_equal(tokio_lfsstatus_get_failures(&r, NULL, "snx1", 999,
-                                                  path), TOKIO_ENOTFOUND);
+                                                  path), TOKIO_EFORMAT);
+    assert_contains(tokio_errmsg(), "osts.txt': not a history of lctl dl "
+                    "-t outputs");
     tokio_test_rmtree(dir);
     free(dir);
     free(path);
