@@ -723,6 +723,11 @@ tokio_slurm_query(struct tokio_slurm **out, const char *jobid)
     *out = NULL;
     if (jobid == NULL || *jobid == '\0')
         return tokio__error(TOKIO_EINVAL, "a Slurm job id is required");
+    /* a job id is a number (123, 123_4, 123+1, 123.batch): anything
+     * else was meant as a file, which is not there */
+    if (*jobid < '0' || *jobid > '9')
+        return tokio__error(TOKIO_EINVAL, "'%.200s' is no file here, nor "
+                            "a Slurm job id", jobid);
     /* what the reference asked for: DEFAULT_KEYS + nodelist */
     const char *argv[] = { "sacct", "--jobs", jobid,
                            "--format=jobidraw,start,end,nodelist",
