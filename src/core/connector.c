@@ -67,6 +67,17 @@ is_blank(const char *text, size_t len)
     return 1;
 }
 
+/* Every failure names its input: messages made where the name is not
+ * known (a JSON form's record, a drive of a dump, out of memory) get it
+ * in front here. */
+static int
+named(int rc, const char *name)
+{
+    if (rc < 0 && strstr(tokio_errmsg(), name) == NULL)
+        tokio__error_prefix("'%s'", name);
+    return rc;
+}
+
 static size_t
 budget(const struct tokio__connector *c)
 {
@@ -210,10 +221,9 @@ add_input(const struct tokio__connector *c, void *h, const char *text,
         return c->add_text(h, text, len, name);
     if ((rc = tokio__json_parse_named(&json, text, len, 0, name)) < 0)
         return rc;
-    if ((rc = c->add_json(h, json)) < 0 && rc != TOKIO_ENOMEM)
-        tokio__error_prefix("'%s'", name);
+    rc = c->add_json(h, json);
     json_decref(json);
-    return rc;
+    return named(rc, name);
 }
 
 struct feed {
@@ -348,7 +358,7 @@ int
 tokio__connector_open(const struct tokio__connector *c, void **out,
                       const char *path)
 {
-    return build(c, out, fill_path, path);
+    return named(build(c, out, fill_path, path), path);
 }
 
 int
@@ -359,7 +369,7 @@ tokio__connector_add(const struct tokio__connector *c, void *h,
 
     if (rc >= 0 && c->finish != NULL)
         rc = c->finish(h);
-    return rc;
+    return named(rc, path);
 }
 
 struct mem {
@@ -387,7 +397,7 @@ tokio__connector_open_mem(const struct tokio__connector *c, void **out,
 {
     const struct mem m = { buf, len, name != NULL ? name : "<memory>" };
 
-    return build(c, out, fill_mem, &m);
+    return named(build(c, out, fill_mem, &m), m.name);
 }
 
 static int

@@ -104,8 +104,12 @@ open_and_round_trip(void *ctx)
     json_t *json = NULL, *back = NULL;
     int rc = tokio__connector_open(t->c, &h, t->path);
 
-    if (rc < 0)
+    /* out of memory too names the input (issue 17 item 8: "out of memory
+     * reading Slurm tasks" did not say which) */
+    if (rc < 0) {
         assert_null(h);
+        assert_contains(tokio_errmsg(), t->path);
+    }
     if (rc >= 0)
         rc = t->c->to_json(h, &json);
     if (rc >= 0 && t->c->add_json != NULL &&
