@@ -19,6 +19,8 @@
 
 #include <jansson.h>
 #include <sqlite3.h>
+#define ZLIB_CONST
+#include <zlib.h>
 
 #include "core/alloc.h"
 #include "core/run.h"
@@ -215,6 +217,31 @@ drain(int fd, char **buf, size_t *len, size_t *cap)
     return n;
 }
 
+/* The limits tokio_test_run_bounded() puts on the child it is running
+ * (NULL for every other run), and the child's peak memory it reports. */
+static const struct tokio_test_limits *child_limits;
+static long child_max_rss_kib;
+
+/* In the child, before exec: the limits of `lim`.  The alarm survives
+ * exec and kills a child that hangs; RLIMIT_CPU one that spins. */
+static void
+apply_limits(const struct tokio_test_limits *lim)
+{
+    if (lim->max_address_space > 0 && !tokio_test_sanitized()) {
+        struct rlimit as = { (rlim_t)lim->max_address_space,
+                             (rlim_t)lim->max_address_space };
+        if (setrlimit(RLIMIT_AS, &as) != 0)
+            _exit(125);
+    }
+    if (lim->max_seconds > 0) {
+        struct rlimit cpu = { (rlim_t)lim->max_seconds,
+                              (rlim_t)lim->max_seconds };
+        if (setrlimit(RLIMIT_CPU, &cpu) != 0)
+            _exit(125);
+        alarm((unsigned)lim->max_seconds * 2);
+    }
+}
+
 /* tokio_test_run() with a file size limit (0: none), and standard output
  * to `stdout_path` instead of r.out (NULL: to r.out). */
 static struct tokio_run
@@ -270,6 +297,8 @@ run_tokio(const char *cwd, const char *const *env, const char *const *argv,
             if (setrlimit(RLIMIT_FSIZE, &limit) != 0)
                 _exit(125);
         }
+        if (child_limits != NULL)
+            apply_limits(child_limits);
         args[0] = "tokio";
         memcpy(args + 1, argv, argc * sizeof(*args));
         execv(bin, (char *const *)args);
@@ -300,8 +329,11 @@ run_tokio(const char *cwd, const char *const *env, const char *const *argv,
         }
     }
     int wstatus;
-    while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
+    struct rusage usage;
+    memset(&usage, 0, sizeof(usage));
+    while (wait4(pid, &wstatus, 0, &usage) < 0 && errno == EINTR)
         ;
+    child_max_rss_kib = usage.ru_maxrss;
     r.status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus)
                                   : 128 + WTERMSIG(wstatus);
     return r;
@@ -326,6 +358,117 @@ tokio_test_run_stdout_to(const char *cwd, const char *path,
                          const char *const *argv)
 {
     return run_tokio(cwd, NULL, argv, 0, path);
+}
+
+struct tokio_run
+tokio_test_run_bounded(const char *cwd, const char *const *env,
+                       const char *const *argv,
+                       const struct tokio_test_limits *lim,
+                       long *max_rss_kib)
+{
+    struct tokio_run r;
+
+    child_limits = lim;
+    r = run_tokio(cwd, env, argv, 0, NULL);
+    child_limits = NULL;
+    if (max_rss_kib != NULL)
+        *max_rss_kib = child_max_rss_kib;
+    return r;
+}
+
+int
+tokio_test_sanitized(void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    return 1;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+    return 1;
+#else
+    return 0;
+#endif
+#else
+    return 0;
+#endif
+}
+
+/* One gzip member of the `len` bytes at `data`, appended to `fp`. */
+static void
+gzip_member(FILE *fp, const void *data, size_t len)
+{
+    z_stream z;
+    unsigned char out[1 << 16];
+    int ret;
+
+    memset(&z, 0, sizeof(z));
+    assert_int_equal(deflateInit2(&z, 9, Z_DEFLATED, 16 + MAX_WBITS, 9,
+                                  Z_DEFAULT_STRATEGY), Z_OK);
+    z.next_in = (const Bytef *)data;
+    z.avail_in = (uInt)len;
+    do {
+        z.next_out = out;
+        z.avail_out = sizeof(out);
+        ret = deflate(&z, Z_FINISH);
+        assert_true(ret == Z_OK || ret == Z_STREAM_END);
+        assert_int_equal(fwrite(out, 1, sizeof(out) - z.avail_out, fp),
+                         sizeof(out) - z.avail_out);
+    } while (ret != Z_STREAM_END);
+    deflateEnd(&z);
+}
+
+void
+tokio_test_write_gzip_repeat(const char *path, const char *head,
+                             const char *unit, size_t count)
+{
+    const size_t block_bytes = (size_t)1 << 20;
+    size_t unit_len = strlen(unit), per_block, left = count;
+    FILE *fp = fopen(path, "w+b");
+    char *block;
+
+    assert_non_null(fp);
+    assert_true(unit_len > 0 && unit_len <= block_bytes);
+    if (head != NULL && *head != '\0')
+        gzip_member(fp, head, strlen(head));
+    per_block = block_bytes / unit_len;
+    block = malloc(per_block * unit_len);
+    assert_non_null(block);
+    for (size_t i = 0; i < per_block; i++)
+        memcpy(block + i * unit_len, unit, unit_len);
+    /* one member deflated once, written as often as it fits: a gigabyte
+     * inflated costs a megabyte and a moment to make */
+    if (left >= per_block) {
+        long start = ftell(fp), end;
+        char *member;
+
+        gzip_member(fp, block, per_block * unit_len);
+        end = ftell(fp);
+        assert_true(start >= 0 && end > start);
+        member = malloc((size_t)(end - start));
+        assert_non_null(member);
+        assert_int_equal(fseek(fp, start, SEEK_SET), 0);
+        assert_int_equal(fread(member, 1, (size_t)(end - start), fp),
+                         (size_t)(end - start));
+        assert_int_equal(fseek(fp, end, SEEK_SET), 0);
+        left -= per_block;
+        for (; left >= per_block; left -= per_block)
+            assert_int_equal(fwrite(member, 1, (size_t)(end - start), fp),
+                             (size_t)(end - start));
+        free(member);
+    }
+    if (left > 0)
+        gzip_member(fp, block, left * unit_len);
+    free(block);
+    assert_int_equal(fclose(fp), 0);
+}
+
+void
+tokio_test_write_sparse(const char *path, long long size)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+    assert_true(fd >= 0);
+    assert_int_equal(ftruncate(fd, (off_t)size), 0);
+    assert_int_equal(close(fd), 0);
 }
 
 void
@@ -532,6 +675,13 @@ tokio_test_tmpfile_free(struct tokio_test_tmpfile *t)
         tokio_test_rmtree(t->dir);
     free(t->dir);
     t->dir = NULL;
+}
+
+int
+tokio_test_mkdtemp_setup(void **state)
+{
+    *state = tokio_test_mkdtemp();
+    return 0;
 }
 
 int

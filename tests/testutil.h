@@ -48,6 +48,8 @@ char *tokio_test_mkdtemp(void);
 void tokio_test_rmtree(const char *path);
 /* A cmocka teardown: remove the folder *state (tokio_test_mkdtemp()). */
 int tokio_test_remove_dir(void **state);
+/* A cmocka setup: *state is a fresh tokio_test_mkdtemp() folder. */
+int tokio_test_mkdtemp_setup(void **state);
 
 /* "dir/name", malloc()ed (the test fails when out of memory). */
 char *tokio_test_join(const char *dir, const char *name);
@@ -92,6 +94,35 @@ struct tokio_run tokio_test_run_limited(const char *cwd,
                                         const char *const *env,
                                         const char *const *argv,
                                         long max_file_bytes);
+
+/* Limits on a command's run; 0 is none. */
+struct tokio_test_limits {
+    size_t max_address_space;   /* bytes (RLIMIT_AS; not under ASan,
+                                   whose shadow memory takes terabytes) */
+    int max_seconds;            /* of CPU (RLIMIT_CPU), and twice that of
+                                   wall-clock time (SIGALRM) */
+};
+
+/* tokio_test_run() within `lim`: a command over them dies of a signal
+ * (r.status 128 + SIGKILL, SIGXCPU or SIGALRM) or fails to allocate.
+ * `*max_rss_kib` (may be NULL) is its peak resident memory in KiB. */
+struct tokio_run tokio_test_run_bounded(const char *cwd,
+                                        const char *const *env,
+                                        const char *const *argv,
+                                        const struct tokio_test_limits *lim,
+                                        long *max_rss_kib);
+
+/* 1 when built with AddressSanitizer (the children too). */
+int tokio_test_sanitized(void);
+
+/* A gzip file at `path`: `head` (NULL: none) then `unit` `count` times,
+ * as members of about a MiB each, made once and repeated: a gzip bomb
+ * of any inflated size costs about a thousandth of it on disk. */
+void tokio_test_write_gzip_repeat(const char *path, const char *head,
+                                  const char *unit, size_t count);
+
+/* A sparse file of `size` zero bytes (no disk space taken). */
+void tokio_test_write_sparse(const char *path, long long size);
 
 /* tokio_test_run(cwd, NULL, argv) with standard output to the existing
  * file or device `path` (r.out stays empty). */

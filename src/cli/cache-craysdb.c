@@ -47,11 +47,14 @@ cmd_cache_craysdb(int argc, char **argv)
 {
     const char *cmd = argv[0];
     const char *output = NULL;
-    int json = 0, csv = 0, native = 0;
+    int form = CLI_FORM_JSON;
     const struct cli_option opts[] = {
-        OPT_FLAG('j', "json", &json, "JSON keyed by processor_id [default]"),
-        OPT_FLAG('c', "csv", &csv, "CSV, one row per processor"),
-        OPT_FLAG('n', "native", &native, "xtdb2proc text (key=value,...)"),
+        OPT_SET_INT('j', "json", &form, CLI_FORM_JSON,
+                    "JSON keyed by processor_id [default]"),
+        OPT_SET_INT('c', "csv", &form, CLI_FORM_CSV,
+                    "CSV, one row per processor"),
+        OPT_SET_INT('n', "native", &form, CLI_FORM_NATIVE,
+                    "xtdb2proc text (key=value,...)"),
         OPT_OUTPUT(&output),
         OPT_END
     };
@@ -64,15 +67,12 @@ cmd_cache_craysdb(int argc, char **argv)
         return cli_parse_exit(npos);
     if (npos > 1)
         return cli_usage_error(cmd, "only one input file");
-    if (json + csv + native > 1)
-        return cli_usage_error(cmd, "give only one of --json, --csv and "
-                               "--native");
     if ((npos == 1 ? tokio_craysdb_open(&db, argv[1])
                    : tokio_craysdb_query(&db)) < 0)
         return cli_fail(cmd, NULL);
-    if (csv || native)
-        rc = cli_write_output(cmd, output, csv ? write_csv : write_native,
-                              db);
+    if (form != CLI_FORM_JSON)
+        rc = cli_write_output(cmd, output, form == CLI_FORM_CSV
+                              ? write_csv : write_native, db);
     else if (tokio_craysdb_to_json(db, &table) < 0)
         rc = cli_fail(cmd, NULL);
     else    /* as the golden was made: json.dumps(sort_keys, indent=4) */

@@ -92,19 +92,21 @@ cmd_cache_esnet_snmp(int argc, char **argv)
 {
     const char *cmd = argv[0];
     const char *start_s = NULL, *end_s = NULL, *input = NULL, *output = NULL;
-    int json = 1, csv = 0;
+    int form = CLI_FORM_JSON;
     double timeout = 30.0;
     const struct cli_option opts[] = {
         OPT_STRING('s', "start", &start_s, "<time>",
                    "start time of query in YYYY-MM-DDTHH:MM:SS format"),
         OPT_STRING('e', "end", &end_s, "<time>",
                    "end time of query in YYYY-MM-DDTHH:MM:SS format"),
-        OPT_FLAG('j', "json", &json, "return output in JSON format"),
-        OPT_FLAG('c', "csv", &csv, "return output in CSV format"),
+        OPT_SET_INT('j', "json", &form, CLI_FORM_JSON,
+                    "return output in JSON format"),
+        OPT_SET_INT('c', "csv", &form, CLI_FORM_CSV,
+                    "return output in CSV format"),
         OPT_DOUBLE(0, "timeout", &timeout,
                    "<s>", "connection timeout, in seconds (default: 30 sec)"),
-        OPT_STRING('i', "input", &input, "<file>",
-                   "read input from this JSON instead of accessing REST API"),
+        OPT_FILE('i', "input", &input, "<file>",
+                 "read input from this JSON instead of accessing REST API"),
         OPT_OUTPUT(&output),
         OPT_END
     };
@@ -115,7 +117,6 @@ cmd_cache_esnet_snmp(int argc, char **argv)
     int64_t start, end;
     int npos, rc;
 
-    (void)json;
     npos = cli_parse(argc, argv, opts, usage, description);
     if (npos < 0)
         return cli_parse_exit(npos);
@@ -123,18 +124,15 @@ cmd_cache_esnet_snmp(int argc, char **argv)
         return cli_usage_error(cmd, "expected one <endpoints> argument");
     if (end_s != NULL && start_s == NULL)
         return cli_usage_error(cmd, "--start must be specified with --end");
-    if ((start_s && tokio_time_parse_format(start_s, "%Y-%m-%dT%H:%M:%S",
-                                            &start) < 0) ||
-        (end_s && tokio_time_parse_format(end_s, "%Y-%m-%dT%H:%M:%S",
-                                          &end) < 0))
-        return cli_usage_error(cmd, "start and end times must be in format "
-                               "YYYY-MM-DDTHH:MM:SS");
+    if ((start_s && cli_time(cmd, "--start", start_s, NULL, &start) != 0) ||
+        (end_s && cli_time(cmd, "--end", end_s, NULL, &end) != 0))
+        return CLI_EXIT_USAGE;
     if (start_s == NULL)
         start = (int64_t)time(NULL) - 3600;
     if (end_s == NULL)
         end = start + 3600;
-    if (start >= end)
-        return cli_usage_error(cmd, "--start >= --end");
+    if (cli_time_order(cmd, "--start", start, "--end", end) != 0)
+        return CLI_EXIT_USAGE;
     if (!(timeout > 0 && timeout <= 86400))
         return cli_usage_error(cmd, "--timeout must be 0 to 86400 seconds");
 
@@ -157,7 +155,7 @@ cmd_cache_esnet_snmp(int argc, char **argv)
     if (rc < 0) {
         rc = cli_fail(cmd, NULL);
     } else {
-        struct job job = { e, csv, output != NULL };
+        struct job job = { e, form == CLI_FORM_CSV, output != NULL };
         rc = cli_write_output(cmd, output, write_result, &job);
     }
     tokio_esnet_snmp_free(e);

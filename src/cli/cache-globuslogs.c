@@ -36,10 +36,12 @@ cmd_cache_globuslogs(int argc, char **argv)
 {
     const char *cmd = argv[0];
     const char *output = NULL;
-    int json = 0, csv = 0;
+    int form = CLI_FORM_JSON;
     const struct cli_option opts[] = {
-        OPT_FLAG('j', "json", &json, "JSON, a list of records [default]"),
-        OPT_FLAG('c', "csv", &csv, "CSV, one row per record"),
+        OPT_SET_INT('j', "json", &form, CLI_FORM_JSON,
+                    "JSON, a list of records [default]"),
+        OPT_SET_INT('c', "csv", &form, CLI_FORM_CSV,
+                    "CSV, one row per record"),
         OPT_OUTPUT(&output),
         OPT_END
     };
@@ -53,11 +55,9 @@ cmd_cache_globuslogs(int argc, char **argv)
     if (npos != 1)
         return cli_usage_error(cmd, npos == 0 ? "an input file is required"
                                               : "only one input file");
-    if (json && csv)
-        return cli_usage_error(cmd, "give --json or --csv, not both");
     if (tokio_globuslogs_open(&g, argv[1]) < 0)
         return cli_fail(cmd, NULL);
-    if (!csv) {
+    if (form == CLI_FORM_JSON) {
         if (tokio_globuslogs_to_json(g, &j) < 0) {
             rc = cli_fail(cmd, NULL);
         } else {

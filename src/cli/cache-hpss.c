@@ -40,7 +40,7 @@ cmd_cache_hpss(int argc, char **argv)
 {
     const char *cmd = argv[0];
     const char *output = NULL;
-    int kind = TOKIO_HPSS_AUTO, json = 0, csv = 0;
+    int kind = TOKIO_HPSS_AUTO, form = CLI_FORM_JSON;
     const struct cli_option opts[] = {
         OPT_SET_INT(0, "daily", &kind, TOKIO_HPSS_DAILY,
                     "read a daily report (default: tell by content)"),
@@ -48,9 +48,9 @@ cmd_cache_hpss(int argc, char **argv)
                     "read an HSI/HTAR transaction log"),
         OPT_SET_INT(0, "ftp", &kind, TOKIO_HPSS_FTP,
                     "read an FTP/PFTP transfer log"),
-        OPT_FLAG('j', "json", &json, "JSON [default]"),
-        OPT_FLAG('c', "csv", &csv,
-                 "CSV: a log's records, or a report's cells"),
+        OPT_SET_INT('j', "json", &form, CLI_FORM_JSON, "JSON [default]"),
+        OPT_SET_INT('c', "csv", &form, CLI_FORM_CSV,
+                    "CSV: a log's records, or a report's cells"),
         OPT_OUTPUT(&output),
         OPT_END
     };
@@ -64,11 +64,9 @@ cmd_cache_hpss(int argc, char **argv)
     if (npos != 1)
         return cli_usage_error(cmd, npos == 0 ? "an input file is required"
                                               : "only one input file");
-    if (json && csv)
-        return cli_usage_error(cmd, "give --json or --csv, not both");
     if (tokio_hpss_open(&h, argv[1], (enum tokio_hpss_kind)kind) < 0)
         return cli_fail(cmd, NULL);
-    if (csv)
+    if (form == CLI_FORM_CSV)
         rc = cli_write_output(cmd, output, write_csv, h);
     else if (tokio_hpss_to_json(h, &tree) < 0)
         rc = cli_fail(cmd, NULL);

@@ -55,17 +55,18 @@ cmd_cache_isdct(int argc, char **argv)
 {
     const char *cmd = argv[0];
     const char *output = NULL;
-    int json = 0, csv = 0;
+    int form = CLI_FORM_JSON;
     const struct cli_option opts[] = {
-        OPT_FLAG('j', "json", &json, "JSON, one object per drive [default]"),
-        OPT_FLAG('c', "csv", &csv, "CSV, one row per drive"),
+        OPT_SET_INT('j', "json", &form, CLI_FORM_JSON,
+                    "JSON, one object per drive [default]"),
+        OPT_SET_INT('c', "csv", &form, CLI_FORM_CSV,
+                    "CSV, one row per drive"),
         OPT_OUTPUT(&output),
         OPT_END
     };
     struct tokio_nersc_isdct *d = NULL;
     int npos, rc;
 
-    (void)json;     /* the default either way */
     npos = cli_parse(argc, argv, opts, usage, description);
     if (npos < 0)
         return cli_parse_exit(npos);
@@ -75,7 +76,7 @@ cmd_cache_isdct(int argc, char **argv)
                                                 "time");
     if (tokio_nersc_isdct_open(&d, argv[1]) < 0)
         return cli_fail(cmd, NULL);
-    struct isdct_job job = { d, csv, output != NULL };
+    struct isdct_job job = { d, form == CLI_FORM_CSV, output != NULL };
     rc = cli_write_output(cmd, output, write_result, &job);
     tokio_nersc_isdct_free(d);
     return rc;

@@ -63,9 +63,8 @@ cmd_cache_lfsstatus(int argc, char **argv)
     const char *file = npos == 3 ? argv[1] : NULL;
     const char *fs = argv[npos - 1];
     const char *dt = argv[npos];
-    if (tokio_time_parse_format(dt, "%Y-%m-%dT%H:%M:%S", &when) < 0)
-        return cli_usage_error(cmd, "'%s' is not a YYYY-MM-DDTHH:MM:SS "
-                               "datetime", dt);
+    if (cli_time(cmd, "<datetime>", dt, NULL, &when) != 0)
+        return CLI_EXIT_USAGE;
 
     if (tokio_config_open(&cfg, NULL) < 0)
         return cli_fail(cmd, NULL);

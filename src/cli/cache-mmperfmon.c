@@ -62,10 +62,12 @@ cmd_cache_mmperfmon(int argc, char **argv)
 {
     const char *cmd = argv[0];
     const char *output = NULL, *host = NULL, *metric = NULL;
-    int json = 0, csv = 0;
+    int form = CLI_FORM_JSON;
     const struct cli_option opts[] = {
-        OPT_FLAG('j', "json", &json, "JSON, the reference's dict [default]"),
-        OPT_FLAG('c', "csv", &csv, "CSV of --host or --metric over time"),
+        OPT_SET_INT('j', "json", &form, CLI_FORM_JSON,
+                    "JSON, the reference's dict [default]"),
+        OPT_SET_INT('c', "csv", &form, CLI_FORM_CSV,
+                    "CSV of --host or --metric over time"),
         OPT_STRING(0, "host", &host, "<host>",
                    "CSV: the counters of this host"),
         OPT_STRING(0, "metric", &metric, "<metric>",
@@ -76,10 +78,10 @@ cmd_cache_mmperfmon(int argc, char **argv)
     struct tokio_mmperfmon *m = NULL;
     int npos, rc;
 
-    (void)json;     /* the default either way; --csv wins */
     npos = cli_parse(argc, argv, opts, usage, description);
     if (npos < 0)
         return cli_parse_exit(npos);
+    const int csv = form == CLI_FORM_CSV;
     if (npos < 1)
         return cli_usage_error(cmd, "at least one input is required");
     if (csv && (host == NULL) == (metric == NULL))

@@ -119,8 +119,8 @@ cmd_cache_nersc_globuslogs(int argc, char **argv)
     long long port = TOKIO_ES_DEFAULT_PORT;
     int csv = 0, debug = 0;
     const struct cli_option opts[] = {
-        OPT_STRING(0, "input", &input, "<file>",
-                   "use cached output from previous ES query"),
+        OPT_FILE(0, "input", &input, "<file>",
+                 "use cached output from previous ES query"),
         OPT_FLAG('c', "csv", &csv, "return output in CSV format"),
         OPT_OUTPUT(&output),
         OPT_STRING(0, "user", &user, "<user>",
@@ -151,12 +151,10 @@ cmd_cache_nersc_globuslogs(int argc, char **argv)
         return cli_parse_exit(npos);
     if (npos != 2)
         return cli_usage_error(cmd, "a start and an end time are required");
-    if (tokio_time_parse_format(argv[1], "%Y-%m-%dT%H:%M:%S", &start) < 0 ||
-        tokio_time_parse_format(argv[2], "%Y-%m-%dT%H:%M:%S", &end) < 0)
-        return cli_usage_error(cmd, "start and end times must be in format "
-                               "%%Y-%%m-%%dT%%H:%%M:%%S");
-    if (start >= end)
-        return cli_usage_error(cmd, "query_start >= query_end");
+    if (cli_time(cmd, "<start>", argv[1], NULL, &start) != 0 ||
+        cli_time(cmd, "<end>", argv[2], NULL, &end) != 0 ||
+        cli_time_order(cmd, "<start>", start, "<end>", end) != 0)
+        return CLI_EXIT_USAGE;
     if (port < 1 || port > 65535)
         return cli_usage_error(cmd, "--port must be a port number");
     if (timeout < 1 || timeout > 86400)

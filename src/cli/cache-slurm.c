@@ -4,8 +4,9 @@
  * JSON or CSV.
  *
  * The one argument is a saved sacct or JSON file when such a file exists,
- * else a job id given to sacct, as in the reference.  With several format
- * options, --csv wins over --json over --native, as there.  Output on
+ * else a job id given to sacct, as in the reference.  Differs from
+ * pytokio: two format options are a usage error (there --csv won over
+ * --json over --native).  Output on
  * stdout ends with the newline Python's print() added (CSV: to_csv's own
  * newline plus print's); -o writes exactly what the reference wrote to
  * its file: JSON on one line in input order, CSV and native text without
@@ -65,12 +66,14 @@ cmd_cache_slurm(int argc, char **argv)
 {
     const char *cmd = argv[0];
     const char *output = NULL;
-    int native = 0, json = 0, csv = 0;
+    int form = CLI_FORM_NATIVE;
     const struct cli_option opts[] = {
-        OPT_FLAG('n', "native", &native,
-                 "sacct-like text, '|'-separated [default]"),
-        OPT_FLAG('j', "json", &json, "JSON, one object per task"),
-        OPT_FLAG('c', "csv", &csv, "CSV, one row per task"),
+        OPT_SET_INT('n', "native", &form, CLI_FORM_NATIVE,
+                    "sacct-like text, '|'-separated [default]"),
+        OPT_SET_INT('j', "json", &form, CLI_FORM_JSON,
+                    "JSON, one object per task"),
+        OPT_SET_INT('c', "csv", &form, CLI_FORM_CSV,
+                    "CSV, one row per task"),
         OPT_OUTPUT(&output),
         OPT_END
     };
@@ -78,7 +81,6 @@ cmd_cache_slurm(int argc, char **argv)
     struct stat st;
     int npos, rc;
 
-    (void)native;   /* the default either way */
     npos = cli_parse(argc, argv, opts, usage, description);
     if (npos < 0)
         return cli_parse_exit(npos);
@@ -95,7 +97,8 @@ cmd_cache_slurm(int argc, char **argv)
         rc = tokio_slurm_query(&s, arg);
     if (rc < 0)
         return cli_fail(cmd, NULL);
-    struct result job = { s, csv, json, output != NULL };
+    struct result job = { s, form == CLI_FORM_CSV, form == CLI_FORM_JSON,
+                          output != NULL };
     rc = cli_write_output(cmd, output, write_result, &job);
     tokio_slurm_free(s);
     return rc;

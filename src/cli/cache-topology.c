@@ -38,10 +38,10 @@ cmd_cache_topology(int argc, char **argv)
     const char *cmd = argv[0];
     const char *jobinfo = NULL, *nodemap = NULL, *output = NULL;
     const struct cli_option opts[] = {
-        OPT_STRING(0, "jobinfo-cache", &jobinfo, "<file>",
-                   "path to jobinfo (e.g., Slurm) cache file"),
-        OPT_STRING(0, "nodemap-cache", &nodemap, "<file>",
-                   "path to xtdb2proc cache file"),
+        OPT_FILE(0, "jobinfo-cache", &jobinfo, "<file>",
+                 "path to jobinfo (e.g., Slurm) cache file"),
+        OPT_FILE(0, "nodemap-cache", &nodemap, "<file>",
+                 "path to xtdb2proc cache file"),
         OPT_OUTPUT(&output),
         OPT_END
     };

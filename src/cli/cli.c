@@ -11,18 +11,21 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tokio/common.h"
 #include "tokio/output.h"
+#include "tokio/time.h"
 
 static int
 takes_argument(const struct cli_option *o)
 {
-    return o->type == CLI_OPT_STRING || o->type == CLI_OPT_LIST ||
-           o->type == CLI_OPT_INT || o->type == CLI_OPT_DOUBLE;
+    return o->type == CLI_OPT_STRING || o->type == CLI_OPT_FILE ||
+           o->type == CLI_OPT_LIST || o->type == CLI_OPT_INT ||
+           o->type == CLI_OPT_SIGNED || o->type == CLI_OPT_DOUBLE;
 }
 
 /*
@@ -80,6 +83,17 @@ optional_value(int argc, char **argv, int *i)
     return "";
 }
 
+/* 1 if the option's value is a file: OPT_FILE, and --input and
+ * --output in every command that has them, however declared. */
+static int
+names_file(const struct cli_option *o)
+{
+    return o->type == CLI_OPT_FILE ||
+           (o->type == CLI_OPT_STRING && o->long_name != NULL &&
+            (strcmp(o->long_name, "input") == 0 ||
+             strcmp(o->long_name, "output") == 0));
+}
+
 /* Store one option's value; returns 0 or a usage-error status. */
 static int
 store(const char *cmd, const struct cli_option *o, const char *arg)
@@ -96,7 +110,10 @@ store(const char *cmd, const struct cli_option *o, const char *arg)
         *(int *)o->value = o->set_value;
         return 0;
     case CLI_OPT_STRING:
+    case CLI_OPT_FILE:
     case CLI_OPT_OPTIONAL:
+        if (*arg == '\0' && names_file(o))
+            return cli_usage_error(cmd, "%s needs a file name, not ''", name);
         *(const char **)o->value = arg;
         return 0;
     case CLI_OPT_LIST: {
@@ -109,19 +126,24 @@ store(const char *cmd, const struct cli_option *o, const char *arg)
         list->items = items;
         return 0;
     }
-    case CLI_OPT_INT: {
+    case CLI_OPT_INT:
+    case CLI_OPT_SIGNED: {
         errno = 0;
         long long v = strtoll(arg, &end, 10);
         if (*arg == '\0' || *end != '\0' || errno == ERANGE)
             return cli_usage_error(cmd, "%s expects a whole number, not '%s'",
                                    name, arg);
+        /* counts, sizes, ports, seconds: never below 0 */
+        if (o->type == CLI_OPT_INT && v < 0)
+            return cli_usage_error(cmd, "%s expects a number 0 or above, "
+                                   "not '%s'", name, arg);
         *(long long *)o->value = v;
         return 0;
     }
     case CLI_OPT_DOUBLE: {
         errno = 0;
         double v = strtod(arg, &end);
-        if (*arg == '\0' || *end != '\0' || errno == ERANGE)
+        if (*arg == '\0' || *end != '\0' || errno == ERANGE || !isfinite(v))
             return cli_usage_error(cmd, "%s expects a number, not '%s'",
                                    name, arg);
         *(double *)o->value = v;
@@ -132,9 +154,89 @@ store(const char *cmd, const struct cli_option *o, const char *arg)
     }
 }
 
+/*
+ * Options that set one variable to different values (-j/--json and
+ * -c/--csv on `fmt`) are alternatives: giving two of them is a usage
+ * error, as in argparse's mutually exclusive groups.  `*chosen` is the
+ * option that set o->value so far, one slot per option of the table.
+ */
+static int
+choose(const char *cmd, const struct cli_option *opts,
+       const struct cli_option *o, const struct cli_option **chosen)
+{
+    char a[64], b[64];
+
+    if (o->type != CLI_OPT_SET_INT)
+        return 0;
+    for (const struct cli_option *p = opts; p->type != CLI_OPT_END; p++) {
+        const struct cli_option *c = chosen[p - opts];
+        if (c != NULL && c->value == o->value &&
+            c->set_value != o->set_value) {
+            option_name(a, sizeof(a), c);
+            option_name(b, sizeof(b), o);
+            return cli_usage_error(cmd, "give %s or %s, not both", a, b);
+        }
+    }
+    chosen[o - opts] = o;
+    return 0;
+}
+
+/* choose(), then store(): 0 or a usage-error status */
+static int
+take(const char *cmd, const struct cli_option *opts,
+     const struct cli_option *o, const char *arg,
+     const struct cli_option **chosen)
+{
+    int rc = choose(cmd, opts, o, chosen);
+
+    return rc != 0 ? rc : store(cmd, o, arg);
+}
+
+static int parse(int argc, char **argv, const struct cli_option *opts,
+                 const char *const *usage, const char *description,
+                 const struct cli_option **chosen);
+
+/* The option table's size, for one slot per option. */
+static size_t
+count_options(const struct cli_option *opts)
+{
+    size_t n = 0;
+
+    while (opts[n].type != CLI_OPT_END)
+        n++;
+    return n;
+}
+
 int
 cli_parse(int argc, char **argv, const struct cli_option *opts,
           const char *const *usage, const char *description)
+{
+    const char *cmd = argv[0];
+    const struct cli_option **chosen;
+    int npos;
+
+    if ((chosen = calloc(count_options(opts) + 1, sizeof(*chosen))) ==
+        NULL) {
+        cli_fail(cmd, "out of memory parsing the command line");
+        return CLI_PARSE_ERROR;
+    }
+    npos = parse(argc, argv, opts, usage, description, chosen);
+    free(chosen);
+    if (npos < 0)
+        return npos;
+    /* an empty word is never a file, time or name: one rule for all */
+    for (int i = 1; i <= npos; i++)
+        if (argv[i][0] == '\0') {
+            cli_usage_error(cmd, "argument %d is empty ('')", i);
+            return CLI_PARSE_ERROR;
+        }
+    return npos;
+}
+
+static int
+parse(int argc, char **argv, const struct cli_option *opts,
+      const char *const *usage, const char *description,
+      const struct cli_option **chosen)
 {
     const char *cmd = argv[0];
     int npos = 0;
@@ -190,7 +292,7 @@ cli_parse(int argc, char **argv, const struct cli_option *opts,
                                 o->long_name);
                 return CLI_PARSE_ERROR;
             }
-            if (store(cmd, o, value) != 0)
+            if (take(cmd, opts, o, value, chosen) != 0)
                 return CLI_PARSE_ERROR;
             continue;
         }
@@ -203,13 +305,14 @@ cli_parse(int argc, char **argv, const struct cli_option *opts,
                 return CLI_PARSE_ERROR;
             }
             if (o->type == CLI_OPT_OPTIONAL) {
-                if (store(cmd, o, p[1] ? p + 1
-                                       : optional_value(argc, argv, &i)) != 0)
+                if (take(cmd, opts, o, p[1] ? p + 1
+                                            : optional_value(argc, argv, &i),
+                         chosen) != 0)
                     return CLI_PARSE_ERROR;
                 break;
             }
             if (!takes_argument(o)) {
-                if (store(cmd, o, NULL) != 0)
+                if (take(cmd, opts, o, NULL, chosen) != 0)
                     return CLI_PARSE_ERROR;
                 continue;
             }
@@ -219,7 +322,7 @@ cli_parse(int argc, char **argv, const struct cli_option *opts,
                                 o->argh ? o->argh : "");
                 return CLI_PARSE_ERROR;
             }
-            if (store(cmd, o, value) != 0)
+            if (take(cmd, opts, o, value, chosen) != 0)
                 return CLI_PARSE_ERROR;
             break;
         }
@@ -283,6 +386,52 @@ cli_usage_error(const char *cmd, const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, "\nsee 'tokio %s --help'\n", cmd);
     return CLI_EXIT_USAGE;
+}
+
+int
+cli_time(const char *cmd, const char *what, const char *text,
+         const char *format, int64_t *out)
+{
+    char form[64];
+    size_t n = 0;
+
+    if (format == NULL)
+        format = "%Y-%m-%dT%H:%M:%S";
+    if (tokio_time_parse_format(text, format, out) == 0)
+        return 0;
+    /* the form as people write it: %Y-%m-%dT%H:%M:%S as
+     * YYYY-MM-DDTHH:MM:SS */
+    for (const char *f = format; *f != '\0' && n + 5 < sizeof(form); f++) {
+        const char *w = NULL;
+        if (*f == '%' && f[1] != '\0') {
+            switch (*++f) {
+            case 'Y': w = "YYYY"; break;
+            case 'm': w = "MM"; break;
+            case 'd': w = "DD"; break;
+            case 'H': w = "HH"; break;
+            case 'M': w = "MM"; break;
+            case 'S': w = "SS"; break;
+            default: w = "?"; break;
+            }
+            n += (size_t)snprintf(form + n, sizeof(form) - n, "%s", w);
+        } else {
+            form[n++] = *f;
+        }
+    }
+    form[n] = '\0';
+    return cli_usage_error(cmd, "%s '%s' is not a time %s", what, text,
+                           form);
+}
+
+int
+cli_time_order(const char *cmd, const char *start_what, int64_t start,
+               const char *end_what, int64_t end)
+{
+    if (start < end)
+        return 0;
+    return cli_usage_error(cmd, "%s is %s %s", end_what,
+                           start == end ? "the same time as" : "before",
+                           start_what);
 }
 
 int

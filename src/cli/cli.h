@@ -9,6 +9,7 @@
 #define TOKIO_CLI_H
 
 #include <jansson.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* Exit statuses of `tokio`. */
@@ -21,12 +22,15 @@ enum cli_opt_type {
     CLI_OPT_FLAG,      /* int *: set to 1 */
     CLI_OPT_SET_INT,   /* int *: set to `set_value` (choices like -j/-c) */
     CLI_OPT_STRING,    /* const char **: the argument */
+    CLI_OPT_FILE,      /* const char **: the argument, a path: not '' */
     CLI_OPT_OPTIONAL,  /* const char **: the argument, or "" when the next
                           word is an option or absent (argparse's
                           nargs='?', const='') */
     CLI_OPT_LIST,      /* struct cli_list *: appended, may repeat */
-    CLI_OPT_INT,       /* long long *: a whole number */
-    CLI_OPT_DOUBLE,    /* double * */
+    CLI_OPT_INT,       /* long long *: a whole number, 0 or above (a
+                          count, size, port or time step) */
+    CLI_OPT_SIGNED,    /* long long *: a whole number */
+    CLI_OPT_DOUBLE,    /* double *: a finite number */
     CLI_OPT_HIDDEN_GROUP  /* a heading line in --help (help text only) */
 };
 
@@ -49,9 +53,11 @@ struct cli_list {
 #define OPT_FLAG(s, l, v, h)        { CLI_OPT_FLAG, (s), (l), (v), NULL, (h), 1 }
 #define OPT_SET_INT(s, l, v, x, h)  { CLI_OPT_SET_INT, (s), (l), (v), NULL, (h), (x) }
 #define OPT_STRING(s, l, v, a, h)   { CLI_OPT_STRING, (s), (l), (v), (a), (h), 0 }
+#define OPT_FILE(s, l, v, a, h)     { CLI_OPT_FILE, (s), (l), (v), (a), (h), 0 }
 #define OPT_OPTIONAL(s, l, v, a, h)  { CLI_OPT_OPTIONAL, (s), (l), (v), (a), (h), 0 }
 #define OPT_LIST(s, l, v, a, h)     { CLI_OPT_LIST, (s), (l), (v), (a), (h), 0 }
 #define OPT_INT(s, l, v, a, h)      { CLI_OPT_INT, (s), (l), (v), (a), (h), 0 }
+#define OPT_SIGNED(s, l, v, a, h)   { CLI_OPT_SIGNED, (s), (l), (v), (a), (h), 0 }
 #define OPT_DOUBLE(s, l, v, a, h)   { CLI_OPT_DOUBLE, (s), (l), (v), (a), (h), 0 }
 #define OPT_END                     { CLI_OPT_END, 0, NULL, NULL, NULL, NULL, 0 }
 
@@ -62,14 +68,26 @@ struct cli_list {
  */
 int cli_split_commas(char *arg, struct cli_list *out);
 
+/* The output forms of the -j/--json, -c/--csv and -n/--native
+ * alternatives (OPT_SET_INT on one variable: two of them are a usage
+ * error). */
+enum cli_form { CLI_FORM_JSON, CLI_FORM_CSV, CLI_FORM_NATIVE };
+
 /* Options many commands share, spelled and documented once. */
 #define OPT_OUTPUT(v) \
-    OPT_STRING('o', "output", (v), "<file>", \
+    OPT_FILE('o', "output", (v), "<file>", \
                "write to <file> (whole or not at all) instead of stdout")
 
 /*
  * Parse the options of command `argv[0]`, in any order among the
- * positional arguments ("--" ends options).  On success the positional
+ * positional arguments ("--" ends options).  What makes a bad command
+ * line (exit 2) is decided here, once for every command: an unknown or
+ * ambiguous option, a missing value, an empty word ('') as an argument
+ * or as a file (OPT_FILE, OPT_OUTPUT, any --input or --output), a
+ * number that is not one (a
+ * negative OPT_INT, a NaN), and
+ * two options that set one variable to different values (OPT_SET_INT
+ * alternatives such as --json and --csv).  On success the positional
  * arguments are moved to argv[1..] and their count is returned.  On
  * --help/-h the help is printed to stdout and CLI_PARSE_HELP returned; on
  * a bad option a message and a hint go to stderr and CLI_PARSE_ERROR is
@@ -91,6 +109,19 @@ void cli_print_help(FILE *fp, const char *cmd, const struct cli_option *opts,
  */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/*
+ * Times on the command line, one rule for every command: `text`, the
+ * value of `what` ("<start>", "--end-time"), as local time in `format`
+ * (NULL: "%Y-%m-%dT%H:%M:%S") into *out, else a usage error saying the
+ * form expected.  cli_time_order(): a usage error unless the time of
+ * `start_what` is before that of `end_what`.  Both return 0 or
+ * CLI_EXIT_USAGE.
+ */
+int cli_time(const char *cmd, const char *what, const char *text,
+             const char *format, int64_t *out);
+int cli_time_order(const char *cmd, const char *start_what, int64_t start,
+                   const char *end_what, int64_t end);
 
 /*
  * "tokio CMD: error: MESSAGE" on stderr; returns CLI_EXIT_FAILURE.  With

@@ -70,8 +70,8 @@ cmd_config(int argc, char **argv)
     const char *file = NULL;
     int show_path = 0;
     const struct cli_option opts[] = {
-        OPT_STRING(0, "config", &file, "<file>",
-                   "read this site configuration (JSON or YAML)"),
+        OPT_FILE(0, "config", &file, "<file>",
+                 "read this site configuration (JSON or YAML)"),
         OPT_FLAG(0, "path", &show_path,
                  "print which file was loaded, then exit"),
         OPT_END

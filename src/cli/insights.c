@@ -79,8 +79,8 @@ cmd_insights(int argc, char **argv)
         OPT_LIST(0, "threshold", &th, "<name>=<value>",
                  "override a threshold (repeatable)"),
         OPT_FLAG(0, "thresholds", &list, "print the thresholds in force"),
-        OPT_STRING(0, "history", &o.history, "<csv>",
-                   "summarize-job rows of earlier runs, to place this one"),
+        OPT_FILE(0, "history", &o.history, "<csv>",
+                 "summarize-job rows of earlier runs, to place this one"),
         OPT_INT(0, "top", &top, "<n>", "files or ranks listed per finding "
                 "[5, at most 32]"),
         OPT_FLAG(0, "client-only", &o.client_only,
@@ -96,10 +96,10 @@ cmd_insights(int argc, char **argv)
                    "system the job ran on (with -c)"),
         OPT_FLAG(0, "ost", &o.job.ost, "accepted as summarize-job takes it; "
                  "the OST rules always look at the site's OST data"),
-        OPT_STRING(0, "ost-fullness", &o.job.ost_fullness, "<file>",
-                   "saved `lfs df` history [the site's]"),
-        OPT_STRING(0, "ost-map", &o.job.ost_map, "<file>",
-                   "saved `lctl dl -t` history [the site's]"),
+        OPT_FILE(0, "ost-fullness", &o.job.ost_fullness, "<file>",
+                 "saved `lfs df` history [the site's]"),
+        OPT_FILE(0, "ost-map", &o.job.ost_map, "<file>",
+                 "saved `lctl dl -t` history [the site's]"),
         OPT_FLAG(0, "silent-errors", &o.job.silent_errors,
                  "skip inputs that are not Darshan logs, with a warning"),
         OPT_END

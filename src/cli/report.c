@@ -53,8 +53,8 @@ cmd_report(int argc, char **argv)
     struct tokio_report_opts o = { 0 };
     const struct cli_option opts[] = {
         OPT_OUTPUT(&output),
-        OPT_STRING(0, "history", &o.history, "<csv>",
-                   "summarize-job rows of earlier runs, for UMAMI"),
+        OPT_FILE(0, "history", &o.history, "<csv>",
+                 "summarize-job rows of earlier runs, for UMAMI"),
         OPT_INT(0, "top-files", &top, "<n>", "busiest files listed [10]"),
         OPT_OPTIONAL('t', "topology", &o.job.topology, "<nodemap>",
                      "include the job's radius (Cray XC)"),
@@ -70,10 +70,10 @@ cmd_report(int argc, char **argv)
                    "job id or saved sacct output"),
         OPT_STRING(0, "jobhost", &o.job.jobhost, "<host>",
                    "system the job ran on (with -c)"),
-        OPT_STRING(0, "ost-fullness", &o.job.ost_fullness, "<file>",
-                   "saved `lfs df` output"),
-        OPT_STRING(0, "ost-map", &o.job.ost_map, "<file>",
-                   "saved `lctl dl -t` output"),
+        OPT_FILE(0, "ost-fullness", &o.job.ost_fullness, "<file>",
+                 "saved `lfs df` output"),
+        OPT_FILE(0, "ost-map", &o.job.ost_map, "<file>",
+                 "saved `lctl dl -t` output"),
         OPT_FLAG(0, "silent-errors", &o.job.silent_errors,
                  "skip inputs that are not Darshan logs"),
         OPT_END
@@ -101,6 +101,9 @@ cmd_report(int argc, char **argv)
         (tokio_time_parse(start, &o.job.start) < 0 ||
          tokio_time_parse(end, &o.job.end) < 0))
         return cli_usage_error(cmd, "%s", tokio_errmsg());
+    if (start != NULL && cli_time_order(cmd, "--start-time", o.job.start,
+                                        "--end-time", o.job.end) != 0)
+        return CLI_EXIT_USAGE;
     o.job.has_window = start != NULL;
     if (top < 0 || top > 100000)
         return cli_usage_error(cmd, "--top-files must be 0 to 100000");

@@ -82,9 +82,9 @@ cmd_summarize_job(int argc, char **argv)
                      "saved `lctl dl -t` output (with -o)"),
         OPT_FLAG(0, "silent-errors", &silent,
                  "skip inputs that are not Darshan logs"),
-        OPT_STRING(0, "output", &output, "<file>",
-                   "write to <file> (whole or not at all) instead of "
-                   "stdout"),
+        OPT_FILE(0, "output", &output, "<file>",
+                 "write to <file> (whole or not at all) instead of "
+                 "stdout"),
         OPT_END
     };
     struct tokio_summarize_job_opts o = { 0 };
@@ -109,12 +109,13 @@ cmd_summarize_job(int argc, char **argv)
         return cli_usage_error(cmd, "--slurm-jobid with more than one log "
                                "is undefined");
     if (start != NULL) {
-        if (tokio_time_parse_format(start, "%Y-%m-%d %H:%M:%S", &o.start) < 0)
-            return cli_usage_error(cmd, "--start-time '%s' is not "
-                                   "YYYY-MM-DD HH:MM:SS", start);
-        if (tokio_time_parse_format(end, "%Y-%m-%d %H:%M:%S", &o.end) < 0)
-            return cli_usage_error(cmd, "--end-time '%s' is not "
-                                   "YYYY-MM-DD HH:MM:SS", end);
+        if (cli_time(cmd, "--start-time", start, "%Y-%m-%d %H:%M:%S",
+                     &o.start) != 0 ||
+            cli_time(cmd, "--end-time", end, "%Y-%m-%d %H:%M:%S",
+                     &o.end) != 0 ||
+            cli_time_order(cmd, "--start-time", o.start, "--end-time",
+                           o.end) != 0)
+            return CLI_EXIT_USAGE;
         o.has_window = 1;
     }
     o.file_system = fs;

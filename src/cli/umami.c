@@ -96,7 +96,7 @@ cmd_umami(int argc, char **argv)
                    "a label for each of --columns [the column names]"),
         OPT_STRING(0, "small-is-good", &small, "<a,b,...>",
                    "metrics for which smaller values are better"),
-        OPT_INT(0, "highlight", &highlight, "<n>",
+        OPT_SIGNED(0, "highlight", &highlight, "<n>",
                 "the run to highlight, from 0; negative from the end [-1]"),
         OPT_END
     };

@@ -367,12 +367,14 @@ tokio_craysdb_free(struct tokio_craysdb *db)
 
 /* ---- the connector interface (src/core/connector.h) -------------------- */
 
-/* Every record line of xtdb2proc has a processor_id field. */
+/* Every record line of xtdb2proc has a processor_id field; its output
+ * starts with a block of '#' comments (all there is of an empty table). */
 static int
 bid(const char *head, size_t n)
 {
-    return memmem(head, n, PROCESSOR_ID_KEY "=", sizeof(PROCESSOR_ID_KEY))
-               ? 80 : 0;
+    if (memmem(head, n, PROCESSOR_ID_KEY "=", sizeof(PROCESSOR_ID_KEY)))
+        return 80;
+    return n > 0 && head[0] == '#' ? 50 : 0;
 }
 
 static int
@@ -386,6 +388,9 @@ free_table(void *h) { tokio_craysdb_free(h); }
 
 const struct tokio__connector tokio__craysdb_connector = {
     .name = "craysdb",
+    .what = "xtdb2proc output (processor_id=... records) or its JSON form",
+    /* xtdb2proc of the largest Cray (some 20,000 nodes) is 5 MB */
+    .max_bytes = (size_t)64 << 20,
     .bid = bid,
     .new = new_table,
     .add_text = add_text,

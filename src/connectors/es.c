@@ -43,6 +43,7 @@
 #include "tokio/output.h"
 #include "connectors/http.h"
 #include "core/alloc.h"
+#include "core/connector.h"
 #include "core/error.h"
 #include "core/json.h"
 
@@ -350,16 +351,11 @@ tokio_es_from_json(const json_t *pages, const char *name,
 int
 tokio_es_from_cache(const char *path, tokio_es_page_fn fn, void *payload)
 {
-    unsigned char *text;
-    size_t len;
     json_t *pages;
     int rc;
 
-    if ((rc = tokio_read_file(path, 0, &text, &len)) < 0)
-        return rc;
-    rc = tokio__json_parse_named(&pages, (const char *)text, len, 0, path);
-    free(text);
-    if (rc < 0)
+    /* refused from its head when it is not JSON; within a budget */
+    if ((rc = tokio__read_json_file(path, &pages)) < 0)
         return rc;
     rc = tokio_es_from_json(pages, path, fn, payload);
     json_decref(pages);

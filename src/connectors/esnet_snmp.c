@@ -31,6 +31,7 @@
 #include "tokio/time.h"
 #include "connectors/http.h"
 #include "core/alloc.h"
+#include "core/connector.h"
 #include "core/error.h"
 #include "core/json.h"
 #include "core/text.h"
@@ -307,17 +308,12 @@ int
 tokio_esnet_snmp_open(struct tokio_esnet_snmp **out, const char *path,
                       int64_t start, int64_t end)
 {
-    unsigned char *text;
-    size_t len;
     json_t *json;
     int rc;
 
     *out = NULL;
-    if ((rc = tokio_read_file(path, 0, &text, &len)) < 0)
-        return rc;
-    rc = tokio__json_parse_named(&json, (const char *)text, len, 0, path);
-    free(text);
-    if (rc < 0)
+    /* refused from its head when it is not JSON; within a budget */
+    if ((rc = tokio__read_json_file(path, &json)) < 0)
         return rc;
     rc = tokio_esnet_snmp_from_json(out, json, path, start, end);
     json_decref(json);

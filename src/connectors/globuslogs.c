@@ -389,11 +389,19 @@ tokio_globuslogs_free(struct tokio_globuslogs *g)
 
 /* ---- the connector interface (src/core/connector.h) -------------------- */
 
-/* The server writes a DATE= on every transfer line. */
+/* The server writes a DATE= on every transfer line; a log of other
+ * records starts as one does, KEY=, after any blank lines. */
 static int
 bid(const char *head, size_t n)
 {
-    return memmem(head, n, "DATE=", 5) != NULL ? 70 : 0;
+    size_t i = 0, key_end;
+
+    if (memmem(head, n, "DATE=", 5) != NULL)
+        return 70;
+    while (i < n && tokio__py_space((unsigned char)head[i]))
+        i++;
+    key_end = upper_run(head, i, n);
+    return key_end > i && key_end < n && head[key_end] == '=' ? 70 : 0;
 }
 
 static int
@@ -407,6 +415,8 @@ free_logs(void *h) { tokio_globuslogs_free(h); }
 
 const struct tokio__connector tokio__globuslogs_connector = {
     .name = "globuslogs",
+    .what = "a Globus GridFTP transfer log (DATE=... records) or its JSON "
+            "form",
     .bid = bid,
     .new = new_logs,
     .add_text = add_text,

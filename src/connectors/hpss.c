@@ -1404,8 +1404,11 @@ write_csv(const void *h, FILE *fp) { return tokio_hpss_write_csv(h, fp); }
 static void
 free_handle(void *h) { tokio_hpss_free(h); }
 
+#define WHAT "an HPSS daily report, HSI/HTAR log or FTP log, or their " \
+             "JSON form"
 #define HPSS_CONNECTOR(NEW) {                                               \
-        .name = "hpss", .bid = bid, .new = NEW, .add_text = add_text,       \
+        .name = "hpss", .what = WHAT, .bid = bid, .new = NEW,               \
+        .add_text = add_text,                                               \
         .add_json = add_json, .to_json = to_json, .write_csv = write_csv,   \
         .free = free_handle }
 

@@ -581,6 +581,7 @@ dl_bid(const char *h, size_t n) { return memmem(h, n, " osc ", 5) ? 60 : 0; }
 
 const struct tokio__connector tokio__lfshealth_fullness_connector = {
     .name = "lfshealth_fullness",
+    .what = "lfs df output (NAME_UUID lines) or its JSON form",
     .bid = df_bid,
     .new = new_tree,
     .add_text = df_text,
@@ -591,6 +592,7 @@ const struct tokio__connector tokio__lfshealth_fullness_connector = {
 
 const struct tokio__connector tokio__lfshealth_map_connector = {
     .name = "lfshealth_map",
+    .what = "lctl dl -t output (osc lines) or its JSON form",
     .bid = dl_bid,
     .new = new_tree,
     .add_text = dl_text,

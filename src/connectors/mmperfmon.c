@@ -1211,6 +1211,10 @@ free_dict(void *h)
 const struct tokio__connector tokio__mmperfmon_connector = {
     .name = "mmperfmon",
     .flags = TOKIO__CONNECTOR_COLLECTION,
+    .what = "mmperfmon query output (a Legend: line first), a folder or "
+            "tar archive of them, or their JSON form",
+    /* a day of a large GPFS site's hourly outputs, tarred */
+    .max_bytes = (size_t)1 << 30,
     .bid = bid,
     .new = new_dict,
     .add_text = add_text,

@@ -338,6 +338,7 @@ free_cache(void *h) { tokio_nersc_globuslogs_free(h); }
 
 const struct tokio__connector tokio__nersc_globuslogs_connector = {
     .name = "nersc_globuslogs",
+    .what = "a JSON list of pages of Elasticsearch hits",
     .bid = bid,
     .new = new_cache,
     .add_text = add_text,

@@ -850,14 +850,24 @@ finish(void *h)
     return synthesize_all(d, 0);
 }
 
-/* ISDCT outputs come in folders and archives only (the reference reads
- * no single file), which the generic reader tells apart itself: no text
- * input is this connector's to bid for. */
+/* ISDCT output: a line naming a drive, as parse_member() looks for one.
+ * Such a file alone is still refused (add_text()): ISDCT outputs come in
+ * folders and archives only, as the reference reads them; the bid tells
+ * a collection of them from one of something else. */
 static int
 bid(const char *head, size_t n)
 {
-    (void)head;
-    (void)n;
+    const char *p = head, *end = head + n;
+    size_t sn_b, sn_e;
+
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *e = nl != NULL ? nl : end;
+
+        if (find_serial(p, (size_t)(e - p), &sn_b, &sn_e) >= 0)
+            return 80;
+        p = nl != NULL ? nl + 1 : end;
+    }
     return 0;
 }
 
@@ -882,6 +892,8 @@ free_dump(void *h)
 const struct tokio__connector tokio__nersc_isdct_connector = {
     .name = "nersc_isdct",
     .flags = TOKIO__CONNECTOR_COLLECTION,
+    .what = "a folder or tar archive of ISDCT outputs, nor a saved JSON "
+            "dump",
     .bid = bid,
     .new = new_dump,
     .add_text = add_text,

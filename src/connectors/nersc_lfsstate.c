@@ -448,20 +448,38 @@ tokio_nersc_lfsstate_free(struct tokio_nersc_lfsstate *s)
 
 /* ---- the connector interface (src/core/connector.h) ---- */
 
-/* BEGIN lines and a snapshot's own marks (lfshealth.c's bids): above
- * those, so that a history is not taken for one snapshot. */
+/* A history starts with a BEGIN line (the reference's startswith()),
+ * maybe after blank lines.  With its snapshots' own marks (lfshealth.c's
+ * bids) it bids above those, so that a history is not taken for one
+ * snapshot; with the other kind's marks it is the other kind's history;
+ * with neither (snapshots without targets) it bids low. */
+static int
+bid_history(const char *head, size_t n, const struct tokio__connector *own,
+            const struct tokio__connector *other)
+{
+    size_t i = 0;
+
+    while (i < n && head[i] != '\0' && strchr(" \t\r\n", head[i]) != NULL)
+        i++;
+    if (n - i < 5 || memcmp(head + i, "BEGIN", 5) != 0)
+        return 0;
+    if (own->bid(head, n) > 0)
+        return 80;
+    return other->bid(head, n) > 0 ? 0 : 40;
+}
+
 static int
 bid_fullness(const char *head, size_t n)
 {
-    return memmem(head, n, "BEGIN ", 6) &&
-           tokio__lfshealth_fullness_connector.bid(head, n) > 0 ? 80 : 0;
+    return bid_history(head, n, &tokio__lfshealth_fullness_connector,
+                       &tokio__lfshealth_map_connector);
 }
 
 static int
 bid_map(const char *head, size_t n)
 {
-    return memmem(head, n, "BEGIN ", 6) &&
-           tokio__lfshealth_map_connector.bid(head, n) > 0 ? 80 : 0;
+    return bid_history(head, n, &tokio__lfshealth_map_connector,
+                       &tokio__lfshealth_fullness_connector);
 }
 
 static int
@@ -475,6 +493,11 @@ free_history(void *h) { tokio_nersc_lfsstate_free(h); }
 
 const struct tokio__connector tokio__nersc_lfsstate_fullness_connector = {
     .name = "nersc_lfsstate_fullness",
+    .what = "a history of lfs df outputs (BEGIN <epoch> lines) or its "
+            "JSON form",
+    /* 3 bytes of memory per byte of text; a day of a large file system
+     * is some 50 MB */
+    .max_bytes = (size_t)1 << 30,
     .bid = bid_fullness,
     .new = new_fullness,
     .add_text = add_text,
@@ -485,6 +508,9 @@ const struct tokio__connector tokio__nersc_lfsstate_fullness_connector = {
 
 const struct tokio__connector tokio__nersc_lfsstate_map_connector = {
     .name = "nersc_lfsstate_map",
+    .what = "a history of lctl dl -t outputs (BEGIN <epoch> lines) or "
+            "its JSON form",
+    .max_bytes = (size_t)1 << 30,
     .bid = bid_map,
     .new = new_map,
     .add_text = add_text,

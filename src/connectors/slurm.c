@@ -19,6 +19,8 @@
  * text becomes the array of its node names.
  *
  * Differs from pytokio:
+ *  - text whose first line is not a sacct header ("JobID...|") is
+ *    refused (the reference made tasks of any text's lines);
  *  - a line whose field count differs from the header's, or that is not
  *    UTF-8, is an error naming file and line (the reference silently
  *    misaligned or crashed); only ASCII letters of the header are
@@ -721,6 +723,11 @@ tokio_slurm_query(struct tokio_slurm **out, const char *jobid)
     *out = NULL;
     if (jobid == NULL || *jobid == '\0')
         return tokio__error(TOKIO_EINVAL, "a Slurm job id is required");
+    /* a job id is a number (123, 123_4, 123+1, 123.batch): anything
+     * else was meant as a file, which is not there */
+    if (*jobid < '0' || *jobid > '9')
+        return tokio__error(TOKIO_EINVAL, "'%.200s' is no file here, nor "
+                            "a Slurm job id", jobid);
     /* what the reference asked for: DEFAULT_KEYS + nodelist */
     const char *argv[] = { "sacct", "--jobs", jobid,
                            "--format=jobidraw,start,end,nodelist",
@@ -1219,6 +1226,11 @@ free_table(void *h) { tokio_slurm_free(h); }
 
 const struct tokio__connector tokio__slurm_connector = {
     .name = "slurm",
+    .what = "sacct --parsable output (a 'JobID...|' header) or its JSON "
+            "form",
+    /* 25 bytes of memory per byte of sacct text (a jansson object per
+     * task); a job's sacct output is kilobytes */
+    .max_bytes = (size_t)128 << 20,
     .bid = bid,
     .new = new_table,
     .add_text = add_text,

@@ -26,12 +26,27 @@
 /* flags of struct tokio__connector */
 #define TOKIO__CONNECTOR_COLLECTION 0x1u  /* folders and tar archives of inputs */
 
+/* The most decompressed bytes one input may hold, unless a connector
+ * says otherwise (max_bytes below): the text connectors take 8 to 25
+ * bytes of memory per byte of text (jansson's objects, measured on large
+ * valid inputs), so this keeps a hostile input under a few GiB. */
+#define TOKIO__CONNECTOR_MAX_BYTES ((size_t)256 << 20)
+
 struct tokio__connector {
     const char *name;       /* "craysdb": tests/connectors/NAME, fuzz_NAME */
     unsigned flags;
+    /* What it reads, as the message "'FILE': not WHAT" puts it:
+     * "sacct output or its JSON form". */
+    const char *what;
+    /* The most decompressed bytes of one input (a file, a collection's
+     * member, a whole tar archive); 0: TOKIO__CONNECTOR_MAX_BYTES. */
+    size_t max_bytes;
     /* How sure (0 no ... 100 sure) it is that a (decompressed) input
      * starting with the `n` bytes at `head` is its native text; peeks
-     * only.  The JSON form is told apart before bidding. */
+     * only.  The JSON form is told apart before bidding.  An input
+     * nobody bids for is refused before the rest of it is read: it is
+     * the first look of every reader, so it must recognise the format
+     * positively (a header, a record's shape), never "not the others". */
     int (*bid)(const char *head, size_t n);
     int (*new)(void **out);
     /* `len` bytes of text at `text`, NUL-ended past them, named `name`
@@ -52,7 +67,14 @@ struct tokio__connector {
  * Read `path` (plain, gzip or bzip2; "-" is standard input; for a
  * collection connector also a folder or tar archive) into a new handle:
  * its JSON form when the first byte that is not white space is '{' or
- * '[' (and the connector has one), else its native text.
+ * '[' (and the connector has one), else its native text.  What the input
+ * is, is decided from its first TOKIO__CONNECTOR_HEAD_BYTES (decompressed)
+ * before the rest is read: text the connector does not bid for is
+ * TOKIO_EFORMAT ("'FILE': not WHAT") at once, as is an input beyond the
+ * connector's max_bytes.  Empty input (or only white space) is its
+ * connector's to judge (an empty result for all of them).  A folder or
+ * archive none of whose members the connector bids for is TOKIO_EFORMAT
+ * too (an empty one is not).
  * @param[out] out  the handle (c->free() it), NULL on failure: nothing is
  *                  left half-built.
  * @return TOKIO_OK, TOKIO_EIO, TOKIO_EFORMAT (the message names the input,
@@ -60,6 +82,10 @@ struct tokio__connector {
  */
 int tokio__connector_open(const struct tokio__connector *c, void **out,
                           const char *path);
+
+/* The first look: enough decompressed bytes for every bid (a header line
+ * or a first record), for a tar header and for telling JSON from text. */
+#define TOKIO__CONNECTOR_HEAD_BYTES ((size_t)64 << 10)
 
 /* Feed the input at `path`, read as tokio__connector_open() reads it,
  * to the existing handle `h` (then finish() it), as the reference's
@@ -78,6 +104,31 @@ int tokio__connector_open_mem(const struct tokio__connector *c, void **out,
 /* A new handle holding the JSON form `json` (borrowed). */
 int tokio__connector_from_json(const struct tokio__connector *c, void **out,
                                const json_t *json);
+
+/*
+ * For readers outside the table (JSON caches, CSV): read `in` (named
+ * `name`) whole, at most `max` decompressed bytes (0:
+ * TOKIO__CONNECTOR_MAX_BYTES), after the same first look: an input whose
+ * first TOKIO__CONNECTOR_HEAD_BYTES `bid` gives 0 is TOKIO_EFORMAT
+ * "'NAME': not WHAT" before more of it is read (empty input is read).
+ * @param[out] buf_out  the bytes (free()), NUL-ended past *len_out
+ * @return TOKIO_OK, TOKIO_EFORMAT, TOKIO_EIO, TOKIO_ENOMEM.
+ */
+struct tokio_input;
+int tokio__read_whole(struct tokio_input *in, const char *name, size_t max,
+                      int (*bid)(const char *head, size_t n),
+                      const char *what, unsigned char **buf_out,
+                      size_t *len_out);
+
+/* The bid of JSON: 100 when the first byte that is not white space is
+ * '{' or '[', else 0. */
+int tokio__bid_json(const char *head, size_t n);
+
+/* Read and parse the JSON input `path` (plain, gzip or bzip2; "-" is
+ * standard input) as tokio__read_whole() with tokio__bid_json():
+ * `*out` is a new reference, NULL on failure (the message names the
+ * path, and the line and column of a syntax error). */
+int tokio__read_json_file(const char *path, json_t **out);
 
 /*
  * The public tokio_MOD_open(), tokio_MOD_open_mem() and

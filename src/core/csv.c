@@ -13,6 +13,7 @@
 
 #include "tokio/input.h"
 #include "core/alloc.h"
+#include "core/connector.h"
 #include "core/error.h"
 #include "core/text.h"
 
@@ -256,6 +257,18 @@ parse(struct tokio_csv *t, const char *buf, size_t len, const char *name)
     return rc;
 }
 
+/* The tables read are histories of runs, a summarize-job row (about a
+ * kilobyte) per run: this is some 60,000 runs. */
+#define CSV_MAX_BYTES ((size_t)64 << 20)
+
+/* CSV is text: a NUL byte in its first bytes (a binary file, a sparse
+ * one) says it is something else, before the rest is read. */
+static int
+bid_text(const char *head, size_t n)
+{
+    return memchr(head, '\0', n) == NULL;
+}
+
 static int
 read_table(struct tokio_csv **out, struct tokio_input *in, const char *name)
 {
@@ -265,7 +278,8 @@ read_table(struct tokio_csv **out, struct tokio_input *in, const char *name)
     int rc;
 
     *out = NULL;
-    if ((rc = tokio_input_read_all(in, 0, &buf, &len)) < 0)
+    if ((rc = tokio__read_whole(in, name, CSV_MAX_BYTES, bid_text, "CSV",
+                                &buf, &len)) < 0)
         return rc;
     if ((t = tokio__calloc(1, sizeof(*t))) == NULL)
         rc = tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'", name);

@@ -321,6 +321,14 @@ get_lfsstate(json_t **out, const struct tokio_config *cfg, const char *fs,
 done:
     tokio_nersc_lfsstate_free(h);
     if (rc < 0) {
+        /* what was read, named: the file, or the configuration's files */
+        const char *key = kind == TOKIO_NERSC_LFSSTATE_FULLNESS
+                              ? "lfsstatus_fullness_files"
+                              : "lfsstatus_map_files";
+        if (cache_file == NULL)
+            tokio__error_prefix("%s", key);
+        else if (strstr(tokio_errmsg(), cache_file) == NULL)
+            tokio__error_prefix("'%s'", cache_file);
         json_decref(res);
         return rc;
     }

@@ -422,8 +422,9 @@ test_cache_collectdes_usage_errors(void **state)
     const char *port[] = { CMD, "-p", "70000", START, END, NULL };
     const char *one[] = { CMD, START, NULL };
 
-    tokio_test_run_fails(env, swapped, 2, "query_start >= query_end");
-    tokio_test_run_fails(env, bad, 2, "must be in format");
+    tokio_test_run_fails(env, swapped, 2, "<end> is before <start>");
+    tokio_test_run_fails(env, bad, 2, "<start> '2017-12-13' is not a time "
+                         "YYYY-MM-DDTHH:MM:SS");
     tokio_test_run_fails(env, port, 2, "--port");
     tokio_test_run_fails(env, one, 2, "start and an end");
 }

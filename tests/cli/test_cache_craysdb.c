@@ -153,7 +153,8 @@ test_cache_craysdb_failures(void **state)
         const char *msg;
     } cases[] = {
         { 2, { "cache-craysdb", "a", "b", NULL }, "only one input file" },
-        { 2, { "cache-craysdb", "-c", "-n", "a", NULL }, "only one of" },
+        { 2, { "cache-craysdb", "-c", "-n", "a", NULL },
+          "give --csv or --native, not both" },
         { 1, { "cache-craysdb", "/nonexistent/x", NULL }, "/nonexistent/x" },
         { 1, { "cache-craysdb", bad, NULL }, "bad.txt' line 2" },
         { 1, { "cache-craysdb", badjson, NULL }, "bad.json' line 1" },

@@ -229,7 +229,7 @@ test_cache_esnet_snmp_usage_and_bad_input(void **state)
     const char *none[] = { CMD, NULL };
 
     tokio_test_run_fails(env, end_only, 2, "--start must be specified");
-    tokio_test_run_fails(env, swapped, 2, "--start >= --end");
+    tokio_test_run_fails(env, swapped, 2, "--end is before --start");
     tokio_test_run_fails(env, none, 2, "<endpoints>");
     if (wd->inputs == NULL)
         skip();

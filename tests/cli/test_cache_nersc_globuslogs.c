@@ -126,9 +126,10 @@ test_cache_nersc_globuslogs_failures(void **state)
         { 2, { "cache-nersc-globuslogs", "--input", "x", s, NULL },
           "a start and an end time are required" },
         { 2, { "cache-nersc-globuslogs", "--input", "x", "2019-01-29", e,
-               NULL }, "must be in format" },
+               NULL }, "<start> '2019-01-29' is not a time "
+                       "YYYY-MM-DDTHH:MM:SS" },
         { 2, { "cache-nersc-globuslogs", "--input", "x", e, s, NULL },
-          "query_start >= query_end" },
+          "<end> is before <start>" },
         { 2, { "cache-nersc-globuslogs", "-p", "0", s, e, NULL },
           "--port must be a port number" },
         { 1, { "cache-nersc-globuslogs", "--input", "/nonexistent/p.json", s,

@@ -189,7 +189,7 @@ test_report_bad_command_lines_exit_2(void **state)
     tokio_test_run_fails(NULL, ((const char *[]){ "report", "-o", "r.html",
                                                   "--top-files", "-3",
                                                   "x.darshan", NULL }),
-                         2, "--top-files must be 0 to 100000");
+                         2, "--top-files expects a number 0 or above, not '-3'");
 }
 
 static void

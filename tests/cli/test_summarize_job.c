@@ -165,7 +165,8 @@ test_summarize_job_bad_command_lines_exit_2(void **state)
                                                   "--start-time", "noon",
                                                   "--end-time", "later",
                                                   NULL }),
-                         2, "--start-time 'noon' is not YYYY-MM-DD HH:MM:SS");
+                         2, "--start-time 'noon' is not a time "
+                         "YYYY-MM-DD HH:MM:SS");
     tokio_test_run_fails(NULL, ((const char *[]){ "summarize-job",
                                                   "--slurm-jobid", "1",
                                                   "a.darshan", "b.darshan",

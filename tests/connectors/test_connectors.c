@@ -104,8 +104,12 @@ open_and_round_trip(void *ctx)
     json_t *json = NULL, *back = NULL;
     int rc = tokio__connector_open(t->c, &h, t->path);
 
-    if (rc < 0)
+    /* out of memory too names the input (issue 17 item 8: "out of memory
+     * reading Slurm tasks" did not say which) */
+    if (rc < 0) {
         assert_null(h);
+        assert_contains(tokio_errmsg(), t->path);
+    }
     if (rc >= 0)
         rc = t->c->to_json(h, &json);
     if (rc >= 0 && t->c->add_json != NULL &&
@@ -264,6 +268,62 @@ test_every_connector_opens_empty_input(void **state)
     }
 }
 
+/*
+ * Issue 17: a gigabyte of something else (a sparse file's zeros, a gzip
+ * bomb of "x" lines) was read whole, and for some connectors accepted.
+ * Now its head decides: refused as not the connector's (EFORMAT, naming
+ * the file), and cheaply: allocations beyond a few MiB in all fail, so a
+ * reader that read on would fail with ENOMEM instead.
+ */
+static void
+test_every_connector_refuses_foreign_input_from_its_head(void **state)
+{
+    char *sparse = tokio_test_join(*state, "sparse");
+    char *bomb = tokio_test_join(*state, "bomb.gz");
+
+    tokio_test_write_sparse(sparse, (long long)1 << 30);
+    tokio_test_write_gzip_repeat(bomb, NULL, "x\n", (size_t)1 << 29);
+    for (size_t k = 0; tokio__connectors[k] != NULL; k++) {
+        const struct tokio__connector *c = tokio__connectors[k];
+        const char *paths[] = { sparse, bomb };
+
+        for (size_t i = 0; i < 2; i++) {
+            void *h = NULL;
+            int rc;
+
+            tokio_test_fail_alloc_bytes((size_t)16 << 20);
+            rc = tokio__connector_open(c, &h, paths[i]);
+            tokio_test_fail_alloc_bytes(0);
+            print_message("%s: %s\n", c->name, tokio_errmsg());
+            assert_int_equal(rc, TOKIO_EFORMAT);
+            assert_null(h);
+            assert_contains(tokio_errmsg(), paths[i]);
+        }
+    }
+    free(sparse);
+    free(bomb);
+}
+
+/* Issue 17: an input that looks right is read no further than its
+ * connector's budget (craysdb's, the smallest: 64 MiB), then refused
+ * naming the file and the budget. */
+static void
+test_budget_bounds_what_is_read(void **state)
+{
+    char *path = tokio_test_join(*state, "big.gz");
+    const struct tokio__connector *c = tokio__connector_find("craysdb");
+    void *h = NULL;
+
+    assert_non_null(c);
+    /* an xtdb2proc comment, then 80 MiB of lines */
+    tokio_test_write_gzip_repeat(path, "#\n", "x\n", (size_t)40 << 20);
+    assert_int_equal(tokio__connector_open(c, &h, path), TOKIO_EFORMAT);
+    assert_null(h);
+    assert_contains(tokio_errmsg(), "big.gz': more than 64 MiB after "
+                    "decompression, the most the craysdb reader takes");
+    free(path);
+}
+
 int
 main(void)
 {
@@ -271,6 +331,12 @@ main(void)
         cmocka_unit_test(test_every_connector_reads_its_fixtures),
         cmocka_unit_test(test_every_connector_names_a_missing_file),
         cmocka_unit_test(test_every_connector_opens_empty_input),
+        cmocka_unit_test_setup_teardown(
+            test_every_connector_refuses_foreign_input_from_its_head,
+            tokio_test_mkdtemp_setup, tokio_test_remove_dir),
+        cmocka_unit_test_setup_teardown(test_budget_bounds_what_is_read,
+                                        tokio_test_mkdtemp_setup,
+                                        tokio_test_remove_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

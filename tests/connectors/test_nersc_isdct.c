@@ -893,6 +893,9 @@ test_nersc_isdct_long_smart_register_keeps_dict_semantics(void **state)
     free(t.b);
 }
 
+/* A file naming no drive among outputs is skipped, as the reference
+ * skipped it; an archive of nothing else is no ISDCT dump (issue 17: it
+ * was an empty one, {}). */
 static void
 test_nersc_isdct_file_without_drive_is_skipped(void **state)
 {
@@ -902,11 +905,26 @@ test_nersc_isdct_file_without_drive_is_skipped(void **state)
 
     memset(&t, 0, sizeof(t));
     tar_add(&t, "d/nid1/junk.txt", "whatever\nB 2\n\x01\x02\n", 7);
+    tar_add(&t, "d/nid1/s.txt", DRIVE_INFO, 7);
     tar_end(&t);
     assert_int_equal(tokio_nersc_isdct_open_mem(&d, t.b, t.len, "j"),
                      TOKIO_OK);
-    assert_int_equal(tokio_nersc_isdct_count(d), 0);
+    assert_int_equal(tokio_nersc_isdct_count(d), 1);
+    assert_non_null(tokio_nersc_isdct_device(d, "CVFAAA-1"));
     tokio_nersc_isdct_free(d);
+    free(t.b);
+
+    memset(&t, 0, sizeof(t));
+    tar_add(&t, "d/nid1/junk.txt", "whatever\nB 2\n\x01\x02\n", 7);
+    tar_add(&t, "d/README", "a dump of something else\n", 7);
+    tar_end(&t);
+    d = (struct tokio_nersc_isdct *)1;
+    assert_int_equal(tokio_nersc_isdct_open_mem(&d, t.b, t.len, "j.tar"),
+                     TOKIO_EFORMAT);
+    assert_null(d);
+    assert_contains(tokio_errmsg(), "'j.tar': not a folder or tar archive "
+                    "of ISDCT outputs, nor a saved JSON dump (no file in it "
+                    "is)");
     free(t.b);
 }
 

@@ -79,8 +79,12 @@ test_lfsstatus_picks_preceding_snapshot(void **state)
     assert_int_equal(tokio_lfsstatus_get_fullness(&r, NULL, "snx9", 999,
                                                   path), TOKIO_ENOTFOUND);
     assert_null(r);
+    /* an lfs df history is no map history (issue 17: it was read as
+     * one without targets) */
     assert_int_equal(tokio_lfsstatus_get_failures(&r, NULL, "snx1", 999,
-                                                  path), TOKIO_ENOTFOUND);
+                                                  path), TOKIO_EFORMAT);
+    assert_contains(tokio_errmsg(), "osts.txt': not a history of lctl dl "
+                    "-t outputs");
     tokio_test_rmtree(dir);
     free(dir);
     free(path);
@@ -109,10 +113,13 @@ test_lfsstatus_providers_and_config(void **state)
                      TOKIO_EINVAL);
     assert_contains(tokio_errmsg(), "lfsstatus_map_files");
     tokio_config_free(cfg);
+    /* text that is no history is refused as such (issue 17: it was
+     * read whole, as a history without snapshots) */
     char *dir, *path = write_tmp(&dir, "no history here\n");
     assert_int_equal(tokio_lfsstatus_get_failures(&r, NULL, "x", 0, path),
-                     TOKIO_ENOTFOUND);
-    assert_contains(tokio_errmsg(), "BEGIN");
+                     TOKIO_EFORMAT);
+    assert_contains(tokio_errmsg(), "osts.txt': not a history of lctl dl -t "
+                    "outputs (BEGIN <epoch> lines)");
     tokio_test_rmtree(dir);
     free(dir);
     free(path);

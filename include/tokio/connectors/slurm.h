@@ -55,7 +55,8 @@ TOKIO_API int tokio_slurm_open_mem(struct tokio_slurm **out, const void *buf,
  * --parsable2` (found on PATH, run without a shell) and parse its output.
  * @return TOKIO_OK; TOKIO_ENOTFOUND (no sacct on PATH, or it printed no
  *         task); TOKIO_EIO (sacct failed: the message quotes its stderr);
- *         TOKIO_EFORMAT, TOKIO_ENOMEM; TOKIO_EINVAL (empty job id).
+ *         TOKIO_EFORMAT, TOKIO_ENOMEM; TOKIO_EINVAL (empty, or not a job
+ *         id: a job id starts with a digit).
  */
 TOKIO_API int tokio_slurm_query(struct tokio_slurm **out, const char *jobid);
 
