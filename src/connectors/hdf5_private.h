@@ -10,6 +10,16 @@
 #include "tokio/connectors/hdf5.h"
 
 /*
+ * Ready HDF5 for libtokio: no error stack printed to stderr (every
+ * failure becomes our message), and, when libtokio is the first to use
+ * HDF5 in the process, no exit handler: tokio closes every file it
+ * opens, and HDF5 1.10's handler crashes (SIGSEGV) on a file whose close
+ * failed, as a close does when the disk is full.  Call before any other
+ * HDF5 function.
+ */
+void tokio__hdf5_init(void);
+
+/*
  * Whether `path` names an object that resolves.  Walks each component
  * because H5Lexists() fails, rather than saying no, when a parent is
  * missing.
