@@ -485,6 +485,11 @@ read_strings(const struct tokio_hdf5 *h, hid_t attr, const char *what,
             rc = oom(h, what);
             goto done;
         }
+        if ((rc = tokio__hdf5_check_vlen(attr, n, h->path, what)) < 0) {
+            free(vbuf);
+            vbuf = NULL;
+            goto done;
+        }
         if (H5Aread(attr, mtype, vbuf) < 0) {
             rc = h5_error(TOKIO_EFORMAT, "'%s': cannot read %s", h->path, what);
             free(vbuf);

@@ -51,6 +51,17 @@ int tokio__hdf5_read_names(hid_t obj, const char *attr_name, const char *path,
                            const char *objname, char ***out, size_t *n_out);
 
 /*
+ * Check the `n` global heap references of the variable-length string
+ * attribute `attr` before H5Aread() follows them (src/connectors/
+ * hdf5_heap.c): HDF5 1.10 crashes on a corrupt one.  `path` and `what`
+ * name the file and the attribute in messages.
+ * @return TOKIO_OK; TOKIO_EFORMAT (a reference or its heap is corrupt);
+ *         TOKIO_EIO; TOKIO_ENOMEM.
+ */
+int tokio__hdf5_check_vlen(hid_t attr, size_t n, const char *path,
+                           const char *what);
+
+/*
  * Fail with status and message plus HDF5's innermost error description,
  * clearing HDF5's error stack.
  */

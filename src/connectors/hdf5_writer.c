@@ -1050,6 +1050,11 @@ commit_begin(struct tokio_hdf5_update *u, struct tokio_timeseries *ts,
             goto done;
         }
         has_columns = has_attr(dset, "columns");
+    } else if (rows > TOKIO_HDF5_MAX_ROWS) {
+        rc = tokio__error(TOKIO_EINVAL, "'%s': cannot create '%s' with %zu "
+                          "rows (at most %zu)", u->path, dname, rows,
+                          TOKIO_HDF5_MAX_ROWS);
+        goto done;
     } else if ((hsize_t)t_start + rows > rows) {
         rc = tokio__error(TOKIO_EINVAL, "'%s': cannot create '%s' at row %"
                           PRId64 " of '%s'", u->path, dname, t_start, tkey);
@@ -1314,9 +1319,10 @@ tokio_hdf5_update_init_dataset(struct tokio_hdf5_update *u, const char *name,
     rows = ((uint64_t)init_end - (uint64_t)init_start) / (uint64_t)timestep;
     rows += ((uint64_t)init_end - (uint64_t)init_start) % (uint64_t)timestep
             != 0;
-    if (rows > SIZE_MAX / sizeof(double) / (num_columns ? num_columns : 1))
+    if (rows > TOKIO_HDF5_MAX_ROWS)
         return tokio__error(TOKIO_EINVAL, "'%s': cannot initialize '%s' with "
-                            "%" PRIu64 " rows", u->path, name, rows);
+                            "%" PRIu64 " rows (at most %zu)", u->path, name,
+                            rows, TOKIO_HDF5_MAX_ROWS);
     /* one row stands for them all: only its shape and names are used */
     if ((rc = tokio_timeseries_new_rows(&ts, dname + 1, &init_start, 1,
                                         num_columns)) < 0)
