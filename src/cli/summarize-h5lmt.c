@@ -34,10 +34,14 @@ static const char description[] =
     "When --bins does not divide the timesteps, the rows left over are\n"
     "dropped, as the reference did (with a warning).";
 
-/* Bin every file into `all`, printing each file's lines as it goes. */
+#define OUT_OF_MEMORY (-2)
+
+/* Bin every file into `all`, and each file's bins, in order, into
+ * `per_file` (printed once every file is read: a bad file prints
+ * nothing). */
 static int
-bin_files(const char *cmd, char **files, int n, size_t bins, int text,
-          enum tokio_hdf5_units units, FILE *fp, json_t *all)
+bin_files(const char *cmd, char **files, int n, size_t bins, json_t *all,
+          json_t *per_file)
 {
     for (int i = 0; i < n; i++) {
         struct tokio_hdf5 *h = NULL;
@@ -55,15 +59,39 @@ bin_files(const char *cmd, char **files, int n, size_t bins, int text,
             fprintf(stderr, "tokio %s: warning: %s\n", cmd,
                     json_string_value(w));
         json_decref(warnings);
-        if ((text && (rc = tokio_hdf5_summary_print_bins(fp, binned,
-                                                         units)) < 0) ||
-            json_object_update(all, binned) < 0) {
-            json_decref(binned);
-            return rc < 0 ? rc : -1;
-        }
-        json_decref(binned);
+        if (json_object_update(all, binned) < 0 ||
+            json_array_append_new(per_file, binned) < 0)
+            return OUT_OF_MEMORY;
     }
     return 0;
+}
+
+/* The text of every file's bins and the totals, once all are read: a bad
+ * file prints nothing. */
+static int
+print_text(const char *output, const json_t *per_file, const json_t *totals,
+           enum tokio_hdf5_units units)
+{
+    struct tokio_output *o;
+    const json_t *binned;
+    size_t i;
+    int rc;
+
+    if ((rc = tokio_output_open(&o, output)) < 0)
+        return rc;
+    rc = tokio_hdf5_summary_print_header(tokio_output_fp(o), units);
+    json_array_foreach((json_t *)per_file, i, binned)
+        if (rc >= 0)
+            rc = tokio_hdf5_summary_print_bins(tokio_output_fp(o), binned,
+                                               units);
+    if (rc >= 0 && totals != NULL)
+        rc = tokio_hdf5_summary_print_totals(tokio_output_fp(o), totals,
+                                             units);
+    if (rc < 0) {
+        tokio_output_abort(o);
+        return rc;
+    }
+    return tokio_output_commit(o);
 }
 
 int
@@ -93,10 +121,8 @@ cmd_summarize_h5lmt(int argc, char **argv)
         OPT_OUTPUT(&output),
         OPT_END
     };
-    struct tokio_output *o = NULL;
-    json_t *all = NULL, *totals = NULL, *doc = NULL;
-    FILE *fp = NULL;
-    int npos, rc = CLI_EXIT_OK;
+    json_t *all = NULL, *per_file = NULL, *totals = NULL, *doc = NULL;
+    int npos, b, rc = CLI_EXIT_OK;
 
     npos = cli_parse(argc, argv, opts, usage, description);
     if (npos < 0)
@@ -109,21 +135,13 @@ cmd_summarize_h5lmt(int argc, char **argv)
         return cli_fail(cmd, "--start/--end (the site's daily HDF5 files) "
                         "are not supported yet; name the files instead");
 
-    if ((all = json_object()) == NULL)
+    if ((all = json_object()) == NULL || (per_file = json_array()) == NULL) {
+        json_decref(all);
         return cli_fail(cmd, "out of memory");
-    if (!json) {
-        if (tokio_output_open(&o, output) < 0) {
-            json_decref(all);
-            return cli_fail(cmd, NULL);
-        }
-        fp = tokio_output_fp(o);
-        if (tokio_hdf5_summary_print_header(fp, units) < 0)
-            rc = cli_fail(cmd, NULL);
     }
-    if (rc == CLI_EXIT_OK &&
-        bin_files(cmd, argv + 1, npos, (size_t)bins, !json, units, fp,
-                  all) < 0)
-        rc = cli_fail(cmd, NULL);
+    if ((b = bin_files(cmd, argv + 1, npos, (size_t)bins, all, per_file))
+        < 0)
+        rc = cli_fail(cmd, b == OUT_OF_MEMORY ? "out of memory" : NULL);
     if (rc == CLI_EXIT_OK && summary &&
         tokio_hdf5_summary_reduce(all, &totals) < 0)
         rc = cli_fail(cmd, NULL);
@@ -133,16 +151,11 @@ cmd_summarize_h5lmt(int argc, char **argv)
         rc = doc ? cli_write_json(cmd, output, doc, TOKIO_JSON_SORT_KEYS
                                   | TOKIO_JSON_INDENT(4))
                  : cli_fail(cmd, "out of memory");
-    } else if (rc == CLI_EXIT_OK && totals &&
-               tokio_hdf5_summary_print_totals(fp, totals, units) < 0) {
+    } else if (rc == CLI_EXIT_OK &&
+               print_text(output, per_file, totals, units) < 0) {
         rc = cli_fail(cmd, NULL);
     }
-    if (o != NULL) {
-        if (rc != CLI_EXIT_OK)
-            tokio_output_abort(o);
-        else if (tokio_output_commit(o) < 0)
-            rc = cli_fail(cmd, NULL);
-    }
+    json_decref(per_file);
     json_decref(doc);
     json_decref(totals);
     json_decref(all);
