@@ -66,32 +66,50 @@ bin_files(const char *cmd, char **files, int n, size_t bins, json_t *all,
     return 0;
 }
 
-/* The text of every file's bins and the totals, once all are read: a bad
- * file prints nothing. */
+/* cli_fail() with the library's message about the merged bins of the
+ * `n` files (which do not know their file) after the files' names. */
+static int
+fail_naming(const char *cmd, char **files, int n)
+{
+    char names[1024] = "";
+    size_t used = 0;
+
+    for (int i = 0; i < n && used < sizeof(names); i++)
+        used += (size_t)snprintf(names + used, sizeof(names) - used,
+                                 "%s'%s'", i ? ", " : "", files[i]);
+    return cli_fail(cmd, "%s: %s", names, tokio_errmsg());
+}
+
+/* The text of every file's bins and the totals, once all are read, made
+ * in memory first: a bin the text cannot show (no OST bytes) prints
+ * nothing, on standard output too.  TOKIO_EINVAL for such a bin. */
 static int
 print_text(const char *output, const json_t *per_file, const json_t *totals,
            enum tokio_hdf5_units units)
 {
     struct tokio_output *o;
     const json_t *binned;
-    size_t i;
+    char *text = NULL;
+    size_t len = 0, i;
+    FILE *mem = open_memstream(&text, &len);
     int rc;
 
-    if ((rc = tokio_output_open(&o, output)) < 0)
-        return rc;
-    rc = tokio_hdf5_summary_print_header(tokio_output_fp(o), units);
+    if (mem == NULL)
+        return TOKIO_ENOMEM;
+    rc = tokio_hdf5_summary_print_header(mem, units);
     json_array_foreach((json_t *)per_file, i, binned)
         if (rc >= 0)
-            rc = tokio_hdf5_summary_print_bins(tokio_output_fp(o), binned,
-                                               units);
+            rc = tokio_hdf5_summary_print_bins(mem, binned, units);
     if (rc >= 0 && totals != NULL)
-        rc = tokio_hdf5_summary_print_totals(tokio_output_fp(o), totals,
-                                             units);
-    if (rc < 0) {
-        tokio_output_abort(o);
-        return rc;
+        rc = tokio_hdf5_summary_print_totals(mem, totals, units);
+    if (fclose(mem) != 0 && rc >= 0)
+        rc = TOKIO_ENOMEM;
+    if (rc >= 0 && (rc = tokio_output_open(&o, output)) >= 0) {
+        fwrite(text, 1, len, tokio_output_fp(o));
+        rc = tokio_output_commit(o);    /* a failed write is its error */
     }
-    return tokio_output_commit(o);
+    free(text);
+    return rc;
 }
 
 int
@@ -144,7 +162,7 @@ cmd_summarize_h5lmt(int argc, char **argv)
         rc = cli_fail(cmd, b == OUT_OF_MEMORY ? "out of memory" : NULL);
     if (rc == CLI_EXIT_OK && summary &&
         tokio_hdf5_summary_reduce(all, &totals) < 0)
-        rc = cli_fail(cmd, NULL);
+        rc = fail_naming(cmd, argv + 1, npos);
     if (rc == CLI_EXIT_OK && json) {
         doc = totals ? json_pack("{s:O, s:O}", "bins", all, "summary", totals)
                      : json_pack("{s:O}", "bins", all);
@@ -152,8 +170,10 @@ cmd_summarize_h5lmt(int argc, char **argv)
                                   | TOKIO_JSON_INDENT(4))
                  : cli_fail(cmd, "out of memory");
     } else if (rc == CLI_EXIT_OK &&
-               print_text(output, per_file, totals, units) < 0) {
-        rc = cli_fail(cmd, NULL);
+               (b = print_text(output, per_file, totals, units)) < 0) {
+        rc = b == TOKIO_EINVAL ? fail_naming(cmd, argv + 1, npos)
+           : b == TOKIO_ENOMEM ? cli_fail(cmd, "out of memory")
+           : cli_fail(cmd, NULL);
     }
     json_decref(per_file);
     json_decref(doc);

@@ -788,6 +788,11 @@ tokio_hdf5_summary_bins(struct tokio_hdf5 *h, size_t num_bins, json_t **out,
                            && rc >= 0; i++)
             rc = bin_one(h, BIN_DATASETS[i].dataset, BIN_DATASETS[i].key,
                          num_bins, bins, warnings, &first);
+        if (rc >= 0 && first)
+            rc = tokio__error(TOKIO_EFORMAT, "'%s' holds none of "
+                              "datatargets/readbytes, datatargets/writebytes,"
+                              " dataservers/cpuload, mdservers/cpuload",
+                              tokio_hdf5_path(h));
     }
     if (rc < 0) {
         json_decref(bins);
