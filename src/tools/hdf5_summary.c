@@ -89,7 +89,7 @@ check_finite(struct tokio_hdf5 *h, const char *name, const struct frame *f)
         }
     }
     if (!(total < DBL_MAX / 4))
-        return tokio__error(TOKIO_EFORMAT, "'%s': the values of '%s' are too "
+        return tokio__error(TOKIO_EFORMAT, "'%s': '%s' holds values too "
                             "large to add up", tokio_hdf5_path(h), name);
     return TOKIO_OK;
 }
