@@ -1087,3 +1087,90 @@ tokio_test_copy_set_byte(const char *from, const char *to, size_t offset,
     tokio_test_write_file(to, data, len);
     free(data);
 }
+
+/* `script` run by `unshare -rm sh -c` with `args` after it, standard
+ * output and error to `out` and `err`; its exit status. */
+static int
+run_unshared(const char *script, const char *const *env,
+             const char *const *args, const char *out, const char *err)
+{
+    size_t n = 0;
+    pid_t pid;
+    int wstatus;
+
+    while (args[n] != NULL)
+        n++;
+    if ((pid = fork()) == 0) {
+        const char **v = calloc(n + 7, sizeof(*v));
+        int in = open("/dev/null", O_RDONLY);
+        int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        int e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+        if (v == NULL || in < 0 || o < 0 || e < 0 || dup2(in, 0) < 0 ||
+            dup2(o, 1) < 0 || dup2(e, 2) < 0)
+            _exit(124);
+        set_child_env(env);
+        v[0] = "unshare";
+        v[1] = "-rm";
+        v[2] = "sh";
+        v[3] = "-c";
+        v[4] = script;
+        v[5] = "sh";
+        memcpy(v + 6, args, n * sizeof(*v));
+        execvp("unshare", (char *const *)v);
+        _exit(127);
+    }
+    assert_true(pid > 0);
+    while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
+        ;
+    return WIFEXITED(wstatus) ? WEXITSTATUS(wstatus)
+                              : 128 + WTERMSIG(wstatus);
+}
+
+int
+tokio_test_run_in_tmpfs(const char *dir, size_t kib, const char *const *env,
+                        const char *const *argv, struct tokio_run *out,
+                        char **listing_out)
+{
+    /* $1 size, $2 folder, $3 listing, then the command; 125: no mount */
+    static const char script[] =
+        "mount -t tmpfs -o size=\"$1\"k tmpfs \"$2\" 2>/dev/null && "
+        "cd \"$2\" || exit 125; l=$3; shift 3; \"$@\"; s=$?; "
+        "ls -A > \"$l\"; exit $s";
+    char *tmp = tokio_test_mkdtemp(), size[32];
+    char *o = tokio_test_join(tmp, "out"), *e = tokio_test_join(tmp, "err");
+    char *listing = tokio_test_join(tmp, "listing");
+    const char *bin = getenv("TOKIO_BIN");
+    const char *probe[] = { "16", dir, listing, "true", NULL };
+    size_t argc = 0;
+    int rc = -1;
+
+    assert_non_null(bin);
+    snprintf(size, sizeof(size), "%zu", kib);
+    *listing_out = NULL;
+    if (run_unshared(script, NULL, probe, o, e) == 0) {
+        while (argv[argc] != NULL)
+            argc++;
+        const char **args = calloc(argc + 6, sizeof(*args));
+        assert_non_null(args);
+        args[0] = size;
+        args[1] = dir;
+        args[2] = listing;
+        args[3] = bin;
+        memcpy(args + 4, argv, argc * sizeof(*args));
+        out->status = run_unshared(script, env, args, o, e);
+        out->out = tokio_test_read_file(o, NULL);
+        out->err = tokio_test_read_file(e, NULL);
+        *listing_out = tokio_test_read_file(listing, NULL);
+        assert_true(out->out != NULL && out->err != NULL &&
+                    *listing_out != NULL);
+        free(args);
+        rc = 0;
+    }
+    tokio_test_rmtree(tmp);
+    free(tmp);
+    free(o);
+    free(e);
+    free(listing);
+    return rc;
+}

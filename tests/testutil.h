@@ -336,4 +336,16 @@ void tokio_test_tts_raw(const char *path, size_t rows, size_t cols,
 void tokio_test_copy_set_byte(const char *from, const char *to,
                               size_t offset, unsigned char value);
 
+/*
+ * Run `argv` as tokio_test_run() does, but in a fresh file system of
+ * `kib` KiB (a tmpfs mounted on the empty folder `dir` in a private mount
+ * namespace, by `unshare -rm`) as its working folder, which is all it may
+ * fill.  *listing_out: the names left there afterwards, one a line
+ * (free()).  Returns 0, or -1 when this machine allows no such mount
+ * (then skip).
+ */
+int tokio_test_run_in_tmpfs(const char *dir, size_t kib,
+                            const char *const *env, const char *const *argv,
+                            struct tokio_run *out, char **listing_out);
+
 #endif
