@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <hdf5.h>
 #include <jansson.h>
 #include <sqlite3.h>
 #define ZLIB_CONST
@@ -242,6 +243,23 @@ apply_limits(const struct tokio_test_limits *lim)
     }
 }
 
+/* In a child about to run tokio: add `env` ("K=V"; "K=" unsets K). */
+static void
+set_child_env(const char *const *env)
+{
+    for (size_t i = 0; env != NULL && env[i] != NULL; i++) {
+        const char *eq = strchr(env[i], '=');
+        char name[256];
+        size_t n = eq ? (size_t)(eq - env[i]) : strlen(env[i]);
+
+        snprintf(name, sizeof(name), "%.*s", (int)n, env[i]);
+        if (eq == NULL || eq[1] == '\0')
+            unsetenv(name);
+        else
+            setenv(name, eq + 1, 1);
+    }
+}
+
 /* tokio_test_run() with a file size limit (0: none), and standard output
  * to `stdout_path` instead of r.out (NULL: to r.out). */
 static struct tokio_run
@@ -275,17 +293,7 @@ run_tokio(const char *cwd, const char *const *env, const char *const *argv,
         }
         dup2(err_pipe[1], 2);
         close(out_pipe[0]); close(err_pipe[0]);
-        for (size_t i = 0; env != NULL && env[i] != NULL; i++) {
-            const char *eq = strchr(env[i], '=');
-            char name[256];
-            size_t n = eq ? (size_t)(eq - env[i]) : strlen(env[i]);
-
-            snprintf(name, sizeof(name), "%.*s", (int)n, env[i]);
-            if (eq == NULL || eq[1] == '\0')
-                unsetenv(name);
-            else
-                setenv(name, eq + 1, 1);
-        }
+        set_child_env(env);
         if (cwd != NULL && chdir(cwd) != 0)
             _exit(126);
         if (max_file_bytes > 0) {
@@ -1005,4 +1013,325 @@ tokio_test_sqlite_dump(const char *db)
     if (rc != TOKIO_OK)
         fail_msg("sqlite3 %s .dump: %s", db, tokio_errmsg());
     return text;
+}
+
+/* ---- writers under stress: at once, interrupted, on hostile files ---- */
+
+/* Start $TOKIO_BIN `argv` in `cwd` with `env`, standard input /dev/null,
+ * standard output and error to the files `out` and `err`. */
+static pid_t
+spawn_tokio(const char *cwd, const char *const *env, const char *const *argv,
+            const char *out, const char *err)
+{
+    const char *bin = getenv("TOKIO_BIN");
+    size_t argc = 0;
+    pid_t pid;
+
+    assert_non_null(bin);
+    while (argv[argc] != NULL)
+        argc++;
+    if ((pid = fork()) == 0) {
+        const char **args = calloc(argc + 2, sizeof(*args));
+        int in = open("/dev/null", O_RDONLY);
+        int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        int e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+        if (args == NULL || in < 0 || o < 0 || e < 0 || dup2(in, 0) < 0 ||
+            dup2(o, 1) < 0 || dup2(e, 2) < 0)
+            _exit(124);
+        set_child_env(env);
+        if (cwd != NULL && chdir(cwd) != 0)
+            _exit(126);
+        args[0] = "tokio";
+        memcpy(args + 1, argv, argc * sizeof(*args));
+        execv(bin, (char *const *)args);
+        _exit(127);
+    }
+    assert_true(pid > 0);
+    return pid;
+}
+
+/* Wait for `pid` and collect its result from the files of spawn_tokio(),
+ * which are removed. */
+static struct tokio_run
+reap_tokio(pid_t pid, const char *out, const char *err)
+{
+    struct tokio_run r = { -1, NULL, NULL };
+    int wstatus;
+
+    while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
+        ;
+    r.status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus)
+                                  : 128 + WTERMSIG(wstatus);
+    r.out = tokio_test_read_file(out, NULL);
+    r.err = tokio_test_read_file(err, NULL);
+    assert_non_null(r.out);
+    assert_non_null(r.err);
+    unlink(out);
+    unlink(err);
+    return r;
+}
+
+void
+tokio_test_run_concurrently(const char *cwd, const char *const *env,
+                            const char *const *const *argvs, size_t n,
+                            struct tokio_run *out)
+{
+    char *dir = tokio_test_mkdtemp(), name[64];
+    char **outs = calloc(n, sizeof(*outs)), **errs = calloc(n, sizeof(*errs));
+    pid_t *pids = calloc(n, sizeof(*pids));
+
+    assert_true(outs != NULL && errs != NULL && pids != NULL);
+    for (size_t i = 0; i < n; i++) {
+        snprintf(name, sizeof(name), "out%zu", i);
+        outs[i] = tokio_test_join(dir, name);
+        snprintf(name, sizeof(name), "err%zu", i);
+        errs[i] = tokio_test_join(dir, name);
+        pids[i] = spawn_tokio(cwd, env, argvs[i], outs[i], errs[i]);
+    }
+    for (size_t i = 0; i < n; i++) {
+        out[i] = reap_tokio(pids[i], outs[i], errs[i]);
+        free(outs[i]);
+        free(errs[i]);
+    }
+    free(outs);
+    free(errs);
+    free(pids);
+    tokio_test_rmtree(dir);
+    free(dir);
+}
+
+/* 1 if `dir` holds a writer's temporary. */
+static int
+has_temporary(const char *dir)
+{
+    return tokio_test_count_temporaries(dir) > 0;
+}
+
+struct tokio_run
+tokio_test_run_signalled(const char *cwd, const char *const *env,
+                         const char *const *argv, const char *dir, int sig,
+                         int *caught_out)
+{
+    char *tmp = tokio_test_mkdtemp();
+    char *out = tokio_test_join(tmp, "out"), *err = tokio_test_join(tmp, "err");
+    pid_t pid = spawn_tokio(cwd, env, argv, out, err);
+    struct tokio_run r;
+    int wstatus;
+
+    /* Look as often as the machine lets us: the window is the writing of
+     * the temporary, tenths of a second for the inputs the tests give. */
+    *caught_out = 0;
+    for (long spins = 0; spins < 60L * 100000; spins++) {
+        if (has_temporary(dir)) {
+            *caught_out = kill(pid, sig) == 0;
+            break;
+        }
+        if (waitpid(pid, &wstatus, WNOHANG) == pid) {
+            /* ended before anything showed: report it as it ended */
+            r.status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus)
+                                          : 128 + WTERMSIG(wstatus);
+            r.out = tokio_test_read_file(out, NULL);
+            r.err = tokio_test_read_file(err, NULL);
+            tokio_test_rmtree(tmp);
+            free(tmp);
+            free(out);
+            free(err);
+            return r;
+        }
+        usleep(10);
+    }
+    r = reap_tokio(pid, out, err);
+    tokio_test_rmtree(tmp);
+    free(tmp);
+    free(out);
+    free(err);
+    return r;
+}
+
+size_t
+tokio_test_count_temporaries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    size_t n = 0;
+
+    assert_non_null(d);
+    while ((e = readdir(d)) != NULL)
+        n += strstr(e->d_name, ".tokio-tmp-") != NULL;
+    closedir(d);
+    return n;
+}
+
+void
+tokio_test_tts_raw(const char *path, size_t rows, size_t cols,
+                   const double *data)
+{
+    static const char *const sets[] = { "readbytes", "writebytes" };
+    const int64_t t0 = INT64_C(1517126400), start = t0;
+    const int64_t end = t0 + 5 * (int64_t)rows;
+    hsize_t dims[2] = { rows, cols }, n_rows = rows, n_cols = cols;
+    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t scalar = H5Screate(H5S_SCALAR), str = H5Tcopy(H5T_C_S1);
+    hid_t name_t = H5Tcopy(H5T_C_S1), g, s, d, a;
+    double *zeros = calloc(rows * cols + 1, sizeof(double));
+    int64_t *t = calloc(rows + 1, sizeof(int64_t));
+    char *names = calloc(cols + 1, 16);
+
+    assert_true(f >= 0 && zeros != NULL && t != NULL && names != NULL);
+    H5Tset_size(str, 1);
+    a = H5Acreate2(f, "version", str, scalar, H5P_DEFAULT, H5P_DEFAULT);
+    H5Awrite(a, str, "1");
+    H5Aclose(a);
+    a = H5Acreate2(f, "start", H5T_STD_I64LE, scalar, H5P_DEFAULT,
+                   H5P_DEFAULT);
+    H5Awrite(a, H5T_NATIVE_INT64, &start);
+    H5Aclose(a);
+    a = H5Acreate2(f, "end", H5T_STD_I64LE, scalar, H5P_DEFAULT,
+                   H5P_DEFAULT);
+    H5Awrite(a, H5T_NATIVE_INT64, &end);
+    H5Aclose(a);
+    g = H5Gcreate2(f, "datatargets", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    for (size_t r = 0; r < rows; r++)
+        t[r] = t0 + 5 * (int64_t)r;
+    s = H5Screate_simple(1, &n_rows, NULL);
+    d = H5Dcreate2(g, "timestamps", H5T_STD_I64LE, s, H5P_DEFAULT,
+                   H5P_DEFAULT, H5P_DEFAULT);
+    if (rows > 0)
+        H5Dwrite(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, t);
+    H5Dclose(d);
+    H5Sclose(s);
+    H5Tset_size(name_t, 16);
+    for (size_t c = 0; c < cols; c++)
+        snprintf(names + 16 * c, 16, "OST%u", (unsigned)(c % 100000));
+    for (size_t k = 0; k < 2; k++) {
+        s = H5Screate_simple(2, dims, NULL);
+        d = H5Dcreate2(g, sets[k], H5T_IEEE_F64LE, s, H5P_DEFAULT,
+                       H5P_DEFAULT, H5P_DEFAULT);
+        if (rows * cols > 0)
+            H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                     data != NULL ? data : zeros);
+        H5Sclose(s);
+        a = H5Acreate2(d, "version", str, scalar, H5P_DEFAULT, H5P_DEFAULT);
+        H5Awrite(a, str, "1");
+        H5Aclose(a);
+        if (cols > 0) {     /* no names: no attribute, as h5py leaves it */
+            s = H5Screate_simple(1, &n_cols, NULL);
+            a = H5Acreate2(d, "columns", name_t, s, H5P_DEFAULT,
+                           H5P_DEFAULT);
+            H5Awrite(a, name_t, names);
+            H5Aclose(a);
+            H5Sclose(s);
+        }
+        H5Dclose(d);
+    }
+    H5Gclose(g);
+    H5Tclose(name_t);
+    H5Tclose(str);
+    H5Sclose(scalar);
+    assert_true(H5Fclose(f) >= 0);
+    free(zeros);
+    free(t);
+    free(names);
+}
+
+void
+tokio_test_copy_set_byte(const char *from, const char *to, size_t offset,
+                         unsigned char value)
+{
+    size_t len;
+    char *data = tokio_test_read_file(from, &len);
+
+    assert_non_null(data);
+    assert_true(offset < len);
+    data[offset] = (char)value;
+    tokio_test_write_file(to, data, len);
+    free(data);
+}
+
+/* `script` run by `unshare -rm sh -c` with `args` after it, standard
+ * output and error to `out` and `err`; its exit status. */
+static int
+run_unshared(const char *script, const char *const *env,
+             const char *const *args, const char *out, const char *err)
+{
+    size_t n = 0;
+    pid_t pid;
+    int wstatus;
+
+    while (args[n] != NULL)
+        n++;
+    if ((pid = fork()) == 0) {
+        const char **v = calloc(n + 7, sizeof(*v));
+        int in = open("/dev/null", O_RDONLY);
+        int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        int e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+        if (v == NULL || in < 0 || o < 0 || e < 0 || dup2(in, 0) < 0 ||
+            dup2(o, 1) < 0 || dup2(e, 2) < 0)
+            _exit(124);
+        set_child_env(env);
+        v[0] = "unshare";
+        v[1] = "-rm";
+        v[2] = "sh";
+        v[3] = "-c";
+        v[4] = script;
+        v[5] = "sh";
+        memcpy(v + 6, args, n * sizeof(*v));
+        execvp("unshare", (char *const *)v);
+        _exit(127);
+    }
+    assert_true(pid > 0);
+    while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
+        ;
+    return WIFEXITED(wstatus) ? WEXITSTATUS(wstatus)
+                              : 128 + WTERMSIG(wstatus);
+}
+
+int
+tokio_test_run_in_tmpfs(const char *dir, size_t kib, const char *const *env,
+                        const char *const *argv, struct tokio_run *out,
+                        char **listing_out)
+{
+    /* $1 size, $2 folder, $3 listing, then the command; 125: no mount */
+    static const char script[] =
+        "mount -t tmpfs -o size=\"$1\"k tmpfs \"$2\" 2>/dev/null && "
+        "cd \"$2\" || exit 125; l=$3; shift 3; \"$@\"; s=$?; "
+        "ls -A > \"$l\"; exit $s";
+    char *tmp = tokio_test_mkdtemp(), size[32];
+    char *o = tokio_test_join(tmp, "out"), *e = tokio_test_join(tmp, "err");
+    char *listing = tokio_test_join(tmp, "listing");
+    const char *bin = getenv("TOKIO_BIN");
+    const char *probe[] = { "16", dir, listing, "true", NULL };
+    size_t argc = 0;
+    int rc = -1;
+
+    assert_non_null(bin);
+    snprintf(size, sizeof(size), "%zu", kib);
+    *listing_out = NULL;
+    if (run_unshared(script, NULL, probe, o, e) == 0) {
+        while (argv[argc] != NULL)
+            argc++;
+        const char **args = calloc(argc + 6, sizeof(*args));
+        assert_non_null(args);
+        args[0] = size;
+        args[1] = dir;
+        args[2] = listing;
+        args[3] = bin;
+        memcpy(args + 4, argv, argc * sizeof(*args));
+        out->status = run_unshared(script, env, args, o, e);
+        out->out = tokio_test_read_file(o, NULL);
+        out->err = tokio_test_read_file(e, NULL);
+        *listing_out = tokio_test_read_file(listing, NULL);
+        assert_true(out->out != NULL && out->err != NULL &&
+                    *listing_out != NULL);
+        free(args);
+        rc = 0;
+    }
+    tokio_test_rmtree(tmp);
+    free(tmp);
+    free(o);
+    free(e);
+    free(listing);
+    return rc;
 }

@@ -332,4 +332,57 @@ char *tokio_test_sqlite_dump(const char *db);
         }                                                                   \
     } while (0)
 
+/* ---- writers under stress: at once, interrupted, on hostile files ---- */
+
+/*
+ * Run the `n` commands `argvs` (each as tokio_test_run() takes it) at the
+ * same time, in folder `cwd` with `env`, and wait for all: out[i] is the
+ * result of argvs[i] (tokio_run_free() each).
+ */
+void tokio_test_run_concurrently(const char *cwd, const char *const *env,
+                                 const char *const *const *argvs, size_t n,
+                                 struct tokio_run *out);
+
+/*
+ * Run `argv` as tokio_test_run() does and send it `sig` as soon as a
+ * temporary of a writer (a name holding ".tokio-tmp-") appears in folder
+ * `dir`.  *caught_out says whether the signal went while the temporary
+ * was there (0: the command ended first, or made none in 60 s).
+ */
+struct tokio_run tokio_test_run_signalled(const char *cwd,
+                                          const char *const *env,
+                                          const char *const *argv,
+                                          const char *dir, int sig,
+                                          int *caught_out);
+
+/* How many writers' temporaries (".tokio-tmp-" in the name) are in
+ * `dir`. */
+size_t tokio_test_count_temporaries(const char *dir);
+
+/*
+ * A TOKIO Time Series file (root version "1", start and end) written
+ * through the HDF5 library alone, so it can hold what our writer refuses:
+ * datatargets/readbytes and writebytes, both `rows` x `cols` of `data`
+ * (row-major; NULL: zeros), columns "OST0".., timestamps every 5 s from
+ * 1517126400 (2018-01-28 00:00 in Los Angeles).
+ */
+void tokio_test_tts_raw(const char *path, size_t rows, size_t cols,
+                        const double *data);
+
+/* A copy of file `from` at `to` with byte `offset` set to `value`. */
+void tokio_test_copy_set_byte(const char *from, const char *to,
+                              size_t offset, unsigned char value);
+
+/*
+ * Run `argv` as tokio_test_run() does, but in a fresh file system of
+ * `kib` KiB (a tmpfs mounted on the empty folder `dir` in a private mount
+ * namespace, by `unshare -rm`) as its working folder, which is all it may
+ * fill.  *listing_out: the names left there afterwards, one a line
+ * (free()).  Returns 0, or -1 when this machine allows no such mount
+ * (then skip).
+ */
+int tokio_test_run_in_tmpfs(const char *dir, size_t kib,
+                            const char *const *env, const char *const *argv,
+                            struct tokio_run *out, char **listing_out);
+
 #endif

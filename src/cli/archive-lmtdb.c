@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "tokio/connectors/hdf5.h"
 #include "tokio/connectors/lmtdb.h"
 #include "tokio/time.h"
 #include "tokio/tools/archive_lmtdb.h"
@@ -98,6 +99,17 @@ cmd_archive_lmtdb(int argc, char **argv)
                                "--init-end");
     if (timestep < 1 || timestep > 86400 * 366)
         return cli_usage_error(cmd, "--timestep must be > 0");
+    /* a runaway range (1900 to 2200) is refused before any work: the
+     * range lies within the span of a new file, which is bounded */
+    if (start < init_start || end > init_end)
+        return cli_usage_error(cmd, "<start>..<end> must lie within "
+                               "--init-start..--init-end");
+    uint64_t span = (uint64_t)init_end - (uint64_t)init_start;
+    if (span / (uint64_t)timestep + (span % (uint64_t)timestep != 0)
+        > TOKIO_HDF5_MAX_ROWS)
+        return cli_usage_error(cmd, "--init-start..--init-end spans more "
+                               "than the %zu rows of %lld s a file may "
+                               "hold", TOKIO_HDF5_MAX_ROWS, timestep);
     if (port < 0 || port > 65535)
         return cli_usage_error(cmd, "--port must be a port number");
     if (tokio_cachingdb_remote_from_env(&remote, TOKIO_LMTDB_ENV_PREFIX) < 0)

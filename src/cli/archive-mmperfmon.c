@@ -18,6 +18,7 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "tokio/config.h"
+#include "tokio/connectors/hdf5.h"
 #include "tokio/time.h"
 #include "tokio/tools/archive_mmperfmon.h"
 
@@ -68,11 +69,27 @@ parse_times(const char *cmd, int npos, char **pos, const char *init_start,
         (init_end && parse_time(cmd, init_end, &args->init_end) < 0))
         return CLI_EXIT_USAGE;
     /* what is known before the data is read */
-    if ((init_start || npos == 2) && (init_end || npos == 2) &&
-        (init_start ? args->init_start : args->start) >=
-        (init_end ? args->init_end : args->end))
-        return cli_usage_error(cmd, "--init-start must come before "
-                               "--init-end");
+    if ((init_start || npos == 2) && (init_end || npos == 2)) {
+        int64_t first = init_start ? args->init_start : args->start;
+        int64_t last = init_end ? args->init_end : args->end;
+        uint64_t span = (uint64_t)last - (uint64_t)first;
+        uint64_t step = (uint64_t)args->timestep;
+
+        if (first >= last)
+            return cli_usage_error(cmd, "--init-start must come before "
+                                   "--init-end");
+        /* a runaway range (1900 to 2200) is refused before any work:
+         * the range lies within the span of a new file, which is
+         * bounded */
+        if (npos == 2 && (args->start < first || args->end > last))
+            return cli_usage_error(cmd, "<start>..<end> must lie within "
+                                   "--init-start..--init-end");
+        if (span / step + (span % step != 0) > TOKIO_HDF5_MAX_ROWS)
+            return cli_usage_error(cmd, "--init-start..--init-end spans "
+                                   "more than the %zu rows of %lld s a "
+                                   "file may hold", TOKIO_HDF5_MAX_ROWS,
+                                   (long long)args->timestep);
+    }
     return -1;
 }
 

@@ -34,10 +34,14 @@ static const char description[] =
     "When --bins does not divide the timesteps, the rows left over are\n"
     "dropped, as the reference did (with a warning).";
 
-/* Bin every file into `all`, printing each file's lines as it goes. */
+#define OUT_OF_MEMORY (-2)
+
+/* Bin every file into `all`, and each file's bins, in order, into
+ * `per_file` (printed once every file is read: a bad file prints
+ * nothing). */
 static int
-bin_files(const char *cmd, char **files, int n, size_t bins, int text,
-          enum tokio_hdf5_units units, FILE *fp, json_t *all)
+bin_files(const char *cmd, char **files, int n, size_t bins, json_t *all,
+          json_t *per_file)
 {
     for (int i = 0; i < n; i++) {
         struct tokio_hdf5 *h = NULL;
@@ -55,15 +59,57 @@ bin_files(const char *cmd, char **files, int n, size_t bins, int text,
             fprintf(stderr, "tokio %s: warning: %s\n", cmd,
                     json_string_value(w));
         json_decref(warnings);
-        if ((text && (rc = tokio_hdf5_summary_print_bins(fp, binned,
-                                                         units)) < 0) ||
-            json_object_update(all, binned) < 0) {
-            json_decref(binned);
-            return rc < 0 ? rc : -1;
-        }
-        json_decref(binned);
+        if (json_object_update(all, binned) < 0 ||
+            json_array_append_new(per_file, binned) < 0)
+            return OUT_OF_MEMORY;
     }
     return 0;
+}
+
+/* cli_fail() with the library's message about the merged bins of the
+ * `n` files (which do not know their file) after the files' names. */
+static int
+fail_naming(const char *cmd, char **files, int n)
+{
+    char names[1024] = "";
+    size_t used = 0;
+
+    for (int i = 0; i < n && used < sizeof(names); i++)
+        used += (size_t)snprintf(names + used, sizeof(names) - used,
+                                 "%s'%s'", i ? ", " : "", files[i]);
+    return cli_fail(cmd, "%s: %s", names, tokio_errmsg());
+}
+
+/* The text of every file's bins and the totals, once all are read, made
+ * in memory first: a bin the text cannot show (no OST bytes) prints
+ * nothing, on standard output too.  TOKIO_EINVAL for such a bin. */
+static int
+print_text(const char *output, const json_t *per_file, const json_t *totals,
+           enum tokio_hdf5_units units)
+{
+    struct tokio_output *o;
+    const json_t *binned;
+    char *text = NULL;
+    size_t len = 0, i;
+    FILE *mem = open_memstream(&text, &len);
+    int rc;
+
+    if (mem == NULL)
+        return TOKIO_ENOMEM;
+    rc = tokio_hdf5_summary_print_header(mem, units);
+    json_array_foreach((json_t *)per_file, i, binned)
+        if (rc >= 0)
+            rc = tokio_hdf5_summary_print_bins(mem, binned, units);
+    if (rc >= 0 && totals != NULL)
+        rc = tokio_hdf5_summary_print_totals(mem, totals, units);
+    if (fclose(mem) != 0 && rc >= 0)
+        rc = TOKIO_ENOMEM;
+    if (rc >= 0 && (rc = tokio_output_open(&o, output)) >= 0) {
+        fwrite(text, 1, len, tokio_output_fp(o));
+        rc = tokio_output_commit(o);    /* a failed write is its error */
+    }
+    free(text);
+    return rc;
 }
 
 int
@@ -93,10 +139,8 @@ cmd_summarize_h5lmt(int argc, char **argv)
         OPT_OUTPUT(&output),
         OPT_END
     };
-    struct tokio_output *o = NULL;
-    json_t *all = NULL, *totals = NULL, *doc = NULL;
-    FILE *fp = NULL;
-    int npos, rc = CLI_EXIT_OK;
+    json_t *all = NULL, *per_file = NULL, *totals = NULL, *doc = NULL;
+    int npos, b, rc = CLI_EXIT_OK;
 
     npos = cli_parse(argc, argv, opts, usage, description);
     if (npos < 0)
@@ -109,40 +153,29 @@ cmd_summarize_h5lmt(int argc, char **argv)
         return cli_fail(cmd, "--start/--end (the site's daily HDF5 files) "
                         "are not supported yet; name the files instead");
 
-    if ((all = json_object()) == NULL)
+    if ((all = json_object()) == NULL || (per_file = json_array()) == NULL) {
+        json_decref(all);
         return cli_fail(cmd, "out of memory");
-    if (!json) {
-        if (tokio_output_open(&o, output) < 0) {
-            json_decref(all);
-            return cli_fail(cmd, NULL);
-        }
-        fp = tokio_output_fp(o);
-        if (tokio_hdf5_summary_print_header(fp, units) < 0)
-            rc = cli_fail(cmd, NULL);
     }
-    if (rc == CLI_EXIT_OK &&
-        bin_files(cmd, argv + 1, npos, (size_t)bins, !json, units, fp,
-                  all) < 0)
-        rc = cli_fail(cmd, NULL);
+    if ((b = bin_files(cmd, argv + 1, npos, (size_t)bins, all, per_file))
+        < 0)
+        rc = cli_fail(cmd, b == OUT_OF_MEMORY ? "out of memory" : NULL);
     if (rc == CLI_EXIT_OK && summary &&
         tokio_hdf5_summary_reduce(all, &totals) < 0)
-        rc = cli_fail(cmd, NULL);
+        rc = fail_naming(cmd, argv + 1, npos);
     if (rc == CLI_EXIT_OK && json) {
         doc = totals ? json_pack("{s:O, s:O}", "bins", all, "summary", totals)
                      : json_pack("{s:O}", "bins", all);
         rc = doc ? cli_write_json(cmd, output, doc, TOKIO_JSON_SORT_KEYS
                                   | TOKIO_JSON_INDENT(4))
                  : cli_fail(cmd, "out of memory");
-    } else if (rc == CLI_EXIT_OK && totals &&
-               tokio_hdf5_summary_print_totals(fp, totals, units) < 0) {
-        rc = cli_fail(cmd, NULL);
+    } else if (rc == CLI_EXIT_OK &&
+               (b = print_text(output, per_file, totals, units)) < 0) {
+        rc = b == TOKIO_EINVAL ? fail_naming(cmd, argv + 1, npos)
+           : b == TOKIO_ENOMEM ? cli_fail(cmd, "out of memory")
+           : cli_fail(cmd, NULL);
     }
-    if (o != NULL) {
-        if (rc != CLI_EXIT_OK)
-            tokio_output_abort(o);
-        else if (tokio_output_commit(o) < 0)
-            rc = cli_fail(cmd, NULL);
-    }
+    json_decref(per_file);
     json_decref(doc);
     json_decref(totals);
     json_decref(all);

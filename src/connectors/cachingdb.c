@@ -38,6 +38,7 @@
 #include <sqlite3.h>
 
 #include "core/alloc.h"
+#include "core/beside.h"
 #include "core/error.h"
 
 /* Connector/C defaults when the caller gives none (seconds). */
@@ -1179,7 +1180,13 @@ save_tables(struct tokio_cachingdb *db, const char *tmp, const char *path)
     if (rc != SQLITE_OK)
         return tokio__error(sqlite_status(rc), "cannot write '%s': %s", path,
                             sqlite3_errmsg(db->store));
-    rc = store_exec(db, "BEGIN");
+    /* the copy is private and thrown away on failure: no journal beside
+     * it for a killed run to leave, and one fsync at the end */
+    rc = store_exec(db, "PRAGMA tokio_out.journal_mode = OFF");
+    if (rc >= 0)
+        rc = store_exec(db, "PRAGMA tokio_out.synchronous = OFF");
+    if (rc >= 0)
+        rc = store_exec(db, "BEGIN");
     for (size_t i = 0; rc >= 0 && i < db->n_tables; i++) {
         struct kept_table *t = &db->tables[i];
         struct sbuf c = { NULL, 0, 0, 1 };
@@ -1219,30 +1226,22 @@ save_tables(struct tokio_cachingdb *db, const char *tmp, const char *path)
 int
 tokio_cachingdb_save_cache(struct tokio_cachingdb *db, const char *path)
 {
-    char *tmp = NULL;
-    const char *slash = strrchr(path, '/');
-    size_t dlen = slash ? (size_t)(slash - path) + 1 : 0;
+    char *real = NULL, *tmp = NULL;
     struct stat st;
-    int fd, rc, exists;
+    int fd = -1, lock = -1, rc, exists;
 
-    /* a device or FIFO would be replaced by the renamed copy */
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-        return tokio__error(TOKIO_EIO, "cannot save into '%s': not a regular "
-                            "file", path);
-    if ((tmp = tokio__malloc(strlen(path) + 32)) == NULL)
-        return tokio__error(TOKIO_ENOMEM, "out of memory saving '%s'", path);
-    /* ".NAME.XXXXXX" beside `path`, as src/core/output.c names its files */
-    memcpy(tmp, path, dlen);
-    sprintf(tmp + dlen, ".%s.XXXXXX", path + dlen);
-    if ((fd = mkstemp(tmp)) < 0) {
-        rc = tokio__error(TOKIO_EIO, "cannot write '%s': %s", path,
-                          strerror(errno));
-        free(tmp);
+    /* as every writer: through links the file they name, a regular file
+     * the user may write, locked from before it is read until after the
+     * rename, so that two saves into one file take turns and the second
+     * copies what the first wrote (core/beside.h) */
+    if ((rc = tokio__replace_target(path, &real)) < 0)
         return rc;
-    }
+    if ((rc = tokio__lock(real, TOKIO__LOCK_WAIT, &lock)) < 0 ||
+        (rc = tokio__temporary(real, &tmp, &fd)) < 0)
+        goto done;
     close(fd);
-    exists = stat(path, &st) == 0;
-    rc = exists ? copy_file(path, tmp) : TOKIO_OK;
+    exists = stat(real, &st) == 0;
+    rc = exists ? copy_file(real, tmp) : TOKIO_OK;
     if (rc >= 0 && db->n_tables > 0 && (rc = store_open(db)) >= 0)
         rc = save_tables(db, tmp, path);
     if (rc >= 0) {
@@ -1256,14 +1255,16 @@ tokio_cachingdb_save_cache(struct tokio_cachingdb *db, const char *path)
     if (rc >= 0 && chmod(tmp, exists ? (st.st_mode & 07777) : 0644) != 0)
         rc = tokio__error(TOKIO_EIO, "cannot write '%s': %s", path,
                           strerror(errno));
-    if (rc >= 0 && rename(tmp, path) != 0)
+    if (rc >= 0 && rename(tmp, real) != 0)
         rc = tokio__error(TOKIO_EIO, "cannot write '%s': %s", path,
                           strerror(errno));
-    if (rc < 0)
-        unlink(tmp);
-    free(tmp);
+    tokio__temporary_done(tmp, rc < 0);
     if (rc >= 0)
         tokio_cachingdb_drop_cache(db);
+done:
+    tokio__unlock(lock);
+    free(tmp);
+    free(real);
     return rc;
 }
 

@@ -139,6 +139,18 @@ struct frame {
     int is_f32;                 /* print as numpy float32 */
 };
 
+/* ---- the library ------------------------------------------------------- */
+
+void
+tokio__hdf5_init(void)
+{
+    /* Only effective before HDF5's first call sets its handler up: a
+     * program that used HDF5 before libtokio keeps its own choice. */
+    H5dont_atexit();
+    /* HDF5 prints its error stack to stderr unless told not to */
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+}
+
 /* ---- errors ----------------------------------------------------------- */
 
 static herr_t
@@ -147,23 +159,54 @@ first_error(unsigned n, const H5E_error2_t *err, void *data)
     char *buf = data;
 
     if (n == 0 && err->desc != NULL)
-        snprintf(buf, 200, "%s", err->desc);
+        snprintf(buf, 512, "%s", err->desc);
     return 0;
 }
 
 /*
+ * HDF5's description made one short line: its file driver's "file write
+ * failed: time = ...\n, filename = ..., errno = 28, error message = 'No
+ * space left on device', ..." becomes "file write failed: No space left
+ * on device"; any other control character becomes a space.
+ */
+static void
+one_line(char *detail)
+{
+    const char *msg = strstr(detail, "error message = '");
+    char *colon = strchr(detail, ':'), *end, *w = detail;
+
+    if (msg != NULL && colon != NULL && colon < msg &&
+        (end = strchr(msg + 17, '\'')) != NULL) {
+        int len = (int)(end - (msg + 17));
+        memmove(colon + 2, msg + 17, (size_t)len);
+        colon[1] = ' ';
+        colon[2 + len] = '\0';
+    }
+    for (const char *r = detail; *r; r++) {
+        char c = (unsigned char)*r < 0x20 || *r == 0x7f ? ' ' : *r;
+        if (c == ' ' && (w == detail || w[-1] == ' '))
+            continue;
+        *w++ = c;
+    }
+    while (w > detail && w[-1] == ' ')
+        w--;
+    *w = '\0';
+}
+
+/*
  * Fail with our message plus the innermost HDF5 error description (e.g.
- * "unable to open file: file signature not found"), then clear HDF5's
- * stack so the next failure starts clean.
+ * "unable to open file: file signature not found") on the same line,
+ * then clear HDF5's stack so the next failure starts clean.
  */
 static int
 h5_verror(int status, const char *fmt, va_list ap)
 {
-    char msg[512], detail[200] = "";
+    char msg[512], detail[512] = "";
 
     vsnprintf(msg, sizeof(msg), fmt, ap);
     H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, first_error, detail);
     H5Eclear2(H5E_DEFAULT);
+    one_line(detail);
     if (detail[0])
         return tokio__error(status, "%s (%s)", msg, detail);
     return tokio__error(status, "%s", msg);
@@ -440,6 +483,11 @@ read_strings(const struct tokio_hdf5 *h, hid_t attr, const char *what,
     if (vlen) {
         if ((vbuf = tokio__calloc(n + 1, sizeof(char *))) == NULL) {
             rc = oom(h, what);
+            goto done;
+        }
+        if ((rc = tokio__hdf5_check_vlen(attr, n, h->path, what)) < 0) {
+            free(vbuf);
+            vbuf = NULL;
             goto done;
         }
         if (H5Aread(attr, mtype, vbuf) < 0) {
@@ -1119,8 +1167,7 @@ tokio_hdf5_open(struct tokio_hdf5 **out, const char *path, unsigned flags)
     int rc;
 
     *out = NULL;
-    /* HDF5 prints its error stack to stderr unless told not to */
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    tokio__hdf5_init();
     if ((probe = fopen(path, "rb")) == NULL)
         return tokio__error(TOKIO_EIO, "cannot open '%s': %s", path,
                             strerror(errno));
@@ -1189,7 +1236,7 @@ tokio__hdf5_open_image(struct tokio_hdf5 **out, const void *data,
     int rc;
 
     *out = NULL;
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    tokio__hdf5_init();
     if ((fapl = H5Pcreate(H5P_FILE_ACCESS)) < 0
         || H5Pset_fapl_core(fapl, 65536, 0) < 0
         || H5Pset_file_image(fapl, (void *)data, size) < 0

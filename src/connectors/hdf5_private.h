@@ -10,6 +10,16 @@
 #include "tokio/connectors/hdf5.h"
 
 /*
+ * Ready HDF5 for libtokio: no error stack printed to stderr (every
+ * failure becomes our message), and, when libtokio is the first to use
+ * HDF5 in the process, no exit handler: tokio closes every file it
+ * opens, and HDF5 1.10's handler crashes (SIGSEGV) on a file whose close
+ * failed, as a close does when the disk is full.  Call before any other
+ * HDF5 function.
+ */
+void tokio__hdf5_init(void);
+
+/*
  * Whether `path` names an object that resolves.  Walks each component
  * because H5Lexists() fails, rather than saying no, when a parent is
  * missing.
@@ -39,6 +49,17 @@ int tokio__hdf5_open_image(struct tokio_hdf5 **out, const void *data,
  */
 int tokio__hdf5_read_names(hid_t obj, const char *attr_name, const char *path,
                            const char *objname, char ***out, size_t *n_out);
+
+/*
+ * Check the `n` global heap references of the variable-length string
+ * attribute `attr` before H5Aread() follows them (src/connectors/
+ * hdf5_heap.c): HDF5 1.10 crashes on a corrupt one.  `path` and `what`
+ * name the file and the attribute in messages.
+ * @return TOKIO_OK; TOKIO_EFORMAT (a reference or its heap is corrupt);
+ *         TOKIO_EIO; TOKIO_ENOMEM.
+ */
+int tokio__hdf5_check_vlen(hid_t attr, size_t n, const char *path,
+                           const char *what);
 
 /*
  * Fail with status and message plus HDF5's innermost error description,

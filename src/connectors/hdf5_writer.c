@@ -30,6 +30,7 @@
  * it would write reordered data under the old names); a series whose
  * width differs from the dataset's is TOKIO_EINVAL.
  */
+#define _GNU_SOURCE     /* memfd_create() */
 #include "tokio/connectors/hdf5.h"
 
 #include <dirent.h>
@@ -42,6 +43,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -93,17 +95,124 @@ copy_fd(int in, int out, const char *path, const char *tmp)
     return TOKIO_OK;
 }
 
+/*
+ * Close an update's file whose writes are thrown away.  After a failed
+ * write (a full disk) HDF5 1.10 cannot close the file: the close flushes
+ * again, fails again, and leaves a dangling file identifier that the
+ * library's exit handler then crashes on (SIGSEGV in H5F__close_cb).
+ * With the file's descriptor moved onto an empty file in memory first,
+ * the flush and the final truncate succeed (sparse: nothing but what is
+ * flushed costs memory) and the file closes, taking along its objects
+ * still open (a dataset whose close failed).  The temporary is removed by
+ * the caller.  A write that fails even there (a file-size limit) still
+ * cannot crash at exit: see tokio__hdf5_init().
+ */
+static void
+discard(hid_t file)
+{
+    void *handle = NULL;
+    hid_t ids[64];
+    ssize_t n;
+    int spare;
+
+    if (H5Fget_vfd_handle(file, H5P_DEFAULT, &handle) >= 0 && handle != NULL
+        && (spare = memfd_create("tokio-discarded", MFD_CLOEXEC)) >= 0) {
+        dup2(spare, *(int *)handle);
+        close(spare);
+    }
+    /* 64 at a time, while closing them gets anywhere */
+    for (int round = 0; round < 1024; round++) {
+        n = H5Fget_obj_ids(file, H5F_OBJ_LOCAL | H5F_OBJ_DATASET
+                           | H5F_OBJ_GROUP | H5F_OBJ_DATATYPE
+                           | H5F_OBJ_ATTR, 64, ids);
+        for (ssize_t i = 0; i < n; i++) {
+            if (H5Iget_type(ids[i]) == H5I_ATTR)
+                H5Aclose(ids[i]);
+            else
+                H5Oclose(ids[i]);
+        }
+        if (n < 64)
+            break;
+    }
+    H5Fclose(file);
+    H5Eclear2(H5E_DEFAULT);
+}
+
 static void
 update_free(struct tokio_hdf5_update *u)
 {
     if (u->file >= 0)
-        H5Fclose(u->file);
+        discard(u->file);
     u->file = -1;
     tokio__temporary_done(u->tmp, 1);
     free(u->tmp);
     tokio__unlock(u->lock);
     free(u->path);
     free(u);
+}
+
+/*
+ * Open the private copy `tmp` (create it when it is new).  Raw data goes
+ * to the file at once, not through HDF5's sieve buffer: a write that
+ * fails (a full disk) then fails the call that made it, rather than a
+ * later read that finds zeros where the timestamps should be.  A new file
+ * gets version 2 object headers (HDF5 1.8 and later read them, h5py and
+ * the reference included): an attribute over 64 KiB, such as the columns
+ * of a large mmperfmon archive, goes to dense storage, as in the files of
+ * the reference's archive_mmperfmon (libver "latest"); version 1 headers
+ * refuse it ("object header message is too large").
+ */
+static hid_t
+open_copy(const char *tmp, int existed)
+{
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS), file = -1;
+
+    if (fapl >= 0 && H5Pset_sieve_buf_size(fapl, 0) >= 0) {
+        if (existed)
+            file = H5Fopen(tmp, H5F_ACC_RDWR, fapl);
+        else if (H5Pset_libver_bounds(fapl, H5F_LIBVER_V18,
+                                      H5F_LIBVER_LATEST) >= 0)
+            file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    }
+    if (fapl >= 0)
+        H5Pclose(fapl);
+    return file;
+}
+
+/*
+ * An existing file is updated only if it is a TOKIO Time Series of the
+ * one schema version there is ("1"), or holds nothing at all: an H5LMT
+ * file (no version), a file of a later schema or anyone else's HDF5 file
+ * would be changed into something its readers then misread.
+ */
+static int
+check_tts(struct tokio_hdf5_update *u)
+{
+    struct tokio_hdf5 *h;
+    const char *version;
+    H5G_info_t links;
+    H5O_info_t root;
+    int rc;
+
+    if ((rc = tokio__hdf5_wrap(&h, u->file, u->path)) < 0)
+        return rc;
+    version = tokio_hdf5_schema_version(h);
+    if (version != NULL && strcmp(version, "1") != 0)
+        rc = tokio__error(TOKIO_EFORMAT, "'%s' is a TOKIO Time Series of "
+                          "unknown version '%s': not updated", u->path,
+                          version);
+    else if (version == NULL &&
+             (H5Gget_info(u->file, &links) < 0 ||
+              H5Oget_info2(u->file, &root, H5O_INFO_NUM_ATTRS) < 0))
+        rc = h5_error(TOKIO_EFORMAT, "'%s': cannot read the root", u->path);
+    else if (version == NULL && (links.nlinks > 0 || root.num_attrs > 0))
+        rc = tokio__error(TOKIO_EFORMAT, "'%s' is %s, not a TOKIO Time "
+                          "Series: not updated", u->path,
+                          tokio__hdf5_path_exists(u->file, "/FSStepsGroup")
+                          ? "an H5LMT file" : "an HDF5 file without a "
+                          "schema version");
+    tokio_hdf5_free(h);
+    return rc;
 }
 
 static int
@@ -114,7 +223,7 @@ update_begin(struct tokio_hdf5_update **out, const char *path)
     int fd, in, rc = TOKIO_OK;
 
     *out = NULL;
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    tokio__hdf5_init();
     if ((u = tokio__calloc(1, sizeof(*u))) == NULL)
         return tokio__error(TOKIO_ENOMEM, "out of memory updating '%s'", path);
     u->file = -1;
@@ -154,20 +263,18 @@ update_begin(struct tokio_hdf5_update **out, const char *path)
         update_free(u);
         return rc;
     }
-    if (u->existed) {
-        if (H5Fis_hdf5(u->tmp) <= 0) {
-            H5Eclear2(H5E_DEFAULT);
-            update_free(u);
-            return tokio__error(TOKIO_EFORMAT, "'%s' is not an HDF5 file",
-                                path);
-        }
-        u->file = H5Fopen(u->tmp, H5F_ACC_RDWR, H5P_DEFAULT);
-    } else {
-        u->file = H5Fcreate(u->tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (u->existed && H5Fis_hdf5(u->tmp) <= 0) {
+        H5Eclear2(H5E_DEFAULT);
+        update_free(u);
+        return tokio__error(TOKIO_EFORMAT, "'%s' is not an HDF5 file", path);
     }
-    if (u->file < 0) {
+    if ((u->file = open_copy(u->tmp, u->existed)) < 0) {
         rc = h5_error(u->existed ? TOKIO_EFORMAT : TOKIO_EIO,
                       "cannot open '%s' for update", path);
+        update_free(u);
+        return rc;
+    }
+    if (u->existed && (rc = check_tts(u)) < 0) {
         update_free(u);
         return rc;
     }
@@ -178,15 +285,16 @@ update_begin(struct tokio_hdf5_update **out, const char *path)
 int
 tokio_hdf5_update_begin(struct tokio_hdf5_update **out, const char *path)
 {
-    struct stat st;
-    char *target = NULL;
+    char *target;
     int rc;
 
-    /* through a symbolic link, the file it names is updated and replaced,
-     * not the link itself */
-    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
-        target = realpath(path, NULL);
-    rc = update_begin(out, target != NULL ? target : path);
+    /* as every writer (core/beside.h): through symbolic links the file
+     * they name, existing or not, is updated and replaced, never the
+     * link; a file the user may not write is refused */
+    *out = NULL;
+    if ((rc = tokio__replace_target(path, &target)) < 0)
+        return rc;
+    rc = update_begin(out, target);
     free(target);
     return rc;
 }
@@ -942,6 +1050,11 @@ commit_begin(struct tokio_hdf5_update *u, struct tokio_timeseries *ts,
             goto done;
         }
         has_columns = has_attr(dset, "columns");
+    } else if (rows > TOKIO_HDF5_MAX_ROWS) {
+        rc = tokio__error(TOKIO_EINVAL, "'%s': cannot create '%s' with %zu "
+                          "rows (at most %zu)", u->path, dname, rows,
+                          TOKIO_HDF5_MAX_ROWS);
+        goto done;
     } else if ((hsize_t)t_start + rows > rows) {
         rc = tokio__error(TOKIO_EINVAL, "'%s': cannot create '%s' at row %"
                           PRId64 " of '%s'", u->path, dname, t_start, tkey);
@@ -1206,9 +1319,10 @@ tokio_hdf5_update_init_dataset(struct tokio_hdf5_update *u, const char *name,
     rows = ((uint64_t)init_end - (uint64_t)init_start) / (uint64_t)timestep;
     rows += ((uint64_t)init_end - (uint64_t)init_start) % (uint64_t)timestep
             != 0;
-    if (rows > SIZE_MAX / sizeof(double) / (num_columns ? num_columns : 1))
+    if (rows > TOKIO_HDF5_MAX_ROWS)
         return tokio__error(TOKIO_EINVAL, "'%s': cannot initialize '%s' with "
-                            "%" PRIu64 " rows", u->path, name, rows);
+                            "%" PRIu64 " rows (at most %zu)", u->path, name,
+                            rows, TOKIO_HDF5_MAX_ROWS);
     /* one row stands for them all: only its shape and names are used */
     if ((rc = tokio_timeseries_new_rows(&ts, dname + 1, &init_start, 1,
                                         num_columns)) < 0)

@@ -176,6 +176,70 @@ tokio_output_cleanup_on_signals(void)
         sigaction(sigs[i], &sa, NULL);
 }
 
+char *
+tokio__resolve(const char *path)
+{
+    char *cur = tokio__strdup(path);
+
+    errno = ENOMEM;     /* what a NULL below means, but for a loop */
+    for (int hops = 0; cur != NULL && hops < 40; hops++) {
+        char target[4096];
+        struct stat st;
+        ssize_t n;
+
+        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode) ||
+            (n = readlink(cur, target, sizeof(target) - 1)) < 0)
+            return cur;
+        target[n] = '\0';
+        const char *slash = strrchr(cur, '/');
+        char *next;
+        if (target[0] == '/' || slash == NULL) {
+            next = tokio__strdup(target);
+        } else {
+            size_t len = (size_t)(slash - cur) + 1 + strlen(target) + 1;
+            if ((next = tokio__malloc(len)) != NULL)
+                snprintf(next, len, "%.*s/%s", (int)(slash - cur), cur,
+                         target);
+        }
+        free(cur);
+        cur = next;
+        errno = ENOMEM;
+    }
+    if (cur != NULL)
+        errno = ELOOP;
+    free(cur);
+    return NULL;
+}
+
+int
+tokio__replace_target(const char *path, char **real_out)
+{
+    struct stat st;
+    char *real;
+    int err;
+
+    *real_out = NULL;
+    if ((real = tokio__resolve(path)) == NULL) {
+        if ((err = errno) == ENOMEM)
+            return tokio__error(TOKIO_ENOMEM, "out of memory writing '%s'",
+                                path);
+        return tokio__error(TOKIO_EIO, "cannot write '%s': %s", path,
+                            strerror(err));
+    }
+    if (stat(real, &st) == 0) {
+        /* renaming over a folder or a device would replace it */
+        const char *what = !S_ISREG(st.st_mode) ? "not a regular file"
+                         : access(real, W_OK) != 0 ? strerror(errno) : NULL;
+        if (what != NULL) {
+            free(real);
+            return tokio__error(TOKIO_EIO, "cannot write '%s': %s", path,
+                                what);
+        }
+    }
+    *real_out = real;
+    return TOKIO_OK;
+}
+
 int
 tokio__lock(const char *path, unsigned wait_seconds, int *fd_out)
 {

@@ -41,6 +41,24 @@ int tokio__lock(const char *path, unsigned wait_seconds, int *fd_out);
 /* Release a lock of tokio__lock(); -1 is fine. */
 void tokio__unlock(int fd);
 
+/*
+ * The file `path` names through any symbolic links, existing or not
+ * (caller frees); NULL when out of memory (errno ENOMEM) or in a loop of
+ * links (ELOOP).
+ */
+char *tokio__resolve(const char *path);
+
+/*
+ * The one rule for a file a writer replaces by renaming a temporary over
+ * it: through symbolic links the file they name is written, existing or
+ * not (*real_out, the caller frees it); an existing one must be a regular
+ * file the user may write.  A writer locks and replaces *real_out, never
+ * the link.
+ * @return TOKIO_OK, TOKIO_EIO (a folder, device or FIFO, not writable,
+ *         a loop of links: named), TOKIO_ENOMEM.
+ */
+int tokio__replace_target(const char *path, char **real_out);
+
 /* How long an update waits for another writer of the same target. */
 #define TOKIO__LOCK_WAIT 600
 

@@ -32,43 +32,6 @@ struct tokio_output {
     char *tmp_path;
 };
 
-/* The file `path` names through any symbolic links, existing or not
- * (caller frees); NULL when out of memory or in a loop of links. */
-static char *
-resolve(const char *path)
-{
-    char *cur = tokio__strdup(path);
-
-    errno = ENOMEM;     /* what a NULL below means, but for a loop */
-    for (int hops = 0; cur != NULL && hops < 40; hops++) {
-        char target[4096];
-        struct stat st;
-        ssize_t n;
-
-        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode) ||
-            (n = readlink(cur, target, sizeof(target) - 1)) < 0)
-            return cur;
-        target[n] = '\0';
-        const char *slash = strrchr(cur, '/');
-        char *next;
-        if (target[0] == '/' || slash == NULL) {
-            next = tokio__strdup(target);
-        } else {
-            size_t len = (size_t)(slash - cur) + 1 + strlen(target) + 1;
-            if ((next = tokio__malloc(len)) != NULL)
-                snprintf(next, len, "%.*s/%s", (int)(slash - cur), cur,
-                         target);
-        }
-        free(cur);
-        cur = next;
-        errno = ENOMEM;
-    }
-    if (cur != NULL)
-        errno = ELOOP;
-    free(cur);
-    return NULL;
-}
-
 /* Open `path`, which is not a regular file, for writing as it is. */
 static int
 open_in_place(struct tokio_output **out, struct tokio_output *o,
@@ -114,20 +77,9 @@ tokio_output_open(struct tokio_output **out, const char *path)
         return open_in_place(out, o, path);
 
     /* Through symbolic links, the file they name is replaced. */
-    if ((o->path = resolve(path)) == NULL) {
-        int err = errno;
-        tokio_output_abort(o);
-        return tokio__error(err == ENOMEM ? TOKIO_ENOMEM : TOKIO_EIO,
-                            "cannot write '%s': %s", path, strerror(err));
-    }
-    if (access(o->path, F_OK) == 0 && access(o->path, W_OK) != 0) {
-        int err = errno;
-        tokio_output_abort(o);
-        return tokio__error(TOKIO_EIO, "cannot write '%s': %s", path,
-                            strerror(err));
-    }
     int rc, fd;
-    if ((rc = tokio__temporary(o->path, &o->tmp_path, &fd)) < 0) {
+    if ((rc = tokio__replace_target(path, &o->path)) < 0 ||
+        (rc = tokio__temporary(o->path, &o->tmp_path, &fd)) < 0) {
         tokio_output_abort(o);
         return rc;
     }
@@ -213,8 +165,8 @@ tokio_output_abort(struct tokio_output *o)
 int
 tokio_output_lock(const char *path, int *lock_out)
 {
-    char *real = path != NULL && strcmp(path, "-") != 0 ? resolve(path)
-                                                         : NULL;
+    char *real = path != NULL && strcmp(path, "-") != 0
+                 ? tokio__resolve(path) : NULL;
     int rc = tokio__lock(real != NULL ? real : path, TOKIO__LOCK_WAIT,
                          lock_out);
 

@@ -79,19 +79,28 @@ map_set(struct tokio_timeseries *ts, const char *name, size_t index)
     }
 }
 
-long
-tokio_timeseries_column_index(const struct tokio_timeseries *ts,
-                              const char *name)
+/* The map's entry of `name`, NULL when it has none. */
+static size_t *
+map_slot(const struct tokio_timeseries *ts, const char *name)
 {
     size_t mask = ts->n_slots - 1;
 
     for (size_t i = hash_name(name) & mask;; i = (i + 1) & mask) {
         size_t s = ts->slots[i];
         if (s == 0)
-            return -1;
+            return NULL;
         if (strcmp(ts->names[s - 1], name) == 0)
-            return (long)(s - 1);
+            return &ts->slots[i];
     }
+}
+
+long
+tokio_timeseries_column_index(const struct tokio_timeseries *ts,
+                              const char *name)
+{
+    const size_t *slot = map_slot(ts, name);
+
+    return slot != NULL ? (long)(*slot - 1) : -1;
 }
 
 static void
@@ -677,11 +686,18 @@ tokio_timeseries_swap_columns(struct tokio_timeseries *ts, size_t i, size_t j)
         row[i] = row[j];
         row[j] = tmp;
     }
+    /* the map's entries found while they still match the names, then
+     * pointed at the names' new places (a lookup after the swap would
+     * compare against the swapped names, miss, and add a second entry:
+     * each swap then grew the table until a lookup ran forever); set in
+     * the reference's order, so a repeated name ends at j */
+    size_t *slot_i = map_slot(ts, ts->names[i]);
+    size_t *slot_j = map_slot(ts, ts->names[j]);
     name = ts->names[i];
     ts->names[i] = ts->names[j];
     ts->names[j] = name;
-    map_set(ts, ts->names[j], j);
-    map_set(ts, ts->names[i], i);
+    *slot_j = i + 1;
+    *slot_i = j + 1;
     return TOKIO_OK;
 }
 

@@ -451,6 +451,15 @@ archive_rows(struct archiver *a, struct tokio_lmtdb_stamps *stamps,
     return rc;
 }
 
+/* The rows of [start, end) every `step` s (> 0), the last one partial. */
+static uint64_t
+span_rows(int64_t start, int64_t end, int64_t step)
+{
+    uint64_t span = (uint64_t)end - (uint64_t)start;
+
+    return span / (uint64_t)step + (span % (uint64_t)step != 0);
+}
+
 static void
 archiver_free(struct archiver *a)
 {
@@ -475,7 +484,7 @@ tokio_archive_lmtdb(struct tokio_lmtdb *lmt, const char *output,
     struct tokio_lmtdb_stamps *stamps = NULL;
     struct archiver *a;
     size_t rows, block = 0, first = 0;
-    uint64_t span;
+    uint64_t rows64;
     int64_t end_pp;
     int rc;
 
@@ -489,6 +498,19 @@ tokio_archive_lmtdb(struct tokio_lmtdb *lmt, const char *output,
     if (r->start >= r->end)
         return tokio__error(TOKIO_EINVAL, "archiving into '%s': the range "
                             "must end after it starts", output);
+    /* the rows of [start, end), each row's time rounded down, and of the
+     * span of new datasets: bounded before anything is allocated */
+    rows64 = span_rows(r->start, r->end, r->timestep);
+    if (rows64 > TOKIO_HDF5_MAX_ROWS ||
+        (r->init_end > r->init_start &&
+         span_rows(r->init_start, r->init_end, r->timestep)
+         > TOKIO_HDF5_MAX_ROWS))
+        return tokio__error(TOKIO_EINVAL, "archiving into '%s': more than "
+                            "the %zu rows of %" PRId64 " s a file may hold",
+                            output, TOKIO_HDF5_MAX_ROWS, r->timestep);
+    rows = (size_t)rows64;
+    /* the query reads one timestep more */
+    end_pp = r->end + r->timestep;
     if ((a = tokio__calloc(1, sizeof(*a))) == NULL)
         return tokio__error(TOKIO_ENOMEM, "out of memory archiving '%s'",
                             output);
@@ -506,12 +528,6 @@ tokio_archive_lmtdb(struct tokio_lmtdb *lmt, const char *output,
     /* MDS operations: OPERATION_ID -> dataset, from OPERATION_INFO */
     for (int64_t id = 0; id < MAX_OP_ID; id++)
         a->by_op[id] = op_dataset(a, id);
-    /* the rows of [start, end), each row's time rounded down; the query
-     * reads one timestep more */
-    end_pp = r->end + r->timestep;
-    span = (uint64_t)r->end - (uint64_t)r->start;
-    rows = (size_t)(span / (uint64_t)r->timestep +
-                    (span % (uint64_t)r->timestep != 0));
 
     if ((rc = make_series(a)) >= 0 &&
         (rc = tokio_hdf5_update_begin(&u, output)) >= 0) {

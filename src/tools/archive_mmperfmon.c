@@ -20,6 +20,7 @@
  */
 #include "tokio/tools/archive_mmperfmon.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -516,6 +517,14 @@ init_span(const struct tokio_archive_mmperfmon_args *args,
     if (*start >= *end)
         return tokio__error(TOKIO_EINVAL, "the first timestamp of new "
                             "datasets must come before their end");
+    /* the series below hold every row of the span: bounded first */
+    uint64_t span = (uint64_t)*end - (uint64_t)*start;
+    uint64_t step = (uint64_t)args->timestep;
+    if (span / step + (span % step != 0) > TOKIO_HDF5_MAX_ROWS)
+        return tokio__error(TOKIO_EINVAL, "archiving into '%s': new datasets "
+                            "would span more than the %zu rows of %" PRId64
+                            " s a file may hold", args->output,
+                            TOKIO_HDF5_MAX_ROWS, args->timestep);
     return TOKIO_OK;
 }
 

@@ -21,6 +21,7 @@
  */
 #include "tokio/tools/hdf5_summary.h"
 
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
@@ -63,6 +64,36 @@ frame_free(struct frame *f)
     memset(f, 0, sizeof(*f));
 }
 
+/*
+ * Every sum, average and extreme below is a finite number (JSON holds no
+ * other) when every cell is and their magnitudes add up to well within
+ * a double.  Differs from pytokio: a NaN or an infinity is refused
+ * naming its cell, where the reference printed NaN (and JSON that is
+ * not JSON).
+ */
+static int
+check_finite(struct tokio_hdf5 *h, const char *name, const struct frame *f)
+{
+    double total = 0.0;
+
+    for (size_t r = 0; r < f->rows; r++) {
+        for (size_t c = 0; c < f->cols; c++) {
+            const double x = f->base[r * f->rs + c * f->cs];
+
+            if (!isfinite(x))
+                return tokio__error(TOKIO_EFORMAT, "'%s': '%s' holds %s at "
+                                    "row %zu, column %zu: not a number to "
+                                    "add up", tokio_hdf5_path(h), name,
+                                    isnan(x) ? "NaN" : "an infinity", r, c);
+            total += fabs(x);
+        }
+    }
+    if (!(total < DBL_MAX / 4))
+        return tokio__error(TOKIO_EFORMAT, "'%s': '%s' holds values too "
+                            "large to add up", tokio_hdf5_path(h), name);
+    return TOKIO_OK;
+}
+
 static int
 frame_load(struct tokio_hdf5 *h, const char *name, struct frame *f)
 {
@@ -76,6 +107,10 @@ frame_load(struct tokio_hdf5 *h, const char *name, struct frame *f)
     f->base = tokio_timeseries_cdata(f->ts);
     f->rs = f->cols;
     f->cs = 1;
+    if ((rc = check_finite(h, name, f)) < 0) {
+        frame_free(f);
+        return rc;
+    }
     /* a file without a schema version is H5LMT, whose provider transposes
      * a column x time array: keep that memory order */
     if (tokio_hdf5_schema_version(h) == NULL && f->cols > 1) {
@@ -652,6 +687,12 @@ bin_one(struct tokio_hdf5 *h, const char *dataset, const char *key,
     steps = f.rows;
     if (tokio_hdf5_schema_version(h) == NULL && steps > 0)
         steps--;
+    if (f.cols == 0) {
+        /* Differs from pytokio: numpy raised on the empty maximum */
+        rc = tokio__error(TOKIO_EFORMAT, "'%s': '%s' has no columns to "
+                          "summarize", tokio_hdf5_path(h), dataset);
+        goto done;
+    }
     if (num_bins > steps) {
         /* Differs from pytokio: it crashed on empty bins */
         rc = tokio__error(TOKIO_EINVAL, "'%s': %zu bins are more than the "
@@ -747,6 +788,11 @@ tokio_hdf5_summary_bins(struct tokio_hdf5 *h, size_t num_bins, json_t **out,
                            && rc >= 0; i++)
             rc = bin_one(h, BIN_DATASETS[i].dataset, BIN_DATASETS[i].key,
                          num_bins, bins, warnings, &first);
+        if (rc >= 0 && first)
+            rc = tokio__error(TOKIO_EFORMAT, "'%s' holds none of "
+                              "datatargets/readbytes, datatargets/writebytes,"
+                              " dataservers/cpuload, mdservers/cpuload",
+                              tokio_hdf5_path(h));
     }
     if (rc < 0) {
         json_decref(bins);

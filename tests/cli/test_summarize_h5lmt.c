@@ -12,6 +12,9 @@
  * by value, which is what the JSON comparison checks.
  */
 #include "testutil.h"
+#include "tokio/timeseries.h"
+
+#include <math.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,6 +182,77 @@ test_summarize_h5lmt_unknown_version_fails_naming_file(void **state)
     tokio_run_free(&r);
 }
 
+/* Regression (issue 17, 8): NaN, an infinity, or a dataset without
+ * columns gave "out of memory summarizing" (and the text's header before
+ * it); the message now says what is wrong, naming the file, and nothing
+ * is printed. */
+static void
+test_summarize_h5lmt_bad_values_are_named(void **state)
+{
+    (void)state;
+    char *dir = tokio_test_mkdtemp(), *path = tokio_test_join(dir, "x.hdf5");
+    const double nan[] = { 1, 2, 3, NAN }, inf[] = { 1, INFINITY, 3, 4 };
+    const struct {
+        const double *data;
+        size_t cols;
+        const char *what;
+    } bad[] = {
+        { nan, 2, "'datatargets/readbytes' holds NaN at row 1, column 1" },
+        { inf, 2, "'datatargets/readbytes' holds an infinity at row 0, "
+                  "column 1" },
+        { NULL, 0, "'datatargets/readbytes' has no columns to summarize" },
+    };
+    const char *modes[][3] = { { "--bins", "1", NULL },
+                               { "--bins", "2", "--json" },
+                               { "--bins", "1", "--summary" } };
+
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        tokio_test_tts_raw(path, 2, bad[i].cols, bad[i].data);
+        for (size_t m = 0; m < 3; m++) {
+            const char *argv[] = { "summarize-h5lmt", modes[m][0],
+                                   modes[m][1], modes[m][2] ? modes[m][2]
+                                                            : path,
+                                   modes[m][2] ? path : NULL, NULL };
+            struct tokio_run r = tokio_test_run(NULL, env, argv);
+
+            assert_int_equal(r.status, 1);
+            assert_contains(r.err, "x.hdf5'");
+            assert_contains(r.err, bad[i].what);
+            assert_null(strstr(r.err, "out of memory"));
+            assert_string_equal(r.out, "");
+            tokio_run_free(&r);
+        }
+    }
+    tokio_test_rmtree(dir);
+    free(path);
+    free(dir);
+}
+
+/* Bins the text cannot show (a file without OST bytes) print nothing,
+ * and the message names the file. */
+static void
+test_summarize_h5lmt_unprintable_bins_name_the_file(void **state)
+{
+    (void)state;
+    TOKIO_TEST_NEED_DATA(good, "pytokio-inputs/snx11025_2018-01-28.hdf5");
+    char *dir = tokio_test_mkdtemp(), *path = tokio_test_join(dir, "x.hdf5");
+    struct tokio_timeseries *ts = tokio_test_tts_read(good,
+                                                      "dataservers/cpuload");
+    const char *argv[] = { "summarize-h5lmt", "--bins", "1", path, NULL };
+
+    tokio_test_tts_write(path, ts);
+    struct tokio_run r = tokio_test_run(NULL, env, argv);
+    assert_int_equal(r.status, 1);
+    assert_contains(r.err, "x.hdf5'");
+    assert_contains(r.err, "no OST bytes");
+    assert_string_equal(r.out, "");
+    tokio_run_free(&r);
+    tokio_timeseries_free(ts);
+    tokio_test_rmtree(dir);
+    free(path);
+    free(dir);
+}
+
 static void
 test_summarize_h5lmt_usage_errors_exit_2(void **state)
 {
@@ -206,6 +280,9 @@ main(void)
         cmocka_unit_test(test_summarize_h5lmt_more_bins_than_steps_fails),
         cmocka_unit_test(
             test_summarize_h5lmt_unknown_version_fails_naming_file),
+        cmocka_unit_test(test_summarize_h5lmt_bad_values_are_named),
+        cmocka_unit_test(
+            test_summarize_h5lmt_unprintable_bins_name_the_file),
         cmocka_unit_test(test_summarize_h5lmt_usage_errors_exit_2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,7 @@
  */
 #include "testutil.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,6 +149,64 @@ test_summarize_tts_missing_file_fails(void **state)
     tokio_run_free(&r);
 }
 
+/* Regression (issue 17, 8): NaN, an infinity, or a sum beyond a double
+ * gave "out of memory summarizing" (jansson refuses them); the message
+ * now names the file, the dataset and the cell, on one line, and nothing
+ * is printed. */
+static void
+test_summarize_tts_non_finite_values_are_named(void **state)
+{
+    (void)state;
+    char *dir = tokio_test_mkdtemp(), *path = tokio_test_join(dir, "x.hdf5");
+    const double nan[] = { 1, 2, 3, NAN }, inf[] = { -INFINITY, 2, 3, 4 };
+    const double big[] = { 1e308, 1e308, 1e308, 1e308 };
+    const struct { const double *data; const char *what; } bad[] = {
+        { nan, "holds NaN at row 1, column 1" },
+        { inf, "holds an infinity at row 0, column 0" },
+        { big, "too large to add up" },
+    };
+
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        tokio_test_tts_raw(path, 2, 2, bad[i].data);
+        for (int json = 0; json < 2; json++) {
+            const char *argv[] = { "summarize-tts", json ? "--json" : path,
+                                   json ? path : NULL, NULL };
+            struct tokio_run r = tokio_test_run(NULL, env, argv);
+
+            assert_int_equal(r.status, 1);
+            assert_contains(r.err, "x.hdf5': 'datatargets/readbytes'");
+            assert_contains(r.err, bad[i].what);
+            assert_null(strstr(r.err, "out of memory"));
+            assert_ptr_equal(strchr(r.err, '\n'), r.err + strlen(r.err) - 1);
+            assert_string_equal(r.out, "");
+            tokio_run_free(&r);
+        }
+    }
+    tokio_test_rmtree(dir);
+    free(path);
+    free(dir);
+}
+
+/* A dataset with no columns sums to nothing, as the reference's numpy
+ * sums did: 0 bytes, 0 points, not an error. */
+static void
+test_summarize_tts_zero_columns_sum_to_nothing(void **state)
+{
+    (void)state;
+    char *dir = tokio_test_mkdtemp(), *path = tokio_test_join(dir, "x.hdf5");
+    const char *argv[] = { "summarize-tts", "--json", path, NULL };
+
+    tokio_test_tts_raw(path, 4, 0, NULL);
+    struct tokio_run r = tokio_test_run(NULL, env, argv);
+    assert_int_equal(r.status, 0);
+    assert_contains(r.out, "\"read_bytes\": 0.0");
+    assert_contains(r.out, "\"total_pts\": 0");
+    tokio_run_free(&r);
+    tokio_test_rmtree(dir);
+    free(path);
+    free(dir);
+}
+
 static void
 test_summarize_tts_usage_errors_exit_2(void **state)
 {
@@ -173,6 +232,8 @@ main(void)
         cmocka_unit_test(test_summarize_tts_matches_every_golden),
         cmocka_unit_test(test_summarize_tts_unknown_version_fails_naming_file),
         cmocka_unit_test(test_summarize_tts_missing_file_fails),
+        cmocka_unit_test(test_summarize_tts_non_finite_values_are_named),
+        cmocka_unit_test(test_summarize_tts_zero_columns_sum_to_nothing),
         cmocka_unit_test(test_summarize_tts_usage_errors_exit_2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

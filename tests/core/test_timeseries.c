@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "core/alloc.h"
 #include "testutil.h"
@@ -456,6 +458,47 @@ test_timeseries_swap_columns_moves_data_and_map(void **state)
     tokio_timeseries_free(ts);
 }
 
+/*
+ * Regression (issue 17): swap_columns updated its name table after
+ * swapping the names, so each lookup missed the name's entry and added
+ * a second one; a few swaps filled the table and the lookup of a name it
+ * lacks never ended.  Many swaps in a child that an alarm ends: every
+ * name still maps to its place and an absent name is not found.
+ */
+static void
+test_timeseries_swap_columns_keeps_the_map_exact(void **state)
+{
+    pid_t pid;
+    int status;
+
+    (void)state;
+    if ((pid = fork()) == 0) {
+        /* 12 columns, 32 entries: full after about 20 swaps before */
+        struct tokio_timeseries *ts = make_random(2, 12);
+
+        alarm(10);
+        rng_state = 17;
+        for (int k = 0; k < 1000; k++)
+            if (tokio_timeseries_swap_columns(ts, rng_next() % 12,
+                                              rng_next() % 12) != TOKIO_OK)
+                _exit(1);
+        for (size_t c = 0; c < 12; c++)
+            if (tokio_timeseries_column_index(
+                    ts, tokio_timeseries_column(ts, c)) != (long)c)
+                _exit(2);
+        if (tokio_timeseries_column_index(ts, "OST99") != -1)
+            _exit(3);
+        tokio_timeseries_free(ts);
+        _exit(0);
+    }
+    assert_true(pid > 0);
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        fail_msg("swaps broke the name map: %s %d", WIFEXITED(status)
+                 ? "exit" : "signal", WIFEXITED(status) ? WEXITSTATUS(status)
+                                                         : WTERMSIG(status));
+}
+
 static void
 test_timeseries_duplicate_column_maps_to_last(void **state)
 {
@@ -565,6 +608,7 @@ main(void)
         cmocka_unit_test(test_timeseries_rearrange_keeps_columns_with_names),
         cmocka_unit_test(test_timeseries_sort_columns_natural_and_hex),
         cmocka_unit_test(test_timeseries_swap_columns_moves_data_and_map),
+        cmocka_unit_test(test_timeseries_swap_columns_keeps_the_map_exact),
         cmocka_unit_test(test_timeseries_duplicate_column_maps_to_last),
         cmocka_unit_test(test_timeseries_bad_arguments_are_einval),
         cmocka_unit_test(test_timeseries_survives_every_oom),

@@ -155,10 +155,14 @@ TOKIO_API const char *tokio_cachingdb_source(const struct tokio_cachingdb *db);
  * order the tables were first used, and forget them.  An existing file is
  * added to (CREATE TABLE IF NOT EXISTS, INSERT OR REPLACE) as by the
  * reference.  All or nothing: the work is done on a copy beside `path`
- * that replaces it with one rename().
- * @return TOKIO_OK; TOKIO_EIO (`path` unchanged); TOKIO_EFORMAT (`path`
- *         exists but is not a database, or a table there does not fit);
- *         TOKIO_ENOMEM.
+ * that replaces it with one rename().  Through symbolic links the file
+ * they name is written, as by tokio_output_open(); the file's lock
+ * (tokio_output_lock()) is held from before it is copied until after
+ * the rename, so two saves into one file take turns and both land.
+ * @return TOKIO_OK; TOKIO_EIO (`path` unchanged: not writable, a folder
+ *         or device, locked by another writer for 10 minutes, a write
+ *         failed); TOKIO_EFORMAT (`path` exists but is not a database,
+ *         or a table there does not fit); TOKIO_ENOMEM.
  */
 TOKIO_API int tokio_cachingdb_save_cache(struct tokio_cachingdb *db,
                                          const char *path);

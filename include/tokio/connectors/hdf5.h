@@ -140,14 +140,29 @@ TOKIO_API void tokio_hdf5_free(struct tokio_hdf5 *h);
  */
 struct tokio_hdf5_update;
 
+/*
+ * The most rows a dataset made by an update may have: 2^23, 485 days
+ * every 5 s (a year of LMT data in one file; the reference archives a day
+ * per file).  More is refused before anything is allocated: a mistyped
+ * range (1900 to 2200) would otherwise ask for gigabytes of timestamps.
+ */
+#define TOKIO_HDF5_MAX_ROWS ((size_t)1 << 23)
+
 /**
  * Begin an all-or-nothing update of the TTS file `path`, created if
  * absent.  The work happens on a private copy in the same directory;
- * nothing is visible at `path` until tokio_hdf5_update_finish().
+ * nothing is visible at `path` until tokio_hdf5_update_finish().  As
+ * every writer: through symbolic links the file they name is updated,
+ * a file the user may not write is refused, and the file's lock
+ * (tokio_output_lock()) is held until the update ends, so two updates
+ * of one file take turns.  An existing file must be a TOKIO Time Series
+ * of schema version "1", or an HDF5 file holding nothing.
  * @param[out] out  finish with tokio_hdf5_update_finish() or
  *                  tokio_hdf5_update_abort().
  * @return TOKIO_OK; TOKIO_EIO (cannot read `path` or write its
- *         directory); TOKIO_EFORMAT (`path` exists but is not HDF5);
+ *         directory, or another writer held it for 10 minutes);
+ *         TOKIO_EFORMAT (`path` exists but is not HDF5, is H5LMT or of
+ *         another schema version);
  *         TOKIO_ENOMEM.
  */
 TOKIO_API int tokio_hdf5_update_begin(struct tokio_hdf5_update **out,
@@ -165,8 +180,9 @@ TOKIO_API int tokio_hdf5_update_set_version(struct tokio_hdf5_update *u,
  * commit an empty (all -0.0) series over [init_start, init_end) every
  * `timestep` seconds, `num_columns` wide; an existing dataset is left
  * alone.
- * @return TOKIO_OK; TOKIO_EINVAL (bad range or timestep, or the root
- *         start/end disagree); TOKIO_EIO; TOKIO_ENOMEM.
+ * @return TOKIO_OK; TOKIO_EINVAL (bad range or timestep, more than
+ *         TOKIO_HDF5_MAX_ROWS rows, or the root start/end disagree);
+ *         TOKIO_EIO; TOKIO_ENOMEM.
  */
 TOKIO_API int tokio_hdf5_update_init_dataset(struct tokio_hdf5_update *u,
                                              const char *name,
@@ -185,7 +201,8 @@ TOKIO_API int tokio_hdf5_update_init_dataset(struct tokio_hdf5_update *u,
  * reorder the columns of `ts`.
  * @return TOKIO_OK; TOKIO_EINVAL (root start/end mismatch, naming both
  *         values; a different timestep; timestamps or columns that are
- *         not a subset of the existing dataset's); TOKIO_EIO; TOKIO_ENOMEM.
+ *         not a subset of the existing dataset's; a new dataset of more
+ *         than TOKIO_HDF5_MAX_ROWS rows); TOKIO_EIO; TOKIO_ENOMEM.
  */
 TOKIO_API int tokio_hdf5_update_commit(struct tokio_hdf5_update *u,
                                        struct tokio_timeseries *ts);
