@@ -36,6 +36,23 @@ tokio__plot_tick_step(double lo, double hi, int max_ticks)
     return 10.0 * mag;
 }
 
+size_t
+tokio__plot_ticks(double lo, double hi, double step, double *v, size_t max)
+{
+    double first = ceil(lo / step) * step;
+    size_t n = 0;
+
+    if (!(step > 0) || !isfinite(first) || !isfinite(hi))
+        return 0;
+    for (size_t k = 0; n < max; k++) {
+        double t = first + (double)k * step;
+        if (t > hi + step / 1e9)
+            break;
+        v[n++] = t;
+    }
+    return n;
+}
+
 void
 tokio__plot_tick_label(char *buf, size_t size, double v, double step)
 {
@@ -128,12 +145,12 @@ begin(FILE *fp, cairo_surface_t **s, const char *title)
 static void
 y_axis(cairo_t *cr, const struct tokio__axis *y, const char *label)
 {
-    double step = tokio__plot_tick_step(y->lo, y->hi, 4);
+    double step = tokio__plot_tick_step(y->lo, y->hi, 4), ticks[8];
+    size_t n = tokio__plot_ticks(y->lo, y->hi, step, ticks, 8);
     char buf[32];
 
-    for (double v = ceil(y->lo / step) * step; v <= y->hi + step / 1e9;
-         v += step) {
-        double py = tokio__plot_to_px(y, v);
+    for (size_t k = 0; k < n; k++) {
+        double v = ticks[k], py = tokio__plot_to_px(y, v);
         cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
         cairo_set_line_width(cr, 0.5);
         cairo_move_to(cr, LEFT, py);
@@ -230,10 +247,13 @@ tokio__plot_time_svg(FILE *fp, const char *title, const char *ylabel,
         step = step < 3600 ? (step == 60 ? 300 : step == 300 ? 900
                               : step == 900 ? 1800 : 3600)
                            : step * 2;
-    for (int64_t t = (x0 + step - 1) / step * step; t <= x1; t += step) {
-        tokio_time_format(buf, sizeof(buf), t, "%H:%M");
+    double ticks[8];
+    size_t nt = tokio__plot_ticks((double)x0, (double)x1, (double)step,
+                                  ticks, 8);
+    for (size_t k = 0; k < nt; k++) {
+        tokio_time_format(buf, sizeof(buf), (int64_t)ticks[k], "%H:%M");
         cairo_set_source_rgb(cr, 0, 0, 0);
-        tokio__plot_text(cr, buf, tokio__plot_to_px(&x, (double)t),
+        tokio__plot_text(cr, buf, tokio__plot_to_px(&x, ticks[k]),
                          HEIGHT - BOTTOM + 4, 0.5, 0);
     }
     cairo_save(cr);

@@ -25,6 +25,12 @@ double tokio__plot_to_px(const struct tokio__axis *a, double v);
  * `max_ticks` ticks between lo and hi. */
 double tokio__plot_tick_step(double lo, double hi, int max_ticks);
 
+/* The ticks from lo to hi `step` apart, into v[0..max): how many.  At most
+ * `max`, so an axis whose step is lost in its magnitude (1e20 + 1e4) or
+ * whose span is absurd (a history over millions of years) still ends. */
+size_t tokio__plot_ticks(double lo, double hi, double step, double *v,
+                         size_t max);
+
 /* A tick value as text ("%g", with -0 and float dust shown as 0). */
 void tokio__plot_tick_label(char *buf, size_t size, double v, double step);
 

@@ -581,9 +581,11 @@ tick_label_width(cairo_t *cr, const struct tokio_umami *u)
     for (size_t i = 0; i < u->n; i++) {
         struct tokio__axis a = y_axis(&u->m[i], 0, 1);
         double step = tokio__plot_tick_step(a.lo, a.hi, MAX_TICKS);
-        for (double v = ceil(a.lo / step) * step; v <= a.hi; v += step) {
+        double v[MAX_TICKS + 2];
+        size_t n = tokio__plot_ticks(a.lo, a.hi, step, v, MAX_TICKS + 2);
+        for (size_t k = 0; k < n; k++) {
             cairo_text_extents_t e;
-            tokio__plot_tick_label(buf, sizeof(buf), v, step);
+            tokio__plot_tick_label(buf, sizeof(buf), v[k], step);
             cairo_text_extents(cr, buf, &e);
             widest = fmax(widest, e.x_advance);
         }
@@ -592,9 +594,9 @@ tick_label_width(cairo_t *cr, const struct tokio_umami *u)
 }
 
 /* The time axis' ticks: the step, in seconds, giving at most MAX_TICKS
- * + 1 ticks over `span`. */
-static int64_t
-time_step(int64_t span)
+ * + 1 ticks over `span` (whole years beyond a year). */
+static double
+time_step(double span)
 {
     static const int64_t steps[] = {
         60, 300, 900, 1800, 3600, 3 * 3600, 6 * 3600, 12 * 3600, 86400,
@@ -603,10 +605,10 @@ time_step(int64_t span)
     };
     size_t i;
 
-    for (i = 0; i + 1 < sizeof(steps) / sizeof(steps[0]); i++)
-        if (span / steps[i] <= MAX_TICKS + 1)
-            break;
-    return steps[i];
+    for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
+        if (span / (double)steps[i] <= MAX_TICKS + 1)
+            return (double)steps[i];
+    return 365.0 * 86400 * ceil(span / (365.0 * 86400) / MAX_TICKS);
 }
 
 static void
@@ -711,10 +713,12 @@ draw_y_grid(cairo_t *cr, const struct tokio__axis *y, double x0, double x1,
             int labels)
 {
     double step = tokio__plot_tick_step(y->lo, y->hi, MAX_TICKS);
+    double ticks[MAX_TICKS + 2];
+    size_t n = tokio__plot_ticks(y->lo, y->hi, step, ticks, MAX_TICKS + 2);
     char buf[32];
 
-    for (double v = ceil(y->lo / step) * step; v <= y->hi; v += step) {
-        double py = tokio__plot_to_px(y, v);
+    for (size_t k = 0; k < n; k++) {
+        double v = ticks[k], py = tokio__plot_to_px(y, v);
         cairo_set_source_rgb(cr, 0.69, 0.69, 0.69);
         cairo_set_line_width(cr, 0.8);
         cairo_move_to(cr, x0, py);
@@ -744,13 +748,14 @@ draw_row(cairo_t *cr, const struct metric *m, size_t row, long highlight,
     cairo_rectangle(cr, left, top, TS_WIDTH + BOX_WIDTH, ROW_HEIGHT);
     cairo_clip(cr);
     draw_y_grid(cr, &y, left, box1, 0);
-    for (int64_t step = time_step((int64_t)(x->hi - x->lo)),
-                 t = ((int64_t)x->lo + step - 1) / step * step;
-         t <= (int64_t)x->hi; t += step) {  /* the time grid */
+    double t[MAX_TICKS + 2];
+    size_t nt = tokio__plot_ticks(x->lo, x->hi, time_step(x->hi - x->lo), t,
+                                  MAX_TICKS + 2);
+    for (size_t k = 0; k < nt; k++) {  /* the time grid */
         cairo_set_source_rgb(cr, 0.69, 0.69, 0.69);
         cairo_set_line_width(cr, 0.8);
-        cairo_move_to(cr, tokio__plot_to_px(x, (double)t), top);
-        cairo_line_to(cr, tokio__plot_to_px(x, (double)t), bottom);
+        cairo_move_to(cr, tokio__plot_to_px(x, t[k]), top);
+        cairo_line_to(cr, tokio__plot_to_px(x, t[k]), bottom);
         cairo_stroke(cr);
     }
     draw_series(cr, m, x, &y);
@@ -803,17 +808,20 @@ draw_row(cairo_t *cr, const struct metric *m, size_t row, long highlight,
 static void
 draw_time_labels(cairo_t *cr, const struct tokio__axis *x, double y)
 {
-    int64_t step = time_step((int64_t)(x->hi - x->lo));
+    double t[MAX_TICKS + 2];
+    size_t nt = tokio__plot_ticks(x->lo, x->hi, time_step(x->hi - x->lo), t,
+                                  MAX_TICKS + 2);
     char buf[32];
 
     cairo_set_source_rgb(cr, 0, 0, 0);
-    for (int64_t t = ((int64_t)x->lo + step - 1) / step * step;
-         t <= (int64_t)x->hi; t += step) {
+    for (size_t k = 0; k < nt; k++) {
         cairo_text_extents_t e;
-        tokio_time_format(buf, sizeof(buf), t, "%b %d");
+        if (fabs(t[k]) > 9e18)          /* beyond int64_t: no date */
+            continue;
+        tokio_time_format(buf, sizeof(buf), (int64_t)t[k], "%b %d");
         cairo_text_extents(cr, buf, &e);
         cairo_save(cr);
-        cairo_translate(cr, tokio__plot_to_px(x, (double)t), y + PAD);
+        cairo_translate(cr, tokio__plot_to_px(x, t[k]), y + PAD);
         cairo_rotate(cr, -M_PI / 4);
         cairo_move_to(cr, -e.x_advance, e.height);
         cairo_show_text(cr, buf);

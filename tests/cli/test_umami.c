@@ -164,6 +164,35 @@ test_umami_failures_name_the_input_and_leave_no_file(void **state)
     free_files(&f);
 }
 
+/* Regression (fuzz_csv in CI): a history spanning 4.7 million years drew
+ * a date tick a year, 9 GB and a minute before 'out of memory'; values
+ * whose tick step is lost in their magnitude never left the y grid.  Now
+ * at most a handful of ticks each: drawn in a second and 256 MiB. */
+static void
+test_umami_absurd_axes_draw_few_ticks(void **state)
+{
+    (void)state;
+    static const char *const histories[] = {
+        "0,1\n@148844884426700,nan\n@0744267600,-5e3\n",
+        "t,a\n1,1e20\n2,1.00000000000001e20\n3,1e20\n",
+    };
+    const struct tokio_test_limits lim = { (size_t)256 << 20, 5 };
+
+    for (size_t k = 0; k < 2; k++) {
+        struct files f = make_history(histories[k]);
+        char *out = tokio_test_join(f.dir, "u.svg");
+        const char *argv[] = { "umami", f.csv, "-o", out, NULL };
+        struct tokio_run r = tokio_test_run_bounded(NULL, NULL, argv, &lim,
+                                                    NULL);
+        if (r.status != 0)
+            fail_msg("history %zu: exit %d: %s", k, r.status, r.err);
+        check_written(&f, "u.svg", "<?xml");
+        tokio_run_free(&r);
+        free(out);
+        free_files(&f);
+    }
+}
+
 int
 main(void)
 {
@@ -172,6 +201,7 @@ main(void)
         cmocka_unit_test(test_umami_prints_its_numbers),
         cmocka_unit_test(test_umami_bad_command_lines_exit_2),
         cmocka_unit_test(test_umami_failures_name_the_input_and_leave_no_file),
+        cmocka_unit_test(test_umami_absurd_axes_draw_few_ticks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
