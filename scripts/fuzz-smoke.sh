@@ -33,7 +33,10 @@ for target in "$build"/fuzz/fuzz_*; do
     "$target" $mode -timeout=60 -rss_limit_mb=2048 \
         -artifact_prefix="$scratch/" -print_final_stats=0 "$corpus" \
         >"$scratch/$name.log" 2>&1 || {
-        tail -n 40 "$scratch/$name.log"
+        # the finding and its stack, then the input that made it
+        grep -E '^(==[0-9]+==|SUMMARY|    #[0-9]+ )' "$scratch/$name.log" |
+            head -n 40 || true
+        tail -n 6 "$scratch/$name.log"
         echo "fuzz: $name FAILED (artifacts above)"
         exit 1
     }

@@ -568,6 +568,8 @@ wrap_label(const char *label, char lines[][LABEL_CHARS + 1], size_t max)
             }
         }
     }
+    if (n == max)           /* cut short: lines[max] was never begun */
+        return max;
     return len > 0 || n == 0 ? n + 1 : n;
 }
 

@@ -167,7 +167,8 @@ test_umami_failures_name_the_input_and_leave_no_file(void **state)
 /* Regression (fuzz_csv in CI): a history spanning 4.7 million years drew
  * a date tick a year, 9 GB and a minute before 'out of memory'; values
  * whose tick step is lost in their magnitude never left the y grid.  Now
- * at most a handful of ticks each: drawn in a second and 256 MiB. */
+ * at most a handful of ticks each: drawn in a second and 256 MiB.  And a
+ * label too long for its lines is cut. */
 static void
 test_umami_absurd_axes_draw_few_ticks(void **state)
 {
@@ -175,10 +176,15 @@ test_umami_absurd_axes_draw_few_ticks(void **state)
     static const char *const histories[] = {
         "0,1\n@148844884426700,nan\n@0744267600,-5e3\n",
         "t,a\n1,1e20\n2,1.00000000000001e20\n3,1e20\n",
+        /* a label wrapped past its last line was drawn from beyond the
+         * lines (ASan: stack-buffer-overflow, fuzz_csv in CI) */
+        "t,Ming(for ISO10z646)000" "dddddddddddddddddddddddddddddddddddddd"
+        "dddddddddddddddddddddddddddddddddddddd000ddddddddddddddddddddddd"
+        "dddddddddddddddddddd000$SO10z646)000000$01e20\n3,1e20\n",
     };
     const struct tokio_test_limits lim = { (size_t)256 << 20, 5 };
 
-    for (size_t k = 0; k < 2; k++) {
+    for (size_t k = 0; k < 3; k++) {
         struct files f = make_history(histories[k]);
         char *out = tokio_test_join(f.dir, "u.svg");
         const char *argv[] = { "umami", f.csv, "-o", out, NULL };
