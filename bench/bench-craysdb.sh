@@ -90,36 +90,8 @@ gzip -dc "$sample" | awk -v n="$scale" '
 gzip -dc "$sample" > "$work/sample.xtdb2proc"
 gzip -dc "$big" > "$work/x$scale-sample.xtdb2proc"
 
-mbs() {
-    awk -v b="$1" -v s="$2" 'BEGIN { if (s > 0) printf "%.1f", b / 1e6 / s; else printf "-" }'
-}
-ms() {
-    awk -v s="$1" 'BEGIN { printf "%.2f", s * 1e3 }'
-}
-ratio() {
-    awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.1f", a / b; else printf "-" }'
-}
-# wall seconds of one run of a command, start to end (output dropped)
-wall() {
-    t0=$(date +%s%N)
-    "$@" > /dev/null 2>&1 || { echo 0; return; }
-    t1=$(date +%s%N)
-    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", (b - a) / 1e9 }'
-}
+. "$top/bench/lib.sh"
 
-# best user + system seconds of 3 runs of a command and its peak KiB,
-# "SECONDS KIB" (output dropped)
-cpu3() {
-    best=
-    for _ in 1 2 3; do
-        /usr/bin/time -f '%U %S %M' -o "$work/time" "$@" > /dev/null \
-            2>/dev/null || { echo "0 0"; return; }
-        best=$(awk -v b="$best" '{ s = $1 + $2
-            if (b == "" || s < b + 0) print s, $3; else print b }' \
-            "$work/time")
-    done
-    echo "$best"
-}
 
 echo "in-process: best CPU time of one parse (decompression included), MB/s of"
 echo "uncompressed text, peak RSS of the process; e2e: wall ms of one process"

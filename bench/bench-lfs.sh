@@ -111,27 +111,7 @@ shift_epochs() {
                   } else print line[i] } }' | gzip > "$2"
 }
 
-mbs() {
-    awk -v b="$1" -v s="$2" 'BEGIN { if (s > 0) printf "%.1f", b / 1e6 / s; else printf "-" }'
-}
-ms() {
-    awk -v s="$1" 'BEGIN { printf "%.2f", s * 1e3 }'
-}
-ratio() {
-    awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.1f", a / b; else printf "-" }'
-}
-# wall seconds of one run of a command, start to end (output dropped)
-wall() {
-    t0=$(date +%s%N)
-    "$@" > /dev/null 2>&1 || { echo 0; return; }
-    t1=$(date +%s%N)
-    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", (b - a) / 1e9 }'
-}
-# the best of three
-wall3() {
-    w1=$(wall "$@") w2=$(wall "$@") w3=$(wall "$@")
-    printf '%s\n%s\n%s\n' "$w1" "$w2" "$w3" | sort -n | head -1
-}
+. "$top/bench/lib.sh"
 
 row() {     # kind file label ref(0/1) e2e(0/1; 2: tokio's only)
     kind=$1 file=$2 label=$3 want_ref=$4 want_e2e=$5
@@ -184,19 +164,6 @@ for spec in lfs-df:lfs-df.txt.gz lctl-dl:lctl-dl-t.txt.gz \
 done
 row lines "$data/sample_ost-fullness.txt.gz" "floor: lines of ost-fullness" 0 2
 
-# best user + system seconds of 3 runs of a command and its peak KiB,
-# "SECONDS KIB" (output dropped)
-cpu3() {
-    best=
-    for _ in 1 2 3; do
-        /usr/bin/time -f '%U %S %M' -o "$work/time" "$@" > /dev/null \
-            2>/dev/null || { echo "0 0"; return; }
-        best=$(awk -v b="$best" '{ s = $1 + $2
-            if (b == "" || s < b + 0) print s, $3; else print b }' \
-            "$work/time")
-    done
-    echo "$best"
-}
 
 [ -x "$build/tokio" ] || exit 0
 echo

@@ -150,22 +150,7 @@ print("%.6f %d %d" % (best, len(obj),
                       resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))
 EOF
 
-mbs() {
-    awk -v b="$1" -v s="$2" 'BEGIN { if (s > 0) printf "%.1f", b / 1e6 / s; else printf "-" }'
-}
-ms() {
-    awk -v s="$1" 'BEGIN { printf "%.2f", s * 1e3 }'
-}
-ratio() {
-    awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.1f", a / b; else printf "-" }'
-}
-# wall seconds of one run of a command, start to end (output dropped)
-wall() {
-    t0=$(date +%s%N)
-    "$@" > /dev/null 2>&1 || { echo 0; return; }
-    t1=$(date +%s%N)
-    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", (b - a) / 1e9 }'
-}
+. "$top/bench/lib.sh"
 
 echo "in-process: best CPU time of one parse, MB/s of input text, peak RSS of"
 echo "the process; e2e: wall ms of one process that opens the input once (the"
@@ -212,13 +197,6 @@ if sys.argv[1] == "--json":
     a, b = json.loads(a), json.loads(b)
 print("same" if a == b else "DIFFERS")
 EOF
-# user + system seconds and peak KiB of one command; its stdout to $1
-cpu_rss() {
-    out=$1; shift
-    /usr/bin/time -f '%U %S %M' -o "$work/time" "$@" > "$out" 2>/dev/null ||
-        { echo "- -"; return; }
-    awk '{ printf "%.2f %d", $1 + $2, $3 }' "$work/time"
-}
 echo
 echo "commands: CPU s and peak KiB of one process, tokio cache-slurm against"
 echo "cache_slurm.py (CPU time is counted in 10 ms ticks)"
