@@ -26,38 +26,6 @@ static const char description[] =
     "comma-separated lists of SQL LIKE patterns ('%' matches anything);\n"
     "a file system is its mount point or its logical name.";
 
-/* A comma-separated option value split in place, as str.split(','). */
-struct value_list {
-    const char **v;
-    size_t n;
-};
-
-/* An empty or absent value means no filter, as in the reference. */
-static int
-split_commas(struct value_list *out, char *arg)
-{
-    size_t n = 1;
-
-    out->v = NULL;
-    out->n = 0;
-    if (arg == NULL || *arg == '\0')
-        return 0;
-    for (const char *p = arg; *p; p++)
-        n += *p == ',';
-    if ((out->v = calloc(n, sizeof(*out->v))) == NULL)
-        return -1;
-    for (char *p = arg;; ) {
-        char *comma = strchr(p, ',');
-
-        out->v[out->n++] = p;
-        if (comma == NULL)
-            break;
-        *comma = '\0';
-        p = comma + 1;
-    }
-    return 0;
-}
-
 /* argparse's mutually exclusive groups: --limit-X and --exclude-X */
 static int
 exclusive(const char *cmd, const char *limit, const char *exclude,
@@ -98,7 +66,7 @@ cmd_darshan_scoreboard(int argc, char **argv)
                  "accepted for compatibility; does nothing"),
         OPT_END
     };
-    struct value_list lists[6] = { { NULL, 0 } };
+    struct cli_list lists[6] = { { NULL, 0 } };
     struct tokio_scoreboard_filters f;
     json_t *board = NULL;
     int n, rc;
@@ -116,22 +84,22 @@ cmd_darshan_scoreboard(int argc, char **argv)
     char *args[6] = { limit_user, exclude_user, limit_fs, exclude_fs,
                       limit_exe, exclude_exe };
     for (size_t i = 0; i < 6; i++)
-        if (split_commas(&lists[i], args[i]) < 0) {
+        if (cli_split_commas(args[i], &lists[i]) < 0) {
             rc = cli_fail(cmd, "out of memory");
             goto done;
         }
     memset(&f, 0, sizeof(f));
-    f.limit_user = lists[0].v;
+    f.limit_user = lists[0].items;
     f.n_limit_user = lists[0].n;
-    f.exclude_user = lists[1].v;
+    f.exclude_user = lists[1].items;
     f.n_exclude_user = lists[1].n;
-    f.limit_fs = lists[2].v;
+    f.limit_fs = lists[2].items;
     f.n_limit_fs = lists[2].n;
-    f.exclude_fs = lists[3].v;
+    f.exclude_fs = lists[3].items;
     f.n_exclude_fs = lists[3].n;
-    f.limit_exe = lists[4].v;
+    f.limit_exe = lists[4].items;
     f.n_limit_exe = lists[4].n;
-    f.exclude_exe = lists[5].v;
+    f.exclude_exe = lists[5].items;
     f.n_exclude_exe = lists[5].n;
 
     if (tokio_darshan_scoreboard(&board, (const char *const *)argv + 1,
@@ -150,6 +118,6 @@ cmd_darshan_scoreboard(int argc, char **argv)
 done:
     json_decref(board);
     for (size_t i = 0; i < 6; i++)
-        free(lists[i].v);
+        free(lists[i].items);
     return rc;
 }
