@@ -20,7 +20,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const env[] = { "TZ=America/Los_Angeles", NULL };
+/* Under ASan: libhdf5 1.10 leaks what it allocated for a file it then
+ * fails to open (as fuzz-smoke's fuzz_hdf5 notes), which no code of ours
+ * can free; and a hostile file makes it ask for hundreds of GB, which
+ * must fail as malloc() does, not abort. */
+static const char *const env[] = {
+    "TZ=America/Los_Angeles",
+    "ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1", NULL
+};
 
 /* The commands, each given the file as its last argument. */
 static const char *const *const commands[] = {
