@@ -187,12 +187,6 @@ static const struct {
     { "report", "sparse", "item 4, the Darshan reader" },
     { "summarize-darshanlogs", "sparse", "items 4 and 8" },
     { "index-darshanlogs", "sparse", "items 4 and 6" },
-    /* item 6: exit 0 when no log given could be read */
-    { "summarize-darshanlogs", "*", "item 6" },
-    { "index-darshanlogs", "*", "item 6" },
-    /* item 8: "out of memory" for a log named in bytes that are not
-     * UTF-8 */
-    { "summarize-darshanlogs", "own-not-utf8", "item 8" },
     /* the writers' lane: the HDF5 file is made before the input is read
      * and left behind when it is bad */
     { "archive-collectdes", "*", "nothing at -o" },

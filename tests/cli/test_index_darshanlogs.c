@@ -254,14 +254,17 @@ test_bad_logs_are_skipped(void **state)
         len = strlen(bytes);
     }
     tokio_test_write_file(corrupt, bytes, len / 3);   /* truncated */
+    char *good = path_in(fx, "good.darshan");
+    tokio_test_make_darshan_log(good, 1);
+    /* among a good log, bad ones are warnings (issue 17 item 6) */
     const char *const logs[] = { "empty.darshan", "corrupt.darshan",
-                                 "missing.darshan", NULL };
+                                 "missing.darshan", "good.darshan", NULL };
     struct tokio_run r = run_index(fx, "bad.db", NULL, logs);
     assert_int_equal(r.status, 0);
     assert_contains(r.err, "warning: skipping 'empty.darshan'");
     assert_contains(r.err, "warning: skipping 'corrupt.darshan'");
     assert_contains(r.err, "warning: skipping 'missing.darshan'");
-    assert_int_equal(count_rows(db, "headers"), 0);
+    assert_int_equal(count_rows(db, "headers"), 1);
     tokio_run_free(&r);
 
     const char *const quiet[] = { "--quiet", NULL };
@@ -269,10 +272,52 @@ test_bad_logs_are_skipped(void **state)
     assert_int_equal(r.status, 0);
     assert_string_equal(r.err, "");
     tokio_run_free(&r);
+    free(good);
     free(bytes);
     free(empty);
     free(corrupt);
     free(db);
+}
+
+/* Issue 17 item 6: when no log given can be read (missing, random bytes,
+ * another kind of file), the run did nothing: exit 1, each log named on
+ * its own line, with --quiet too. */
+static void
+test_no_log_readable_fails(void **state)
+{
+    struct tokio_workdir *fx = *state;
+    char *noise = path_in(fx, "noise.darshan");
+    char *other = path_in(fx, "other.json");
+    unsigned char bytes[4096];
+
+    for (size_t i = 0; i < sizeof(bytes); i++)
+        bytes[i] = (unsigned char)(i * 7919u >> 3);
+    tokio_test_write_file(noise, bytes, sizeof(bytes));
+    tokio_test_write_file(other, "{\"a\": 1}\n", 9);
+    const char *const logs[] = { "noise.darshan", "other.json",
+                                 "missing.darshan", NULL };
+    const char *const quiet[] = { "-q", NULL };
+    for (int q = 0; q < 2; q++) {
+        struct tokio_run r = run_index(fx, "none.db", q ? quiet : NULL,
+                                       logs);
+        assert_int_equal(r.status, 1);
+        assert_string_equal(r.out, "");
+        for (size_t i = 0; logs[i] != NULL; i++) {
+            char want[64];
+            snprintf(want, sizeof(want), "'%s'", logs[i]);
+            assert_contains(r.err, want);
+        }
+        assert_contains(r.err, "tokio index-darshanlogs: error: "
+                        "'noise.darshan': ");
+        /* one line per log */
+        size_t lines = 0;
+        for (const char *p = r.err; *p; p++)
+            lines += *p == '\n';
+        assert_int_equal(lines, 3);
+        tokio_run_free(&r);
+    }
+    free(noise);
+    free(other);
 }
 
 static void
@@ -445,6 +490,7 @@ main(void)
         TOKIO_TEST_IN_WORKDIR(test_folder_and_rerun),
         TOKIO_TEST_IN_WORKDIR(test_resume_in_two_runs),
         TOKIO_TEST_IN_WORKDIR(test_bad_logs_are_skipped),
+        TOKIO_TEST_IN_WORKDIR(test_no_log_readable_fails),
         TOKIO_TEST_IN_WORKDIR(test_bad_regex_names_the_key),
         TOKIO_TEST_IN_WORKDIR(test_usage_errors),
         TOKIO_TEST_IN_WORKDIR(test_threads_give_the_same_index),
