@@ -38,7 +38,6 @@ static const char description[] =
 static int
 add_one(const char *cmd, struct tokio_darshan_bad_ost *b, const char *path)
 {
-    struct tokio_darshan *log = NULL;
     struct stat st;
     int rc;
 
@@ -47,13 +46,11 @@ add_one(const char *cmd, struct tokio_darshan_bad_ost *b, const char *path)
                 "skipped\n", cmd, path);
         return 0;
     }
-    if ((rc = tokio_darshan_open(&log, path)) < 0)
-        return cli_fail(cmd, NULL);
+    /* records folded as they are decoded: memory is per file */
+    rc = tokio_darshan_bad_ost_add_path(b, path);
     if (rc == TOKIO_PARTIAL)
         fprintf(stderr, "tokio %s: warning: '%s' is incomplete (a module "
                 "ran out of memory); using what it holds\n", cmd, path);
-    rc = tokio_darshan_bad_ost_add_log(b, log, path);
-    tokio_darshan_free(log);
     if (rc == TOKIO_ENOTFOUND) {
         fprintf(stderr, "tokio %s: warning: %s; skipped\n", cmd,
                 tokio_errmsg());
