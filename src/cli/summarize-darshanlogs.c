@@ -66,6 +66,7 @@ struct run {
     char **held;
     size_t n_held;
     int any_read;
+    struct cli_progress bar;    /* cleared before any message */
 };
 
 /* A log was read (or was in -i): the held logs were only skipped. */
@@ -75,6 +76,8 @@ mark_read(struct run *r)
     if (r->any_read)
         return;
     r->any_read = 1;
+    if (r->n_held > 0)
+        cli_progress_clear(&r->bar);
     for (size_t i = 0; i < r->n_held; i++) {
         fprintf(stderr, "tokio %s: warning: skipping: %s\n", r->cmd,
                 r->held[i]);
@@ -101,6 +104,7 @@ unreadable(struct run *r, const char *why)
         }
         free(line);
     }
+    cli_progress_clear(&r->bar);
     fprintf(stderr, "tokio %s: warning: skipping: %s\n", r->cmd, why);
 }
 
@@ -159,6 +163,7 @@ summarize_one(struct run *r, const char *path)
     if (r->max_mb > 0 && stat(path, &st) == 0 &&
         (double)st.st_size / 1048576.0 > (double)r->max_mb) {
         mark_read(r);
+        cli_progress_clear(&r->bar);
         fprintf(stderr, "tokio %s: warning: skipping '%s' due to size "
                 "(%lld MiB)\n", r->cmd, key,
                 (long long)(st.st_size / 1048576));
@@ -174,9 +179,11 @@ summarize_one(struct run *r, const char *path)
         goto done;
     }
     mark_read(r);
-    if (copy != NULL)
+    if (copy != NULL) {
+        cli_progress_clear(&r->bar);
         fprintf(stderr, "tokio %s: warning: the name of '%s' is not UTF-8; "
                 "its key has '?' for each byte above 0x7f\n", r->cmd, key);
+    }
     if (json_object_size(res) > 0 && json_object_set(r->all, key, res) < 0)
         rc = -1;
 done:
@@ -261,7 +268,6 @@ cmd_summarize_darshanlogs(int argc, char **argv)
         OPT_END
     };
     struct run run = { .cmd = cmd };
-    struct cli_progress bar;
     char **logs = NULL;
     size_t start_ct = 0, n_logs = 0;
     unsigned shard_k, shard_n;
@@ -306,13 +312,13 @@ cmd_summarize_darshanlogs(int argc, char **argv)
                         &owned)) != CLI_EXIT_OK)
         goto out;
     run.n_given = n_logs;
-    cli_progress_start(&bar, "logs", 1);
+    cli_progress_start(&run.bar, "logs", 1);
     for (size_t i = 0; i < n_logs && rc == CLI_EXIT_OK; i++) {
         if (summarize_one(&run, logs[i]) < 0)
             rc = cli_fail(cmd, "out of memory summarizing '%s'", logs[i]);
-        cli_progress_update(&bar, i + 1, n_logs, 0);
+        cli_progress_update(&run.bar, i + 1, n_logs, 0);
     }
-    cli_progress_clear(&bar);
+    cli_progress_clear(&run.bar);
     if (rc == CLI_EXIT_OK && run.n_unreadable > 0 &&
         run.n_unreadable == run.n_given) {
         /* nothing done at all: one line for each log */
