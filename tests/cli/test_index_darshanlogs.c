@@ -320,6 +320,39 @@ test_no_log_readable_fails(void **state)
     free(other);
 }
 
+/* Issue 17 item 1: index-darshanlogs already lost nothing to a second
+ * writer (SQLite's lock, waited on); keep it so: two runs at once into a
+ * new index, different logs each, both land. */
+static void
+test_concurrent_runs_both_land(void **state)
+{
+    struct tokio_workdir *fx = *state;
+    enum { PER_RUN = 40 };
+    const char *a[PER_RUN + 6] = { "index-darshanlogs", "-q",
+                                   "--no-bulk-insert", "-o", "both.db" };
+    const char *b[PER_RUN + 6] = { "index-darshanlogs", "-q",
+                                   "--no-bulk-insert", "-o", "both.db" };
+    static char names[2 * PER_RUN][32];
+
+    for (int i = 0; i < 2 * PER_RUN; i++) {
+        snprintf(names[i], sizeof(names[i]), "c%03d.darshan", i);
+        char *p = path_in(fx, names[i]);
+        tokio_test_make_darshan_log(p, (unsigned)i + 1);
+        free(p);
+        (i < PER_RUN ? a : b)[5 + i % PER_RUN] = names[i];
+    }
+    const char *const *argvs[] = { a, b };
+    struct tokio_run out[2];
+    tokio_test_run_concurrently(fx->dir, own_env, argvs, 2, out);
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(out[k].status, 0);
+        tokio_run_free(&out[k]);
+    }
+    char *db = path_in(fx, "both.db");
+    assert_int_equal(count_rows(db, "headers"), 2 * PER_RUN);
+    free(db);
+}
+
 static void
 test_bad_regex_names_the_key(void **state)
 {
@@ -495,6 +528,7 @@ main(void)
         TOKIO_TEST_IN_WORKDIR(test_usage_errors),
         TOKIO_TEST_IN_WORKDIR(test_threads_give_the_same_index),
         TOKIO_TEST_IN_WORKDIR(test_killed_run_resumes),
+        TOKIO_TEST_IN_WORKDIR(test_concurrent_runs_both_land),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
