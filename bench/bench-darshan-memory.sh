@@ -10,6 +10,20 @@
 #
 # Flat means the column does not grow with the records.  Never pass/fail.
 #
+# Measured 2026-11-26 (2 shared cores, loaded), peak KiB / seconds:
+#
+#   records  log MiB  index   index -m 1  summarize  bad-ost  cache --total
+#   10000        2    18456    18360      15568     16260    14940
+#   100000      15    31984    31720      28920     29864    28968
+#   1000000    150   167008   167332     167068    167776   166688
+#
+# Every command peaks within ~20 MiB of the log's size, exactly as
+# cache-darshan --total does: no record is held (the 1.9 GB on a
+# 1M-record log was the records); what remains is the log file itself,
+# which the reader reads whole before inflating its regions (reader
+# internals: streaming the file would make these flat too).
+# darshan-bad-ost before this work: 126384 KiB on the 100000-record log.
+#
 #   bench/bench-darshan-memory.sh [BUILD] [RECORDS...]
 #       BUILD defaults to ./build; RECORDS to "10000 100000 1000000".
 set -eu

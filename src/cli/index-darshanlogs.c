@@ -16,8 +16,8 @@
  * into a part that `tokio merge-index` merges with the others.
  */
 #include <stdio.h>
-#include <string.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #ifdef __GLIBC__
 #include <malloc.h>
