@@ -767,6 +767,39 @@ tokio_darshan_bad_ost_add_path(struct tokio_darshan_bad_ost *b,
     return rc;
 }
 
+int
+tokio_darshan_bad_ost_add_file(struct tokio_darshan_bad_ost *b,
+                               const char *label, const char *name,
+                               double perf, const int64_t *osts,
+                               size_t n_osts, size_t no_time)
+{
+    struct obs *v;
+    size_t len;
+
+    if (name == NULL) {
+        b->no_time += no_time;
+        return TOKIO_OK;
+    }
+    len = strlen(label) + 1 + strlen(name) + 1;
+    if ((v = tokio__calloc(1, sizeof(*v))) == NULL ||
+        (v->key = tokio__malloc(len)) == NULL ||
+        (n_osts > 0 &&
+         (v->osts = tokio__calloc(n_osts, sizeof(*osts))) == NULL)) {
+        obs_array_free(v, 1);
+        return tokio__error(TOKIO_ENOMEM, "out of memory correlating '%s'",
+                            label);
+    }
+    snprintf(v->key, len, "%s@%s", label, name);
+    v->label_len = strlen(label);
+    v->perf = perf;
+    if (n_osts > 0)
+        memcpy(v->osts, osts, n_osts * sizeof(*osts));
+    v->n_osts = n_osts;
+    size_t saved = b->no_time;
+    b->no_time += no_time;
+    return add_observations(b, label, v, 1, saved);
+}
+
 size_t
 tokio_darshan_bad_ost_file_count(const struct tokio_darshan_bad_ost *b)
 {

@@ -9,6 +9,9 @@
  */
 #include "testutil.h"
 
+#include "tokio/connectors/darshan.h"
+#include "tokio/connectors/darshan_writer.h"
+
 #include <signal.h>
 #include <sqlite3.h>
 #include <stdlib.h>
@@ -345,6 +348,128 @@ test_summaries_shards_merge_to_one_run(void **state)
     free(merged);
 }
 
+/* A log of 20 files on Lustre, 3 ranks each, figures from `seed`. */
+static void
+make_lustre_log(const char *path, unsigned seed)
+{
+    static const struct tokio_darshan_mount mounts[] = {
+        { "/scratch", "lustre" },
+    };
+    struct tokio_darshan_job_info job = {
+        .uid = 1, .jobid = seed, .start_time = 1600000000,
+        .end_time = 1600000100, .nprocs = 3, .exe = "/bin/x",
+        .n_mounts = 1, .mounts = mounts,
+    };
+    const int P = TOKIO_DARSHAN_POSIX;
+    size_t n = tokio_darshan_counter_count(P);
+    size_t nf = tokio_darshan_fcounter_count(P);
+    int64_t *c = calloc(n, sizeof(*c));
+    double *f = calloc(nf, sizeof(*f));
+    struct tokio_darshan_writer *w = NULL;
+
+    assert_non_null(c);
+    assert_non_null(f);
+    assert_int_equal(tokio_darshan_writer_new(&w, &job), TOKIO_OK);
+    for (unsigned k = 0; k < 20; k++) {
+        char name[64];
+        snprintf(name, sizeof(name), "/scratch/d/f%u", k);
+        assert_int_equal(tokio_darshan_writer_add_name(w, k + 1, name),
+                         TOKIO_OK);
+        for (int r = 0; r < 3; r++) {
+            for (size_t i = 0; i < n; i++)
+                c[i] = (int64_t)((i + 1) * (k + 1) * (seed % 17 + 1) +
+                                 (unsigned)r);
+            for (size_t i = 0; i < nf; i++)
+                f[i] = (double)((k * 7 + seed * 3 + i) % 23) / 10.0 + 0.1;
+            assert_int_equal(tokio_darshan_writer_add_record(
+                                 w, P, k + 1, r, c, n, f, nf), TOKIO_OK);
+        }
+        struct tokio_darshan_lustre_comp comp = { .counters = {
+            1 << 20, 2, 0, 0, 0, -1, 0 } };
+        int64_t osts[2] = { (k + seed) % 8, (k * 3 + seed) % 8 + 8 };
+        assert_int_equal(tokio_darshan_writer_add_lustre(w, k + 1, -1, &comp,
+                                                         1, osts, 2),
+                         TOKIO_OK);
+    }
+    assert_int_equal(tokio_darshan_writer_write(w, path), TOKIO_OK);
+    tokio_darshan_writer_free(w);
+    free(c);
+    free(f);
+}
+
+/* darshan-bad-ost: three shards' parts, reported with --parts, are the
+ * one run's report byte for byte (text and JSON); parts that do not fit
+ * together are refused. */
+static void
+test_bad_ost_shards_report_as_one_run(void **state)
+{
+    const char *dir = *state;
+    enum { N = 24 };
+    static char names[N][24];
+    const char *one[N + 6] = { "darshan-bad-ost", "-p", "1" };
+    const char *sh[N + 8] = { "darshan-bad-ost", "--shard", NULL, "-o",
+                              NULL };
+
+    for (int i = 0; i < N; i++) {
+        snprintf(names[i], sizeof(names[i]), "l%02d.darshan", i);
+        char *p = in(dir, names[i]);
+        make_lustre_log(p, (unsigned)i);
+        free(p);
+        one[3 + i] = names[i];
+        sh[5 + i] = names[i];
+    }
+    struct tokio_run whole = tokio_test_run(dir, env, one);
+    assert_int_equal(whole.status, 0);
+    assert_true(strlen(whole.out) > 100);
+    static const char *const specs[] = { "1/3", "2/3", "3/3" };
+    static const char *const parts[] = { "b1.json", "b2.json", "b3.json" };
+    for (int k = 0; k < 3; k++) {
+        sh[2] = specs[k];
+        sh[4] = parts[k];
+        run_ok(dir, sh);
+        /* each shard has some of the 24 logs */
+        char *pp = in(dir, parts[k]);
+        char *text = tokio_test_read_file(pp, NULL);
+        assert_contains(text, "\"index\"");
+        free(text);
+        free(pp);
+    }
+    const char *merged[] = { "darshan-bad-ost", "-p", "1", "--parts",
+                             "b3.json", "b1.json", "b2.json", NULL };
+    struct tokio_run r = tokio_test_run(dir, env, merged);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, whole.out);
+    assert_string_equal(r.err, whole.err);
+    tokio_run_free(&r);
+    tokio_run_free(&whole);
+    const char *jone[N + 6] = { "darshan-bad-ost", "-j", "-p", "1" };
+    for (int i = 0; i < N; i++)
+        jone[4 + i] = names[i];
+    const char *jmerged[] = { "darshan-bad-ost", "-j", "-p", "1", "--parts",
+                              "b2.json", "b3.json", "b1.json", NULL };
+    whole = tokio_test_run(dir, env, jone);
+    r = tokio_test_run(dir, env, jmerged);
+    assert_int_equal(whole.status, 0);
+    assert_true(strlen(whole.out) > 100);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, whole.out);
+    tokio_run_free(&r);
+    tokio_run_free(&whole);
+
+    const char *twice[] = { "darshan-bad-ost", "--parts", "b1.json",
+                            "b1.json", NULL };
+    r = tokio_test_run(dir, env, twice);
+    assert_int_equal(r.status, 1);
+    assert_contains(r.err, "part 'b1.json' is shard 1/3, as another part "
+                    "is");
+    tokio_run_free(&r);
+    const char *both[] = { "darshan-bad-ost", "--parts", "--shard", "1/2",
+                           "b1.json", NULL };
+    r = tokio_test_run(dir, env, both);
+    assert_int_equal(r.status, 2);
+    tokio_run_free(&r);
+}
+
 /* K/N with 1 <= K <= N: anything else is a bad command line (exit 2). */
 static void
 test_bad_shard_specs(void **state)
@@ -353,9 +478,10 @@ test_bad_shard_specs(void **state)
     static const char *const bad[] = { "5/4", "0/0", "0/4", "1/0", "x",
                                        "1/", "/4", "1/4x", "-1/4", "" };
     static const char *const cmds[] = { "index-darshanlogs",
-                                        "summarize-darshanlogs" };
+                                        "summarize-darshanlogs",
+                                        "darshan-bad-ost" };
 
-    for (size_t c = 0; c < 2; c++)
+    for (size_t c = 0; c < 3; c++)
         for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
             const char *argv[] = { cmds[c], "--shard", bad[i], "-o",
                                    "x.out", "a.darshan", NULL };
@@ -405,6 +531,9 @@ main(void)
                                         tokio_test_remove_dir),
         cmocka_unit_test_setup_teardown(
             test_summaries_shards_merge_to_one_run,
+            tokio_test_mkdtemp_setup, tokio_test_remove_dir),
+        cmocka_unit_test_setup_teardown(
+            test_bad_ost_shards_report_as_one_run,
             tokio_test_mkdtemp_setup, tokio_test_remove_dir),
         cmocka_unit_test_setup_teardown(test_bad_shard_specs,
                                         tokio_test_mkdtemp_setup,

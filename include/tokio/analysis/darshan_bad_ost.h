@@ -81,6 +81,21 @@ TOKIO_API int tokio_darshan_bad_ost_add_log(struct tokio_darshan_bad_ost *b,
 TOKIO_API int tokio_darshan_bad_ost_add_path(struct tokio_darshan_bad_ost *b,
                                              const char *path);
 
+/**
+ * Add one file's observation as tokio_darshan_bad_ost_file() gave it out
+ * (for merging the partial results of shards): file `name` of the log
+ * `label`, its performance and its OST ids (sorted, distinct; copied).
+ * A file of a label already added merges as in _add_log().  `no_time`
+ * adds to tokio_darshan_bad_ost_no_time() (pass the file as NULL to add
+ * only that).
+ * @return TOKIO_OK, TOKIO_ENOMEM (the set is left as it was).
+ */
+TOKIO_API int tokio_darshan_bad_ost_add_file(struct tokio_darshan_bad_ost *b,
+                                             const char *label,
+                                             const char *name, double perf,
+                                             const int64_t *osts,
+                                             size_t n_osts, size_t no_time);
+
 /** Observations so far: files with both POSIX and LUSTRE records. */
 TOKIO_API size_t tokio_darshan_bad_ost_file_count(
     const struct tokio_darshan_bad_ost *b);
