@@ -28,6 +28,7 @@
 #include "core/run.h"
 #include "tokio/common.h"
 #include "tokio/connectors/darshan_json.h"
+#include "tokio/connectors/darshan_writer.h"
 #include "tokio/connectors/hdf5.h"
 #include "tokio/input.h"
 #include "tokio/output.h"
@@ -1353,4 +1354,61 @@ tokio_test_run_as_nobody(const char *cwd, const char *const *env,
     r = run_tokio(cwd, env, argv, 0, NULL);
     child_as_nobody = 0;
     return r;
+}
+
+void
+tokio_test_make_darshan_log(const char *path, unsigned seed)
+{
+    static const struct tokio_darshan_mount mounts[] = {
+        { "/scratch", "lustre" },
+        { "/home", "nfs" },
+    };
+    struct tokio_darshan_job_info job = {
+        .uid = 1000 + seed % 7, .jobid = seed, .nprocs = 2,
+        .start_time = 1500000000 + (int64_t)seed,
+        .end_time = 1500000100 + (int64_t)seed * 2,
+        .exe = seed % 3 ? "/bin/sim -x" : "/usr/bin/vpic",
+        .n_mounts = 2, .mounts = mounts,
+    };
+    const char *files[2] = { "/scratch/out.dat", "/home/in.dat" };
+    int order[2] = { 0, 1 };
+    int n_files = seed % 5 == 0 ? 1 : 2;
+    struct tokio_darshan_writer *w = NULL;
+
+    if (seed % 7 == 3) {
+        order[0] = 1;
+        order[1] = 0;
+    }
+    assert_int_equal(tokio_darshan_writer_new(&w, &job), TOKIO_OK);
+    for (int k = 0; k < 2; k++)
+        assert_int_equal(tokio_darshan_writer_add_name(
+                             w, (uint64_t)k + 1, files[k]), TOKIO_OK);
+    assert_int_equal(tokio_darshan_writer_add_name(w, 9, "<STDOUT>"),
+                     TOKIO_OK);
+    for (int mod = TOKIO_DARSHAN_POSIX; mod <= TOKIO_DARSHAN_STDIO;
+         mod += TOKIO_DARSHAN_STDIO - TOKIO_DARSHAN_POSIX) {
+        size_t n = tokio_darshan_counter_count(mod);
+        size_t nf = tokio_darshan_fcounter_count(mod);
+        int64_t *c = calloc(n, sizeof(*c));
+        double *f = calloc(nf, sizeof(*f));
+        assert_non_null(c);
+        assert_non_null(f);
+        for (int j = 0; j < (mod == TOKIO_DARSHAN_POSIX ? n_files : 1);
+             j++) {
+            int k = order[j];
+            for (size_t i = 0; i < n; i++)
+                c[i] = (int64_t)((i + 1) * (seed + 1) + (size_t)k * 11);
+            for (size_t i = 0; i < nf; i++)
+                f[i] = (double)(i + 1) + (double)seed / 8.0;
+            for (int64_t rank = 0; rank < 2; rank++)
+                assert_int_equal(tokio_darshan_writer_add_record(
+                                     w, mod, mod == TOKIO_DARSHAN_POSIX
+                                             ? (uint64_t)k + 1 : 9,
+                                     rank, c, n, f, nf), TOKIO_OK);
+        }
+        free(c);
+        free(f);
+    }
+    assert_int_equal(tokio_darshan_writer_write(w, path), TOKIO_OK);
+    tokio_darshan_writer_free(w);
 }

@@ -395,4 +395,13 @@ struct tokio_run tokio_test_run_as_nobody(const char *cwd,
                                           const char *const *env,
                                           const char *const *argv);
 
+/*
+ * A small Darshan log at `path` made with the library's writer: job id
+ * `seed`, mounts /scratch (lustre) and /home (nfs), POSIX and STDIO
+ * records of two ranks on files under them whose counters derive from
+ * `seed` (some seeds touch /scratch only, some /home first), so many logs
+ * index into varied rows.
+ */
+void tokio_test_make_darshan_log(const char *path, unsigned seed);
+
 #endif

@@ -402,14 +402,17 @@ tokio_darshan_bad_ost_new(struct tokio_darshan_bad_ost **out)
     return TOKIO_OK;
 }
 
+static int add_observations(struct tokio_darshan_bad_ost *b,
+                            const char *label, struct obs *v, size_t n,
+                            size_t saved_no_time);
+
 int
 tokio_darshan_bad_ost_add_log(struct tokio_darshan_bad_ost *b,
                               const struct tokio_darshan *log,
                               const char *label)
 {
     struct obs *v = NULL;
-    size_t n = 0, fresh = 0, old_n = b->n, saved_no_time = b->no_time;
-    size_t *at = NULL;
+    size_t n = 0, saved_no_time = b->no_time;
     int rc;
 
     if (tokio_darshan_record_count(log, TOKIO_DARSHAN_POSIX) == 0)
@@ -420,6 +423,19 @@ tokio_darshan_bad_ost_add_log(struct tokio_darshan_bad_ost *b,
                             label);
     if ((rc = log_observations(b, log, label, &v, &n)) < 0)
         return rc;
+    return add_observations(b, label, v, n, saved_no_time);
+}
+
+/* Add a log's observations v[0..n) (taken over, freed on failure); the
+ * log's files without time are already in b->no_time, which was
+ * saved_no_time before. */
+static int
+add_observations(struct tokio_darshan_bad_ost *b, const char *label,
+                 struct obs *v, size_t n, size_t saved_no_time)
+{
+    size_t fresh = 0, old_n = b->n;
+    size_t *at = NULL;
+
     if (n == 0) {
         free(v);
         return TOKIO_OK;
@@ -481,6 +497,307 @@ nomem:
     obs_array_free(v, n);
     return tokio__error(TOKIO_ENOMEM, "out of memory correlating '%s'",
                         label);
+}
+
+/* ---- streaming: a log's records folded as they are decoded ----------- */
+
+/* One record id's figures while its log streams by. */
+struct acc {
+    uint64_t id;
+    const char *name;
+    size_t first;               /* index of its first POSIX record */
+    int has_posix, has_lustre;
+    double max_time, bytes;
+    int64_t *osts;              /* every OST id of its LUSTRE records */
+    size_t n_osts, cap_osts;
+};
+
+struct stream {
+    struct posix_idx ix;
+    struct acc *a;
+    size_t n, cap;
+    size_t *slot;               /* open addressing: id -> index + 1 */
+    size_t n_slots;             /* a power of two, over twice n */
+    size_t n_posix, n_lustre;
+    size_t last;                /* a file's records come together */
+    int oom;
+};
+
+static size_t
+slot_of(uint64_t id, size_t n_slots)
+{
+    /* ids are already hashes of the names (the runtime's lookup8) */
+    return (size_t)(id ^ (id >> 32)) & (n_slots - 1);
+}
+
+/* The accumulator of `id`, made when new; NULL when out of memory. */
+static struct acc *
+acc_of(struct stream *st, const struct tokio_darshan *log, uint64_t id)
+{
+    if (st->last < st->n && st->a[st->last].id == id)
+        return &st->a[st->last];
+    if (2 * (st->n + 1) > st->n_slots) {
+        size_t ns = st->n_slots ? st->n_slots * 2 : 1024;
+        size_t *sl = tokio__calloc(ns, sizeof(*sl));
+        if (sl == NULL)
+            return NULL;
+        for (size_t i = 0; i < st->n; i++) {
+            size_t k = slot_of(st->a[i].id, ns);
+            while (sl[k] != 0)
+                k = (k + 1) & (ns - 1);
+            sl[k] = i + 1;
+        }
+        free(st->slot);
+        st->slot = sl;
+        st->n_slots = ns;
+    }
+    size_t k = slot_of(id, st->n_slots);
+    for (; st->slot[k] != 0; k = (k + 1) & (st->n_slots - 1))
+        if (st->a[st->slot[k] - 1].id == id)
+            return &st->a[st->last = st->slot[k] - 1];
+    if (st->n == st->cap) {
+        size_t nc = st->cap ? st->cap * 2 : 256;
+        struct acc *more = tokio__reallocarray(st->a, nc, sizeof(*more));
+        if (more == NULL)
+            return NULL;
+        st->a = more;
+        st->cap = nc;
+    }
+    struct acc *a = &st->a[st->n];
+    memset(a, 0, sizeof(*a));
+    a->id = id;
+    a->name = tokio_darshan_name(log, id);
+    if (a->name == NULL)
+        a->name = NO_NAME;
+    st->slot[k] = st->n + 1;
+    st->last = st->n++;
+    return a;
+}
+
+/* The reader's callback: one POSIX or LUSTRE record in. */
+static int
+stream_record(void *payload, const struct tokio_darshan *log, int mod,
+              const struct tokio_darshan_record *r)
+{
+    struct stream *st = payload;
+    struct acc *a = acc_of(st, log, r->id);
+
+    if (a == NULL) {
+        st->oom = 1;
+        return TOKIO_ENOMEM;
+    }
+    if (mod == TOKIO_DARSHAN_LUSTRE) {
+        st->n_lustre++;
+        a->has_lustre = 1;
+        if (r->n_extra == 0)
+            return TOKIO_OK;
+        if (a->n_osts + r->n_extra > a->cap_osts) {
+            size_t nc = (a->n_osts + r->n_extra) * 2;
+            int64_t *more = tokio__reallocarray(a->osts, nc, sizeof(*more));
+            if (more == NULL) {
+                st->oom = 1;
+                return TOKIO_ENOMEM;
+            }
+            a->osts = more;
+            a->cap_osts = nc;
+        }
+        memcpy(a->osts + a->n_osts, r->extra, r->n_extra * sizeof(int64_t));
+        a->n_osts = sort_unique(a->osts, a->n_osts + r->n_extra);
+        return TOKIO_OK;
+    }
+    if (!a->has_posix) {
+        a->has_posix = 1;
+        a->first = st->n_posix;
+    }
+    st->n_posix++;
+    /* as file_perf() */
+    double t = tokio_darshan_printed(r->fcounters[st->ix.write_time]) +
+               tokio_darshan_printed(r->fcounters[st->ix.read_time]) +
+               tokio_darshan_printed(r->fcounters[st->ix.meta_time]);
+    if (t > a->max_time)
+        a->max_time = t;
+    int64_t br = r->counters[st->ix.bytes_read];
+    int64_t bw = r->counters[st->ix.bytes_written];
+    if ((bw > 0 && br > INT64_MAX - bw) || (bw < 0 && br < INT64_MIN - bw))
+        a->bytes += (double)br + (double)bw;
+    else
+        a->bytes += (double)(br + bw);
+    return TOKIO_OK;
+}
+
+static int
+cmp_acc_name(const void *pa, const void *pb)
+{
+    const struct acc *a = *(const struct acc *const *)pa;
+    const struct acc *b = *(const struct acc *const *)pb;
+    int c = strcmp(a->name, b->name);
+
+    if (c != 0)
+        return c;
+    return (a->first > b->first) - (a->first < b->first);
+}
+
+static int
+cmp_acc_first(const void *pa, const void *pb)
+{
+    const struct acc *a = *(const struct acc *const *)pa;
+    const struct acc *b = *(const struct acc *const *)pb;
+
+    return (a->first > b->first) - (a->first < b->first);
+}
+
+/* The streamed figures as observations, files in the order of their
+ * first POSIX record (as log_observations()); ids sharing a name (a
+ * runtime hash collision) are one file, as there. */
+static int
+stream_observations(struct tokio_darshan_bad_ost *b, struct stream *st,
+                    const char *label, struct obs **out, size_t *n_out)
+{
+    struct acc **p = tokio__calloc(st->n ? st->n : 1, sizeof(*p));
+    struct obs *v = tokio__calloc(st->n ? st->n : 1, sizeof(*v));
+    size_t m = 0, n = 0, no_time = 0;
+
+    *out = NULL;
+    *n_out = 0;
+    if (p == NULL || v == NULL)
+        goto nomem;
+    for (size_t i = 0; i < st->n; i++)
+        p[i] = &st->a[i];
+    qsort(p, st->n, sizeof(*p), cmp_acc_name);
+    for (size_t i = 0; i < st->n; i++) {
+        struct acc *g = p[i];
+        if (m > 0 && strcmp(p[m - 1]->name, g->name) == 0) {
+            struct acc *into = p[m - 1];
+            if (g->has_posix && (!into->has_posix || g->first < into->first))
+                into->first = g->first;
+            into->has_posix |= g->has_posix;
+            into->has_lustre |= g->has_lustre;
+            into->bytes += g->bytes;
+            if (g->max_time > into->max_time)
+                into->max_time = g->max_time;
+            if (g->n_osts > 0) {
+                int64_t *u = tokio__reallocarray(into->osts, into->n_osts +
+                                                 g->n_osts, sizeof(*u));
+                if (u == NULL)
+                    goto nomem;
+                memcpy(u + into->n_osts, g->osts,
+                       g->n_osts * sizeof(*u));
+                into->osts = u;
+                into->n_osts = sort_unique(u, into->n_osts + g->n_osts);
+            }
+            continue;
+        }
+        p[m++] = g;
+    }
+    qsort(p, m, sizeof(*p), cmp_acc_first);
+    for (size_t i = 0; i < m; i++) {
+        struct acc *g = p[i];
+        if (!g->has_posix || !g->has_lustre)
+            continue;           /* not on Lustre */
+        if (!(g->max_time > 0.0)) {
+            no_time++;
+            continue;
+        }
+        struct obs *o = &v[n];
+        size_t len = strlen(label) + 1 + strlen(g->name) + 1;
+        if ((o->key = tokio__malloc(len)) == NULL)
+            goto nomem;
+        snprintf(o->key, len, "%s@%s", label, g->name);
+        o->label_len = strlen(label);
+        o->perf = g->bytes / g->max_time;
+        o->osts = g->osts;      /* sorted and distinct already */
+        o->n_osts = g->n_osts;
+        g->osts = NULL;
+        g->n_osts = 0;
+        n++;
+    }
+    b->no_time += no_time;
+    free(p);
+    *out = v;
+    *n_out = n;
+    return TOKIO_OK;
+nomem:
+    free(p);
+    obs_array_free(v, n);
+    return tokio__error(TOKIO_ENOMEM, "out of memory correlating '%s'",
+                        label);
+}
+
+int
+tokio_darshan_bad_ost_add_path(struct tokio_darshan_bad_ost *b,
+                               const char *path)
+{
+    struct stream st = { .last = (size_t)-1 };
+    struct tokio_darshan_select sel = {
+        .modules = TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_POSIX) |
+                   TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_LUSTRE),
+        .record = stream_record,
+        .payload = &st,
+    };
+    struct tokio_darshan *log = NULL;
+    struct obs *v = NULL;
+    size_t n = 0, saved_no_time = b->no_time;
+    int rc, opened;
+
+    if ((rc = posix_indexes(&st.ix)) < 0)
+        return rc;
+    /* TOKIO_PARTIAL stays in `opened`: returned on success */
+    opened = tokio_darshan_open_select(&log, path, &sel);
+    if (st.oom)
+        rc = tokio__error(TOKIO_ENOMEM, "out of memory correlating '%s'",
+                          path);
+    else if ((rc = opened) < 0)
+        ;
+    else if (st.n_posix == 0)
+        rc = tokio__error(TOKIO_ENOTFOUND, "'%s' has no POSIX records",
+                          path);
+    else if (st.n_lustre == 0)
+        rc = tokio__error(TOKIO_ENOTFOUND, "'%s' has no LUSTRE records",
+                          path);
+    /* the names are the log's: it is freed once they are copied */
+    else if ((rc = stream_observations(b, &st, path, &v, &n)) == TOKIO_OK &&
+             (rc = add_observations(b, path, v, n, saved_no_time)) ==
+                 TOKIO_OK)
+        rc = opened;
+    tokio_darshan_free(log);
+    for (size_t i = 0; i < st.n; i++)
+        free(st.a[i].osts);
+    free(st.a);
+    free(st.slot);
+    return rc;
+}
+
+int
+tokio_darshan_bad_ost_add_file(struct tokio_darshan_bad_ost *b,
+                               const char *label, const char *name,
+                               double perf, const int64_t *osts,
+                               size_t n_osts, size_t no_time)
+{
+    struct obs *v;
+    size_t len;
+
+    if (name == NULL) {
+        b->no_time += no_time;
+        return TOKIO_OK;
+    }
+    len = strlen(label) + 1 + strlen(name) + 1;
+    if ((v = tokio__calloc(1, sizeof(*v))) == NULL ||
+        (v->key = tokio__malloc(len)) == NULL ||
+        (n_osts > 0 &&
+         (v->osts = tokio__calloc(n_osts, sizeof(*osts))) == NULL)) {
+        obs_array_free(v, 1);
+        return tokio__error(TOKIO_ENOMEM, "out of memory correlating '%s'",
+                            label);
+    }
+    snprintf(v->key, len, "%s@%s", label, name);
+    v->label_len = strlen(label);
+    v->perf = perf;
+    if (n_osts > 0)
+        memcpy(v->osts, osts, n_osts * sizeof(*osts));
+    v->n_osts = n_osts;
+    size_t saved = b->no_time;
+    b->no_time += no_time;
+    return add_observations(b, label, v, 1, saved);
 }
 
 size_t

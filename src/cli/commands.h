@@ -32,6 +32,8 @@ int cmd_export_tts(int argc, char **argv);
 int cmd_find_darshanlogs(int argc, char **argv);
 int cmd_index_darshanlogs(int argc, char **argv);
 int cmd_insights(int argc, char **argv);
+int cmd_merge_index(int argc, char **argv);
+int cmd_merge_summaries(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_summarize_darshanlogs(int argc, char **argv);
 int cmd_summarize_h5lmt(int argc, char **argv);

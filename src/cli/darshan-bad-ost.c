@@ -11,15 +11,28 @@
  * (exit 1) rather than a warning, so a typo is not silently an empty
  * answer; at least one log is required (the reference printed an empty
  * table without any); -o writes the output to a file.
+ *
+ * --shard K/N takes shard K's share of the logs (by a hash of the path)
+ * and writes, instead of a report, a part: the files' observations as
+ * JSON, {"darshan_bad_ost_part": {"shard": "K/N", "logs": [{"index": i,
+ * "path": p, "no_time": n, "files": [[name, perf, [ost, ...]], ...]}]}}
+ * (i: the log's place among the arguments).  --parts then takes such
+ * parts instead of logs and reports what one run over all the logs
+ * would have: files in argument order, so the very same numbers.
+ * Parts of different shard counts, one shard twice or one log in two
+ * parts are refused, naming the parts.
  */
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/shard.h"
 #include "tokio/analysis/darshan_bad_ost.h"
 #include "tokio/connectors/darshan.h"
 #include "tokio/output.h"
+#include "tokio/tools/darshan_indexer.h"
 
 static const char *const usage[] = {
     "tokio darshan-bad-ost [-j] [-p <p>] [-c <c>] [-C <c>] [-o <file>] "
@@ -38,7 +51,6 @@ static const char description[] =
 static int
 add_one(const char *cmd, struct tokio_darshan_bad_ost *b, const char *path)
 {
-    struct tokio_darshan *log = NULL;
     struct stat st;
     int rc;
 
@@ -47,19 +59,173 @@ add_one(const char *cmd, struct tokio_darshan_bad_ost *b, const char *path)
                 "skipped\n", cmd, path);
         return 0;
     }
-    if ((rc = tokio_darshan_open(&log, path)) < 0)
-        return cli_fail(cmd, NULL);
+    /* records folded as they are decoded: memory is per file */
+    rc = tokio_darshan_bad_ost_add_path(b, path);
     if (rc == TOKIO_PARTIAL)
         fprintf(stderr, "tokio %s: warning: '%s' is incomplete (a module "
                 "ran out of memory); using what it holds\n", cmd, path);
-    rc = tokio_darshan_bad_ost_add_log(b, log, path);
-    tokio_darshan_free(log);
     if (rc == TOKIO_ENOTFOUND) {
         fprintf(stderr, "tokio %s: warning: %s; skipped\n", cmd,
                 tokio_errmsg());
         return 0;
     }
     return rc < 0 ? cli_fail(cmd, NULL) : 0;
+}
+
+/* --shard: the observations of each log of the share, as a part. */
+static int
+add_to_part(json_t *logs, struct tokio_darshan_bad_ost *b, int index,
+            const char *path, size_t files_before, size_t no_time_before)
+{
+    json_t *files = json_array(), *one;
+    size_t n = tokio_darshan_bad_ost_file_count(b), plen = strlen(path);
+
+    if (files == NULL)
+        return -1;
+    for (size_t i = files_before; i < n; i++) {
+        double perf;
+        const int64_t *osts;
+        size_t n_osts;
+        const char *key = tokio_darshan_bad_ost_file(b, i, &perf, &osts,
+                                                     &n_osts);
+        json_t *o = json_array(), *f;
+        for (size_t k = 0; o != NULL && k < n_osts; k++)
+            if (json_array_append_new(o, json_integer(osts[k])) < 0)
+                break;
+        f = json_pack("[s, f, o]", key + plen + 1, perf, o);
+        if (f == NULL || json_array_append_new(files, f) < 0) {
+            json_decref(files);
+            return -1;
+        }
+    }
+    one = json_pack("{s:i, s:s, s:I, s:o}", "index", index, "path", path,
+                    "no_time", (json_int_t)(tokio_darshan_bad_ost_no_time(b)
+                                            - no_time_before),
+                    "files", files);
+    return one != NULL && json_array_append_new(logs, one) == 0 ? 0 : -1;
+}
+
+/* A part's logs, checked, into `all` (index -> {path, no_time, files,
+ * part}); `seen_k`/`n` the shards met so far.  An exit status. */
+static int
+read_part(const char *cmd, const char *path, json_t *all, char **argv,
+          int i_arg, unsigned *n_out, unsigned char *seen)
+{
+    json_error_t err;
+    json_t *root = json_load_file(path, 0, &err), *p, *logs, *log;
+    const char *spec;
+    unsigned k, n;
+    size_t i;
+    int rc = CLI_EXIT_OK;
+
+    if (root == NULL)
+        return cli_fail(cmd, "cannot read part '%s' line %d: %s", path,
+                        err.line, err.text);
+    p = json_object_get(root, "darshan_bad_ost_part");
+    spec = json_string_value(json_object_get(p, "shard"));
+    logs = json_object_get(p, "logs");
+    if (spec == NULL || !json_is_array(logs) ||
+        sscanf(spec, "%u/%u", &k, &n) != 2 || k < 1 || k > n || n > 65535) {
+        json_decref(root);
+        return cli_fail(cmd, "'%s' is not a part of darshan-bad-ost "
+                        "--shard", path);
+    }
+    if (*n_out != 0 && *n_out != n)
+        rc = cli_fail(cmd, "part '%s' is shard %s, another part is of %u "
+                      "shards: parts of different runs", path, spec, *n_out);
+    else if (seen[k - 1])
+        rc = cli_fail(cmd, "part '%s' is shard %s, as another part is",
+                      path, spec);
+    *n_out = n;
+    seen[k - 1] = 1;
+    json_array_foreach(logs, i, log) {
+        char key[32];
+        json_t *had;
+        if (rc != CLI_EXIT_OK)
+            break;
+        snprintf(key, sizeof(key), "%lld", (long long)json_integer_value(
+                     json_object_get(log, "index")));
+        if ((had = json_object_get(all, key)) != NULL) {
+            rc = cli_fail(cmd, "parts '%s' and '%s' both hold log %s: "
+                          "overlapping shards",
+                          argv[json_integer_value(json_object_get(had,
+                                                                  "part"))],
+                          path, key);
+            break;
+        }
+        if (json_object_set_new(log, "part", json_integer(i_arg)) < 0 ||
+            json_object_set(all, key, log) < 0)
+            rc = cli_fail(cmd, "out of memory");
+    }
+    json_decref(root);
+    return rc;
+}
+
+static int
+cmp_index(const void *a, const void *b)
+{
+    long long x = json_integer_value(json_object_get(*(json_t *const *)a,
+                                                     "index"));
+    long long y = json_integer_value(json_object_get(*(json_t *const *)b,
+                                                     "index"));
+
+    return (x > y) - (x < y);
+}
+
+/* --parts: the observations of every part, in the logs' argument order. */
+static int
+add_parts(const char *cmd, struct tokio_darshan_bad_ost *b, char **argv,
+          int npos)
+{
+    json_t *all = json_object(), *v, **order = NULL;
+    unsigned char *seen = calloc(65535, 1);
+    unsigned n = 0;
+    const char *key;
+    size_t m = 0;
+    int rc = CLI_EXIT_OK;
+
+    if (all == NULL || seen == NULL)
+        rc = cli_fail(cmd, "out of memory");
+    for (int i = 1; i <= npos && rc == CLI_EXIT_OK; i++)
+        rc = read_part(cmd, argv[i], all, argv, i, &n, seen);
+    if (rc == CLI_EXIT_OK &&
+        (order = calloc(json_object_size(all) + 1, sizeof(*order))) == NULL)
+        rc = cli_fail(cmd, "out of memory");
+    if (rc == CLI_EXIT_OK) {
+        json_object_foreach(all, key, v)
+            order[m++] = v;
+        qsort(order, m, sizeof(*order), cmp_index);
+    }
+    for (size_t l = 0; rc == CLI_EXIT_OK && l < m; l++) {
+        const char *path = json_string_value(json_object_get(order[l],
+                                                             "path"));
+        json_t *files = json_object_get(order[l], "files"), *f;
+        size_t i;
+        if (path == NULL ||
+            tokio_darshan_bad_ost_add_file(b, path, NULL, 0, NULL, 0,
+                (size_t)json_integer_value(json_object_get(order[l],
+                                                           "no_time"))) < 0)
+            rc = cli_fail(cmd, "a part holds a log without a path");
+        json_array_foreach(files, i, f) {
+            int64_t osts[4096];
+            size_t n_osts = 0, k;
+            json_t *o;
+            if (rc != CLI_EXIT_OK)
+                break;
+            json_array_foreach(json_array_get(f, 2), k, o)
+                if (n_osts < sizeof(osts) / sizeof(*osts))
+                    osts[n_osts++] = json_integer_value(o);
+            if (tokio_darshan_bad_ost_add_file(
+                    b, path, json_string_value(json_array_get(f, 0)),
+                    json_number_value(json_array_get(f, 1)), osts, n_osts,
+                    0) < 0)
+                rc = cli_fail(cmd, NULL);
+        }
+    }
+    free(order);
+    free(seen);
+    json_decref(all);
+    return rc;
 }
 
 /* The text report: the results and the options that made them. */
@@ -103,8 +269,8 @@ cmd_darshan_bad_ost(int argc, char **argv)
 {
     const char *cmd = argv[0];
     struct tokio_darshan_bad_ost_opts o = TOKIO_DARSHAN_BAD_OST_OPTS_DEFAULT;
-    const char *output = NULL;
-    int as_json = 0;
+    const char *output = NULL, *shard = NULL;
+    int as_json = 0, parts = 0;
     const struct cli_option opts[] = {
         OPT_FLAG('j', "json", &as_json, "return output in JSON format"),
         OPT_DOUBLE('p', "p-threshold", &o.p_threshold, "<p>",
@@ -117,6 +283,10 @@ cmd_darshan_bad_ost(int argc, char **argv)
                    "print a warning if abs(correlations) is above this "
                    "threshold (default: 0.5)"),
         OPT_OUTPUT(&output),
+        OPT_STRING(0, "shard", &shard, "<K/N>", CLI_SHARD_HELP
+                   " (darshan-bad-ost --parts)"),
+        OPT_FLAG(0, "parts", &parts, "the arguments are parts of --shard "
+                 "runs: report on all their logs"),
         OPT_END
     };
     struct tokio_darshan_bad_ost *b = NULL;
@@ -129,11 +299,41 @@ cmd_darshan_bad_ost(int argc, char **argv)
         return cli_parse_exit(npos);
     if (npos == 0)
         return cli_usage_error(cmd, "at least one Darshan log is required");
+    unsigned shard_k, shard_n;
+    if ((rc = cli_shard(cmd, shard, &shard_k, &shard_n)) != 0)
+        return rc;
+    if (parts && shard != NULL)
+        return cli_usage_error(cmd, "--parts and --shard do not go "
+                               "together");
 
     if (tokio_darshan_bad_ost_new(&b) < 0)
         return cli_fail(cmd, NULL);
-    for (int i = 1; i <= npos && rc == 0; i++)
+    json_t *logs = shard != NULL ? json_array() : NULL;
+    if (shard != NULL && logs == NULL)
+        rc = cli_fail(cmd, "out of memory");
+    if (parts)
+        rc = add_parts(cmd, b, argv, npos);
+    for (int i = 1; i <= npos && rc == 0 && !parts; i++) {
+        if (!tokio_darshan_in_shard(argv[i], shard_k, shard_n))
+            continue;
+        size_t before = tokio_darshan_bad_ost_file_count(b);
+        size_t no_time = tokio_darshan_bad_ost_no_time(b);
         rc = add_one(cmd, b, argv[i]);
+        if (rc == 0 && logs != NULL &&
+            add_to_part(logs, b, i, argv[i], before, no_time) < 0)
+            rc = cli_fail(cmd, "out of memory");
+    }
+    if (rc == 0 && logs != NULL) {
+        json_t *part = json_pack("{s:{s:s, s:O}}", "darshan_bad_ost_part",
+                                 "shard", shard, "logs", logs);
+        rc = part == NULL ? cli_fail(cmd, "out of memory")
+           : cli_write_json(cmd, output, part, 0);
+        json_decref(part);
+        json_decref(logs);
+        tokio_darshan_bad_ost_free(b);
+        return rc;
+    }
+    json_decref(logs);
     if (rc == 0) {
         size_t skipped = tokio_darshan_bad_ost_no_time(b);
         if (skipped > 0)

@@ -8,21 +8,25 @@
  * holds nothing to index is reported on stderr (unless --quiet) and
  * skipped, and the exit status stays 0; only a failure of the index
  * itself (cannot create or write it, a bad mount_to_fsname in the site
- * configuration) exits 1.  Differs from pytokio: -v reports everything
- * the reference's -v and -vv did, after the run (the library does the
- * whole run in one call), and never echoes SQL; a progress bar goes to
- * stderr when it is a terminal.
+ * configuration) exits 1, and so does a run where no log given could be
+ * read at all (each named, even with --quiet).  Differs from pytokio:
+ * -v reports everything the reference's -v and -vv did, after the run
+ * (the library does the whole run in one call), and never echoes SQL; a progress line goes to
+ * stderr when it is a terminal.  --shard K/N indexes one shard's share
+ * into a part that `tokio merge-index` merges with the others.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/progress.h"
+#include "cli/shard.h"
 #include "tokio/config.h"
 #include "tokio/tools/darshan_indexer.h"
 
@@ -42,10 +46,91 @@ static const char description[] =
 struct ui {
     const char *cmd;
     int quiet;
-    int bar;                    /* stderr is a terminal */
-    int bar_shown;
-    double last;
+    struct cli_progress bar;
+    /* Unreadable logs are held back while no log was read: if none can
+     * be, each is an error line after all, else a warning.  free() each. */
+    char **held;
+    size_t n_held;
+    size_t n_unreadable;
+    int any_read;
 };
+
+/* A log was read (or was in the index): the held logs were only
+ * skipped, and so will later ones be. */
+static void
+mark_read(struct ui *ui)
+{
+    if (ui->any_read)
+        return;
+    ui->any_read = 1;
+    if (!ui->quiet && ui->n_held > 0)
+        cli_progress_clear(&ui->bar);
+    for (size_t i = 0; i < ui->n_held; i++) {
+        if (!ui->quiet)
+            fprintf(stderr, "tokio %s: warning: skipping %s\n", ui->cmd,
+                    ui->held[i]);
+        free(ui->held[i]);
+    }
+    free(ui->held);
+    ui->held = NULL;
+    ui->n_held = 0;
+}
+
+static void
+on_warn(void *arg, const char *path, const char *why, int unreadable)
+{
+    struct ui *ui = arg;
+    size_t n = strlen(path);
+
+    /* the reader's messages start with the quoted path: say it once */
+    if (why[0] == '\'' && strncmp(why + 1, path, n) == 0 &&
+        strncmp(why + 1 + n, "': ", 3) == 0)
+        why += n + 4;
+    if (unreadable)
+        ui->n_unreadable++;
+    else
+        mark_read(ui);
+    if (unreadable && !ui->any_read) {
+        size_t len = strlen(path) + strlen(why) + 8;
+        char *line = malloc(len), **more;
+        if (line != NULL && (more = realloc(ui->held, (ui->n_held + 1) *
+                                            sizeof(*more))) != NULL) {
+            snprintf(line, len, "'%s': %s", path, why);
+            ui->held = more;
+            ui->held[ui->n_held++] = line;
+            return;
+        }
+        free(line);     /* out of memory: say it now */
+    }
+    if (ui->quiet)
+        return;
+    cli_progress_clear(&ui->bar);
+    fprintf(stderr, "tokio %s: warning: skipping '%s': %s\n", ui->cmd, path,
+            why);
+}
+
+static void
+on_skip(void *arg, const char *path, const char *why)
+{
+    on_warn(arg, path, why, 0);
+}
+
+static void
+on_unreadable(void *arg, const char *path, const char *why)
+{
+    on_warn(arg, path, why, 1);
+}
+
+static void
+on_progress(void *arg, size_t done, size_t total)
+{
+    struct ui *ui = arg;
+
+    /* more done than unreadable: one was read, or already indexed */
+    if (done > ui->n_unreadable)
+        mark_read(ui);
+    cli_progress_update(&ui->bar, done, total, 0);
+}
 
 static double
 now(void)
@@ -56,52 +141,6 @@ now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void
-clear_bar(struct ui *ui)
-{
-    if (ui->bar_shown) {
-        fputs("\r\033[K", stderr);
-        ui->bar_shown = 0;
-    }
-}
-
-static void
-on_warn(void *arg, const char *path, const char *why)
-{
-    struct ui *ui = arg;
-
-    size_t n = strlen(path);
-
-    if (ui->quiet)
-        return;
-    clear_bar(ui);
-    /* the reader's messages start with the quoted path: say it once */
-    if (why[0] == '\'' && strncmp(why + 1, path, n) == 0 &&
-        strncmp(why + 1 + n, "': ", 3) == 0)
-        why += n + 4;
-    fprintf(stderr, "tokio %s: warning: skipping '%s': %s\n", ui->cmd, path,
-            why);
-}
-
-static void
-on_progress(void *arg, size_t done, size_t total)
-{
-    struct ui *ui = arg;
-    double t = now();
-    const int width = 40;
-
-    /* ten updates a second are plenty, and the last one always shows */
-    if (!ui->bar || (done < total && t - ui->last < 0.1))
-        return;
-    ui->last = t;
-    int fill = total ? (int)((double)done / (double)total * width) : width;
-    fprintf(stderr, "\r[%.*s%*s] %zu/%zu logs", fill,
-            "########################################", width - fill, "",
-            done, total);
-    ui->bar_shown = 1;
-    fflush(stderr);
-}
-
 int
 cmd_index_darshanlogs(int argc, char **argv)
 {
@@ -110,6 +149,7 @@ cmd_index_darshanlogs(int argc, char **argv)
     long long threads = 1;
     double max_mb = 0.0;
     int verbose = 0, quiet = 0, no_bulk = 0;
+    const char *shard = NULL;
     const struct cli_option opts[] = {
         OPT_INT('t', "threads", &threads, "<n>",
                 "parse logs with <n> threads (default: 1)"),
@@ -124,6 +164,8 @@ cmd_index_darshanlogs(int argc, char **argv)
                  "do not warn about logs that cannot be indexed"),
         OPT_FLAG(0, "no-bulk-insert", &no_bulk,
                  "commit each log as soon as it is parsed"),
+        OPT_STRING(0, "shard", &shard, "<K/N>", CLI_SHARD_HELP
+                   " (tokio merge-index)"),
         OPT_END
     };
     struct tokio_config *cfg = NULL;
@@ -140,6 +182,9 @@ cmd_index_darshanlogs(int argc, char **argv)
         return cli_usage_error(cmd, "--threads must be from 1 to 1024");
     if (!(max_mb >= 0.0))
         return cli_usage_error(cmd, "--max-mb must be 0 or more");
+    unsigned shard_k, shard_n;
+    if ((rc = cli_shard(cmd, shard, &shard_k, &shard_n)) != 0)
+        return rc;
 
     if (tokio_config_open(&cfg, NULL) < 0)
         return cli_fail(cmd, NULL);
@@ -154,22 +199,43 @@ cmd_index_darshanlogs(int argc, char **argv)
 #endif
     ui.cmd = cmd;
     ui.quiet = quiet;
-    ui.bar = !quiet && isatty(STDERR_FILENO);
+    cli_progress_start(&ui.bar, "logs", !quiet);
     struct tokio_darshan_index_opts o = {
         .threads = (unsigned)threads,
         .max_mb = max_mb,
         .no_bulk_insert = no_bulk,
-        .warn = on_warn,
+        .shard_k = shard_k,
+        .shard_n = shard_n,
+        .warn = on_skip,
+        .unreadable = on_unreadable,
         .progress = on_progress,
         .arg = &ui,
     };
     double t0 = now();
     rc = tokio_darshan_index(output, (const char *const *)argv + 1,
                              (size_t)npos, cfg, &o, &st);
-    clear_bar(&ui);
+    cli_progress_clear(&ui.bar);
     tokio_config_free(cfg);
-    if (rc < 0)
-        return cli_fail(cmd, NULL);
+    if (rc < 0) {
+        rc = cli_fail(cmd, NULL);
+    } else if (st.n_unreadable > 0 &&
+               st.n_unreadable + st.n_duplicates == st.n_inputs) {
+        /* nothing done at all: every log given is missing, damaged or
+         * not a Darshan log; one line each, --quiet or not */
+        for (size_t i = 0; i < ui.n_held; i++)
+            fprintf(stderr, "tokio %s: error: %s\n", cmd, ui.held[i]);
+        if (ui.n_held == 0)     /* said as warnings already */
+            cli_fail(cmd, "none of the %zu logs given could be read",
+                     st.n_unreadable);
+        rc = CLI_EXIT_FAILURE;
+    } else {
+        mark_read(&ui);
+    }
+    for (size_t i = 0; i < ui.n_held; i++)
+        free(ui.held[i]);
+    free(ui.held);
+    if (rc != CLI_EXIT_OK)
+        return rc;
     if (verbose) {
         printf("%zu log files already found in database\n",
                st.n_existing_in_db);

@@ -57,6 +57,8 @@ static const struct command commands[] = {
     { "find-darshanlogs", cmd_find_darshanlogs, "list the Darshan logs of some days, user or job in the log repository" },
     { "index-darshanlogs", cmd_index_darshanlogs, "add Darshan logs to an SQLite index of bytes and operations per file system" },
     { "insights", cmd_insights, "what went wrong in a job's I/O and why: rules over its Darshan log and the site's data" },
+    { "merge-index", cmd_merge_index, "merge the partial Darshan indexes of index-darshanlogs --shard runs" },
+    { "merge-summaries", cmd_merge_summaries, "merge the partial outputs of summarize-darshanlogs --shard runs" },
     { "report", cmd_report, "one self-contained HTML page per job: its I/O, the file system around it, UMAMI" },
     { "summarize-darshanlogs", cmd_summarize_darshanlogs, "bytes read and written per Darshan log and mount point, as JSON" },
     { "summarize-h5lmt", cmd_summarize_h5lmt, "binned bytes, CPU loads and missing data of an H5LMT or TTS file" },

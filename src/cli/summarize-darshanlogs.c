@@ -10,13 +10,19 @@
  *
  * Logs without POSIX I/O are left out; logs that cannot be read are
  * reported on stderr and left out, and the exit status stays 0, as in
- * the reference.  Standard output is json.dumps(sort_keys, indent=4);
+ * the reference -- unless no log given could be read (exit 1).  Standard output is json.dumps(sort_keys, indent=4);
  * -o FILE writes json.dump()'s one line (written whole or not at all)
  * and says how many summaries it added.  -i FILE starts from an earlier
  * output and skips the logs it has.  Differs from pytokio: --threads is
  * accepted and ignored (a native parse is faster than the reference's
  * process start-up; NEEDSWORK: use the indexer's pool if it matters);
- * a folder argument is listed in name order.
+ * a folder argument is listed in name order; with -i, -o's lock is taken
+ * before -i is read and holds it through the rename, so two updates of
+ * one file take turns and neither is lost; a log name that is not UTF-8
+ * is keyed with '?' for its bytes above 0x7f (a JSON key must be UTF-8);
+ * --shard K/N takes shard K's share of the logs (by a hash of the path
+ * as given) for `tokio merge-summaries`; a progress line goes to stderr
+ * when it is a terminal.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -26,6 +32,8 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/progress.h"
+#include "cli/shard.h"
 #include "tokio/output.h"
 #include "tokio/tools/darshan_indexer.h"
 
@@ -46,36 +54,142 @@ skip_filter(const struct dirent *e)
     return strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
 }
 
+/* A run over many logs: what summarize_one() folds them into. */
+struct run {
+    const char *cmd;
+    json_t *all;                /* the summaries, by log path */
+    long long max_mb;
+    size_t n_given;             /* logs of this run (its shard) */
+    size_t n_unreadable;        /* of them, could not be read at all */
+    /* the unreadable ones, held back while no log was read: if none can
+     * be, each is an error line after all, else a warning (free() each) */
+    char **held;
+    size_t n_held;
+    int any_read;
+    struct cli_progress bar;    /* cleared before any message */
+};
+
+/* A log was read (or was in -i): the held logs were only skipped. */
+static void
+mark_read(struct run *r)
+{
+    if (r->any_read)
+        return;
+    r->any_read = 1;
+    if (r->n_held > 0)
+        cli_progress_clear(&r->bar);
+    for (size_t i = 0; i < r->n_held; i++) {
+        fprintf(stderr, "tokio %s: warning: skipping: %s\n", r->cmd,
+                r->held[i]);
+        free(r->held[i]);
+    }
+    free(r->held);
+    r->held = NULL;
+    r->n_held = 0;
+}
+
+/* A log that cannot be read: `why` names it. */
+static void
+unreadable(struct run *r, const char *why)
+{
+    char *line, **more;
+
+    r->n_unreadable++;
+    if (!r->any_read && (line = strdup(why)) != NULL) {
+        if ((more = realloc(r->held, (r->n_held + 1) * sizeof(*more)))
+            != NULL) {
+            r->held = more;
+            r->held[r->n_held++] = line;
+            return;
+        }
+        free(line);
+    }
+    cli_progress_clear(&r->bar);
+    fprintf(stderr, "tokio %s: warning: skipping: %s\n", r->cmd, why);
+}
+
+/*
+ * `path` as a JSON key: itself, or when it is not UTF-8 (a JSON key must
+ * be), a copy with '?' for each byte above 0x7f.
+ * *copy_out is that copy (free() it); NULL when the path is its key.
+ * NULL when out of memory.
+ */
+static const char *
+key_of(const char *path, char **copy_out)
+{
+    json_t *probe = json_string(path);
+    char *copy;
+
+    *copy_out = NULL;
+    if (probe != NULL) {
+        json_decref(probe);
+        return path;
+    }
+    if ((copy = strdup(path)) == NULL)
+        return NULL;
+    for (char *p = copy; *p; p++)
+        if ((unsigned char)*p >= 0x80)
+            *p = '?';
+    if ((probe = json_string(copy)) == NULL) {
+        free(copy);
+        return NULL;
+    }
+    json_decref(probe);
+    *copy_out = copy;
+    return copy;
+}
+
+/*
+ * One log into r->all: its POSIX bytes per mount point, unless an earlier
+ * output has it or it is over --max-mb.  A log that cannot be read is
+ * named on stderr, counted and left out.  -1 only when out of memory.
+ * (The step a parallel driver runs per log.)
+ */
 static int
-summarize_one(const char *cmd, json_t *all, const char *path,
-              long long max_mb)
+summarize_one(struct run *r, const char *path)
 {
     struct stat st;
     json_t *res = NULL;
+    char *copy = NULL;
+    const char *key = key_of(path, &copy);
+    int rc = 0;
 
-    if (json_object_get(all, path) != NULL)
-        return 0;
-    if (max_mb > 0 && stat(path, &st) == 0 &&
-        (double)st.st_size / 1048576.0 > (double)max_mb) {
+    if (key == NULL)
+        return -1;
+    if (json_object_get(r->all, key) != NULL) {
+        mark_read(r);
+        goto done;
+    }
+    if (r->max_mb > 0 && stat(path, &st) == 0 &&
+        (double)st.st_size / 1048576.0 > (double)r->max_mb) {
+        mark_read(r);
+        cli_progress_clear(&r->bar);
         fprintf(stderr, "tokio %s: warning: skipping '%s' due to size "
-                "(%lld MiB)\n", cmd, path,
+                "(%lld MiB)\n", r->cmd, key,
                 (long long)(st.st_size / 1048576));
-        return 0;
+        goto done;
     }
     if (tokio_darshan_bytes_per_fs(&res, path) < 0) {
-        if (tokio_errcode() == TOKIO_ENOMEM)
-            return -1;
+        if (tokio_errcode() == TOKIO_ENOMEM) {
+            rc = -1;
+            goto done;
+        }
         /* the reader's message names the log */
-        fprintf(stderr, "tokio %s: warning: skipping: %s\n", cmd,
-                tokio_errmsg());
-        return 0;
+        unreadable(r, tokio_errmsg());
+        goto done;
     }
-    if (json_object_size(res) > 0 && json_object_set(all, path, res) < 0) {
-        json_decref(res);
-        return -1;
+    mark_read(r);
+    if (copy != NULL) {
+        cli_progress_clear(&r->bar);
+        fprintf(stderr, "tokio %s: warning: the name of '%s' is not UTF-8; "
+                "its key has '?' for each byte above 0x7f\n", r->cmd, key);
     }
+    if (json_object_size(res) > 0 && json_object_set(r->all, key, res) < 0)
+        rc = -1;
+done:
     json_decref(res);
-    return 0;
+    free(copy);
+    return rc;
 }
 
 /* The summaries as the reference saves them: compact, no newline. */
@@ -85,11 +199,60 @@ write_compact(FILE *fp, void *ctx)
     return tokio_json_write(ctx, fp, 0);
 }
 
+/* The logs to summarize: the arguments, or the regular files of the one
+ * folder given, in name order; only those of the shard.  *out (free()
+ * it and, when *owned, each entry) holds *n_out. */
+static int
+list_logs(const char *cmd, char **argv, int npos, unsigned k, unsigned n,
+          char ***out, size_t *n_out, int *owned)
+{
+    struct stat st;
+    char **v;
+    size_t m = 0;
+
+    *out = NULL;
+    *n_out = 0;
+    *owned = 0;
+    if (npos == 1 && stat(argv[1], &st) == 0 && S_ISDIR(st.st_mode)) {
+        struct dirent **ents = NULL;
+        int ne = scandir(argv[1], &ents, skip_filter, alphasort);
+        if (ne < 0)
+            return cli_fail(cmd, "cannot read folder '%s'", argv[1]);
+        v = calloc((size_t)ne + 1, sizeof(*v));
+        for (int i = 0; i < ne; i++) {
+            size_t len = strlen(argv[1]) + strlen(ents[i]->d_name) + 2;
+            char *path = v != NULL ? malloc(len) : NULL;
+            if (path != NULL) {
+                snprintf(path, len, "%s/%s", argv[1], ents[i]->d_name);
+                if (stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+                    tokio_darshan_in_shard(path, k, n))
+                    v[m++] = path;
+                else
+                    free(path);
+            }
+            free(ents[i]);
+        }
+        free(ents);
+        if (v == NULL)
+            return cli_fail(cmd, "out of memory");
+        *owned = 1;
+    } else {
+        if ((v = calloc((size_t)npos + 1, sizeof(*v))) == NULL)
+            return cli_fail(cmd, "out of memory");
+        for (int i = 1; i <= npos; i++)
+            if (tokio_darshan_in_shard(argv[i], k, n))
+                v[m++] = argv[i];
+    }
+    *out = v;
+    *n_out = m;
+    return CLI_EXIT_OK;
+}
+
 int
 cmd_summarize_darshanlogs(int argc, char **argv)
 {
     const char *cmd = argv[0];
-    const char *input = NULL, *output = NULL;
+    const char *input = NULL, *output = NULL, *shard = NULL;
     long long threads = 1, max_mb = 0;
     const struct cli_option opts[] = {
         OPT_INT('t', "threads", &threads, "<n>",
@@ -100,12 +263,15 @@ cmd_summarize_darshanlogs(int argc, char **argv)
                    "write one-line JSON to <file> instead of stdout"),
         OPT_INT('m', "max-mb", &max_mb, "<MiB>",
                 "skip logs larger than this (default: 0, no limit)"),
+        OPT_STRING(0, "shard", &shard, "<K/N>", CLI_SHARD_HELP
+                   " (tokio merge-summaries)"),
         OPT_END
     };
-    json_t *all;
-    size_t start_ct = 0;
-    struct stat st;
-    int npos, rc = CLI_EXIT_OK;
+    struct run run = { .cmd = cmd };
+    char **logs = NULL;
+    size_t start_ct = 0, n_logs = 0;
+    unsigned shard_k, shard_n;
+    int npos, owned = 0, lock = -1, rc = CLI_EXIT_OK;
 
     npos = cli_parse(argc, argv, opts, usage, description);
     if (npos < 0)
@@ -114,55 +280,73 @@ cmd_summarize_darshanlogs(int argc, char **argv)
         return cli_usage_error(cmd, "no Darshan logs given");
     if (threads < 1)
         return cli_usage_error(cmd, "--threads must be 1 or more");
+    if ((rc = cli_shard(cmd, shard, &shard_k, &shard_n)) != 0)
+        return rc;
+    run.max_mb = max_mb;
 
+    /* an update (-i, often of -o itself) takes turns with any other
+     * writer of -o: the lock is taken before reading and held through
+     * the rename */
+    if (input != NULL && output != NULL &&
+        tokio_output_lock(output, &lock) < 0)
+        return cli_fail(cmd, NULL);
     if (input != NULL) {
         json_error_t err;
-        all = json_load_file(input, 0, &err);
-        if (all == NULL)
-            return cli_fail(cmd, "cannot read '%s' line %d: %s", input,
-                            err.line, err.text);
-        if (!json_is_object(all)) {
-            json_decref(all);
-            return cli_fail(cmd, "'%s' is not a JSON object", input);
+        run.all = json_load_file(input, 0, &err);
+        if (run.all == NULL) {
+            rc = cli_fail(cmd, "cannot read '%s' line %d: %s", input,
+                          err.line, err.text);
+            goto out;
         }
-        start_ct = json_object_size(all);
-    } else if ((all = json_object()) == NULL) {
-        return cli_fail(cmd, "out of memory");
+        if (!json_is_object(run.all)) {
+            rc = cli_fail(cmd, "'%s' is not a JSON object", input);
+            goto out;
+        }
+        start_ct = json_object_size(run.all);
+    } else if ((run.all = json_object()) == NULL) {
+        rc = cli_fail(cmd, "out of memory");
+        goto out;
     }
 
-    if (npos == 1 && stat(argv[1], &st) == 0 && S_ISDIR(st.st_mode)) {
-        struct dirent **ents = NULL;
-        int n = scandir(argv[1], &ents, skip_filter, alphasort);
-        if (n < 0) {
-            json_decref(all);
-            return cli_fail(cmd, "cannot read folder '%s'", argv[1]);
-        }
-        for (int i = 0; i < n; i++) {
-            char path[4096];
-            snprintf(path, sizeof(path), "%s/%s", argv[1], ents[i]->d_name);
-            if (rc == CLI_EXIT_OK && stat(path, &st) == 0 &&
-                S_ISREG(st.st_mode) &&
-                summarize_one(cmd, all, path, max_mb) < 0)
-                rc = cli_fail(cmd, "out of memory");
-            free(ents[i]);
-        }
-        free(ents);
-    } else {
-        for (int i = 1; i <= npos && rc == CLI_EXIT_OK; i++)
-            if (summarize_one(cmd, all, argv[i], max_mb) < 0)
-                rc = cli_fail(cmd, "out of memory");
+    if ((rc = list_logs(cmd, argv, npos, shard_k, shard_n, &logs, &n_logs,
+                        &owned)) != CLI_EXIT_OK)
+        goto out;
+    run.n_given = n_logs;
+    cli_progress_start(&run.bar, "logs", 1);
+    for (size_t i = 0; i < n_logs && rc == CLI_EXIT_OK; i++) {
+        if (summarize_one(&run, logs[i]) < 0)
+            rc = cli_fail(cmd, "out of memory summarizing '%s'", logs[i]);
+        cli_progress_update(&run.bar, i + 1, n_logs, 0);
+    }
+    cli_progress_clear(&run.bar);
+    if (rc == CLI_EXIT_OK && run.n_unreadable > 0 &&
+        run.n_unreadable == run.n_given) {
+        /* nothing done at all: one line for each log */
+        for (size_t i = 0; i < run.n_held; i++)
+            fprintf(stderr, "tokio %s: error: %s\n", cmd, run.held[i]);
+        rc = CLI_EXIT_FAILURE;
+    } else if (rc == CLI_EXIT_OK) {
+        mark_read(&run);
     }
 
     if (rc == CLI_EXIT_OK && output == NULL) {
-        rc = cli_write_json(cmd, NULL, all, TOKIO_JSON_SORT_KEYS |
+        rc = cli_write_json(cmd, NULL, run.all, TOKIO_JSON_SORT_KEYS |
                             TOKIO_JSON_INDENT(4));
     } else if (rc == CLI_EXIT_OK) {
-        rc = cli_write_output(cmd, output, write_compact, all);
+        rc = cli_write_output(cmd, output, write_compact, run.all);
         if (rc == CLI_EXIT_OK) {
             printf("Added %zu log summaries to %s\n",
-                   json_object_size(all) - start_ct, output);
+                   json_object_size(run.all) - start_ct, output);
         }
     }
-    json_decref(all);
+out:
+    tokio_output_unlock(lock);
+    for (size_t i = 0; i < run.n_held; i++)
+        free(run.held[i]);
+    free(run.held);
+    for (size_t i = 0; owned && i < n_logs; i++)
+        free(logs[i]);
+    free(logs);
+    json_decref(run.all);
     return rc;
 }

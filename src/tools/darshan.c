@@ -39,6 +39,7 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/strlist.h"
+#include "core/text.h"
 #include "tokio/config.h"
 #include "tokio/connectors/darshan.h"
 #include "tokio/connectors/darshan_json.h"
@@ -614,12 +615,26 @@ tokio_load_darshanlogs(json_t **out, const struct tokio_config *cfg,
         if ((rc = load_one(paths[i], &o, &one)) < 0)
             break;
         partial |= rc == TOKIO_PARTIAL;
-        /* the setter consumes `one` even when it fails.  NEEDSWORK: it
-         * also fails on a path that is not UTF-8, reported here as out of
-         * memory */
-        if (json_object_set_new(all, paths[i], one) < 0)
+        /* A JSON key is UTF-8: a path that is not is keyed with '?' for
+         * its bytes above 0x7f (issue 17 item 8: this said "out of
+         * memory").  The setter consumes `one` even when it fails. */
+        char *key = paths[i];
+        if (!tokio__text_valid(key, strlen(key))) {
+            if ((key = tokio__strdup(paths[i])) == NULL) {
+                json_decref(one);
+                rc = tokio__error(TOKIO_ENOMEM, "out of memory loading "
+                                  "'%s'", paths[i]);
+                break;
+            }
+            for (char *p = key; *p; p++)
+                if ((unsigned char)*p >= 0x80)
+                    *p = '?';
+        }
+        if (json_object_set_new(all, key, one) < 0)
             rc = tokio__error(TOKIO_ENOMEM, "out of memory loading '%s'",
-                              paths[i]);
+                              key);
+        if (key != paths[i])
+            free(key);
     }
     tokio_free_strings(paths, n);
     if (rc < 0) {

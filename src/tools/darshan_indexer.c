@@ -59,12 +59,15 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 #include <sqlite3.h>
+#include <zlib.h>
 
 #include "core/alloc.h"
+#include "core/beside.h"
 #include "core/error.h"
 #include "tokio/config.h"
 #include "tokio/connectors/darshan.h"
@@ -1053,6 +1056,103 @@ db_insert(struct db *d, const struct log_sum *s)
     return TOKIO_OK;
 }
 
+/* ---- shards and merging them ------------------------------------------ */
+
+/* Shards of a run: a part is tagged N << 16 | K in its user_version. */
+#define SHARD_MAX 65535u
+
+int
+tokio_darshan_in_shard(const char *name, unsigned k, unsigned n)
+{
+    uLong crc = crc32(0L, Z_NULL, 0);
+
+    if (n == 0)
+        return 1;
+    crc = crc32(crc, (const Bytef *)name, (uInt)strlen(name));
+    return (unsigned)(crc % n) == k - 1;
+}
+
+static int
+db_user_version(sqlite3 *h, int64_t *v)
+{
+    sqlite3_stmt *st = NULL;
+    int step;
+
+    *v = 0;
+    if (sqlite3_prepare_v2(h, "PRAGMA user_version", -1, &st, NULL)
+        != SQLITE_OK)
+        return -1;
+    if ((step = sqlite3_step(st)) == SQLITE_ROW)
+        *v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return step == SQLITE_ROW ? 0 : -1;
+}
+
+/* Tag the index as shard k/n's part, unless it is another's. */
+static int
+db_tag_shard(struct db *d, unsigned k, unsigned n, size_t held)
+{
+    int64_t want = (int64_t)n << 16 | k, have;
+    char sql[64];
+
+    if (db_user_version(d->h, &have) < 0)
+        return db_error(d, "cannot read its shard");
+    if (have == want)
+        return TOKIO_OK;
+    if (have != 0)
+        return tokio__error(TOKIO_EFORMAT, "index '%s' is the part of "
+                            "shard %u/%u, not of %u/%u", d->path,
+                            (unsigned)(have & 0xffff),
+                            (unsigned)(have >> 16), k, n);
+    if (held > 0)
+        return tokio__error(TOKIO_EFORMAT, "index '%s' already holds logs "
+                            "of a run that was not shard %u/%u: give each "
+                            "shard its own part", d->path, k, n);
+    snprintf(sql, sizeof(sql), "PRAGMA user_version = %lld",
+             (long long)want);
+    return db_exec(d, sql, "cannot tag it as a shard's part");
+}
+
+/* A new index can be made in its folder: said before any log is read. */
+static int
+folder_writable(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char dir[4096];
+
+    if (slash == NULL)
+        snprintf(dir, sizeof(dir), ".");
+    else if (slash == path)
+        snprintf(dir, sizeof(dir), "/");
+    else
+        snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+    if (access(dir, W_OK | X_OK) != 0)
+        return tokio__error(TOKIO_EIO, "index '%s': cannot open: %s", path,
+                            strerror(errno));
+    return TOKIO_OK;
+}
+
+/*
+ * The index, opened (made, when new) on first need: a run over logs none
+ * of which can be read leaves no new file behind.  *held: the logs it
+ * held before.
+ */
+static int
+db_ensure(struct db *d, const char *path,
+          const struct tokio_darshan_index_opts *o, size_t *held)
+{
+    int rc;
+
+    if (d->h != NULL)
+        return TOKIO_OK;
+    if ((rc = db_open(d, path)) < 0 ||
+        (rc = db_count_indexed(d, held)) < 0 ||
+        (o->shard_n > 0 &&
+         (rc = db_tag_shard(d, o->shard_k, o->shard_n, *held)) < 0))
+        return rc;
+    return TOKIO_OK;
+}
+
 /* ---- the pool: workers parse, the caller writes in input order ------- */
 
 struct slot {
@@ -1077,6 +1177,7 @@ struct pool {
     struct slot *slots;
     const struct tokio_darshan_fsmap *map;
     double max_mb;
+    const char *db_path;        /* for db_ensure() */
 };
 
 static int
@@ -1275,11 +1376,19 @@ write_results(struct pool *p, struct db *d,
 
         if (r.sum == NULL) {
             st->n_failed++;
-            warn_log(o, p->logs[i], r.why ? r.why : "cannot be indexed");
+            st->n_unreadable += r.rc < 0;
+            if (r.rc < 0 && o->unreadable != NULL)
+                o->unreadable(o->arg, p->logs[i], r.why ? r.why
+                              : "cannot be read");
+            else
+                warn_log(o, p->logs[i], r.why ? r.why : "cannot be indexed");
         } else {
             if (r.rc == TOKIO_PARTIAL)
                 warn_log(o, p->logs[i], "log is partial (a module ran out "
                          "of memory); indexed what it holds");
+            if ((rc = db_ensure(d, p->db_path, o,
+                                &st->n_existing_in_db)) < 0)
+                goto stop;
             if (!d->in_txn) {
                 if ((rc = db_exec(d, "BEGIN", "cannot start a "
                                   "transaction")) < 0)
@@ -1420,6 +1529,7 @@ tokio_darshan_index(const char *db_path, const char *const *logs, size_t n,
     const char **todo = NULL;
     size_t n_todo = 0;
     unsigned char *again = NULL;
+    const char **share = NULL;
     struct pool p;
     struct stat sb;
     int rc;
@@ -1430,6 +1540,11 @@ tokio_darshan_index(const char *db_path, const char *const *logs, size_t n,
         return tokio__error(TOKIO_EINVAL, "no index or no logs given");
     if (o->max_mb < 0 || isnan(o->max_mb))
         return tokio__error(TOKIO_EINVAL, "max_mb must be 0 or more");
+    if (o->shard_n > SHARD_MAX ||
+        (o->shard_n > 0 && (o->shard_k < 1 || o->shard_k > o->shard_n)))
+        return tokio__error(TOKIO_EINVAL, "shard %u/%u: K must be from 1 "
+                            "to N, N at most %u", o->shard_k, o->shard_n,
+                            SHARD_MAX);
     /* the configuration first: a bad pattern must not leave a new file */
     if ((rc = tokio_darshan_fsmap_new(&map, cfg)) < 0)
         return rc;
@@ -1439,9 +1554,27 @@ tokio_darshan_index(const char *db_path, const char *const *logs, size_t n,
         logs = (const char *const *)listed;
         n = n_listed;
     }
+    if (o->shard_n > 0) {
+        size_t m = 0;
+        if ((share = tokio__calloc(n ? n : 1, sizeof(*share))) == NULL) {
+            rc = tokio__error(TOKIO_ENOMEM, "out of memory");
+            goto out;
+        }
+        for (size_t i = 0; i < n; i++)
+            if (tokio_darshan_in_shard(base_name(logs[i]), o->shard_k,
+                                       o->shard_n))
+                share[m++] = logs[i];
+        logs = share;
+        n = m;
+    }
     st.n_inputs = n;
-    if ((rc = db_open(&d, db_path)) < 0 ||
-        (rc = db_count_indexed(&d, &st.n_existing_in_db)) < 0)
+    /* a new index is made when the first log is written (db_ensure()) */
+    struct stat db_st;
+    int is_new = stat(db_path, &db_st) != 0 && errno == ENOENT;
+    if (!is_new && (rc = db_ensure(&d, db_path, o,
+                                   &st.n_existing_in_db)) < 0)
+        goto out;
+    if (is_new && (rc = folder_writable(db_path)) < 0)
         goto out;
 
     /* the reference's exclude list, and names given twice */
@@ -1452,7 +1585,9 @@ tokio_darshan_index(const char *db_path, const char *const *logs, size_t n,
         goto out;
     }
     for (size_t i = 0; i < n; i++) {
-        if ((rc = db_indexed(&d, base_name(logs[i]))) < 0)
+        if (d.h == NULL)
+            rc = 0;
+        else if ((rc = db_indexed(&d, base_name(logs[i]))) < 0)
             goto out;
         if (rc == 1)
             st.n_existing++;
@@ -1471,9 +1606,16 @@ tokio_darshan_index(const char *db_path, const char *const *logs, size_t n,
     p.n = n_todo;
     p.map = map;
     p.max_mb = o->max_mb;
+    p.db_path = db_path;
     if (o->progress != NULL && n_todo < n)
         o->progress(o->arg, n - n_todo, n);
     rc = run_pool(&p, &d, o, &st, n - n_todo, n);
+    /* nothing written: the (empty) index exists all the same, unless no
+     * log given could be read at all */
+    if (rc == TOKIO_OK && d.h == NULL &&
+        !(st.n_unreadable > 0 &&
+          st.n_unreadable + st.n_duplicates == st.n_inputs))
+        rc = db_ensure(&d, db_path, o, &st.n_existing_in_db);
     free(p.slots);
     pthread_mutex_destroy(&p.lock);
     pthread_cond_destroy(&p.ready);
@@ -1484,12 +1626,394 @@ out:
     db_close(&d);
     free(again);
     free(todo);
+    free(share);
     for (size_t i = 0; i < n_listed; i++)
         free(listed[i]);
     free(listed);
     tokio_darshan_fsmap_free(map);
     if (stats_out != NULL)
         *stats_out = st;
+    return rc;
+}
+
+/* A log of a part being merged. */
+struct mlog {
+    char *name;
+    size_t part;
+    int64_t id;
+};
+
+static int
+cmp_mlog(const void *a, const void *b)
+{
+    const struct mlog *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+
+    return c != 0 ? c : (x->part > y->part) - (x->part < y->part);
+}
+
+/* The schema of an open database as one text (type, name and SQL of
+ * each object, by name); NULL when it cannot be read. */
+static char *
+schema_text(sqlite3 *h)
+{
+    struct sqlbuf b = { 0 };
+    sqlite3_stmt *st = NULL;
+    int step;
+
+    if (sqlite3_prepare_v2(h, "SELECT type, name, tbl_name, "
+                           "coalesce(sql, '') FROM sqlite_master ORDER BY "
+                           "name", -1, &st, NULL) != SQLITE_OK)
+        return NULL;
+    sb_add(&b, "");
+    while ((step = sqlite3_step(st)) == SQLITE_ROW)
+        for (int c = 0; c < 4; c++) {
+            const unsigned char *t = sqlite3_column_text(st, c);
+            sb_add(&b, t ? (const char *)t : "");
+            sb_add(&b, "\x1f");
+        }
+    sqlite3_finalize(st);
+    if (step != SQLITE_DONE || b.oom) {
+        free(b.s);
+        return NULL;
+    }
+    return b.s;
+}
+
+/* Open the parts read-only, check each is an index of our schema, and
+ * that tagged parts are distinct shards of one count. */
+static int
+merge_open_parts(sqlite3 **h, const char *const *parts, size_t n,
+                 const char *want)
+{
+    int64_t *tag = tokio__calloc(n, sizeof(*tag));
+    int rc = TOKIO_OK;
+
+    if (tag == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n && rc == TOKIO_OK; i++) {
+        char *have = NULL;
+        if (sqlite3_open_v2(parts[i], &h[i], SQLITE_OPEN_READONLY, NULL)
+            != SQLITE_OK) {
+            rc = h[i] == NULL
+                 ? tokio__error(TOKIO_ENOMEM, "out of memory opening '%s'",
+                                parts[i])
+                 : tokio__error(TOKIO_EIO, "part '%s': cannot open: %s",
+                                parts[i], sqlite3_errmsg(h[i]));
+            break;
+        }
+        sqlite3_busy_timeout(h[i], BUSY_TIMEOUT_MS);
+        if ((have = schema_text(h[i])) == NULL)
+            rc = tokio__error(TOKIO_EFORMAT, "part '%s': not a Darshan "
+                              "index: %s", parts[i], sqlite3_errmsg(h[i]));
+        else if (strcmp(have, want) != 0)
+            rc = tokio__error(TOKIO_EFORMAT, "part '%s': not the schema "
+                              "of a Darshan index of this version",
+                              parts[i]);
+        else if (db_user_version(h[i], &tag[i]) < 0)
+            rc = tokio__error(TOKIO_EIO, "part '%s': cannot read its "
+                              "shard: %s", parts[i], sqlite3_errmsg(h[i]));
+        free(have);
+        for (size_t j = 0; j < i && rc == TOKIO_OK; j++) {
+            if (tag[i] == 0 || tag[j] == 0)
+                continue;
+            if ((tag[i] >> 16) != (tag[j] >> 16))
+                rc = tokio__error(TOKIO_EFORMAT, "parts '%s' (shard "
+                                  "%u/%u) and '%s' (shard %u/%u) are of "
+                                  "different runs", parts[j],
+                                  (unsigned)(tag[j] & 0xffff),
+                                  (unsigned)(tag[j] >> 16), parts[i],
+                                  (unsigned)(tag[i] & 0xffff),
+                                  (unsigned)(tag[i] >> 16));
+            else if (tag[i] == tag[j])
+                rc = tokio__error(TOKIO_EFORMAT, "parts '%s' and '%s' are "
+                                  "both shard %u/%u", parts[j], parts[i],
+                                  (unsigned)(tag[i] & 0xffff),
+                                  (unsigned)(tag[i] >> 16));
+        }
+    }
+    free(tag);
+    return rc;
+}
+
+/* Every log of every part, by file name; two parts with one log are
+ * overlapping shards. */
+static int
+merge_list_logs(struct mlog **out, size_t *n_out, sqlite3 **h,
+                const char *const *parts, size_t n)
+{
+    struct mlog *v = NULL;
+    size_t nv = 0, cap = 0;
+    int rc = TOKIO_OK;
+
+    for (size_t i = 0; i < n && rc == TOKIO_OK; i++) {
+        sqlite3_stmt *st = NULL;
+        int step;
+        if (sqlite3_prepare_v2(h[i], "SELECT filename, log_id FROM headers",
+                               -1, &st, NULL) != SQLITE_OK) {
+            rc = tokio__error(TOKIO_EIO, "part '%s': %s", parts[i],
+                              sqlite3_errmsg(h[i]));
+            break;
+        }
+        while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+            const char *name = (const char *)sqlite3_column_text(st, 0);
+            if (nv == cap) {
+                size_t nc = cap ? cap * 2 : 256;
+                struct mlog *more = tokio__reallocarray(v, nc, sizeof(*v));
+                if (more == NULL)
+                    break;
+                v = more;
+                cap = nc;
+            }
+            if ((v[nv].name = tokio__strdup(name ? name : "")) == NULL)
+                break;
+            v[nv].part = i;
+            v[nv].id = sqlite3_column_int64(st, 1);
+            nv++;
+        }
+        if (step == SQLITE_ROW)
+            rc = tokio__error(TOKIO_ENOMEM, "out of memory merging '%s'",
+                              parts[i]);
+        else if (step != SQLITE_DONE)
+            rc = tokio__error(TOKIO_EIO, "part '%s': cannot read its "
+                              "logs: %s", parts[i], sqlite3_errmsg(h[i]));
+        sqlite3_finalize(st);
+    }
+    if (rc == TOKIO_OK && nv > 0)
+        qsort(v, nv, sizeof(*v), cmp_mlog);
+    for (size_t k = 1; rc == TOKIO_OK && k < nv; k++)
+        if (strcmp(v[k].name, v[k - 1].name) == 0)
+            rc = tokio__error(TOKIO_EFORMAT, "parts '%s' and '%s' both hold "
+                              "log '%s': overlapping shards",
+                              parts[v[k - 1].part], parts[v[k].part],
+                              v[k].name);
+    if (rc < 0) {
+        for (size_t k = 0; k < nv; k++)
+            free(v[k].name);
+        free(v);
+        return rc;
+    }
+    *out = v;
+    *n_out = nv;
+    return TOKIO_OK;
+}
+
+static const char merge_header_cols[] =
+    "filename, end_time, exe, exename, jobid, nprocs, start_time, uid, "
+    "username, version, walltime";
+
+/* One log of a part into the new index, as db_insert() wrote it: its
+ * mounts (in the order of its summaries), header, summaries. */
+static int
+merge_one(struct db *d, sqlite3 *src, const char *part, int64_t id,
+          sqlite3_stmt *get_header, sqlite3_stmt *get_sums,
+          sqlite3_stmt *put_header)
+{
+    int step, rc = TOKIO_OK;
+
+    /* mounts first: they are numbered as the log first names them */
+    sqlite3_bind_int64(get_sums, 1, id);
+    while ((step = sqlite3_step(get_sums)) == SQLITE_ROW) {
+        struct fs_sum f = { 0 };
+        int64_t fs_id;
+        f.mountpt = (char *)sqlite3_column_text(get_sums, 0);
+        f.fsname = (char *)sqlite3_column_text(get_sums, 1);
+        if (f.mountpt == NULL ||
+            (rc = fs_id_of(d, &f, &fs_id)) < 0)
+            break;
+    }
+    sqlite3_reset(get_sums);
+    if (rc < 0)
+        return rc;
+    if (step != SQLITE_DONE && step != SQLITE_ROW)
+        return tokio__error(TOKIO_EIO, "part '%s': %s", part,
+                            sqlite3_errmsg(src));
+
+    sqlite3_bind_int64(get_header, 1, id);
+    if ((step = sqlite3_step(get_header)) != SQLITE_ROW) {
+        sqlite3_reset(get_header);
+        return tokio__error(TOKIO_EIO, "part '%s': %s", part,
+                            sqlite3_errmsg(src));
+    }
+    for (int c = 0; c < 11; c++)
+        sqlite3_bind_value(put_header, c + 1,
+                           sqlite3_column_value(get_header, c));
+    step = sqlite3_step(put_header);
+    sqlite3_reset(put_header);
+    sqlite3_clear_bindings(put_header);
+    sqlite3_reset(get_header);
+    if (step != SQLITE_DONE)
+        return db_error(d, "cannot add a header");
+    int64_t log_id = sqlite3_last_insert_rowid(d->h);
+
+    sqlite3_bind_int64(get_sums, 1, id);
+    while ((step = sqlite3_step(get_sums)) == SQLITE_ROW) {
+        struct fs_sum f = { 0 };
+        int64_t fs_id = 0;
+        f.mountpt = (char *)sqlite3_column_text(get_sums, 0);
+        f.fsname = (char *)sqlite3_column_text(get_sums, 1);
+        if ((rc = fs_id_of(d, &f, &fs_id)) < 0)
+            break;
+        sqlite3_bind_int64(d->ins_summary, 1, log_id);
+        sqlite3_bind_int64(d->ins_summary, 2, fs_id);
+        for (int c = 0; c < N_INT + N_REAL; c++)
+            sqlite3_bind_value(d->ins_summary, 3 + c,
+                               sqlite3_column_value(get_sums, 2 + c));
+        if ((rc = step_done(d, d->ins_summary, "cannot add a summary")) < 0)
+            break;
+    }
+    sqlite3_reset(get_sums);
+    if (rc < 0)
+        return rc;
+    if (step != SQLITE_DONE)
+        return tokio__error(TOKIO_EIO, "part '%s': %s", part,
+                            sqlite3_errmsg(src));
+    return TOKIO_OK;
+}
+
+/* Copy the logs, in name order, from their parts into `d`. */
+static int
+merge_copy(struct db *d, sqlite3 **h, const char *const *parts, size_t n,
+           const struct mlog *logs, size_t n_logs)
+{
+    sqlite3_stmt **gh = tokio__calloc(n, sizeof(*gh));
+    sqlite3_stmt **gs = tokio__calloc(n, sizeof(*gs));
+    sqlite3_stmt *put = NULL;
+    struct sqlbuf q = { 0 };
+    int rc = TOKIO_OK;
+
+    sb_add(&q, "SELECT m.mountpt, m.fsname");
+    for (int i = 0; i < N_INT; i++) {
+        sb_add(&q, ", s.");
+        sb_add(&q, int_names[i]);
+    }
+    for (int i = 0; i < N_REAL; i++) {
+        sb_add(&q, ", s.");
+        sb_add(&q, real_names[i]);
+    }
+    sb_add(&q, " FROM summaries AS s INNER JOIN mounts AS m ON "
+               "s.fs_id = m.fs_id WHERE s.log_id = ? ORDER BY s.rowid");
+    if (gh == NULL || gs == NULL || q.oom) {
+        rc = tokio__error(TOKIO_ENOMEM, "out of memory merging");
+        goto done;
+    }
+    char hsql[256], psql[256];
+    snprintf(hsql, sizeof(hsql), "SELECT %s FROM headers WHERE log_id = ?",
+             merge_header_cols);
+    snprintf(psql, sizeof(psql), "INSERT INTO headers (%s) VALUES (?, ?, ?, "
+             "?, ?, ?, ?, ?, ?, ?, ?)", merge_header_cols);
+    if (sqlite3_prepare_v2(d->h, psql, -1, &put, NULL) != SQLITE_OK) {
+        rc = db_error(d, "cannot add headers");
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (sqlite3_prepare_v2(h[i], hsql, -1, &gh[i], NULL) != SQLITE_OK ||
+            sqlite3_prepare_v2(h[i], q.s, -1, &gs[i], NULL) != SQLITE_OK) {
+            rc = tokio__error(TOKIO_EFORMAT, "part '%s': not a Darshan "
+                              "index: %s", parts[i], sqlite3_errmsg(h[i]));
+            goto done;
+        }
+    if ((rc = db_exec(d, "BEGIN", "cannot start a transaction")) < 0)
+        goto done;
+    d->in_txn = 1;
+    for (size_t k = 0; k < n_logs && rc == TOKIO_OK; k++) {
+        size_t i = logs[k].part;
+        rc = merge_one(d, h[i], parts[i], logs[k].id, gh[i], gs[i], put);
+    }
+    if (rc == TOKIO_OK) {
+        d->in_txn = 0;
+        if ((rc = db_exec(d, "COMMIT", "cannot commit")) < 0)
+            d->in_txn = 1;
+    }
+done:
+    for (size_t i = 0; i < n; i++) {
+        if (gh != NULL)
+            sqlite3_finalize(gh[i]);
+        if (gs != NULL)
+            sqlite3_finalize(gs[i]);
+    }
+    sqlite3_finalize(put);
+    free(gh);
+    free(gs);
+    free(q.s);
+    return rc;
+}
+
+int
+tokio_darshan_index_merge(const char *out_path, const char *const *parts,
+                          size_t n_parts)
+{
+    sqlite3 **h = NULL;
+    struct mlog *logs = NULL;
+    size_t n_logs = 0;
+    struct db ref = { 0 }, d = { 0 };
+    char *want = NULL, *real = NULL, *tmp = NULL;
+    int lock = -1, fd = -1, rc;
+
+    if (out_path == NULL || n_parts == 0 || parts == NULL)
+        return tokio__error(TOKIO_EINVAL, "no index or no parts to merge");
+    pthread_once(&index_once, init_indexes);
+    /* the schema this version writes, from an index made in memory */
+    if ((rc = db_open(&ref, ":memory:")) < 0)
+        return rc;
+    want = schema_text(ref.h);
+    db_close(&ref);
+    if (want == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory");
+    if ((h = tokio__calloc(n_parts, sizeof(*h))) == NULL) {
+        rc = tokio__error(TOKIO_ENOMEM, "out of memory");
+        goto out;
+    }
+    if ((rc = merge_open_parts(h, parts, n_parts, want)) < 0 ||
+        (rc = merge_list_logs(&logs, &n_logs, h, parts, n_parts)) < 0)
+        goto out;
+
+    /* the new index beside the old, renamed over it under its lock */
+    if ((rc = tokio__replace_target(out_path, &real)) < 0 ||
+        (rc = tokio__lock(real, TOKIO__LOCK_WAIT, &lock)) < 0 ||
+        (rc = tokio__temporary(real, &tmp, &fd)) < 0)
+        goto out;
+    /* the mode a new index gets, or the one it replaces */
+    struct stat sb;
+    mode_t mask = umask(022);
+    umask(mask);
+    fchmod(fd, stat(real, &sb) == 0 ? sb.st_mode & 07777 : 0666 & ~mask);
+    close(fd);
+    if ((rc = db_open(&d, tmp)) < 0 ||
+        (rc = merge_copy(&d, h, parts, n_parts, logs, n_logs)) < 0)
+        goto out;
+    db_close(&d);
+    if (rename(tmp, real) != 0) {
+        rc = tokio__error(TOKIO_EIO, "cannot write '%s': %s", out_path,
+                          strerror(errno));
+        goto out;
+    }
+    tokio__temporary_done(tmp, 0);
+    free(tmp);
+    tmp = NULL;
+
+out:
+    db_close(&d);
+    if (tmp != NULL) {
+        size_t len = strlen(tmp) + sizeof("-journal");
+        char *journal = tokio__malloc(len);
+        if (journal != NULL) {
+            snprintf(journal, len, "%s-journal", tmp);
+            unlink(journal);
+            free(journal);
+        }
+        tokio__temporary_done(tmp, 1);
+        free(tmp);
+    }
+    tokio__unlock(lock);
+    free(real);
+    for (size_t k = 0; k < n_logs; k++)
+        free(logs[k].name);
+    free(logs);
+    for (size_t i = 0; h != NULL && i < n_parts; i++)
+        sqlite3_close(h[i]);
+    free(h);
+    free(want);
     return rc;
 }
 

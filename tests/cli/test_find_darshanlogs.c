@@ -432,6 +432,36 @@ test_cli_find_load_bad_log_exit_1(void **state)
     free(dir);
 }
 
+/* Issue 17 item 8: a valid log whose name is not UTF-8 loads, keyed with
+ * '?' for its bytes above 0x7f (a JSON key is UTF-8), not "out of
+ * memory". */
+static void
+test_cli_find_load_name_not_utf8(void **state)
+{
+    (void)state;
+    char *dir = tokio_test_mkdtemp();
+    char path[4200];
+    snprintf(path, sizeof(path), "%s/2020", dir);
+    mkdir(path, 0777);
+    snprintf(path, sizeof(path), "%s/2020/1", dir);
+    mkdir(path, 0777);
+    snprintf(path, sizeof(path), "%s/2020/1/5", dir);
+    mkdir(path, 0777);
+    snprintf(path, sizeof(path), "%s/2020/1/5/caf\xe9_b_id1_1-5-1-1_1"
+             ".darshan", dir);
+    tokio_test_make_darshan_log(path, 3);
+    const char *argv[] = { "find-darshanlogs", "-s", "2020-01-05",
+                           "--logdir", dir, "--load", "base", NULL };
+    struct tokio_run r = tokio_test_run(NULL, NULL, argv);
+
+    expect_run(&r, 0);
+    assert_contains(r.out, "/2020/1/5/caf?_b_id1_1-5-1-1_1.darshan\": {");
+    assert_contains(r.out, "\"/scratch/out.dat\": {");
+    tokio_run_free(&r);
+    tokio_test_rmtree(dir);
+    free(dir);
+}
+
 static void
 test_cli_find_missing_log_dir_exit_1(void **state)
 {
@@ -512,6 +542,7 @@ main(void)
         cmocka_unit_test(test_cli_find_load_no_logs_prints_empty_object),
         cmocka_unit_test(test_cli_find_load_invalid_exit_2),
         cmocka_unit_test(test_cli_find_load_bad_log_exit_1),
+        cmocka_unit_test(test_cli_find_load_name_not_utf8),
         cmocka_unit_test(test_cli_find_missing_log_dir_exit_1),
         cmocka_unit_test(test_cli_find_help),
     };

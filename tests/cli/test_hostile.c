@@ -178,16 +178,6 @@ static const struct input foreign[] = {
 static const struct {
     const char *command, *input, *why;
 } known[] = {
-    /* item 6: exit 0 when the only log given, a sparse 1 GiB, is
-     * skipped */
-    { "summarize-darshanlogs", "sparse", "item 6" },
-    { "index-darshanlogs", "sparse", "item 6" },
-    /* item 6: exit 0 when no log given could be read */
-    { "summarize-darshanlogs", "*", "item 6" },
-    { "index-darshanlogs", "*", "item 6" },
-    /* item 8: "out of memory" for a log named in bytes that are not
-     * UTF-8 */
-    { "summarize-darshanlogs", "own-not-utf8", "item 8" },
     /* the writers' lane: the HDF5 file is made before the input is read
      * and left behind when it is bad */
     { "archive-collectdes", "*", "nothing at -o" },

@@ -254,14 +254,17 @@ test_bad_logs_are_skipped(void **state)
         len = strlen(bytes);
     }
     tokio_test_write_file(corrupt, bytes, len / 3);   /* truncated */
+    char *good = path_in(fx, "good.darshan");
+    tokio_test_make_darshan_log(good, 1);
+    /* among a good log, bad ones are warnings (issue 17 item 6) */
     const char *const logs[] = { "empty.darshan", "corrupt.darshan",
-                                 "missing.darshan", NULL };
+                                 "missing.darshan", "good.darshan", NULL };
     struct tokio_run r = run_index(fx, "bad.db", NULL, logs);
     assert_int_equal(r.status, 0);
     assert_contains(r.err, "warning: skipping 'empty.darshan'");
     assert_contains(r.err, "warning: skipping 'corrupt.darshan'");
     assert_contains(r.err, "warning: skipping 'missing.darshan'");
-    assert_int_equal(count_rows(db, "headers"), 0);
+    assert_int_equal(count_rows(db, "headers"), 1);
     tokio_run_free(&r);
 
     const char *const quiet[] = { "--quiet", NULL };
@@ -269,9 +272,84 @@ test_bad_logs_are_skipped(void **state)
     assert_int_equal(r.status, 0);
     assert_string_equal(r.err, "");
     tokio_run_free(&r);
+    free(good);
     free(bytes);
     free(empty);
     free(corrupt);
+    free(db);
+}
+
+/* Issue 17 item 6: when no log given can be read (missing, random bytes,
+ * another kind of file), the run did nothing: exit 1, each log named on
+ * its own line, with --quiet too. */
+static void
+test_no_log_readable_fails(void **state)
+{
+    struct tokio_workdir *fx = *state;
+    char *noise = path_in(fx, "noise.darshan");
+    char *other = path_in(fx, "other.json");
+    unsigned char bytes[4096];
+
+    for (size_t i = 0; i < sizeof(bytes); i++)
+        bytes[i] = (unsigned char)(i * 7919u >> 3);
+    tokio_test_write_file(noise, bytes, sizeof(bytes));
+    tokio_test_write_file(other, "{\"a\": 1}\n", 9);
+    const char *const logs[] = { "noise.darshan", "other.json",
+                                 "missing.darshan", NULL };
+    const char *const quiet[] = { "-q", NULL };
+    for (int q = 0; q < 2; q++) {
+        struct tokio_run r = run_index(fx, "none.db", q ? quiet : NULL,
+                                       logs);
+        assert_int_equal(r.status, 1);
+        assert_string_equal(r.out, "");
+        for (size_t i = 0; logs[i] != NULL; i++) {
+            char want[64];
+            snprintf(want, sizeof(want), "'%s'", logs[i]);
+            assert_contains(r.err, want);
+        }
+        assert_contains(r.err, "tokio index-darshanlogs: error: "
+                        "'noise.darshan': ");
+        /* one line per log */
+        size_t lines = 0;
+        for (const char *p = r.err; *p; p++)
+            lines += *p == '\n';
+        assert_int_equal(lines, 3);
+        tokio_run_free(&r);
+    }
+    free(noise);
+    free(other);
+}
+
+/* Issue 17 item 1: index-darshanlogs already lost nothing to a second
+ * writer (SQLite's lock, waited on); keep it so: two runs at once into a
+ * new index, different logs each, both land. */
+static void
+test_concurrent_runs_both_land(void **state)
+{
+    struct tokio_workdir *fx = *state;
+    enum { PER_RUN = 40 };
+    const char *a[PER_RUN + 6] = { "index-darshanlogs", "-q",
+                                   "--no-bulk-insert", "-o", "both.db" };
+    const char *b[PER_RUN + 6] = { "index-darshanlogs", "-q",
+                                   "--no-bulk-insert", "-o", "both.db" };
+    static char names[2 * PER_RUN][32];
+
+    for (int i = 0; i < 2 * PER_RUN; i++) {
+        snprintf(names[i], sizeof(names[i]), "c%03d.darshan", i);
+        char *p = path_in(fx, names[i]);
+        tokio_test_make_darshan_log(p, (unsigned)i + 1);
+        free(p);
+        (i < PER_RUN ? a : b)[5 + i % PER_RUN] = names[i];
+    }
+    const char *const *argvs[] = { a, b };
+    struct tokio_run out[2];
+    tokio_test_run_concurrently(fx->dir, own_env, argvs, 2, out);
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(out[k].status, 0);
+        tokio_run_free(&out[k]);
+    }
+    char *db = path_in(fx, "both.db");
+    assert_int_equal(count_rows(db, "headers"), 2 * PER_RUN);
     free(db);
 }
 
@@ -445,10 +523,12 @@ main(void)
         TOKIO_TEST_IN_WORKDIR(test_folder_and_rerun),
         TOKIO_TEST_IN_WORKDIR(test_resume_in_two_runs),
         TOKIO_TEST_IN_WORKDIR(test_bad_logs_are_skipped),
+        TOKIO_TEST_IN_WORKDIR(test_no_log_readable_fails),
         TOKIO_TEST_IN_WORKDIR(test_bad_regex_names_the_key),
         TOKIO_TEST_IN_WORKDIR(test_usage_errors),
         TOKIO_TEST_IN_WORKDIR(test_threads_give_the_same_index),
         TOKIO_TEST_IN_WORKDIR(test_killed_run_resumes),
+        TOKIO_TEST_IN_WORKDIR(test_concurrent_runs_both_land),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -158,7 +158,8 @@ read_help_options(const char *cmd, size_t *entries)
         }
     }
     tokio_run_free(&r);
-    assert_true(*entries >= 2);
+    /* every command has --help (merge-index nothing else) */
+    assert_true(*entries >= 1);
     return words;
 }
 

@@ -78,23 +78,108 @@ test_output_and_update(void **state)
     tokio_run_free(&r);
 }
 
-/* Unreadable logs are named and left out; the exit status stays 0. */
+/* Unreadable logs among readable ones are named and left out; the exit
+ * status stays 0.  When none can be read, nothing was done: exit 1, each
+ * named on its own line (issue 17 item 6). */
 static void
 test_bad_logs_warn(void **state)
 {
     struct tokio_workdir *fx = *state;
     char path[4300];
     const char *argv[] = { "summarize-darshanlogs", "empty.darshan",
-                           "missing.darshan", NULL };
+                           "missing.darshan", "noise.darshan", NULL };
+    const char *mixed[] = { "summarize-darshanlogs", "empty.darshan",
+                            "missing.darshan", "good.darshan", NULL };
+    unsigned char noise[2048];
 
+    for (size_t i = 0; i < sizeof(noise); i++)
+        noise[i] = (unsigned char)(i * 2654435761u >> 13);
     snprintf(path, sizeof(path), "%s/empty.darshan", fx->dir);
     tokio_test_write_file(path, "", 0);
+    snprintf(path, sizeof(path), "%s/noise.darshan", fx->dir);
+    tokio_test_write_file(path, noise, sizeof(noise));
+    snprintf(path, sizeof(path), "%s/good.darshan", fx->dir);
+    tokio_test_make_darshan_log(path, 4);
     struct tokio_run r = tokio_test_run(fx->dir, NULL, argv);
-    assert_int_equal(r.status, 0);
-    assert_string_equal(r.out, "{}\n");
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.out, "");
     assert_contains(r.err, "'empty.darshan'");
     assert_contains(r.err, "'missing.darshan'");
+    assert_contains(r.err, "'noise.darshan'");
+    assert_contains(r.err, "tokio summarize-darshanlogs: error: "
+                    "'noise.darshan': ");
+    size_t lines = 0;
+    for (const char *p = r.err; *p; p++)
+        lines += *p == '\n';
+    assert_int_equal(lines, 3);
     tokio_run_free(&r);
+
+    r = tokio_test_run(fx->dir, NULL, mixed);
+    assert_int_equal(r.status, 0);
+    assert_contains(r.out, "\"good.darshan\"");
+    assert_contains(r.err, "warning: skipping: 'empty.darshan'");
+    assert_contains(r.err, "'missing.darshan'");
+    tokio_run_free(&r);
+}
+
+/* Issue 17 item 8: a valid log whose name is not UTF-8 is summarized
+ * (keyed with '?' for its bytes above 0x7f, and said so), not "out of
+ * memory". */
+static void
+test_name_not_utf8(void **state)
+{
+    struct tokio_workdir *fx = *state;
+    char path[4300];
+    const char *argv[] = { "summarize-darshanlogs", "caf\xe9.darshan",
+                           NULL };
+
+    snprintf(path, sizeof(path), "%s/caf\xe9.darshan", fx->dir);
+    tokio_test_make_darshan_log(path, 2);
+    struct tokio_run r = tokio_test_run(fx->dir, NULL, argv);
+    assert_int_equal(r.status, 0);
+    assert_contains(r.out, "\"caf?.darshan\": {");
+    assert_contains(r.out, "\"/scratch\"");
+    assert_contains(r.err, "warning: the name of 'caf?.darshan' is not "
+                    "UTF-8");
+    assert_null(strstr(r.err, "memory"));
+    tokio_run_free(&r);
+}
+
+/* Issue 17 item 1: two updates of one file at once (-i X -o X) take turns
+ * under its lock; both land. */
+static void
+test_concurrent_updates_both_land(void **state)
+{
+    struct tokio_workdir *fx = *state;
+    enum { PER_RUN = 60 };
+    const char *a[PER_RUN + 6] = { "summarize-darshanlogs", "-i", "x.json",
+                                   "-o", "x.json" };
+    const char *b[PER_RUN + 6] = { "summarize-darshanlogs", "-i", "x.json",
+                                   "-o", "x.json" };
+    static char names[2 * PER_RUN][32];
+    char path[4300];
+
+    for (int i = 0; i < 2 * PER_RUN; i++) {
+        snprintf(names[i], sizeof(names[i]), "log%03d.darshan", i);
+        snprintf(path, sizeof(path), "%s/%s", fx->dir, names[i]);
+        tokio_test_make_darshan_log(path, (unsigned)i + 1);
+        (i < PER_RUN ? a : b)[5 + i % PER_RUN] = names[i];
+    }
+    snprintf(path, sizeof(path), "%s/x.json", fx->dir);
+    tokio_test_write_file(path, "{}", 2);
+    const char *const *argvs[] = { a, b };
+    struct tokio_run out[2];
+    tokio_test_run_concurrently(fx->dir, NULL, argvs, 2, out);
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(out[k].status, 0);
+        tokio_run_free(&out[k]);
+    }
+    json_error_t err;
+    json_t *v = json_load_file(path, 0, &err);
+    assert_non_null(v);
+    assert_int_equal(json_object_size(v), 2 * PER_RUN);
+    json_decref(v);
+    assert_int_equal(tokio_test_count_temporaries(fx->dir), 0);
 }
 
 /* The project's own sample logs, for when the pack is absent. */
@@ -126,6 +211,8 @@ main(void)
         TOKIO_TEST_IN_WORKDIR(test_bytes_per_mount),
         TOKIO_TEST_IN_WORKDIR(test_output_and_update),
         TOKIO_TEST_IN_WORKDIR(test_bad_logs_warn),
+        TOKIO_TEST_IN_WORKDIR(test_name_not_utf8),
+        TOKIO_TEST_IN_WORKDIR(test_concurrent_updates_both_land),
         TOKIO_TEST_IN_WORKDIR(test_own_samples),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

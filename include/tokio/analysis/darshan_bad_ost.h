@@ -68,6 +68,34 @@ TOKIO_API int tokio_darshan_bad_ost_add_log(struct tokio_darshan_bad_ost *b,
                                             const struct tokio_darshan *log,
                                             const char *label);
 
+/**
+ * As tokio_darshan_bad_ost_add_log() for the log at `path` (its label),
+ * reading it as it is decoded: only its POSIX and LUSTRE records, folded
+ * per file as they come, never held, so memory follows the number of
+ * files, not of records (issue 17 item 5).
+ * @return TOKIO_OK, TOKIO_PARTIAL (a module of the log ran out of memory
+ * in the runtime; what it holds was added), what tokio_darshan_open()
+ * fails with, TOKIO_ENOTFOUND (no POSIX or no LUSTRE records; nothing
+ * added), TOKIO_ENOMEM.
+ */
+TOKIO_API int tokio_darshan_bad_ost_add_path(struct tokio_darshan_bad_ost *b,
+                                             const char *path);
+
+/**
+ * Add one file's observation as tokio_darshan_bad_ost_file() gave it out
+ * (for merging the partial results of shards): file `name` of the log
+ * `label`, its performance and its OST ids (sorted, distinct; copied).
+ * A file of a label already added merges as in _add_log().  `no_time`
+ * adds to tokio_darshan_bad_ost_no_time() (pass the file as NULL to add
+ * only that).
+ * @return TOKIO_OK, TOKIO_ENOMEM (the set is left as it was).
+ */
+TOKIO_API int tokio_darshan_bad_ost_add_file(struct tokio_darshan_bad_ost *b,
+                                             const char *label,
+                                             const char *name, double perf,
+                                             const int64_t *osts,
+                                             size_t n_osts, size_t no_time);
+
 /** Observations so far: files with both POSIX and LUSTRE records. */
 TOKIO_API size_t tokio_darshan_bad_ost_file_count(
     const struct tokio_darshan_bad_ost *b);

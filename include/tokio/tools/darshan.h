@@ -132,7 +132,8 @@ TOKIO_API int tokio_darshan_load_views(const char *which,
  * cache-darshan JSON (tokio_darshan_to_json(), see
  * tokio/connectors/darshan_json.h) with the views in `views`.  A 0-byte
  * log (a repository's placeholder) gives {}, as the reference's failed
- * darshan-parser run did.
+ * darshan-parser run did.  A path that is not UTF-8 (a JSON key must be)
+ * is keyed with '?' for each byte above 0x7f.
  *
  * Differs from pytokio: as for tokio_find_darshanlogs(); and a log that
  * is not empty but cannot be read fails the whole load with the reader's

@@ -78,9 +78,17 @@ struct tokio_darshan_index_opts {
      * --no-bulk-insert); else in batches */
     int no_bulk_insert;
     size_t batch_logs;          /* logs per transaction; 0: 1000 */
+    /* --shard K/N: 0 < shard_k <= shard_n takes only the logs whose file
+     * name (the index's key) is in shard K of N
+     * (tokio_darshan_in_shard()), and tags the database as that shard's
+     * part for tokio_darshan_index_merge(); shard_n 0: every log */
+    unsigned shard_k, shard_n;
     /* Called from the calling thread, in input order.  `warn` gets a log
      * that could not be indexed and why; may be NULL. */
     void (*warn)(void *arg, const char *path, const char *why);
+    /* a log that could not be read at all (missing, not a Darshan log,
+     * damaged), when set; else `warn` gets it too */
+    void (*unreadable)(void *arg, const char *path, const char *why);
     /* after each log is written or skipped: done of total; may be NULL */
     void (*progress)(void *arg, size_t done, size_t total);
     void *arg;
@@ -93,6 +101,8 @@ struct tokio_darshan_index_stats {
     size_t n_duplicates;        /* skipped: same file name given twice */
     size_t n_indexed;           /* written to the index */
     size_t n_failed;            /* unreadable, or nothing to index */
+    size_t n_unreadable;        /* of n_failed: could not be read at all
+                                   (missing, not a Darshan log, damaged) */
     size_t n_existing_in_db;    /* logs the index held before */
 };
 
@@ -110,7 +120,12 @@ struct tokio_darshan_index_stats {
  * a rerun adds what is missing.
  *
  * A log that cannot be read, or holds nothing to index, is reported to
- * opts->warn and skipped (the run goes on, as in the reference).
+ * opts->warn (or opts->unreadable) and skipped (the run goes on, as in
+ * the reference).  A new index is made when the first log is written,
+ * so when no log given can be read (stats n_unreadable), none is left.
+ * With opts->shard_n, only shard opts->shard_k's share of the logs is
+ * indexed, into a part tagged as that shard's; re-running the shard adds
+ * what its part misses.
  *
  * @param cfg    site configuration for mount_to_fsname; may be NULL.
  * @param opts   NULL: defaults.
@@ -125,6 +140,35 @@ TOKIO_API int tokio_darshan_index(
     const struct tokio_config *cfg,
     const struct tokio_darshan_index_opts *opts,
     struct tokio_darshan_index_stats *stats_out);
+
+/**
+ * Whether `name` belongs to shard `k` of `n` (1 <= k <= n): zlib's
+ * crc32 of its bytes, modulo n, is k - 1.  Stable across runs, hosts and
+ * versions, so a Slurm array task or cron job always gets the same share.
+ * Commands keyed by file name (the index) hash the name without folders,
+ * so a log given twice under two folders falls into one shard.
+ */
+TOKIO_API int tokio_darshan_in_shard(const char *name, unsigned k,
+                                     unsigned n);
+
+/**
+ * Merge the partial indexes `parts` (each written by tokio_darshan_index()
+ * with a shard, or any index) into a new index at `out_path`, replacing
+ * it whole (written beside it and renamed; its lock held throughout):
+ * the rows one run over all the logs would have written, given the logs
+ * in file-name order (as a folder is listed) -- the same log_id and fs_id
+ * numbering, so `sqlite3 OUT .dump` is that run's.  Parts are read, never
+ * changed.
+ *
+ * @return TOKIO_OK; TOKIO_EFORMAT (a part is not an index, has another
+ *         schema, two parts are tagged as the same shard or as shards of
+ *         different counts, or hold the same log: the message names the
+ *         parts); TOKIO_EIO (a part cannot be read, `out_path` cannot be
+ *         written); TOKIO_EINVAL (no parts); TOKIO_ENOMEM.
+ */
+TOKIO_API int tokio_darshan_index_merge(const char *out_path,
+                                        const char *const *parts,
+                                        size_t n_parts);
 
 /**
  * The reference's older summarize_darshanlogs for one log: POSIX bytes
