@@ -23,6 +23,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "connectors/darshan_text.h"
 #include "core/alloc.h"
@@ -228,24 +229,26 @@ put_components(const struct tokio_darshan_record *lr, FILE *fp)
     }
 }
 
-/* One DXT record: its header lines, then its writes and reads. */
+/* Whether the record version of DXT module `mod` has thread ids
+ * (DXT_POSIX v2 and DXT_MPIIO v3 on, §8.7). */
 static int
-put_record(const struct tokio_darshan *log, int mod,
-           const struct tokio_darshan_record *r,
+has_tids(const struct tokio_darshan *log, int mod)
+{
+    unsigned ver = tokio_darshan_module_version(log, mod);
+
+    return mod == TOKIO_DARSHAN_DXT_MPIIO ? ver > 2 : ver > 1;
+}
+
+/* A DXT record's header lines, up to its column legend. */
+static void
+put_header(const struct tokio_darshan *log,
+           const struct tokio_darshan_record *r, size_t nthreads,
            const struct tokio_darshan_record *lustre, FILE *fp)
 {
-    int mpiio = mod == TOKIO_DARSHAN_DXT_MPIIO;
-    unsigned ver = tokio_darshan_module_version(log, mod);
-    /* thread ids exist from DXT_POSIX v2 and DXT_MPIIO v3 (§8.7) */
-    int has_tid = mpiio ? ver > 2 : ver > 1;
     const char *name = tokio_darshan_name(log, r->id);
     const char *mnt, *fs;
-    size_t nthreads = 1;
-    int rc;
 
     tokio__darshan_mount_of(log, name, &mnt, &fs);
-    if (has_tid && (rc = count_threads(log, r, &nthreads)) < 0)
-        return rc;
     /* glibc prints a NULL %s as "(null)" */
     fprintf(fp, "\n# DXT, file_id: %" PRIu64 ", file_name: %s\n", r->id,
             name ? name : "(null)");
@@ -260,8 +263,21 @@ put_record(const struct tokio_darshan *log, int mod,
     fprintf(fp, "# Module    Rank  Wt/Rd  Segment          Offset          "
             "Length    Start(s)      End(s)%s   Pthread-ID\n",
             lustre != NULL ? "   [OST]" : "");
-    for (size_t i = 0; i < r->n_writes + r->n_reads; i++) {
-        const struct tokio_darshan_segment *s = &r->segments[i];
+}
+
+/* The lines of `n` segments of record `r` at `segs`, the first being
+ * the record's segment `first` (writes, then reads). */
+static void
+put_segments(int mod, int has_tid, const struct tokio_darshan_record *r,
+             const struct tokio_darshan_segment *segs, size_t n,
+             size_t first, const struct tokio_darshan_record *lustre,
+             FILE *fp)
+{
+    int mpiio = mod == TOKIO_DARSHAN_DXT_MPIIO;
+
+    for (size_t k = 0; k < n; k++) {
+        const struct tokio_darshan_segment *s = &segs[k];
+        size_t i = first + k;
         int write = i < r->n_writes;
         fprintf(fp, "%8s%8" PRId64 "%7s%9zu%16" PRId64 "%16" PRId64
                 "%12.4f%12.4f  ", mpiio ? "X_MPIIO" : "X_POSIX", r->rank,
@@ -277,6 +293,23 @@ put_record(const struct tokio_darshan *log, int mod,
         else
             fputs(" N/A\n", fp);
     }
+}
+
+/* One DXT record: its header lines, then its writes and reads. */
+static int
+put_record(const struct tokio_darshan *log, int mod,
+           const struct tokio_darshan_record *r,
+           const struct tokio_darshan_record *lustre, FILE *fp)
+{
+    int has_tid = has_tids(log, mod);
+    size_t nthreads = 1;
+    int rc;
+
+    if (has_tid && (rc = count_threads(log, r, &nthreads)) < 0)
+        return rc;
+    put_header(log, r, nthreads, lustre, fp);
+    put_segments(mod, has_tid, r, r->segments, r->n_writes + r->n_reads, 0,
+                 lustre, fp);
     return TOKIO_OK;
 }
 
@@ -365,5 +398,157 @@ tokio_darshan_write_dxt(const struct tokio_darshan *log, FILE *fp)
     if (rc >= 0)
         rc = tokio__write_check(fp, "cannot write DXT text for '%s'",
                                 tokio_darshan_logname(log));
+    return rc;
+}
+
+/* ---- streamed: the log read as it is printed ------------------------ */
+
+/*
+ * tokio_darshan_stream_dxt()'s state: the LUSTRE module is kept (it comes
+ * before the DXT modules and is small); DXT records come a few hundred
+ * segments at a time and are printed as they come.  Records with thread
+ * ids (newer than the released tools read) are gathered whole first:
+ * their header counts the threads of all their segments.
+ */
+struct dxt_stream {
+    FILE *fp;
+    int started;                /* preamble written */
+    int next_mod;               /* banners written for modules below it */
+    int refs_built;
+    struct lustre_ref *refs;
+    size_t n_refs;
+    const struct tokio_darshan_record *lustre;  /* the current record's */
+    /* a record with thread ids being gathered */
+    struct tokio_darshan_record whole;
+    char host[65];
+    struct tokio_darshan_segment *segs;
+    size_t n_segs, cap_segs;
+};
+
+/* The banners (and partial warnings) of the modules with data below
+ * `upto`, stopping at one that was not decoded (the module `upto` - 1
+ * may still be decoding: its records are coming). */
+static int
+stream_banners(struct dxt_stream *st, const struct tokio_darshan *log,
+               int upto, int final)
+{
+    for (; st->next_mod < upto; st->next_mod++) {
+        int mod = st->next_mod;
+        if (tokio_darshan_module_len(log, mod) == 0 ||
+            (mod != TOKIO_DARSHAN_LUSTRE && mod != TOKIO_DARSHAN_DXT_POSIX &&
+             mod != TOKIO_DARSHAN_DXT_MPIIO))
+            continue;
+        if (mod != TOKIO_DARSHAN_LUSTRE)
+            fprintf(st->fp, "\n# **********************************"
+                    "*****************\n# %s module data\n"
+                    "# ***************************************************\n",
+                    tokio_darshan_module_name(mod));
+        if (tokio_darshan_module_partial(log, mod))
+            put_partial_warning(mod, st->fp);
+        if ((final || mod < upto - 1) && !tokio_darshan_module_decoded(log, mod))
+            return not_decoded(log, mod);
+    }
+    return TOKIO_OK;
+}
+
+static int
+stream_record(void *payload, const struct tokio_darshan *log, int mod,
+              const struct tokio_darshan_record *r)
+{
+    struct dxt_stream *st = payload;
+    size_t total = r->n_writes + r->n_reads;
+    int rc;
+
+    if (!st->started) {
+        tokio__darshan_write_preamble(log, st->fp);
+        st->started = 1;
+    }
+    if ((rc = stream_banners(st, log, mod + 1, 0)) < 0)
+        return rc;
+    if (r->seg_first == 0) {
+        st->lustre = NULL;
+        if (mod == TOKIO_DARSHAN_DXT_POSIX) {
+            if (!st->refs_built &&
+                (rc = index_lustre(log, &st->refs, &st->n_refs)) < 0)
+                return rc;
+            st->refs_built = 1;
+            st->lustre = find_lustre(log, st->refs, st->n_refs, r->id);
+        }
+    }
+    if (!has_tids(log, mod)) {
+        if (r->seg_first == 0)
+            put_header(log, r, 1, st->lustre, st->fp);
+        put_segments(mod, 0, r, r->segments, r->n_piece, r->seg_first,
+                     st->lustre, st->fp);
+    } else {
+        if (r->seg_first == 0) {
+            st->whole = *r;
+            snprintf(st->host, sizeof(st->host), "%s",
+                     r->hostname ? r->hostname : "");
+            st->whole.hostname = r->hostname ? st->host : NULL;
+            st->n_segs = 0;
+        }
+        if (r->n_piece > st->cap_segs - st->n_segs) {
+            size_t cap = st->cap_segs ? st->cap_segs : 256;
+            while (cap - st->n_segs < r->n_piece)
+                cap *= 2;
+            struct tokio_darshan_segment *g =
+                tokio__reallocarray(st->segs, cap, sizeof(*g));
+            if (g == NULL)
+                return tokio__error(TOKIO_ENOMEM, "out of memory writing "
+                                    "DXT text for '%s'",
+                                    tokio_darshan_logname(log));
+            st->segs = g;
+            st->cap_segs = cap;
+        }
+        if (r->n_piece > 0)
+            memcpy(st->segs + st->n_segs, r->segments,
+                   r->n_piece * sizeof(*st->segs));
+        st->n_segs += r->n_piece;
+        if (r->seg_first + r->n_piece == total) {
+            st->whole.segments = st->segs;
+            st->whole.seg_first = st->whole.n_piece = 0;
+            if ((rc = put_record(log, mod, &st->whole, st->lustre,
+                                 st->fp)) < 0)
+                return rc;
+        }
+    }
+    if (ferror(st->fp))
+        return tokio__write_check(st->fp, "cannot write DXT text for '%s'",
+                                  tokio_darshan_logname(log));
+    return TOKIO_OK;
+}
+
+int
+tokio_darshan_stream_dxt(const char *path, FILE *fp)
+{
+    struct dxt_stream st = { .fp = fp };
+    struct tokio_darshan_select sel = {
+        .modules = TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_LUSTRE) |
+                   TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DXT_POSIX) |
+                   TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DXT_MPIIO),
+        .kept = TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_LUSTRE),
+        .record = stream_record,
+        .payload = &st,
+        .dxt_pieces = 1,
+    };
+    struct tokio_darshan *log = NULL;
+    int rc = tokio_darshan_open_select(&log, path, &sel);
+
+    if (rc >= 0) {
+        if (!st.started)
+            tokio__darshan_write_preamble(log, fp);
+        if (tokio_darshan_module_len(log, TOKIO_DARSHAN_DXT_POSIX) == 0 &&
+            tokio_darshan_module_len(log, TOKIO_DARSHAN_DXT_MPIIO) == 0)
+            fputs("\n# no DXT module data available for this Darshan "
+                  "log.\n", fp);
+        else
+            rc = stream_banners(&st, log, TOKIO_DARSHAN_KNOWN_MODULES, 1);
+    }
+    if (rc >= 0)
+        rc = tokio__write_check(fp, "cannot write DXT text for '%s'", path);
+    tokio_darshan_free(log);
+    free(st.refs);
+    free(st.segs);
     return rc;
 }

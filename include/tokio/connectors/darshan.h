@@ -112,6 +112,11 @@ struct tokio_darshan_record {
     const char *hostname;       /* DXT */
     size_t n_writes, n_reads;   /* DXT: segments holds writes, then reads */
     const struct tokio_darshan_segment *segments;
+    /* DXT handed over in pieces (tokio_darshan_select's dxt_pieces):
+     * segments holds the n_piece segments from index seg_first of the
+     * record's writes-then-reads; n_writes and n_reads are the record's
+     * totals.  Both 0 otherwise (segments holds them all). */
+    size_t seg_first, n_piece;
 };
 
 /**
@@ -157,6 +162,15 @@ struct tokio_darshan_select {
     int skip_names;             /* no name table: names are NULL */
     tokio_darshan_record_fn record;     /* NULL: records are kept */
     void *payload;              /* record's first argument */
+    /* modules read and kept as tokio_darshan_open() keeps them, not
+     * handed to `record` (e.g. LUSTRE, to annotate DXT as it streams):
+     * TOKIO_DARSHAN_MODULE_BIT()s, read only if also in `modules` */
+    uint64_t kept;
+    /* DXT records are handed to `record` a few hundred segments at a
+     * time as they are inflated (the record's seg_first and n_piece say
+     * which), header facts repeated: memory does not grow with a
+     * record's segments.  0: each DXT record handed over whole. */
+    int dxt_pieces;
 };
 
 /**
@@ -456,5 +470,19 @@ TOKIO_API int tokio_darshan_write_file(const struct tokio_darshan *log,
  */
 TOKIO_API int tokio_darshan_write_dxt(const struct tokio_darshan *log,
                                       FILE *fp);
+
+/**
+ * The text of tokio_darshan_write_dxt() for the log at `path`, written
+ * as the log is read: the DXT records are inflated, decoded and printed a
+ * few hundred segments at a time, never held, so memory stays a few
+ * hundred KiB whatever the number of segments (only the LUSTRE records,
+ * and a record with thread ids, are held whole).  Differs from
+ * tokio_darshan_write_dxt() only on a damaged log: a record whose counts
+ * claim more segments than its region holds is printed up to the
+ * region's end (darshan-dxt-parser drops it), and an error in a region
+ * comes after the text of the records before it.  Returns
+ * tokio_darshan_open()'s failures and tokio_darshan_write_dxt()'s.
+ */
+TOKIO_API int tokio_darshan_stream_dxt(const char *path, FILE *fp);
 
 #endif
