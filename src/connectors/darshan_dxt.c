@@ -21,6 +21,7 @@
 #include "tokio/connectors/darshan.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -265,6 +266,83 @@ put_header(const struct tokio_darshan *log,
             lustre != NULL ? "   [OST]" : "");
 }
 
+/*
+ * Segment lines are most of a trace's text (67 million for a 2 GiB
+ * trace), and printf() of them took 2.8 us a line, ten times the cost of
+ * inflating and decoding them: they are formatted here, to the same bytes.
+ */
+
+/* `v` right-aligned in `width` (at least its digits) at `o`; the end. */
+static char *
+put_int(char *o, int64_t v, int width)
+{
+    char d[24];
+    int n = 0;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+
+    do {
+        d[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u > 0);
+    if (v < 0)
+        d[n++] = '-';
+    for (int pad = width - n; pad > 0; pad--)
+        *o++ = ' ';
+    while (n > 0)
+        *o++ = d[--n];
+    return o;
+}
+
+/*
+ * `v` as "%12.4f" at `o`; the end.  The decimal value rounded to four
+ * places from the double's exact binary value, ties to even, as glibc
+ * does in the default rounding mode.  NULL (nothing written) for values
+ * it cannot do exactly this way: not finite, or 2^49 and beyond.
+ */
+char *
+tokio__darshan_put_f4(char *o, double v)
+{
+    if (!(v > -0x1p49 && v < 0x1p49))
+        return NULL;
+    int neg = signbit(v);
+    int e;
+    double m = frexp(fabs(v), &e);      /* |v| = m 2^e, m in [0.5, 1) */
+    uint64_t mant = (uint64_t)ldexp(m, 53);     /* exact */
+    int k = 53 - e;                     /* |v| = mant / 2^k */
+    uint64_t r;                         /* |v| 10^4, rounded */
+
+    if (mant == 0) {
+        r = 0;
+    } else if (k <= 0) {
+        r = (mant << -k) * 10000;
+    } else if (k > 120) {
+        r = 0;
+    } else {
+        unsigned __int128 q = (unsigned __int128)mant * 10000;
+        unsigned __int128 half = (unsigned __int128)1 << (k - 1);
+        unsigned __int128 rem = q & (((unsigned __int128)1 << k) - 1);
+        r = (uint64_t)(q >> k);
+        if (rem > half || (rem == half && (r & 1)))
+            r++;
+    }
+    char d[32];
+    int n = 0;
+    for (int i = 0; i < 4; i++, r /= 10)
+        d[n++] = (char)('0' + r % 10);
+    d[n++] = '.';
+    do {
+        d[n++] = (char)('0' + r % 10);
+        r /= 10;
+    } while (r > 0);
+    if (neg)
+        d[n++] = '-';
+    for (int pad = 12 - n; pad > 0; pad--)
+        *o++ = ' ';
+    while (n > 0)
+        *o++ = d[--n];
+    return o;
+}
+
 /* The lines of `n` segments of record `r` at `segs`, the first being
  * the record's segment `first` (writes, then reads). */
 static void
@@ -279,10 +357,32 @@ put_segments(int mod, int has_tid, const struct tokio_darshan_record *r,
         const struct tokio_darshan_segment *s = &segs[k];
         size_t i = first + k;
         int write = i < r->n_writes;
-        fprintf(fp, "%8s%8" PRId64 "%7s%9zu%16" PRId64 "%16" PRId64
-                "%12.4f%12.4f  ", mpiio ? "X_MPIIO" : "X_POSIX", r->rank,
-                write ? "write" : "read", write ? i : i - r->n_writes,
-                s->offset, s->length, s->start_time, s->end_time);
+        char line[160], *o = line;
+        memcpy(o, mpiio ? " X_MPIIO" : " X_POSIX", 8);
+        o = put_int(o + 8, r->rank, 8);
+        memcpy(o, write ? "  write" : "   read", 7);
+        o = put_int(o + 7, (int64_t)(write ? i : i - r->n_writes), 9);
+        o = put_int(o, s->offset, 16);
+        o = put_int(o, s->length, 16);
+        if ((o = tokio__darshan_put_f4(o, s->start_time)) == NULL ||
+            (o = tokio__darshan_put_f4(o, s->end_time)) == NULL) {
+            /* times no trace holds: printf's way */
+            fprintf(fp, "%8s%8" PRId64 "%7s%9zu%16" PRId64 "%16" PRId64
+                    "%12.4f%12.4f  ", mpiio ? "X_MPIIO" : "X_POSIX",
+                    r->rank, write ? "write" : "read",
+                    write ? i : i - r->n_writes, s->offset, s->length,
+                    s->start_time, s->end_time);
+            o = line;
+        } else {
+            *o++ = ' ';
+            *o++ = ' ';
+        }
+        if (lustre == NULL && !has_tid) {
+            memcpy(o, " N/A\n", 5);
+            fwrite(line, 1, (size_t)(o + 5 - line), fp);
+            continue;
+        }
+        fwrite(line, 1, (size_t)(o - line), fp);
         if (lustre != NULL) {
             put_osts(lustre, s->offset, s->length, fp);
             if (lustre->n_comps > 0)

@@ -11,11 +11,13 @@
 #include "testutil.h"
 
 #include <dirent.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "connectors/darshan_text.h"
 #include "tokio/connectors/darshan.h"
 #include "tokio/connectors/darshan_writer.h"
 
@@ -321,6 +323,50 @@ test_stream_truncated_log_fails(void **state)
     free(text);
 }
 
+/* The segment lines' own "%12.4f" writes what printf writes: ties,
+ * signs, zeros, tiny, huge and non-finite values, and random doubles. */
+static void
+test_f4_matches_printf(void **state)
+{
+    static const double edge[] = {
+        0.0, -0.0, 0.00005, 0.00015, 0.00025, -0.00005, 1.23455, 2.5,
+        0.99995, 9999999.99995, 1e-300, -1e-320, 5e-324, 123456789.0,
+        0x1p49, -0x1p49, 0x1p49 - 0.5, 1e15, 1e300, -1e300, 0.1, 0.7,
+        1.0 / 3.0, 12345.678949999999, 12345.67895,
+    };
+    uint64_t x = 0x2545f4914f6cdd1dULL;
+
+    (void)state;
+    for (size_t i = 0; i < 200000 + sizeof(edge) / sizeof(*edge); i++) {
+        double v;
+        if (i < sizeof(edge) / sizeof(*edge)) {
+            v = edge[i];
+        } else {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            if (i % 3 == 0) {
+                memcpy(&v, &x, sizeof(v));      /* any bits at all */
+            } else {
+                /* times as traces hold them, some on exact ties */
+                v = (double)(x >> 20) * (i % 3 == 1 ? 1e-7 : 0.00005);
+                if (x & 1)
+                    v = -v;
+            }
+        }
+        char want[512], got[512];
+        snprintf(want, sizeof(want), "%12.4f", v);
+        char *end = tokio__darshan_put_f4(got, v);
+        if (!(fabs(v) < 0x1p49)) {
+            assert_null(end);   /* left to printf */
+            continue;
+        }
+        assert_non_null(end);
+        *end = '\0';
+        if (strcmp(got, want) != 0)
+            print_message("%a: got '%s', want '%s'\n", v, got, want);
+        assert_string_equal(got, want);
+    }
+}
+
 /* darshan-dxt-parser 3.5.0, where installed, prints what we print. */
 static void
 test_darshan_dxt_parser_agrees(void **state)
@@ -365,6 +411,7 @@ main(void)
         cmocka_unit_test_setup_teardown(test_stream_truncated_log_fails,
                                         tokio_test_mkdtemp_setup,
                                         tokio_test_remove_dir),
+        cmocka_unit_test(test_f4_matches_printf),
         cmocka_unit_test_setup_teardown(test_darshan_dxt_parser_agrees,
                                         tokio_test_mkdtemp_setup,
                                         tokio_test_remove_dir),
