@@ -26,6 +26,8 @@ static const char description[] =
 static int
 write_dxt(FILE *fp, void *ctx)
 {
+    /* a trace's text is gigabytes: 256 KiB writes, not st_blksize's */
+    (void)setvbuf(fp, NULL, _IOFBF, 256u << 10);
     return tokio_darshan_stream_dxt(ctx, fp);
 }
 

@@ -21,7 +21,6 @@
 #include "tokio/connectors/darshan.h"
 
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -272,25 +271,51 @@ put_header(const struct tokio_darshan *log,
  * inflating and decoding them: they are formatted here, to the same bytes.
  */
 
+static const char digit_pairs[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233"
+    "34353637383940414243444546474849505152535455565758596061626364656667"
+    "6869707172737475767778798081828384858687888990919293949596979899";
+
+/* The decimal digits of `u` ending at `end` (written backwards); the
+ * first digit. */
+static char *
+digits_back(char *end, uint64_t u)
+{
+    while (u >= 100) {
+        unsigned k = (unsigned)(u % 100) * 2;
+        u /= 100;
+        *--end = digit_pairs[k + 1];
+        *--end = digit_pairs[k];
+    }
+    if (u >= 10) {
+        *--end = digit_pairs[u * 2 + 1];
+        *--end = digit_pairs[u * 2];
+    } else {
+        *--end = (char)('0' + u);
+    }
+    return end;
+}
+
+/* `d`, `n` bytes, right-aligned in `width` at `o`; the end. */
+static char *
+put_padded(char *o, const char *d, size_t n, int width)
+{
+    for (int pad = width - (int)n; pad > 0; pad--)
+        *o++ = ' ';
+    memcpy(o, d, n);
+    return o + n;
+}
+
 /* `v` right-aligned in `width` (at least its digits) at `o`; the end. */
 static char *
 put_int(char *o, int64_t v, int width)
 {
-    char d[24];
-    int n = 0;
-    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    char d[24], *end = d + sizeof(d);
+    char *p = digits_back(end, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
 
-    do {
-        d[n++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u > 0);
     if (v < 0)
-        d[n++] = '-';
-    for (int pad = width - n; pad > 0; pad--)
-        *o++ = ' ';
-    while (n > 0)
-        *o++ = d[--n];
-    return o;
+        *--p = '-';
+    return put_padded(o, p, (size_t)(end - p), width);
 }
 
 /*
@@ -302,22 +327,24 @@ put_int(char *o, int64_t v, int width)
 char *
 tokio__darshan_put_f4(char *o, double v)
 {
+    uint64_t bits;
+
     if (!(v > -0x1p49 && v < 0x1p49))
         return NULL;
-    int neg = signbit(v);
-    int e;
-    double m = frexp(fabs(v), &e);      /* |v| = m 2^e, m in [0.5, 1) */
-    uint64_t mant = (uint64_t)ldexp(m, 53);     /* exact */
-    int k = 53 - e;                     /* |v| = mant / 2^k */
+    memcpy(&bits, &v, sizeof(bits));
+    int neg = (int)(bits >> 63);
+    int bexp = (int)(bits >> 52 & 0x7ff);
+    uint64_t mant = bits & ((UINT64_C(1) << 52) - 1);
+    /* |v| = mant / 2^k */
+    int k = bexp == 0 ? 1074 : 1075 - bexp;
     uint64_t r;                         /* |v| 10^4, rounded */
 
-    if (mant == 0) {
-        r = 0;
-    } else if (k <= 0) {
-        r = (mant << -k) * 10000;
-    } else if (k > 120) {
+    if (bexp != 0)
+        mant |= UINT64_C(1) << 52;
+    if (mant == 0 || k > 120) {
         r = 0;
     } else {
+        /* k >= 4 here: |v| < 2^49 */
         unsigned __int128 q = (unsigned __int128)mant * 10000;
         unsigned __int128 half = (unsigned __int128)1 << (k - 1);
         unsigned __int128 rem = q & (((unsigned __int128)1 << k) - 1);
@@ -325,22 +352,17 @@ tokio__darshan_put_f4(char *o, double v)
         if (rem > half || (rem == half && (r & 1)))
             r++;
     }
-    char d[32];
-    int n = 0;
-    for (int i = 0; i < 4; i++, r /= 10)
-        d[n++] = (char)('0' + r % 10);
-    d[n++] = '.';
-    do {
-        d[n++] = (char)('0' + r % 10);
-        r /= 10;
-    } while (r > 0);
+    char d[32], *end = d + sizeof(d);
+    unsigned frac = (unsigned)(r % 10000);
+    *--end = (char)('0' + frac % 10);
+    *--end = (char)('0' + frac / 10 % 10);
+    *--end = (char)('0' + frac / 100 % 10);
+    *--end = (char)('0' + frac / 1000);
+    *--end = '.';
+    char *p = digits_back(end, r / 10000);
     if (neg)
-        d[n++] = '-';
-    for (int pad = 12 - n; pad > 0; pad--)
-        *o++ = ' ';
-    while (n > 0)
-        *o++ = d[--n];
-    return o;
+        *--p = '-';
+    return put_padded(o, p, (size_t)(d + sizeof(d) - p), 12);
 }
 
 /* The lines of `n` segments of record `r` at `segs`, the first being
