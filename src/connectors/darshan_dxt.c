@@ -567,7 +567,8 @@ stream_banners(struct dxt_stream *st, const struct tokio_darshan *log,
                     tokio_darshan_module_name(mod));
         if (tokio_darshan_module_partial(log, mod))
             put_partial_warning(mod, st->fp);
-        if ((final || mod < upto - 1) && !tokio_darshan_module_decoded(log, mod))
+        if ((final || mod < upto - 1) &&
+            !tokio_darshan_module_decoded(log, mod))
             return not_decoded(log, mod);
     }
     return TOKIO_OK;
