@@ -7,9 +7,9 @@ set -eu
 packages="
 build-essential cmake pkg-config
 libjansson-dev libarchive-dev zlib1g-dev libbz2-dev libpcre2-dev
-libyaml-dev libhdf5-dev hdf5-tools libsqlite3-dev sqlite3 libmariadb-dev
+libyaml-dev libhdf5-dev libsqlite3-dev sqlite3 libmariadb-dev
 libcairo2-dev libcurl4-openssl-dev libcmocka-dev
-mariadb-server mariadb-client
+mariadb-server
 clang libclang-rt-14-dev valgrind
 chromium
 "

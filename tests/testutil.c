@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <grp.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -260,6 +261,9 @@ set_child_env(const char *const *env)
     }
 }
 
+/* tokio_test_run_as_nobody(): the next child drops to uid/gid 65534. */
+static int child_as_nobody;
+
 /* tokio_test_run() with a file size limit (0: none), and standard output
  * to `stdout_path` instead of r.out (NULL: to r.out). */
 static struct tokio_run
@@ -307,6 +311,9 @@ run_tokio(const char *cwd, const char *const *env, const char *const *argv,
         }
         if (child_limits != NULL)
             apply_limits(child_limits);
+        if (child_as_nobody && (setgroups(0, NULL) != 0 ||
+                                setgid(65534) != 0 || setuid(65534) != 0))
+            _exit(125);
         args[0] = "tokio";
         memcpy(args + 1, argv, argc * sizeof(*args));
         execv(bin, (char *const *)args);
@@ -1334,4 +1341,16 @@ tokio_test_run_in_tmpfs(const char *dir, size_t kib, const char *const *env,
     free(e);
     free(listing);
     return rc;
+}
+
+struct tokio_run
+tokio_test_run_as_nobody(const char *cwd, const char *const *env,
+                         const char *const *argv)
+{
+    struct tokio_run r;
+
+    child_as_nobody = 1;
+    r = run_tokio(cwd, env, argv, 0, NULL);
+    child_as_nobody = 0;
+    return r;
 }

@@ -385,4 +385,14 @@ int tokio_test_run_in_tmpfs(const char *dir, size_t kib,
                             const char *const *env, const char *const *argv,
                             struct tokio_run *out, char **listing_out);
 
+/*
+ * tokio_test_run(), the command running as user and group 65534
+ * (nobody) with no supplementary groups: for the checks of what a user
+ * who is not root may do when the tests run as root.  Exit 125 when
+ * the identity cannot be dropped (then skip).
+ */
+struct tokio_run tokio_test_run_as_nobody(const char *cwd,
+                                          const char *const *env,
+                                          const char *const *argv);
+
 #endif

@@ -63,6 +63,14 @@ TOKIO_API void tokio_output_unlock(int lock);
  */
 TOKIO_API void tokio_output_cleanup_on_signals(void);
 
+/**
+ * Remove the temporary files of every output this process is writing, so
+ * that none of them is renamed into place (the rename then fails): for a
+ * signal handler that lets the program go on to clean up before it dies
+ * of the signal.  Async-signal-safe.
+ */
+TOKIO_API void tokio_output_remove_temporaries(void);
+
 /* Flags for tokio_json_write() */
 #define TOKIO_JSON_SORT_KEYS 0x100u     /* else insertion order */
 /* with SORT_KEYS: an object whose keys are all integers ("-3", "10") is

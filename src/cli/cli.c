@@ -337,10 +337,29 @@ cli_parse_exit(int rc)
     return rc == CLI_PARSE_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
 }
 
+/* What --help writes (cli_set_help_form()), and a man page's summary. */
+static enum cli_help_form help_form = CLI_HELP_TEXT;
+static const char *help_summary;
+
+void
+cli_set_help_form(enum cli_help_form form, const char *summary)
+{
+    help_form = form;
+    help_summary = summary;
+}
+
 void
 cli_print_help(FILE *fp, const char *cmd, const struct cli_option *opts,
                const char *const *usage, const char *description)
 {
+    if (help_form == CLI_HELP_MAN) {
+        cli_print_man(fp, cmd, opts, usage, description, help_summary);
+        return;
+    }
+    if (help_form == CLI_HELP_WORDS) {
+        cli_print_option_words(fp, opts);
+        return;
+    }
     for (size_t i = 0; usage && usage[i]; i++)
         fprintf(fp, "%s%s\n", i == 0 ? "usage: " : "   or: ", usage[i]);
     if (description)

@@ -147,4 +147,32 @@ int cli_write_output(const char *cmd, const char *path,
 int cli_write_json(const char *cmd, const char *path, const json_t *value,
                    unsigned flags);
 
+/*
+ * What --help writes (src/cli/man.c), chosen once before a command runs
+ * so that a man page and the completion words come from the same option
+ * table as the help: the help text (the default), a man page in roff
+ * (`tokio help --man NAME`; `summary` is its NAME line), or every
+ * spelling of every option on one line (`tokio completion bash`).
+ */
+enum cli_help_form { CLI_HELP_TEXT, CLI_HELP_MAN, CLI_HELP_WORDS };
+void cli_set_help_form(enum cli_help_form form, const char *summary);
+
+/* `text` for roff: backslashes, quotes and hyphens escaped, a leading
+ * '.' or '\'' made text, characters past ASCII as \[uXXXX]; newlines
+ * kept. */
+void cli_roff(FILE *fp, const char *text);
+
+/* The title lines of a tokio man page: .TH, and NAME's line. */
+void cli_man_head(FILE *fp, const char *page, const char *summary);
+
+/* A command's man page: SYNOPSIS from `usage`, DESCRIPTION, OPTIONS
+ * from `opts` (--help included, as in its help), EXIT STATUS, SEE ALSO. */
+void cli_print_man(FILE *fp, const char *cmd, const struct cli_option *opts,
+                   const char *const *usage, const char *description,
+                   const char *summary);
+
+/* Every spelling of the options of `opts` ("--help", "-h" when the
+ * command leaves it to help, "--long", "-s"), space-separated. */
+void cli_print_option_words(FILE *fp, const struct cli_option *opts);
+
 #endif

@@ -6,15 +6,20 @@
 
 #include <string.h>
 
+#include "tokio/output.h"
+
 volatile sig_atomic_t cli_interrupted;
 
 static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 static struct sigaction saved[3];
 
+/* The flag, and no output committed after the signal: the temporaries
+ * go now, so a write under way fails instead of replacing its target. */
 static void
 on_signal(int sig)
 {
     cli_interrupted = sig;
+    tokio_output_remove_temporaries();
 }
 
 void

@@ -3,8 +3,10 @@
  * to a server: caught as a flag the library polls (struct
  * tokio_es_options.stop), so that it stops and frees what it holds on
  * the server (an Elasticsearch scroll context) first; then the signal
- * is raised again and ends the process as it would have (removing the
- * command's temporary files on the way).
+ * is raised again and ends the process as it would have.  The command's
+ * temporary files are removed when the signal arrives, so an output being
+ * written then is not committed (issue 17: archive-collectdes replaced
+ * its output when interrupted while writing it).
  */
 #ifndef TOKIO_CLI_INTERRUPT_H
 #define TOKIO_CLI_INTERRUPT_H

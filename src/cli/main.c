@@ -11,6 +11,8 @@
  *   3. add its line to `commands[]` below, in alphabetical order;
  *   4. test it in tests/cli/test_NAME.c (found by CMake on its own);
  *   5. add its row to the command list in README.md.
+ * Its man page (tokio-NAME.1) and bash completion are written from the
+ * same usage, table and summary (src/cli/man.c, cmake/man.cmake).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -72,6 +74,8 @@ print_overview(FILE *fp)
     fprintf(fp,
             "usage: tokio <command> [<options>] [<args>]\n"
             "       tokio help [<command>]\n"
+            "       tokio help --man [<command>]\n"
+            "       tokio completion bash\n"
             "       tokio --version\n"
             "\n"
             "tokio (Total Knowledge of I/O) connects the I/O monitoring data of"
@@ -110,6 +114,127 @@ unknown_command(const char *name)
     return CLI_EXIT_USAGE;
 }
 
+/*
+ * tokio(1): what `tokio help` says, as a man page naming each command's
+ * own page.
+ */
+static void
+print_overview_man(FILE *fp)
+{
+    cli_man_head(fp, "tokio", "Total Knowledge of I/O: the I/O monitoring "
+                 "data of an HPC site, connected");
+    fputs(".SH SYNOPSIS\n"
+          "\\fBtokio\\fR \\fI<command>\\fR [\\fI<options>\\fR] "
+          "[\\fI<args>\\fR]\n.br\n"
+          "\\fBtokio help\\fR [\\fB\\-\\-man\\fR] [\\fI<command>\\fR]\n"
+          ".br\n"
+          "\\fBtokio completion bash\\fR\n.br\n"
+          "\\fBtokio \\-\\-version\\fR\n"
+          ".SH DESCRIPTION\n"
+          "tokio (Total Knowledge of I/O) connects the I/O monitoring data"
+          " of an HPC site.  Each command has its page, listed below.\n"
+          ".PP\n"
+          "\\fBtokio help\\fR \\fI<command>\\fR, as"
+          " \\fBtokio\\fR \\fI<command>\\fR \\fB\\-\\-help\\fR, shows a"
+          " command\\(aqs options.  \\fBtokio help \\-\\-man\\fR"
+          " \\fI<command>\\fR writes its man page in roff, from the same"
+          " option table (\\fBtokio help \\-\\-man\\fR alone writes this"
+          " one; read one with \\fBman \\-l \\-\\fR);"
+          " \\fBtokio completion bash\\fR writes the bash completion"
+          " of the commands and their options.  Both are installed with"
+          " tokio.\n"
+          ".SH COMMANDS\n", fp);
+    for (size_t i = 0; i < N_COMMANDS; i++) {
+        fputs(".TP\n\\fBtokio\\-", fp);
+        cli_roff(fp, commands[i].name);
+        fputs("\\fR(1)\n", fp);
+        cli_roff(fp, commands[i].summary);
+        fputc('\n', fp);
+    }
+    fputs(".SH EXIT STATUS\n"
+          "0 on success, 1 when a command failed (the message names the"
+          " input and what is wrong), 2 on a bad command line.\n", fp);
+}
+
+/*
+ * `tokio help --man [<command>]` (the words after --man in argv): the
+ * man page of a command, written by the command itself (its --help, in
+ * roff), or tokio(1).
+ */
+static int
+man_page(int argc, char **argv)
+{
+    if (argc > 1) {
+        fprintf(stderr, "tokio help: --man takes one command, or none\n"
+                        "see 'tokio help'\n");
+        return CLI_EXIT_USAGE;
+    }
+    if (argc == 0) {
+        print_overview_man(stdout);
+        return CLI_EXIT_OK;
+    }
+    const struct command *c = find_command(argv[0]);
+    if (c == NULL)
+        return unknown_command(argv[0]);
+    char *help_argv[] = { (char *)c->name, "--help", NULL };
+    cli_set_help_form(CLI_HELP_MAN, c->summary);
+    return c->run(2, help_argv);
+}
+
+/*
+ * `tokio completion bash`: a bash completion of the commands (the
+ * reference's cache_darshan spelling too) and, after a command, of its
+ * options, each command's written by the command itself (its --help as
+ * words).  Other words fall back to bash's file names.
+ */
+static int
+completion(int argc, char **argv)
+{
+    if (argc != 1 || strcmp(argv[0], "bash") != 0) {
+        fprintf(stderr, "tokio completion: give the shell: bash\n"
+                        "see 'tokio help'\n");
+        return CLI_EXIT_USAGE;
+    }
+    printf("# bash completion of tokio %s, written by "
+           "`tokio completion bash`\n"
+           "_tokio()\n"
+           "{\n"
+           "    local cur=${COMP_WORDS[COMP_CWORD]} "
+           "cmd=${COMP_WORDS[1]//_/-} words= c\n"
+           "    local commands='", tokio_version());
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        printf("%s%s", i ? " " : "", commands[i].name);
+    printf("'\n"
+           "    COMPREPLY=()\n"
+           "    if [ \"$COMP_CWORD\" -eq 1 ]; then\n"
+           "        words=\"--help --version completion help $commands\"\n"
+           "    elif [ \"$cmd\" = help ]; then\n"
+           "        words=\"--man $commands\"\n"
+           "    elif [ \"$cmd\" = completion ]; then\n"
+           "        words=bash\n"
+           "    elif [[ $cur == -* ]]; then\n"
+           "        case $cmd in\n");
+    for (size_t i = 0; i < N_COMMANDS; i++) {
+        char *help_argv[] = { (char *)commands[i].name, "--help", NULL };
+        int rc;
+
+        printf("        %s) words='", commands[i].name);
+        cli_set_help_form(CLI_HELP_WORDS, NULL);
+        if ((rc = commands[i].run(2, help_argv)) != CLI_EXIT_OK)
+            return rc;
+        printf("' ;;\n");
+    }
+    printf("        esac\n"
+           "    fi\n"
+           "    for c in $(compgen -W \"$words\" -- \"$cur\"); do\n"
+           "        COMPREPLY+=(\"$c\")\n"
+           "    done\n"
+           "    return 0\n"
+           "}\n"
+           "complete -o default -F _tokio tokio\n");
+    return CLI_EXIT_OK;
+}
+
 static int
 dispatch(int argc, char **argv)
 {
@@ -129,12 +254,16 @@ dispatch(int argc, char **argv)
             print_overview(stdout);
             return CLI_EXIT_OK;
         }
+        if (strcmp(argv[2], "--man") == 0)
+            return man_page(argc - 3, argv + 3);
         const struct command *c = find_command(argv[2]);
         if (c == NULL)
             return unknown_command(argv[2]);
         char *help_argv[] = { (char *)c->name, "--help", NULL };
         return c->run(2, help_argv);
     }
+    if (strcmp(name, "completion") == 0)
+        return completion(argc - 2, argv + 2);
     if (name[0] == '-') {
         fprintf(stderr, "tokio: unknown option '%s'\n"
                         "see 'tokio help'\n", name);

@@ -546,30 +546,42 @@ insert_slot(struct tokio_darshan *log, int at)
     log->partial = ((log->partial & ~low) << 1) | low;
 }
 
+/* The version string a log starts with (§1), checked by
+ * darshan_log_get_header's rule before anything else is read: *minor. */
 static int
-parse_header(struct tokio_darshan *log, const unsigned char *p, size_t size)
+check_version(const char *logname, const unsigned char *p, size_t size,
+              char ver[VERSION_LEN + 1], int *minor)
 {
-    char ver[VERSION_LEN + 1];
-    int major = 0, minor = 0;
+    int major = 0;
 
     if (size < VERSION_LEN)
         return tokio__error(TOKIO_EFORMAT, "'%s': not a darshan log (%zu "
                             "bytes, too short for a version string)",
-                            log->logname, size);
+                            logname, size);
     memcpy(ver, p, VERSION_LEN);
     ver[VERSION_LEN] = '\0';
-    memcpy(log->version, ver, sizeof(ver));
-    /* §1 acceptance rule of darshan_log_get_header */
-    if (sscanf(ver, "%d.%d", &major, &minor) != 2 || major != 3 ||
-        (minor != 0 && minor != 10 && minor != 20 && minor != 21 &&
-         minor != 41)) {
+    if (sscanf(ver, "%d.%d", &major, minor) != 2 || major != 3 ||
+        (*minor != 0 && *minor != 10 && *minor != 20 && *minor != 21 &&
+         *minor != 41)) {
         for (char *c = ver; *c; c++)
             if ((unsigned char)*c < 0x20 || (unsigned char)*c > 0x7e)
                 *c = '?';
         return tokio__error(TOKIO_EFORMAT, "'%s': incompatible darshan file "
                             "(version '%s'; darshan-util 3.5.0 reads 3.00, "
-                            "3.10, 3.20, 3.21 and 3.41)", log->logname, ver);
+                            "3.10, 3.20, 3.21 and 3.41)", logname, ver);
     }
+    return TOKIO_OK;
+}
+
+static int
+parse_header(struct tokio_darshan *log, const unsigned char *p, size_t size)
+{
+    char ver[VERSION_LEN + 1];
+    int minor = 0, rc = check_version(log->logname, p, size, ver, &minor);
+
+    if (rc < 0)
+        return rc;
+    memcpy(log->version, ver, sizeof(ver));
     log->minor = minor;
     size_t hsize = minor == 41 ? NEW_HEADER_SIZE : OLD_HEADER_SIZE;
     int slots = minor == 41 ? NEW_SLOTS : OLD_SLOTS;
@@ -906,15 +918,15 @@ parse_log(struct tokio_darshan *log, struct dsrc *src,
           const struct tokio_darshan_select *sel)
 {
     struct inflater zi = { 0 };
-    unsigned char head[NEW_HEADER_SIZE];
     const unsigned char *hp = src->mem;
     uint64_t size = src->size;
     int rc = TOKIO_OK;
 
     if (src->fd >= 0) {
-        size_t want = size < sizeof(head) ? (size_t)size : sizeof(head);
+        /* the header, from the chunk buffer */
+        size_t want = size < NEW_HEADER_SIZE ? (size_t)size
+                                             : NEW_HEADER_SIZE;
         size_t avail = 0;
-        hp = head;
         if (want > 0 &&
             (rc = src_at(log, src, 0, want, size, &hp, &avail)) >= 0 &&
             avail < want)
@@ -1041,18 +1053,35 @@ int
 tokio_darshan_open_select(struct tokio_darshan **out, const char *path,
                           const struct tokio_darshan_select *sel)
 {
-    unsigned char *buf = NULL;
-    size_t n = 0, cap = 0;
+    unsigned char *buf, head[VERSION_LEN];
+    char ver[VERSION_LEN + 1];
+    size_t n, cap, h = 0;
     struct stat st;
-    int fd, rc = TOKIO_OK;
+    int fd, minor, rc = TOKIO_OK;
 
     *out = NULL;
     if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
         return tokio__error(TOKIO_EIO, "cannot open '%s': %s", path,
                             strerror(errno));
-    /* a regular file is read a chunk at a time as its regions are
-     * inflated (pread(); a log of gigabytes never sits in memory);
-     * anything else (a pipe) is read whole first, by doubling */
+    /* its version first, so that another kind of file (a sparse GiB, say)
+     * is refused before any of it is held in memory */
+    while (h < sizeof(head)) {
+        ssize_t k = read(fd, head + h, sizeof(head) - h);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0)
+            rc = tokio__error(TOKIO_EIO, "cannot read '%s': %s", path,
+                              strerror(errno));
+        if (k <= 0)
+            break;
+        h += (size_t)k;
+    }
+    if (rc < 0 || (rc = check_version(path, head, h, ver, &minor)) < 0) {
+        close(fd);
+        return rc;
+    }
+    /* then a regular file a chunk at a time as its regions are inflated
+     * (pread(): a log of gigabytes never sits in memory whole) */
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
         struct dsrc src = { .fd = fd, .size = (uint64_t)st.st_size };
 #ifdef POSIX_FADV_SEQUENTIAL
@@ -1063,9 +1092,18 @@ tokio_darshan_open_select(struct tokio_darshan **out, const char *path,
         close(fd);
         return rc;
     }
+    /* anything else (a pipe) whole, by doubling */
+    cap = 65536;
+    if ((buf = tokio__malloc(cap)) == NULL) {
+        close(fd);
+        return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
+                            path);
+    }
+    memcpy(buf, head, h);
+    n = h;
     for (;;) {
-        if (n == cap || buf == NULL) {
-            size_t c = buf == NULL ? 65536 : cap * 2;
+        if (n == cap) {
+            size_t c = cap * 2;
             unsigned char *b = tokio__realloc(buf, c);
             if (b == NULL) {
                 rc = tokio__error(TOKIO_ENOMEM, "out of memory reading "

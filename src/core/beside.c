@@ -150,13 +150,19 @@ tokio__temporary_done(const char *tmp, int remove)
             live[i] = NULL;
 }
 
-/* Unlink every live temporary, then die of the signal as if not caught. */
-static void
-on_signal(int sig)
+void
+tokio_output_remove_temporaries(void)
 {
     for (size_t i = 0; i < LIVE_MAX; i++)
         if (live[i] != NULL)
             unlink((const char *)live[i]);
+}
+
+/* Unlink every live temporary, then die of the signal as if not caught. */
+static void
+on_signal(int sig)
+{
+    tokio_output_remove_temporaries();
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -255,7 +261,11 @@ tokio__lock(const char *path, unsigned wait_seconds, int *fd_out)
         return TOKIO_OK;            /* nothing to replace, nothing to lock */
     split(path, dir, sizeof(dir), &base);
     snprintf(lock, sizeof(lock), "%s/.%s.lock", dir, base);
-    if ((fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0666)) < 0)
+    /* read-only will do for flock(2): a lock file another user made
+     * (0644 under the usual umask) still serializes their writers */
+    if ((fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0666)) < 0 &&
+        (errno != EACCES ||
+         (fd = open(lock, O_RDONLY | O_CLOEXEC)) < 0))
         return tokio__error(TOKIO_EIO, "cannot lock '%s' (%s): %s", path,
                             lock, strerror(errno));
     while (flock(fd, LOCK_EX | LOCK_NB) != 0) {

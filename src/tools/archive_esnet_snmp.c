@@ -199,6 +199,9 @@ tokio_archive_esnet_snmp(const struct tokio_archive_esnet_snmp_options *o)
         rc = query(e, o);
     for (size_t d = 0; d < 2 && rc >= 0; d++)
         rc = fill(&ts[d], e, o, d, names, n);
+    if (rc >= 0 && o->stop != NULL && *o->stop)
+        rc = tokio__error(TOKIO_EIO, "archive-esnet-snmp: interrupted: "
+                          "'%s' not updated", o->output);
     if (rc >= 0)
         rc = tokio_hdf5_update_begin(&u, o->output);
     if (rc >= 0)

@@ -12,7 +12,9 @@
  *
  * Differs from pytokio: the output is opened to create or append (the
  * reference's h5py-3 failure, see golden COMMANDS.md) and updated all or
- * nothing; values of datasets outside the schema are left out with a
+ * nothing, in the rows of the query's range and of the data read only
+ * (the reference rewrote every row of --init-start..--init-end, so an
+ * update of the afternoon erased the morning: issue 17); values of datasets outside the schema are left out with a
  * warning (the reference warned, then raised KeyError); string and null
  * values are left out (numpy raised); with files, a missing init_start
  * or init_end defaults to the data's first or last timestamp even when
@@ -143,6 +145,11 @@ struct archiver {
     size_t nsets, capsets;
     json_t *warnings;
     int filling;            /* second walk: values into the series */
+    /* the rows of the series the data fills, first and past the last:
+     * only they and the query's are committed, so that an update of
+     * one range leaves the rows of others as they are */
+    int64_t t0, step;
+    size_t rows, lo, hi;
 };
 
 static void
@@ -332,6 +339,28 @@ visit(struct archiver *a, int64_t t, const char *host, const char *counter,
     return place(a, name, col, t, x, TOKIO_TS_SUM);
 }
 
+/* Floor of a / b (b > 0), as Python's //. */
+static int64_t
+floor_div(int64_t a, int64_t b)
+{
+    return a / b - (a % b != 0 && a < 0);
+}
+
+/* Widen a->lo..a->hi by the row a value at `t` fills (right-aligned: a
+ * timestamp ends the interval it measured). */
+static void
+note_row(struct archiver *a, int64_t t)
+{
+    int64_t row = floor_div(t - a->t0, a->step) - 1;
+
+    if (row < 0 || (uint64_t)row >= a->rows)
+        return;
+    if ((size_t)row < a->lo)
+        a->lo = (size_t)row;
+    if ((size_t)row + 1 > a->hi)
+        a->hi = (size_t)row + 1;
+}
+
 /* Every value of the dict, in its order. */
 static int
 walk(struct archiver *a, const json_t *dict)
@@ -342,6 +371,9 @@ walk(struct archiver *a, const json_t *dict)
 
     json_object_foreach((json_t *)dict, tkey, hosts) {
         int64_t t = strtoll(tkey, NULL, 10);
+
+        if (a->filling)
+            note_row(a, t);
 
         json_object_foreach(hosts, host, counters)
             json_object_foreach(counters, counter, v) {
@@ -415,8 +447,10 @@ finalize(struct archiver *a)
     return TOKIO_OK;
 }
 
-/* Missing datasets made empty over [init_start, init_end), then each
- * series committed into place; all or nothing. */
+/* Missing datasets made empty over [init_start, init_end), then the rows
+ * of each series the query or the data covers committed into place (the
+ * rest of the file is left as it is: two updates of different ranges
+ * both land); all or nothing. */
 static int
 write_file(const struct archiver *a, const char *output, int64_t init_start,
            int64_t init_end, int64_t timestep)
@@ -431,8 +465,21 @@ write_file(const struct archiver *a, const char *output, int64_t init_start,
         rc = tokio_hdf5_update_init_dataset(
             u, a->sets[i].name, init_start, init_end, timestep,
             tokio_timeseries_cols(a->sets[i].ts));
-    for (size_t i = 0; rc >= 0 && i < a->nsets; i++)
-        rc = tokio_hdf5_update_commit(u, a->sets[i].ts);
+    for (size_t i = 0; rc >= 0 && a->lo < a->hi && i < a->nsets; i++) {
+        struct tokio_timeseries *ts = a->sets[i].ts;
+        struct tokio_hdf5_rows *w;
+        size_t n = a->hi - a->lo;
+
+        if ((rc = tokio_hdf5_update_commit_begin(
+                 u, ts, tokio_timeseries_timestamps(ts)[a->lo], n, &w)) < 0)
+            break;
+        /* the cells after commit_begin(), which may reorder the columns
+         * as the file has them */
+        rc = tokio_hdf5_rows_write(w, 0, tokio_timeseries_cdata(ts) +
+                                   a->lo * tokio_timeseries_cols(ts), n);
+        if (tokio_hdf5_rows_end(w) < 0 && rc >= 0)
+            rc = TOKIO_EIO;
+    }
     if (rc < 0) {
         tokio_hdf5_update_abort(u);
         return rc;
@@ -528,6 +575,29 @@ init_span(const struct tokio_archive_mmperfmon_args *args,
     return TOKIO_OK;
 }
 
+/* The rows of the query's range (none with files): committed even where
+ * the data has nothing, as missing. */
+static void
+query_rows(struct archiver *a, const struct tokio_archive_mmperfmon_args *args,
+           int64_t start)
+{
+    a->t0 = start;
+    a->step = args->timestep;
+    a->rows = tokio_timeseries_rows(a->sets[0].ts);
+    a->lo = a->rows;
+    a->hi = 0;
+    if (args->nfiles > 0)
+        return;
+    int64_t lo = floor_div(args->start - start, a->step);
+    int64_t hi = -floor_div(start - args->end, a->step);   /* ceiling */
+    lo = lo < 0 ? 0 : lo;
+    hi = hi > (int64_t)a->rows ? (int64_t)a->rows : hi;
+    if (lo < hi) {
+        a->lo = (size_t)lo;
+        a->hi = (size_t)hi;
+    }
+}
+
 static void
 archiver_free(struct archiver *a)
 {
@@ -571,6 +641,8 @@ tokio_archive_mmperfmon(const struct tokio_config *cfg,
         rc = walk(&a, dict);
     if (rc >= 0)
         rc = make_series(&a, start, end, args->timestep);
+    if (rc >= 0 && a.nsets > 0)
+        query_rows(&a, args, start);
     a.filling = 1;
     if (rc >= 0)
         rc = walk(&a, dict);

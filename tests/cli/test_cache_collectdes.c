@@ -59,8 +59,10 @@ run_live(const struct http_server *s, const char *const *e, const char *a1,
          const char *a2, const char *a3, const char *a4)
 {
     char port[16];
+    /* long enough for a loaded machine running ASan to serve a page;
+     * the slow server of check_fault() waits longer */
     const char *argv[16] = { CMD, "-h", "127.0.0.1", "-p", port,
-                             "--timeout", "2" };
+                             "--timeout", "8" };
     size_t n = 7;
 
     snprintf(port, sizeof(port), "%d", s->port);
@@ -230,7 +232,7 @@ check_fault(const json_t *hits, enum http_fault fault, size_t at, int status,
 {
     struct http_server_config c = { .hits = hits, .page_hits = 1000,
                                     .fault = fault, .fault_at = at,
-                                    .status = status, .slow_seconds = 3 };
+                                    .status = status, .slow_seconds = 10 };
     struct http_server s;
     char *dir = tokio_test_mkdtemp(), out[4200];
 
@@ -282,7 +284,7 @@ test_cache_collectdes_failures(void **state)
     check_fault(hits, HTTP_FAULT_STATUS, 5, 500,
                 "HTTP 500 Internal Server Error", 1);
     check_fault(hits, HTTP_FAULT_MALFORMED, 4, 0, "line 1 column", 1);
-    check_fault(hits, HTTP_FAULT_SLOW, 2, 0, "no answer within 2 s", 1);
+    check_fault(hits, HTTP_FAULT_SLOW, 2, 0, "no answer within 8 s", 1);
     check_fault(hits, HTTP_FAULT_EXPIRE, 6, 0,
                 "HTTP 404 Not Found: search_context_missing_exception: No "
                 "search context found", 0);

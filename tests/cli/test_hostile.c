@@ -180,10 +180,10 @@ static const struct input foreign[] = {
 static const struct {
     const char *command, *input, *why;
 } known[] = {
-    /* item 4: the Darshan reader reads a regular file a chunk at a time
-     * now; these two still fail on the sparse 1 GiB for items 8 and 6 */
-    { "summarize-darshanlogs", "sparse", "items 4 and 8" },
-    { "index-darshanlogs", "sparse", "items 4 and 6" },
+    /* item 6: exit 0 when the only log given, a sparse 1 GiB, is
+     * skipped */
+    { "summarize-darshanlogs", "sparse", "item 6" },
+    { "index-darshanlogs", "sparse", "item 6" },
     /* item 6: exit 0 when no log given could be read */
     { "summarize-darshanlogs", "*", "item 6" },
     { "index-darshanlogs", "*", "item 6" },
@@ -391,8 +391,14 @@ run_one(const char *dir, const struct command *c, const char *input,
         struct tally *t, enum verdict *v)
 {
     static char why[1024];
+    /* under ASan, a command reading HDF5 does not count libhdf5 1.10's
+     * leak on a file it fails to open (see test_hdf5_corpus.c) */
     const char *env[] = { "TZ=America/Los_Angeles",
-                          "PYTOKIO_CONFIG=inputs/site.json", NULL };
+                          "PYTOKIO_CONFIG=inputs/site.json",
+                          c->kinds & K_HDF5 ? "ASAN_OPTIONS=detect_leaks=0:"
+                                              "allocator_may_return_null=1"
+                                            : NULL,
+                          NULL };
     const struct tokio_test_limits lim = { MAX_ADDRESS_SPACE, MAX_SECONDS };
     const char *out = output_of(c), *argv[24];
     const int sentinel = out != NULL && !c->updates && serial % 2 == 1;

@@ -52,8 +52,10 @@ struct tokio_archive_mmperfmon_args {
  *    timestamp ends the interval it measured); cpuuser and cpusys become
  *    percents; text and null values are left out.
  * Each dataset has a column per name it gets, sorted naturally.  The file
- * is created or updated all or nothing; datasets it lacks are made over
- * [init_start, init_end).
+ * is created or updated all or nothing, under its lock; datasets it lacks
+ * are made over [init_start, init_end), and only the rows of
+ * [start, end) (without files) and those the data fills are written:
+ * rows of other ranges keep what other runs archived there.
  * @param cfg  the site configuration (its mmperfmon_lun_map,
  *             mmperfmon_server_map and, without files,
  *             mmperfmon_output_files).
