@@ -21,6 +21,7 @@
 #include "tokio/connectors/darshan.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -674,4 +675,138 @@ tokio_darshan_stream_dxt(const char *path, FILE *fp)
     free(st.refs);
     free(st.segs);
     return rc;
+}
+
+/* ---- heat map: bytes by rank and time bin, built as the log streams -- */
+
+#define HEATMAP_MAX_CELLS   (UINT64_C(1) << 24)
+
+struct heat_build {
+    struct tokio_darshan_dxt_heatmap *h;
+    size_t nbins;
+};
+
+/* Spread `bytes` moved over [start, end] seconds across the bins of row
+ * `row`, in proportion to the time in each (all in one bin when the
+ * segment takes no time); times outside the run go to its end bins. */
+static void
+heat_add(const struct tokio_darshan_dxt_heatmap *h, double *row,
+         double start, double end, double bytes)
+{
+    double w = h->bin_seconds;
+    size_t last = h->nbins - 1;
+
+    if (!(start >= 0))
+        start = 0;
+    if (!(end >= start))
+        end = start;
+    double fb0 = start / w, fb1 = end / w;
+    size_t b0 = fb0 >= (double)last ? last : (size_t)fb0;
+    size_t b1 = fb1 >= (double)last ? last : (size_t)fb1;
+    if (b0 == b1 || end == start) {
+        row[b0] += bytes;
+        return;
+    }
+    double span = end - start;
+    for (size_t b = b0; b <= b1; b++) {
+        double lo = b == b0 ? start : (double)b * w;
+        double hi = b == b1 ? end : (double)(b + 1) * w;
+        if (hi > lo)
+            row[b] += bytes * (hi - lo) / span;
+    }
+}
+
+static int
+heat_record(void *payload, const struct tokio_darshan *log, int mod,
+            const struct tokio_darshan_record *r)
+{
+    struct heat_build *hb = payload;
+    struct tokio_darshan_dxt_heatmap *h = hb->h;
+
+    (void)mod;
+    if (h->read_bytes == NULL) {
+        int64_t nprocs = tokio_darshan_job(log)->nprocs;
+        double run = tokio_darshan_run_time(log);
+        if (nprocs <= 0 ||
+            (uint64_t)nprocs > HEATMAP_MAX_CELLS / hb->nbins)
+            return tokio__error(TOKIO_EINVAL, "'%s': %" PRId64 " ranks by "
+                                "%zu bins is too big a heat map",
+                                tokio_darshan_logname(log), nprocs,
+                                hb->nbins);
+        h->nranks = (size_t)nprocs;
+        h->nbins = hb->nbins;
+        h->bin_seconds = run > 0 && isfinite(run) ? run / (double)h->nbins
+                                                  : 1.0 / (double)h->nbins;
+        h->read_bytes = tokio__calloc(h->nranks * h->nbins, sizeof(double));
+        h->write_bytes = tokio__calloc(h->nranks * h->nbins,
+                                       sizeof(double));
+        if (h->read_bytes == NULL || h->write_bytes == NULL)
+            return tokio__error(TOKIO_ENOMEM, "out of memory making a heat "
+                                "map of '%s'", tokio_darshan_logname(log));
+    }
+    size_t n = r->n_piece, first = r->seg_first;
+    if (r->rank < 0 || (uint64_t)r->rank >= h->nranks) {
+        h->skipped += n;
+        return TOKIO_OK;
+    }
+    size_t off = (size_t)r->rank * h->nbins;
+    for (size_t k = 0; k < n; k++) {
+        const struct tokio_darshan_segment *s = &r->segments[k];
+        double *row = (first + k < r->n_writes ? h->write_bytes
+                                               : h->read_bytes) + off;
+        heat_add(h, row, s->start_time, s->end_time, (double)s->length);
+    }
+    h->segments += n;
+    return TOKIO_OK;
+}
+
+int
+tokio_darshan_dxt_heatmap(const char *path, size_t nbins, int modules,
+                          struct tokio_darshan_dxt_heatmap **out)
+{
+    struct tokio_darshan_dxt_heatmap *h;
+    struct heat_build hb;
+    struct tokio_darshan_select sel = {
+        .skip_names = 1, .record = heat_record, .dxt_pieces = 1,
+    };
+    struct tokio_darshan *log = NULL;
+    int rc;
+
+    *out = NULL;
+    if (nbins == 0 || nbins > 100000)
+        return tokio__error(TOKIO_EINVAL, "heat map of '%s': %zu bins (1 "
+                            "to 100000)", path, nbins);
+    if (modules & 1)
+        sel.modules |= TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DXT_POSIX);
+    if (modules & 2)
+        sel.modules |= TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DXT_MPIIO);
+    if ((h = tokio__calloc(1, sizeof(*h))) == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory making a heat map "
+                            "of '%s'", path);
+    hb.h = h;
+    hb.nbins = nbins;
+    sel.payload = &hb;
+    rc = tokio_darshan_open_select(&log, path, &sel);
+    if (rc >= 0 && h->read_bytes == NULL) {
+        /* no segments: an empty map of the job's shape */
+        struct tokio_darshan_record none = { 0 };
+        rc = heat_record(&hb, log, TOKIO_DARSHAN_DXT_POSIX, &none);
+    }
+    tokio_darshan_free(log);
+    if (rc < 0) {
+        tokio_darshan_dxt_heatmap_free(h);
+        return rc;
+    }
+    *out = h;
+    return rc;
+}
+
+void
+tokio_darshan_dxt_heatmap_free(struct tokio_darshan_dxt_heatmap *h)
+{
+    if (h == NULL)
+        return;
+    free(h->read_bytes);
+    free(h->write_bytes);
+    free(h);
 }

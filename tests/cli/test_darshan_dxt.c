@@ -2,9 +2,9 @@
  * tests/cli/test_darshan_dxt.c - `tokio darshan-dxt`: darshan-dxt-parser's
  * goldens byte for byte, its command line, and bounded memory: two logs
  * written here, one with 20 times the segments of the other, cost the
- * same peak memory within a small constant (darshan-dxt, and cache-darshan,
- * which does not read the traces at all), with outputs alike in structure
- * and equal to the library's whole-log text.
+ * same peak memory within a small constant (darshan-dxt, its --heatmap,
+ * and cache-darshan, which does not read the traces at all), with outputs
+ * alike in structure and equal to the library's whole-log text.
  */
 #include "testutil.h"
 
@@ -161,7 +161,13 @@ peak_of(const char *dir, const char *cmd, const char *log, char **out)
     const struct tokio_test_limits lim = { 0, 60 };
     const char *const env[] = { "TZ=UTC", NULL };
     char *o = tokio_test_join(dir, "out");
-    const char *argv[] = { cmd, "-o", o, log, NULL };
+    const char *argv[] = { cmd, "-o", o, log, NULL, NULL, NULL };
+    if (strcmp(cmd, "darshan-dxt --heatmap") == 0) {
+        argv[0] = "darshan-dxt";
+        argv[3] = "--heatmap";
+        argv[4] = "50";
+        argv[5] = log;
+    }
     long rss = 0;
     struct tokio_run r = tokio_test_run_bounded(dir, env, argv, &lim, &rss);
 
@@ -214,6 +220,17 @@ test_darshan_dxt_memory_does_not_grow_with_segments(void **state)
     print_message("cache-darshan peak RSS: %ld KiB, %ld KiB\n", rss_small,
                   rss_big);
     assert_true(rss_big <= rss_small + 2048);
+    free(t_small);
+    free(t_big);
+
+    /* the heat map: its cells, not the segments */
+    rss_small = peak_of(dir, "darshan-dxt --heatmap", small_log, &t_small);
+    rss_big = peak_of(dir, "darshan-dxt --heatmap", big_log, &t_big);
+    print_message("darshan-dxt --heatmap peak RSS: %ld KiB, %ld KiB\n",
+                  rss_small, rss_big);
+    assert_true(rss_big <= rss_small + 2048);
+    assert_non_null(strstr(t_small, "\"segments\": 20000,"));
+    assert_non_null(strstr(t_big, "\"segments\": 400000,"));
     free(t_small);
     free(t_big);
     free(small_log);

@@ -367,6 +367,68 @@ test_f4_matches_printf(void **state)
     }
 }
 
+/* The heat map spreads each segment's bytes over the bins its time
+ * spans: figures worked out by hand for a 100-second job in 10 bins. */
+static void
+test_heatmap_by_hand(void **state)
+{
+    struct tokio_darshan_job_info job = {
+        .uid = 1, .jobid = 2, .start_time = 1000, .end_time = 1100,
+        .nprocs = 3, .exe = "./a",
+    };
+    const struct tokio_darshan_segment w0[] = {
+        { 0, 2000, 5.0, 25.0, 0 },      /* 500 | 1000 | 500 in bins 0-2 */
+        { 0, 7, 95.0, 95.0, 0 },        /* no time: all in bin 9 */
+        { 0, 30, 150.0, 160.0, 0 },     /* past the end: the last bin */
+        { 0, 64, 31.0, 33.0, 0 },       /* a read: bin 3 */
+    };
+    struct tokio_darshan_writer *w = NULL;
+    struct tokio_darshan_dxt_heatmap *h = NULL;
+    char path[4200];
+
+    snprintf(path, sizeof(path), "%s/h.darshan", (char *)*state);
+    assert_int_equal(tokio_darshan_writer_new(&w, &job), TOKIO_OK);
+    struct tokio_darshan_record d = { 0 };
+    d.id = 1;
+    d.rank = 2;
+    d.hostname = "h";
+    d.n_writes = 3;
+    d.n_reads = 1;
+    d.segments = w0;
+    assert_int_equal(tokio_darshan_writer_add(w, TOKIO_DARSHAN_DXT_POSIX,
+                                              &d), TOKIO_OK);
+    d.rank = 0;
+    d.n_writes = 1;
+    d.n_reads = 0;
+    assert_int_equal(tokio_darshan_writer_add(w, TOKIO_DARSHAN_DXT_MPIIO,
+                                              &d), TOKIO_OK);
+    assert_int_equal(tokio_darshan_writer_write(w, path), TOKIO_OK);
+    tokio_darshan_writer_free(w);
+
+    assert_int_equal(tokio_darshan_dxt_heatmap(path, 10, 1, &h), TOKIO_OK);
+    assert_int_equal(h->nranks, 3);
+    assert_int_equal(h->nbins, 10);
+    assert_true(h->bin_seconds == 10.0);
+    assert_int_equal(h->segments, 4);
+    const double *wr = h->write_bytes + 2 * 10, *rd = h->read_bytes + 2 * 10;
+    const double want_w[10] = { 500, 1000, 500, 0, 0, 0, 0, 0, 0, 37 };
+    const double want_r[10] = { 0, 0, 0, 64, 0, 0, 0, 0, 0, 0 };
+    for (size_t b = 0; b < 10; b++) {
+        assert_true(wr[b] == want_w[b]);
+        assert_true(rd[b] == want_r[b]);
+        assert_true(h->write_bytes[b] == 0);    /* rank 0: MPI-IO only */
+    }
+    tokio_darshan_dxt_heatmap_free(h);
+    /* both modules: rank 0's MPI-IO write too */
+    assert_int_equal(tokio_darshan_dxt_heatmap(path, 10, 3, &h), TOKIO_OK);
+    assert_int_equal(h->segments, 5);
+    assert_true(h->write_bytes[0] == 500 && h->write_bytes[1] == 1000);
+    tokio_darshan_dxt_heatmap_free(h);
+    assert_int_equal(tokio_darshan_dxt_heatmap(path, 0, 3, &h),
+                     TOKIO_EINVAL);
+    assert_null(h);
+}
+
 /* darshan-dxt-parser 3.5.0, where installed, prints what we print. */
 static void
 test_darshan_dxt_parser_agrees(void **state)
@@ -412,6 +474,9 @@ main(void)
                                         tokio_test_mkdtemp_setup,
                                         tokio_test_remove_dir),
         cmocka_unit_test(test_f4_matches_printf),
+        cmocka_unit_test_setup_teardown(test_heatmap_by_hand,
+                                        tokio_test_mkdtemp_setup,
+                                        tokio_test_remove_dir),
         cmocka_unit_test_setup_teardown(test_darshan_dxt_parser_agrees,
                                         tokio_test_mkdtemp_setup,
                                         tokio_test_remove_dir),

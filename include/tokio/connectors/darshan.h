@@ -485,4 +485,35 @@ TOKIO_API int tokio_darshan_write_dxt(const struct tokio_darshan *log,
  */
 TOKIO_API int tokio_darshan_stream_dxt(const char *path, FILE *fp);
 
+/** Bytes moved by rank and time bin, from a log's DXT traces. */
+struct tokio_darshan_dxt_heatmap {
+    size_t nranks;              /* the job's nprocs */
+    size_t nbins;
+    double bin_seconds;         /* the job's run time / nbins */
+    /* [rank * nbins + bin]: a segment's bytes spread over the bins its
+     * start..end time spans, in proportion (times past the run's end in
+     * the last bin) */
+    double *read_bytes;
+    double *write_bytes;
+    uint64_t segments;          /* segments counted */
+    uint64_t skipped;           /* segments of a rank outside 0..nprocs-1 */
+};
+
+/**
+ * The heat map of the log at `path` in `nbins` (1 - 100000) time bins,
+ * from DXT_POSIX (`modules` bit 1) and/or DXT_MPIIO (bit 2) segments,
+ * built as the log is read (tokio_darshan_stream_dxt()'s way): memory is
+ * the map's (nprocs x nbins x 16 bytes, at most 2^24 cells), whatever
+ * the number of segments.  *out (free with
+ * tokio_darshan_dxt_heatmap_free()) on TOKIO_OK or TOKIO_PARTIAL;
+ * TOKIO_EINVAL (bins, or a map too big), tokio_darshan_open()'s failures.
+ */
+TOKIO_API int tokio_darshan_dxt_heatmap(
+    const char *path, size_t nbins, int modules,
+    struct tokio_darshan_dxt_heatmap **out);
+
+/** Release a heat map (NULL is fine). */
+TOKIO_API void tokio_darshan_dxt_heatmap_free(
+    struct tokio_darshan_dxt_heatmap *h);
+
 #endif
