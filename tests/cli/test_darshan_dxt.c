@@ -191,6 +191,10 @@ test_darshan_dxt_memory_does_not_grow_with_segments(void **state)
     char *t_small, *t_big;
     size_t n_small, n_big;
 
+    /* ASan's allocator and shadow pages add a few MiB of their own; the
+     * big log's segments alone would add 12.8 MB read, 16 MB decoded */
+    const long slack = tokio_test_sanitized() ? 8192 : 2048;
+
     make_log(small_log, small);
     make_log(big_log, big);
     long rss_small = peak_of(dir, "darshan-dxt", small_log, &t_small);
@@ -198,7 +202,7 @@ test_darshan_dxt_memory_does_not_grow_with_segments(void **state)
     print_message("darshan-dxt peak RSS: %ld KiB (%zu segments), %ld KiB "
                   "(%zu)\n", rss_small, NREC * small, rss_big, NREC * big);
     /* the big log's segments alone are 12.8 MB on disk, 16 MB decoded */
-    assert_true(rss_big <= rss_small + 2048);
+    assert_true(rss_big <= rss_small + slack);
 
     setenv("TZ", "UTC", 1);
     char *w = whole_text(big_log);
@@ -219,7 +223,7 @@ test_darshan_dxt_memory_does_not_grow_with_segments(void **state)
     rss_big = peak_of(dir, "cache-darshan", big_log, &t_big);
     print_message("cache-darshan peak RSS: %ld KiB, %ld KiB\n", rss_small,
                   rss_big);
-    assert_true(rss_big <= rss_small + 2048);
+    assert_true(rss_big <= rss_small + slack);
     free(t_small);
     free(t_big);
 
@@ -228,7 +232,7 @@ test_darshan_dxt_memory_does_not_grow_with_segments(void **state)
     rss_big = peak_of(dir, "darshan-dxt --heatmap", big_log, &t_big);
     print_message("darshan-dxt --heatmap peak RSS: %ld KiB, %ld KiB\n",
                   rss_small, rss_big);
-    assert_true(rss_big <= rss_small + 2048);
+    assert_true(rss_big <= rss_small + slack);
     assert_non_null(strstr(t_small, "\"segments\": 20000,"));
     assert_non_null(strstr(t_big, "\"segments\": 400000,"));
     free(t_small);
