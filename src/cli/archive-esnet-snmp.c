@@ -36,16 +36,6 @@ static const char description[] =
     "--init-start..--init-end.  <endpoints> is a name of the site's\n"
     "esnet_snmp_interfaces (\"nersc\") or endpoint0:if0,endpoint1:if1,...";
 
-static int
-parse_time(const char *cmd, const char *text, int64_t *out)
-{
-    if (tokio_time_parse_format(text, "%Y-%m-%dT%H:%M:%S", out) < 0) {
-        cli_usage_error(cmd, "'%s': times must be YYYY-MM-DDTHH:MM:SS", text);
-        return -1;
-    }
-    return 0;
-}
-
 int
 cmd_archive_esnet_snmp(int argc, char **argv)
 {
@@ -83,20 +73,14 @@ cmd_archive_esnet_snmp(int argc, char **argv)
         return cli_parse_exit(npos);
     if (npos != 3)
         return cli_usage_error(cmd, "expected <start> <end> <endpoints>");
-    if (parse_time(cmd, argv[1], &o.query_start) < 0 ||
-        parse_time(cmd, argv[2], &o.query_end) < 0)
+    struct cli_archive_times t;
+    if (cli_archive_times(cmd, argv[1], argv[2], init_start_s, init_end_s,
+                          timestep, &t) != 0)
         return CLI_EXIT_USAGE;
-    o.init_start = o.query_start;
-    o.init_end = o.query_end;
-    if ((init_start_s && parse_time(cmd, init_start_s, &o.init_start) < 0) ||
-        (init_end_s && parse_time(cmd, init_end_s, &o.init_end) < 0))
-        return CLI_EXIT_USAGE;
-    if (o.query_start >= o.query_end)
-        return cli_usage_error(cmd, "query_start >= query_end");
-    if (o.init_start >= o.init_end)
-        return cli_usage_error(cmd, "init_start >= init_end");
-    if (timestep < 1 || timestep > 86400 * 366)
-        return cli_usage_error(cmd, "--timestep must be > 0");
+    o.query_start = t.start;
+    o.query_end = t.end;
+    o.init_start = t.init_start;
+    o.init_end = t.init_end;
     if (!(timeout > 0 && timeout <= 86400))
         return cli_usage_error(cmd, "--timeout must be 0 to 86400 seconds");
 

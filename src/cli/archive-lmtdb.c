@@ -30,16 +30,6 @@ static const char description[] =
     "server named by the options or PYTOKIO_LMT_HOST, PYTOKIO_LMT_USER,\n"
     "PYTOKIO_LMT_DB and PYTOKIO_LMT_PORT (password: PYTOKIO_LMT_PASSWORD).";
 
-static int
-parse_time(const char *cmd, const char *text, int64_t *out)
-{
-    if (tokio_time_parse_format(text, "%Y-%m-%dT%H:%M:%S", out) < 0) {
-        cli_usage_error(cmd, "'%s': times must be YYYY-MM-DDTHH:MM:SS", text);
-        return -1;
-    }
-    return 0;
-}
-
 int
 cmd_archive_lmtdb(int argc, char **argv)
 {
@@ -71,7 +61,6 @@ cmd_archive_lmtdb(int argc, char **argv)
     };
     struct tokio_db_remote remote;
     struct tokio_lmtdb *lmt = NULL;
-    int64_t start, end, init_start, init_end;
     int npos, rc;
 
     (void)debug;
@@ -84,32 +73,10 @@ cmd_archive_lmtdb(int argc, char **argv)
                                "PYTOKIO_LMT_PASSWORD instead");
     if (npos != 2)
         return cli_usage_error(cmd, "expected <start> <end>");
-    if (parse_time(cmd, argv[1], &start) < 0 ||
-        parse_time(cmd, argv[2], &end) < 0)
+    struct cli_archive_times t;
+    if (cli_archive_times(cmd, argv[1], argv[2], init_start_s, init_end_s,
+                          timestep, &t) != 0)
         return CLI_EXIT_USAGE;
-    init_start = start;
-    init_end = end;
-    if ((init_start_s && parse_time(cmd, init_start_s, &init_start) < 0) ||
-        (init_end_s && parse_time(cmd, init_end_s, &init_end) < 0))
-        return CLI_EXIT_USAGE;
-    if (start >= end)
-        return cli_usage_error(cmd, "<start> must come before <end>");
-    if (init_start >= init_end)
-        return cli_usage_error(cmd, "--init-start must come before "
-                               "--init-end");
-    if (timestep < 1 || timestep > 86400 * 366)
-        return cli_usage_error(cmd, "--timestep must be > 0");
-    /* a runaway range (1900 to 2200) is refused before any work: the
-     * range lies within the span of a new file, which is bounded */
-    if (start < init_start || end > init_end)
-        return cli_usage_error(cmd, "<start>..<end> must lie within "
-                               "--init-start..--init-end");
-    uint64_t span = (uint64_t)init_end - (uint64_t)init_start;
-    if (span / (uint64_t)timestep + (span % (uint64_t)timestep != 0)
-        > TOKIO_HDF5_MAX_ROWS)
-        return cli_usage_error(cmd, "--init-start..--init-end spans more "
-                               "than the %zu rows of %lld s a file may "
-                               "hold", TOKIO_HDF5_MAX_ROWS, timestep);
     if (port < 0 || port > 65535)
         return cli_usage_error(cmd, "--port must be a port number");
     if (tokio_cachingdb_remote_from_env(&remote, TOKIO_LMTDB_ENV_PREFIX) < 0)
@@ -121,8 +88,8 @@ cmd_archive_lmtdb(int argc, char **argv)
     if (tokio_lmtdb_open(&lmt, input, &remote) < 0)
         return cli_fail(cmd, NULL);
     rc = tokio_archive_lmtdb(lmt, output, &(struct tokio_archive_lmtdb_range){
-        .start = start, .end = end, .init_start = init_start,
-        .init_end = init_end, .timestep = timestep });
+        .start = t.start, .end = t.end, .init_start = t.init_start,
+        .init_end = t.init_end, .timestep = timestep });
     rc = rc < 0 ? cli_fail(cmd, NULL) : CLI_EXIT_OK;
     tokio_lmtdb_free(lmt);
     return rc;

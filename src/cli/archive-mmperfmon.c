@@ -40,16 +40,6 @@ static const char description[] =
     "missing datasets, over --init-start..--init-end.  LUNs and servers\n"
     "are told apart by mmperfmon_lun_map and mmperfmon_server_map.";
 
-static int
-parse_time(const char *cmd, const char *text, int64_t *out)
-{
-    if (tokio_time_parse_format(text, "%Y-%m-%dT%H:%M:%S", out) < 0) {
-        cli_usage_error(cmd, "'%s': times must be YYYY-MM-DDTHH:MM:SS", text);
-        return -1;
-    }
-    return 0;
-}
-
 /* The times of the command line into `args`; an exit status or -1. */
 static int
 parse_times(const char *cmd, int npos, char **pos, const char *init_start,
@@ -60,13 +50,14 @@ parse_times(const char *cmd, int npos, char **pos, const char *init_start,
     if ((args->nfiles == 0 && npos != 2) || (args->nfiles > 0 && npos != 0))
         return cli_usage_error(cmd, args->nfiles ? "--files or <start> "
                                "<end>, not both" : "expected <start> <end>");
-    if (npos == 2 && (parse_time(cmd, pos[0], &args->start) < 0 ||
-                      parse_time(cmd, pos[1], &args->end) < 0))
+    if (npos == 2 && (cli_archive_time(cmd, pos[0], &args->start) != 0 ||
+                      cli_archive_time(cmd, pos[1], &args->end) != 0))
         return CLI_EXIT_USAGE;
     if (npos == 2 && args->start >= args->end)
         return cli_usage_error(cmd, "<start> must come before <end>");
-    if ((init_start && parse_time(cmd, init_start, &args->init_start) < 0) ||
-        (init_end && parse_time(cmd, init_end, &args->init_end) < 0))
+    if ((init_start &&
+         cli_archive_time(cmd, init_start, &args->init_start) != 0) ||
+        (init_end && cli_archive_time(cmd, init_end, &args->init_end) != 0))
         return CLI_EXIT_USAGE;
     /* what is known before the data is read */
     if ((init_start || npos == 2) && (init_end || npos == 2)) {

@@ -68,6 +68,25 @@ struct cli_list {
  */
 int cli_split_commas(char *arg, struct cli_list *out);
 
+/* A time of an archive-* command, YYYY-MM-DDTHH:MM:SS local time, as the
+ * reference's archivers take them: 0, or CLI_EXIT_USAGE after saying so. */
+int cli_archive_time(const char *cmd, const char *text, int64_t *out);
+
+/*
+ * The times of an archive-* command, each YYYY-MM-DDTHH:MM:SS local time:
+ * <start> <end> and --init-start/--init-end (NULL: the query's own).  Both
+ * pairs in order, the query within the span of the file, and that span
+ * at most TOKIO_HDF5_MAX_ROWS rows of `timestep` seconds (1 s to a year),
+ * so that a runaway range (1900 to 2200) is refused before any work.
+ * 0, or CLI_EXIT_USAGE after saying why.
+ */
+struct cli_archive_times {
+    int64_t start, end, init_start, init_end;
+};
+int cli_archive_times(const char *cmd, const char *start, const char *end,
+                      const char *init_start, const char *init_end,
+                      long long timestep, struct cli_archive_times *out);
+
 /* The output forms of the -j/--json, -c/--csv and -n/--native
  * alternatives (OPT_SET_INT on one variable: two of them are a usage
  * error). */

@@ -254,12 +254,12 @@ new_logs(void **out)
 {
     struct tokio_globuslogs *g = tokio__calloc(1, sizeof(*g));
 
-    if (g != NULL && (g->recs = json_array()) == NULL) {
+    if (g == NULL || (g->recs = json_array()) == NULL) {
         free(g);
-        g = NULL;
+        return tokio__error(TOKIO_ENOMEM, "out of memory");
     }
     *out = g;
-    return g ? TOKIO_OK : tokio__error(TOKIO_ENOMEM, "out of memory");
+    return TOKIO_OK;
 }
 
 TOKIO__CONNECTOR_OPEN_FUNCTIONS(globuslogs)
@@ -339,15 +339,13 @@ tokio_globuslogs_write_csv(const struct tokio_globuslogs *g, FILE *fp)
     json_t *columns = json_object(), *rec, *v;  /* keys, first seen first */
     const char *key;
     size_t r;
-    int rc = columns != NULL ? TOKIO_OK : TOKIO_ENOMEM;
+    int rc = TOKIO_OK;
 
     json_array_foreach(g->recs, r, rec)
-        if (json_object_update_missing(columns, rec) < 0)
-            rc = TOKIO_ENOMEM;
-    if (rc < 0) {
-        json_decref(columns);
-        return tokio__error(TOKIO_ENOMEM, "out of memory");
-    }
+        if (json_object_update_missing(columns, rec) < 0) {
+            json_decref(columns);
+            return tokio__error(TOKIO_ENOMEM, "out of memory");
+        }
     /* each column's value: true when pandas makes it float64 */
     for (void *it = json_object_iter(columns); it != NULL;
          it = json_object_iter_next(columns, it)) {
@@ -375,8 +373,7 @@ tokio_globuslogs_write_csv(const struct tokio_globuslogs *g, FILE *fp)
         fputc('\n', fp);
     }
     json_decref(columns);
-    return rc < 0 ? rc : tokio__write_check(fp, "cannot write Globus log "
-                                                "CSV");
+    return rc < 0 ? rc : tokio__write_check(fp, "cannot write Globus CSV");
 }
 
 void

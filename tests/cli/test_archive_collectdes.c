@@ -248,8 +248,17 @@ test_archive_collectdes_bad_input(void **state)
     const char *swapped[] = { CMD, "--input", in, END, START, NULL };
     const char *nodes[] = { CMD, "--input", in, "--num-nodes", "0", START,
                             END, NULL };
-    tokio_test_run_fails(env, swapped, 2, "query_start >= query_end");
+    tokio_test_run_fails(env, swapped, 2, "<start> must come before <end>");
     tokio_test_run_fails(env, nodes, 2, "--num-nodes");
+    /* issue 17 item 3, as for archive-lmtdb: a runaway range, or one
+     * outside the file's span, is refused before any work */
+    const char *runaway[] = { CMD, "--input", in, "1900-01-01T00:00:00",
+                              "2200-01-01T00:00:00", NULL };
+    const char *outside[] = { CMD, "--input", in, "--init-start", START,
+                              "--init-end", END, "1900-01-01T00:00:00",
+                              END, NULL };
+    tokio_test_run_fails(env, runaway, 2, "rows of 10 s a file may hold");
+    tokio_test_run_fails(env, outside, 2, "must lie within --init-start");
     tokio_test_rmtree(dir);
     free(dir);
 }

@@ -165,9 +165,12 @@ test_archive_esnet_snmp_errors(void **state)
     const char *init[] = { CMD, "--init-end", "2019-02-10T00:00:00",
                            "2019-02-11T00:00:00", "2019-02-11T01:00:00",
                            "a:b", NULL };
-    tokio_test_run_fails(env, swapped, 2, "query_start >= query_end");
-    tokio_test_run_fails(env, step, 2, "--timestep must be > 0");
-    tokio_test_run_fails(env, init, 2, "init_start >= init_end");
+    tokio_test_run_fails(env, swapped, 2, "<start> must come before <end>");
+    tokio_test_run_fails(env, step, 2, "--timestep must be 1 s to a year");
+    tokio_test_run_fails(env, init, 2, "--init-start must come before --init-end");
+    const char *runaway[] = { CMD, "1900-01-01T00:00:00",
+                              "2200-01-01T00:00:00", "a:b", NULL };
+    tokio_test_run_fails(env, runaway, 2, "rows of 30 s a file may hold");
 }
 
 int
