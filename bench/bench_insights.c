@@ -40,7 +40,7 @@ now_ms(void)
 static int
 read_only(const char *path)
 {
-    const struct tokio_darshan_select sel = { MODULES, 0, NULL, NULL };
+    const struct tokio_darshan_select sel = { .modules = MODULES };
     struct tokio_darshan *log = NULL;
     int rc = tokio_darshan_open_select(&log, path, &sel);
 

@@ -3,7 +3,8 @@
  * text (into a memory stream, so printing every record is exercised) ->
  * free; and the same bytes read for --total/--perf only (records handed
  * to tokio_darshan_fold_record() as they are inflated, never kept),
- * whose figures must equal the full read's (abort() otherwise).  Seeds:
+ * whose figures must equal the full read's (abort() otherwise); and the
+ * DXT records handed over in pieces, which must be the full read's.  Seeds:
  * fuzz/corpus/darshan/README; real logs are third-party data and stay out
  * of the tree, so copy the .darshan files of testdata/darshan-logs into a
  * scratch corpus to start from real inputs.
@@ -68,6 +69,62 @@ check_folded(const struct tokio_darshan *full, const uint8_t *data,
     tokio_darshan_fold_free(fold);
 }
 
+/* The DXT records of `full`, met again as they are handed over in
+ * pieces: the same segments in the same order (a record the full read
+ * dropped as short may be handed over in part after them). */
+struct dxt_check {
+    const struct tokio_darshan *full;
+    int mod;
+    size_t rec;                 /* records begun */
+};
+
+static int
+check_piece(void *payload, const struct tokio_darshan *log, int mod,
+            const struct tokio_darshan_record *r)
+{
+    struct dxt_check *c = payload;
+
+    (void)log;
+    if (mod != c->mod) {
+        c->mod = mod;
+        c->rec = 0;
+    }
+    if (r->seg_first == 0)
+        c->rec++;
+    const struct tokio_darshan_record *f =
+        tokio_darshan_record(c->full, mod, c->rec - 1);
+    if (c->rec == 0 || r->seg_first + r->n_piece > r->n_writes + r->n_reads)
+        abort();
+    if (f == NULL)
+        return 0;               /* beyond what the full read kept */
+    if (f->id != r->id || f->rank != r->rank ||
+        f->n_writes != r->n_writes || f->n_reads != r->n_reads ||
+        strcmp(f->hostname, r->hostname) != 0 ||
+        (r->n_piece > 0 &&
+         memcmp(f->segments + r->seg_first, r->segments,
+                r->n_piece * sizeof(*r->segments)) != 0))
+        abort();
+    return 0;
+}
+
+static void
+check_dxt_pieces(const struct tokio_darshan *full, const uint8_t *data,
+                 size_t size)
+{
+    struct dxt_check c = { full, -1, 0 };
+    struct tokio_darshan_select sel = {
+        .modules = TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DXT_POSIX) |
+                   TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DXT_MPIIO),
+        .skip_names = 1, .record = check_piece, .payload = &c,
+        .dxt_pieces = 1,
+    };
+    struct tokio_darshan *log = NULL;
+
+    (void)tokio_darshan_open_mem_select(&log, data, size, "fuzz.darshan",
+                                        &sel);
+    tokio_darshan_free(log);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -83,6 +140,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         free(text);
         check_folded(log, data, size);
+        check_dxt_pieces(log, data, size);
         tokio_darshan_free(log);
     }
     return 0;

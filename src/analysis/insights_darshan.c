@@ -640,7 +640,8 @@ finish(struct pass *p, const struct tokio_darshan *log, int slow_ost)
          * read again, only they */
         static const struct tokio_darshan_select kept = {
             TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_POSIX) |
-                TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_LUSTRE), 0, NULL, NULL
+                TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_LUSTRE), 0, NULL, NULL,
+            0, 0
         };
         struct tokio_darshan_bad_ost *b = NULL;
         struct tokio_darshan *again = NULL;
@@ -710,7 +711,7 @@ tokio__insights_read(struct tokio__client *c, const char *path,
     for (size_t i = 0; tops(c, i) != NULL; i++)
         tops(c, i)->max = (size_t)top;
     const struct tokio_darshan_select sel = { MODULES_READ, 0, read_record,
-                                              &p };
+                                              &p, 0, 0 };
     if ((rc = tokio_darshan_fold_new(&p.fold, TOKIO_DARSHAN_FOLD_PERF)) < 0)
         return rc;
     if ((rc = tokio_darshan_open_select(&log, path, &sel)) < 0) {

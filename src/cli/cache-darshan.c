@@ -15,7 +15,9 @@
  * (darshan-parser failed on it); those modules' records are folded into
  * the figures as they are inflated, never kept (tokio_darshan_fold_record()).
  * The JSON is written as it is produced, never held as a tree
- * (tokio_darshan_write_json()).
+ * (tokio_darshan_write_json()), and has no DXT traces (tokio darshan-dxt
+ * prints them): their regions are not read, so a log of gigabytes of
+ * traces costs what its other modules cost.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -83,8 +85,16 @@ open_log(struct tokio_darshan **log, struct tokio_darshan_fold **fold,
         .record = tokio_darshan_fold_record,
     };
 
-    if (o->base || (!o->total && !o->perf))
-        return tokio_darshan_open(log, path);
+    /* the JSON has no DXT traces (darshan-dxt's text has them): their
+     * regions, which can be most of a log, are not even inflated */
+    if (o->base || (!o->total && !o->perf)) {
+        sel.modules = UINT64_MAX &
+                      ~(TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DXT_POSIX) |
+                        TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DXT_MPIIO));
+        sel.skip_names = 0;
+        sel.record = NULL;
+        return tokio_darshan_open_select(log, path, &sel);
+    }
     if (tokio_darshan_fold_new(fold, (o->total ? TOKIO_DARSHAN_FOLD_TOTALS
                                                : 0) |
                                (o->perf ? TOKIO_DARSHAN_FOLD_PERF : 0)) < 0)

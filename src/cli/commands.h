@@ -27,6 +27,7 @@ int cmd_cache_topology(int argc, char **argv);
 int cmd_compare_isdct(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_darshan_bad_ost(int argc, char **argv);
+int cmd_darshan_dxt(int argc, char **argv);
 int cmd_darshan_scoreboard(int argc, char **argv);
 int cmd_export_tts(int argc, char **argv);
 int cmd_find_darshanlogs(int argc, char **argv);

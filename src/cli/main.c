@@ -52,6 +52,7 @@ static const struct command commands[] = {
     { "compare-isdct", cmd_compare_isdct, "changed SSD counters, added and removed drives between two ISDCT dumps" },
     { "config", cmd_config, "print the effective site configuration, or one key" },
     { "darshan-bad-ost", cmd_darshan_bad_ost, "correlate file performance with Lustre OSTs to find slow OSTs" },
+    { "darshan-dxt", cmd_darshan_dxt, "the DXT trace segments of a Darshan log, as darshan-dxt-parser prints them, in bounded memory" },
     { "darshan-scoreboard", cmd_darshan_scoreboard, "rank users, file systems and applications by I/O volume" },
     { "export-tts", cmd_export_tts, "one dataset of a TTS or H5LMT file, or of a file system over a time range, as CSV" },
     { "find-darshanlogs", cmd_find_darshanlogs, "list the Darshan logs of some days, user or job in the log repository" },

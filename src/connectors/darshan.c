@@ -219,21 +219,83 @@ out_room(struct tokio_darshan *log, struct outbuf *o, size_t *room)
 }
 
 /*
- * Decompress `len` bytes at `src`: one or more back-to-back streams
- * (§4: the runtime compresses each rank's share separately).  Output
- * stops at `limit` bytes; `stop_at_limit` says that is fine (the job
- * region, of which only 4096 bytes count), else it is corruption.
+ * Where a log's bytes come from: the whole file in memory (`mem`, from
+ * tokio_darshan_open_mem() or a pipe read whole), or a regular file read
+ * IN_CHUNK bytes at a time with pread() as its regions are inflated, so
+ * that a log of gigabytes never sits in memory whole.
+ */
+struct dsrc {
+    const unsigned char *mem;
+    int fd;
+    uint64_t size;              /* bytes in the log */
+    unsigned char *buf;         /* fd: bytes [start, start + n) */
+    uint64_t start;
+    size_t n;
+};
+
+#define IN_CHUNK            (256u << 10)
+
+/*
+ * The log's bytes from `off` on: *p, of which *avail (> 0) may be read,
+ * at least `want` unless `end` (the region's end) comes first, and never
+ * past `end`.  TOKIO_OK, TOKIO_EIO or TOKIO_ENOMEM.
+ */
+static int
+src_at(struct tokio_darshan *log, struct dsrc *s, uint64_t off,
+       size_t want, uint64_t end, const unsigned char **p, size_t *avail)
+{
+    if (want > end - off)
+        want = (size_t)(end - off);
+    if (s->fd < 0) {
+        *p = s->mem + off;
+        *avail = (size_t)(end - off);
+        return TOKIO_OK;
+    }
+    if (off < s->start || off - s->start + want > s->n) {
+        if (s->buf == NULL && (s->buf = tokio__malloc(IN_CHUNK)) == NULL)
+            return nomem(log);
+        size_t k = end - off < IN_CHUNK ? (size_t)(end - off) : IN_CHUNK;
+        size_t got = 0;
+        while (got < k) {
+            ssize_t r = pread(s->fd, s->buf + got, k - got,
+                              (off_t)(off + got));
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r <= 0)
+                return tokio__error(TOKIO_EIO, "cannot read '%s' at byte "
+                                    "%" PRIu64 ": %s", log->logname,
+                                    off + got, r < 0 ? strerror(errno)
+                                    : "the file shrank while read");
+            got += (size_t)r;
+        }
+        s->start = off;
+        s->n = k;
+    }
+    *p = s->buf + (off - s->start);
+    *avail = s->n - (size_t)(off - s->start);
+    if (*avail > end - off)
+        *avail = (size_t)(end - off);
+    return TOKIO_OK;
+}
+
+/*
+ * Decompress the `len` bytes of `src` at `off`: one or more back-to-back
+ * streams (§4: the runtime compresses each rank's share separately).
+ * Output stops at `limit` bytes; `stop_at_limit` says that is fine (the
+ * job region, of which only 4096 bytes count), else it is corruption.
  * With `mod` >= 0 the output goes to that module's records through
  * zi->piece and *out stays NULL; else *out is the region.
  */
 static int
 decompress(struct tokio_darshan *log, struct inflater *zi,
-           const char *what, const unsigned char *src, size_t len,
+           const char *what, struct dsrc *src, uint64_t off, size_t len,
            size_t limit, int stop_at_limit, int mod, unsigned char **out,
            size_t *out_len)
 {
     struct outbuf o = { 0 };
-    size_t pos = 0, room = 0;
+    size_t pos = 0, room = 0, avail = 0;
+    const unsigned char *in = NULL;
+    uint64_t end_abs = off + len;
     int rc = TOKIO_OK;
 
     *out = NULL;
@@ -243,15 +305,15 @@ decompress(struct tokio_darshan *log, struct inflater *zi,
     /* the first buffer: regions inflate 1-10x, so 4x the input saves
      * most regrowing (and its copies) and wastes little */
     o.first = len > limit / 4 ? limit : 4 * len;
-    if (log->comp == TOKIO_DARSHAN_NONE) {
+    if (log->comp == TOKIO_DARSHAN_NONE && src->fd < 0) {
         size_t k = len < limit ? len : limit;
         if (mod >= 0) {
             size_t used;
-            return hand_piece(log, mod, src, k, &used);
+            return hand_piece(log, mod, src->mem + off, k, &used);
         }
         if ((o.buf = tokio__malloc(k ? k : 1)) == NULL)
             return nomem(log);
-        memcpy(o.buf, src, k);
+        memcpy(o.buf, src->mem + off, k);
         *out = o.buf;
         *out_len = k;
         return TOKIO_OK;
@@ -263,13 +325,32 @@ decompress(struct tokio_darshan *log, struct inflater *zi,
         o.buf = zi->piece;
         o.cap = PIECE_SIZE;
     }
-    while (pos < len && rc == TOKIO_OK) {
+    if (log->comp == TOKIO_DARSHAN_NONE) {
+        /* uncompressed, read from the file: copied through the output */
+        while (pos < len && rc == TOKIO_OK) {
+            if ((rc = out_room(log, &o, &room)) != TOKIO_OK ||
+                (rc = src_at(log, src, off + pos, 1, end_abs, &in,
+                             &avail)) < 0)
+                break;
+            size_t k = avail < room ? avail : room;
+            memcpy(o.buf + o.n, in, k);
+            o.n += k;
+            o.total += k;
+            pos += k;
+        }
+        if (rc == 1)
+            rc = TOKIO_OK;      /* `limit` is the region's length */
+    }
+    while (log->comp != TOKIO_DARSHAN_NONE && pos < len && rc == TOKIO_OK) {
         if (log->comp == TOKIO_DARSHAN_ZLIB) {
             /* raw inflate between our own header and trailer checks */
             z_stream *zp = &zi->z;
             uint32_t adler = 1;
-            if (len - pos < 2 || !zlib_header_ok(src + pos)) {
-                rc = tokio__error(TOKIO_EFORMAT, len - pos < 2
+            if ((rc = src_at(log, src, off + pos, 2, end_abs, &in,
+                             &avail)) < 0)
+                break;
+            if (avail < 2 || !zlib_header_ok(in)) {
+                rc = tokio__error(TOKIO_EFORMAT, avail < 2
                                   ? "'%s': %s: truncated compressed stream "
                                     "at byte %zu"
                                   : "'%s': %s: bad compressed data (no "
@@ -284,13 +365,23 @@ decompress(struct tokio_darshan *log, struct inflater *zi,
                 break;
             }
             zi->ready = 1;
-            zp->next_in = (unsigned char *)src + pos + 2;
-            zp->avail_in = (uInt)(len - pos - 2 > UINT32_MAX
-                                  ? UINT32_MAX : len - pos - 2);
+            size_t body = pos + 2;      /* the deflate data's start */
+            zp->next_in = (unsigned char *)in + 2;
+            zp->avail_in = (uInt)(avail - 2 > UINT32_MAX ? UINT32_MAX
+                                                         : avail - 2);
             int ended = 0;
             while (rc == TOKIO_OK) {
                 if ((rc = out_room(log, &o, &room)) != TOKIO_OK)
                     break;
+                size_t at = body + zp->total_in;
+                if (zp->avail_in == 0 && at < len) {
+                    if ((rc = src_at(log, src, off + at, 1, end_abs, &in,
+                                     &avail)) < 0)
+                        break;
+                    zp->next_in = (unsigned char *)in;
+                    zp->avail_in = (uInt)(avail > UINT32_MAX ? UINT32_MAX
+                                                             : avail);
+                }
                 size_t before = o.n;
                 zp->next_out = o.buf + o.n;
                 zp->avail_out = (uInt)room;
@@ -315,16 +406,18 @@ decompress(struct tokio_darshan *log, struct inflater *zi,
                                       zp->msg ? zp->msg : "zlib error");
                 }
             }
-            size_t end = pos + 2 + zp->total_in;
+            size_t end = body + zp->total_in;
             if (ended) {
-                if (len - end < 4) {
+                int r2 = src_at(log, src, off + end, 4, end_abs, &in,
+                                &avail);
+                if (r2 < 0) {
+                    rc = r2;
+                } else if (avail < 4) {
                     rc = tokio__error(TOKIO_EFORMAT, "'%s': %s: truncated "
                                       "compressed stream at byte %zu",
                                       log->logname, what, pos);
-                } else if (((uint32_t)src[end] << 24 |
-                            (uint32_t)src[end + 1] << 16 |
-                            (uint32_t)src[end + 2] << 8 | src[end + 3]) !=
-                           adler) {
+                } else if (((uint32_t)in[0] << 24 | (uint32_t)in[1] << 16 |
+                            (uint32_t)in[2] << 8 | in[3]) != adler) {
                     rc = tokio__error(TOKIO_EFORMAT, "'%s': %s: bad "
                                       "compressed data (incorrect data "
                                       "check)", log->logname, what);
@@ -335,17 +428,29 @@ decompress(struct tokio_darshan *log, struct inflater *zi,
         } else {
             bz_stream b;
             memset(&b, 0, sizeof(b));
+            if ((rc = src_at(log, src, off + pos, 1, end_abs, &in,
+                             &avail)) < 0)
+                break;
             if (BZ2_bzDecompressInit(&b, 0, 0) != BZ_OK) {
                 rc = nomem(log);
                 break;
             }
-            b.next_in = (char *)src + pos;
-            b.avail_in = (unsigned)(len - pos > UINT32_MAX ? UINT32_MAX
-                                                           : len - pos);
-            size_t before_in = b.avail_in;
+            size_t start = pos;
+            b.next_in = (char *)in;
+            b.avail_in = (unsigned)(avail > UINT32_MAX ? UINT32_MAX : avail);
             while (rc == TOKIO_OK) {
                 if ((rc = out_room(log, &o, &room)) != TOKIO_OK)
                     break;
+                size_t at = start + ((size_t)b.total_in_hi32 << 32 |
+                                     b.total_in_lo32);
+                if (b.avail_in == 0 && at < len) {
+                    if ((rc = src_at(log, src, off + at, 1, end_abs, &in,
+                                     &avail)) < 0)
+                        break;
+                    b.next_in = (char *)in;
+                    b.avail_in = (unsigned)(avail > UINT32_MAX ? UINT32_MAX
+                                                               : avail);
+                }
                 b.next_out = (char *)o.buf + o.n;
                 b.avail_out = (unsigned)room;
                 int br = BZ2_bzDecompress(&b);
@@ -353,7 +458,9 @@ decompress(struct tokio_darshan *log, struct inflater *zi,
                 o.total += room - b.avail_out;
                 if (br == BZ_STREAM_END)
                     break;
-                if (br == BZ_OK && b.avail_in == 0 && b.avail_out != 0) {
+                if (br == BZ_OK && b.avail_in == 0 && b.avail_out != 0 &&
+                    start + ((size_t)b.total_in_hi32 << 32 |
+                             b.total_in_lo32) >= len) {
                     rc = tokio__error(TOKIO_EFORMAT, "'%s': %s: truncated "
                                       "compressed stream at byte %zu",
                                       log->logname, what, pos);
@@ -364,7 +471,7 @@ decompress(struct tokio_darshan *log, struct inflater *zi,
                                       log->logname, what, br);
                 }
             }
-            pos += before_in - b.avail_in;
+            pos = start + ((size_t)b.total_in_hi32 << 32 | b.total_in_lo32);
             BZ2_bzDecompressEnd(&b);
         }
         if (rc == 1) {          /* hit the limit */
@@ -397,25 +504,32 @@ decompress(struct tokio_darshan *log, struct inflater *zi,
  * module `mod`'s records when `mod` >= 0). */
 static int
 load_region(struct tokio_darshan *log, struct inflater *zi, int which,
-            const unsigned char *file, size_t size, uint64_t off,
-            uint64_t len, size_t limit, int stop_at_limit, int mod,
-            unsigned char **out, size_t *out_len)
+            struct dsrc *src, uint64_t off, uint64_t len, size_t limit,
+            int stop_at_limit, int mod, unsigned char **out,
+            size_t *out_len)
 {
     char nb[64];
     const char *what = region_name(which, nb, sizeof(nb));
+    uint64_t size = src->size;
 
     if (off > size || len > size - off)
         return tokio__error(TOKIO_EFORMAT, "'%s': %s: truncated (claims "
-                            "bytes %" PRIu64 "+%" PRIu64 " of a %zu-byte "
-                            "file)", log->logname, what, off, len, size);
+                            "bytes %" PRIu64 "+%" PRIu64 " of a %" PRIu64
+                            "-byte file)", log->logname, what, off, len,
+                            size);
     if (!stop_at_limit) {
         uint64_t cap = (uint64_t)len * INFLATE_RATIO + INFLATE_SLACK;
+        /* records handed over as they are inflated are never held: only
+         * the ratio bounds them (the time a hostile region can cost) */
+        uint64_t abs_cap = mod >= 0 && log->mods[mod].streamed
+                               ? UINT64_MAX / 2 : INFLATE_ABS_CAP;
         if (log->comp == TOKIO_DARSHAN_NONE)
             cap = len;
-        limit = cap > INFLATE_ABS_CAP ? (size_t)INFLATE_ABS_CAP
-                                      : (size_t)cap;
+        if (cap > SIZE_MAX / 2)
+            cap = SIZE_MAX / 2;
+        limit = cap > abs_cap ? (size_t)abs_cap : (size_t)cap;
     }
-    return decompress(log, zi, what, file + off, (size_t)len, limit,
+    return decompress(log, zi, what, src, off, (size_t)len, limit,
                       stop_at_limit, mod, out, out_len);
 }
 
@@ -616,8 +730,7 @@ parse_metadata(struct tokio_darshan *log, const char *md)
 }
 
 static int
-parse_job(struct tokio_darshan *log, struct inflater *zi,
-          const unsigned char *file, size_t size)
+parse_job(struct tokio_darshan *log, struct inflater *zi, struct dsrc *src)
 {
     uint64_t off = log->minor == 41 ? NEW_HEADER_SIZE : OLD_HEADER_SIZE;
     uint64_t end = 0;
@@ -633,14 +746,14 @@ parse_job(struct tokio_darshan *log, struct inflater *zi,
         for (int i = 0; i < TOKIO_DARSHAN_MAX_MODULES && end == 0; i++)
             end = log->mods[i].off;
         if (end == 0)
-            end = size;
+            end = src->size;
     }
     if (end < off)
         return tokio__error(TOKIO_EFORMAT, "'%s': job region: name region "
                             "offset %" PRIu64 " lies inside the header",
                             log->logname, end);
     log->job_len = end - off;
-    rc = load_region(log, zi, -2, file, size, off, end - off,
+    rc = load_region(log, zi, -2, src, off, end - off,
                      JOB_RECORD_SIZE, 1, -1, &raw, &n);
     if (rc < 0)
         return rc;
@@ -729,7 +842,7 @@ add_name(struct tokio_darshan *log, uint64_t id, const char *name,
 
 static int
 parse_names(struct tokio_darshan *log, struct inflater *zi,
-            const unsigned char *file, size_t size)
+            struct dsrc *src)
 {
     unsigned char *raw = NULL;
     size_t n = 0;
@@ -737,7 +850,7 @@ parse_names(struct tokio_darshan *log, struct inflater *zi,
 
     if (log->name_len == 0)
         return TOKIO_OK;
-    rc = load_region(log, zi, -1, file, size, log->name_off, log->name_len,
+    rc = load_region(log, zi, -1, src, log->name_off, log->name_len,
                      0, 0, -1, &raw, &n);
     if (rc < 0)
         return rc;
@@ -801,15 +914,31 @@ hand_module(struct tokio_darshan *log, int mod)
 }
 
 static int
-parse_log(struct tokio_darshan *log, const unsigned char *file, size_t size,
+parse_log(struct tokio_darshan *log, struct dsrc *src,
           const struct tokio_darshan_select *sel)
 {
     struct inflater zi = { 0 };
-    int rc;
+    const unsigned char *hp = src->mem;
+    uint64_t size = src->size;
+    int rc = TOKIO_OK;
 
-    if ((rc = parse_header(log, file, size)) < 0 ||
-        (rc = parse_job(log, &zi, file, size)) < 0 ||
-        (!sel->skip_names && (rc = parse_names(log, &zi, file, size)) < 0)) {
+    if (src->fd >= 0) {
+        /* the header, from the chunk buffer */
+        size_t want = size < NEW_HEADER_SIZE ? (size_t)size
+                                             : NEW_HEADER_SIZE;
+        size_t avail = 0;
+        if (want > 0 &&
+            (rc = src_at(log, src, 0, want, size, &hp, &avail)) >= 0 &&
+            avail < want)
+            rc = tokio__error(TOKIO_EIO, "cannot read '%s': the file "
+                              "shrank while read", log->logname);
+        if (rc < 0)
+            return rc;
+    }
+    if ((rc = parse_header(log, hp, size > SIZE_MAX ? SIZE_MAX
+                                                    : (size_t)size)) < 0 ||
+        (rc = parse_job(log, &zi, src)) < 0 ||
+        (!sel->skip_names && (rc = parse_names(log, &zi, src)) < 0)) {
         inflater_end(&zi);
         return rc;
     }
@@ -823,19 +952,22 @@ parse_log(struct tokio_darshan *log, const unsigned char *file, size_t size,
             if (m->off > size || m->len > size - m->off) {
                 rc = tokio__error(TOKIO_EFORMAT, "'%s': %s: truncated "
                                   "(claims bytes %" PRIu64 "+%" PRIu64
-                                  " of a %zu-byte file)", log->logname,
+                                  " of a %" PRIu64 "-byte file)",
+                                  log->logname,
                                   region_name(i, nb, sizeof(nb)), m->off,
                                   m->len, size);
                 break;
             }
             continue;
         }
-        /* records of a fixed size are decoded from a piece of the region
-         * at a time as it is inflated (into the pools, or straight to the
-         * callback): the region is never held whole */
+        /* records of a fixed size (and DXT handed over in pieces) are
+         * decoded from a piece of the region at a time as it is inflated
+         * (into the pools, or straight to the callback): the region is
+         * never held whole */
         int piecewise = tokio__darshan_streamable(log, i);
-        m->streamed = piecewise && log->record != NULL;
-        rc = load_region(log, &zi, i, file, size, m->off, m->len, 0, 0,
+        int handed = log->record != NULL && !(sel->kept >> i & 1);
+        m->streamed = piecewise && handed;
+        rc = load_region(log, &zi, i, src, m->off, m->len, 0, 0,
                          piecewise ? i : -1, &m->raw, &m->raw_len);
         if (rc >= 0 && (piecewise ? tokio__darshan_decode_end(log, i)
                                   : tokio__darshan_decode_module(log, i)) < 0)
@@ -848,8 +980,7 @@ parse_log(struct tokio_darshan *log, const unsigned char *file, size_t size,
         free(m->raw);
         m->raw = NULL;
         m->raw_len = 0;
-        if (log->record != NULL && !m->streamed &&
-            (rc = hand_module(log, i)) < 0)
+        if (handed && !m->streamed && (rc = hand_module(log, i)) < 0)
             break;
     }
     inflater_end(&zi);
@@ -858,19 +989,16 @@ parse_log(struct tokio_darshan *log, const unsigned char *file, size_t size,
     return log->partial ? TOKIO_PARTIAL : TOKIO_OK;
 }
 
-int
-tokio_darshan_open_mem_select(struct tokio_darshan **out, const void *buf,
-                              size_t len, const char *name,
-                              const struct tokio_darshan_select *sel)
+/* A new log handle named `name` reading `src` as `sel` says. */
+static int
+open_src(struct tokio_darshan **out, struct dsrc *src, const char *name,
+         const struct tokio_darshan_select *sel)
 {
     static const struct tokio_darshan_select all = { .modules = UINT64_MAX };
     struct tokio_darshan *log;
     int rc;
 
     *out = NULL;
-    if (buf == NULL && len > 0)
-        return tokio__error(TOKIO_EINVAL, "tokio_darshan_open_mem: NULL "
-                            "buffer");
     if ((log = tokio__calloc(1, sizeof(*log))) == NULL ||
         (log->logname = tokio__strdup(name ? name : "<memory>")) == NULL) {
         free(log);
@@ -881,7 +1009,9 @@ tokio_darshan_open_mem_select(struct tokio_darshan **out, const void *buf,
         sel = &all;
     log->record = sel->record;
     log->payload = sel->payload;
-    rc = parse_log(log, buf, len, sel);
+    log->kept = sel->kept;
+    log->dxt_pieces = sel->dxt_pieces;
+    rc = parse_log(log, src, sel);
     log->record = NULL;         /* the payload may not outlive the open */
     log->payload = NULL;
     if (rc < 0) {
@@ -890,6 +1020,20 @@ tokio_darshan_open_mem_select(struct tokio_darshan **out, const void *buf,
     }
     *out = log;
     return rc;
+}
+
+int
+tokio_darshan_open_mem_select(struct tokio_darshan **out, const void *buf,
+                              size_t len, const char *name,
+                              const struct tokio_darshan_select *sel)
+{
+    struct dsrc src = { .mem = buf, .fd = -1, .size = len };
+
+    *out = NULL;
+    if (buf == NULL && len > 0)
+        return tokio__error(TOKIO_EINVAL, "tokio_darshan_open_mem: NULL "
+                            "buffer");
+    return open_src(out, &src, name, sel);
 }
 
 int
@@ -936,14 +1080,20 @@ tokio_darshan_open_select(struct tokio_darshan **out, const char *path,
         close(fd);
         return rc;
     }
-    /* then the rest: a regular file in one piece (its size + 1, to see
-     * EOF without regrowing); anything else, or a file that grows
-     * meanwhile, by doubling.  Plain read(2): a log is read once, whole,
-     * so stdio's buffer would only add a copy and system calls. */
+    /* then a regular file a chunk at a time as its regions are inflated
+     * (pread(): a log of gigabytes never sits in memory whole) */
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        struct dsrc src = { .fd = fd, .size = (uint64_t)st.st_size };
+#ifdef POSIX_FADV_SEQUENTIAL
+        (void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+#endif
+        rc = open_src(out, &src, path, sel);
+        free(src.buf);
+        close(fd);
+        return rc;
+    }
+    /* anything else (a pipe) whole, by doubling */
     cap = 65536;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-        (uint64_t)st.st_size > h && (uint64_t)st.st_size < SIZE_MAX / 2)
-        cap = (size_t)st.st_size + 1;
     if ((buf = tokio__malloc(cap)) == NULL) {
         close(fd);
         return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",

@@ -21,8 +21,10 @@
 #include "tokio/connectors/darshan.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "connectors/darshan_text.h"
 #include "core/alloc.h"
@@ -228,24 +230,26 @@ put_components(const struct tokio_darshan_record *lr, FILE *fp)
     }
 }
 
-/* One DXT record: its header lines, then its writes and reads. */
+/* Whether the record version of DXT module `mod` has thread ids
+ * (DXT_POSIX v2 and DXT_MPIIO v3 on, §8.7). */
 static int
-put_record(const struct tokio_darshan *log, int mod,
-           const struct tokio_darshan_record *r,
+has_tids(const struct tokio_darshan *log, int mod)
+{
+    unsigned ver = tokio_darshan_module_version(log, mod);
+
+    return mod == TOKIO_DARSHAN_DXT_MPIIO ? ver > 2 : ver > 1;
+}
+
+/* A DXT record's header lines, up to its column legend. */
+static void
+put_header(const struct tokio_darshan *log,
+           const struct tokio_darshan_record *r, size_t nthreads,
            const struct tokio_darshan_record *lustre, FILE *fp)
 {
-    int mpiio = mod == TOKIO_DARSHAN_DXT_MPIIO;
-    unsigned ver = tokio_darshan_module_version(log, mod);
-    /* thread ids exist from DXT_POSIX v2 and DXT_MPIIO v3 (§8.7) */
-    int has_tid = mpiio ? ver > 2 : ver > 1;
     const char *name = tokio_darshan_name(log, r->id);
     const char *mnt, *fs;
-    size_t nthreads = 1;
-    int rc;
 
     tokio__darshan_mount_of(log, name, &mnt, &fs);
-    if (has_tid && (rc = count_threads(log, r, &nthreads)) < 0)
-        return rc;
     /* glibc prints a NULL %s as "(null)" */
     fprintf(fp, "\n# DXT, file_id: %" PRIu64 ", file_name: %s\n", r->id,
             name ? name : "(null)");
@@ -260,13 +264,148 @@ put_record(const struct tokio_darshan *log, int mod,
     fprintf(fp, "# Module    Rank  Wt/Rd  Segment          Offset          "
             "Length    Start(s)      End(s)%s   Pthread-ID\n",
             lustre != NULL ? "   [OST]" : "");
-    for (size_t i = 0; i < r->n_writes + r->n_reads; i++) {
-        const struct tokio_darshan_segment *s = &r->segments[i];
+}
+
+/*
+ * Segment lines are most of a trace's text (67 million for a 2 GiB
+ * trace), and printf() of them took 2.8 us a line, ten times the cost of
+ * inflating and decoding them: they are formatted here, to the same bytes.
+ */
+
+static const char digit_pairs[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233"
+    "34353637383940414243444546474849505152535455565758596061626364656667"
+    "6869707172737475767778798081828384858687888990919293949596979899";
+
+/* The decimal digits of `u` ending at `end` (written backwards); the
+ * first digit. */
+static char *
+digits_back(char *end, uint64_t u)
+{
+    while (u >= 100) {
+        unsigned k = (unsigned)(u % 100) * 2;
+        u /= 100;
+        *--end = digit_pairs[k + 1];
+        *--end = digit_pairs[k];
+    }
+    if (u >= 10) {
+        *--end = digit_pairs[u * 2 + 1];
+        *--end = digit_pairs[u * 2];
+    } else {
+        *--end = (char)('0' + u);
+    }
+    return end;
+}
+
+/* `d`, `n` bytes, right-aligned in `width` at `o`; the end. */
+static char *
+put_padded(char *o, const char *d, size_t n, int width)
+{
+    for (int pad = width - (int)n; pad > 0; pad--)
+        *o++ = ' ';
+    memcpy(o, d, n);
+    return o + n;
+}
+
+/* `v` right-aligned in `width` (at least its digits) at `o`; the end. */
+static char *
+put_int(char *o, int64_t v, int width)
+{
+    char d[24], *end = d + sizeof(d);
+    char *p = digits_back(end, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
+
+    if (v < 0)
+        *--p = '-';
+    return put_padded(o, p, (size_t)(end - p), width);
+}
+
+/*
+ * `v` as "%12.4f" at `o`; the end.  The decimal value rounded to four
+ * places from the double's exact binary value, ties to even, as glibc
+ * does in the default rounding mode.  NULL (nothing written) for values
+ * it cannot do exactly this way: not finite, or 2^49 and beyond.
+ */
+char *
+tokio__darshan_put_f4(char *o, double v)
+{
+    uint64_t bits;
+
+    if (!(v > -0x1p49 && v < 0x1p49))
+        return NULL;
+    memcpy(&bits, &v, sizeof(bits));
+    int neg = (int)(bits >> 63);
+    int bexp = (int)(bits >> 52 & 0x7ff);
+    uint64_t mant = bits & ((UINT64_C(1) << 52) - 1);
+    /* |v| = mant / 2^k */
+    int k = bexp == 0 ? 1074 : 1075 - bexp;
+    uint64_t r;                         /* |v| 10^4, rounded */
+
+    if (bexp != 0)
+        mant |= UINT64_C(1) << 52;
+    if (mant == 0 || k > 120) {
+        r = 0;
+    } else {
+        /* k >= 4 here: |v| < 2^49 */
+        unsigned __int128 q = (unsigned __int128)mant * 10000;
+        unsigned __int128 half = (unsigned __int128)1 << (k - 1);
+        unsigned __int128 rem = q & (((unsigned __int128)1 << k) - 1);
+        r = (uint64_t)(q >> k);
+        if (rem > half || (rem == half && (r & 1)))
+            r++;
+    }
+    char d[32], *end = d + sizeof(d);
+    unsigned frac = (unsigned)(r % 10000);
+    *--end = (char)('0' + frac % 10);
+    *--end = (char)('0' + frac / 10 % 10);
+    *--end = (char)('0' + frac / 100 % 10);
+    *--end = (char)('0' + frac / 1000);
+    *--end = '.';
+    char *p = digits_back(end, r / 10000);
+    if (neg)
+        *--p = '-';
+    return put_padded(o, p, (size_t)(d + sizeof(d) - p), 12);
+}
+
+/* The lines of `n` segments of record `r` at `segs`, the first being
+ * the record's segment `first` (writes, then reads). */
+static void
+put_segments(int mod, int has_tid, const struct tokio_darshan_record *r,
+             const struct tokio_darshan_segment *segs, size_t n,
+             size_t first, const struct tokio_darshan_record *lustre,
+             FILE *fp)
+{
+    int mpiio = mod == TOKIO_DARSHAN_DXT_MPIIO;
+
+    for (size_t k = 0; k < n; k++) {
+        const struct tokio_darshan_segment *s = &segs[k];
+        size_t i = first + k;
         int write = i < r->n_writes;
-        fprintf(fp, "%8s%8" PRId64 "%7s%9zu%16" PRId64 "%16" PRId64
-                "%12.4f%12.4f  ", mpiio ? "X_MPIIO" : "X_POSIX", r->rank,
-                write ? "write" : "read", write ? i : i - r->n_writes,
-                s->offset, s->length, s->start_time, s->end_time);
+        char line[160], *o = line;
+        memcpy(o, mpiio ? " X_MPIIO" : " X_POSIX", 8);
+        o = put_int(o + 8, r->rank, 8);
+        memcpy(o, write ? "  write" : "   read", 7);
+        o = put_int(o + 7, (int64_t)(write ? i : i - r->n_writes), 9);
+        o = put_int(o, s->offset, 16);
+        o = put_int(o, s->length, 16);
+        if ((o = tokio__darshan_put_f4(o, s->start_time)) == NULL ||
+            (o = tokio__darshan_put_f4(o, s->end_time)) == NULL) {
+            /* times no trace holds: printf's way */
+            fprintf(fp, "%8s%8" PRId64 "%7s%9zu%16" PRId64 "%16" PRId64
+                    "%12.4f%12.4f  ", mpiio ? "X_MPIIO" : "X_POSIX",
+                    r->rank, write ? "write" : "read",
+                    write ? i : i - r->n_writes, s->offset, s->length,
+                    s->start_time, s->end_time);
+            o = line;
+        } else {
+            *o++ = ' ';
+            *o++ = ' ';
+        }
+        if (lustre == NULL && !has_tid) {
+            memcpy(o, " N/A\n", 5);
+            fwrite(line, 1, (size_t)(o + 5 - line), fp);
+            continue;
+        }
+        fwrite(line, 1, (size_t)(o - line), fp);
         if (lustre != NULL) {
             put_osts(lustre, s->offset, s->length, fp);
             if (lustre->n_comps > 0)
@@ -277,6 +416,23 @@ put_record(const struct tokio_darshan *log, int mod,
         else
             fputs(" N/A\n", fp);
     }
+}
+
+/* One DXT record: its header lines, then its writes and reads. */
+static int
+put_record(const struct tokio_darshan *log, int mod,
+           const struct tokio_darshan_record *r,
+           const struct tokio_darshan_record *lustre, FILE *fp)
+{
+    int has_tid = has_tids(log, mod);
+    size_t nthreads = 1;
+    int rc;
+
+    if (has_tid && (rc = count_threads(log, r, &nthreads)) < 0)
+        return rc;
+    put_header(log, r, nthreads, lustre, fp);
+    put_segments(mod, has_tid, r, r->segments, r->n_writes + r->n_reads, 0,
+                 lustre, fp);
     return TOKIO_OK;
 }
 
@@ -366,4 +522,291 @@ tokio_darshan_write_dxt(const struct tokio_darshan *log, FILE *fp)
         rc = tokio__write_check(fp, "cannot write DXT text for '%s'",
                                 tokio_darshan_logname(log));
     return rc;
+}
+
+/* ---- streamed: the log read as it is printed ------------------------ */
+
+/*
+ * tokio_darshan_stream_dxt()'s state: the LUSTRE module is kept (it comes
+ * before the DXT modules and is small); DXT records come a few hundred
+ * segments at a time and are printed as they come.  Records with thread
+ * ids (newer than the released tools read) are gathered whole first:
+ * their header counts the threads of all their segments.
+ */
+struct dxt_stream {
+    FILE *fp;
+    int started;                /* preamble written */
+    int next_mod;               /* banners written for modules below it */
+    int refs_built;
+    struct lustre_ref *refs;
+    size_t n_refs;
+    const struct tokio_darshan_record *lustre;  /* the current record's */
+    /* a record with thread ids being gathered */
+    struct tokio_darshan_record whole;
+    char host[65];
+    struct tokio_darshan_segment *segs;
+    size_t n_segs, cap_segs;
+};
+
+/* The banners (and partial warnings) of the modules with data below
+ * `upto`, stopping at one that was not decoded (the module `upto` - 1
+ * may still be decoding: its records are coming). */
+static int
+stream_banners(struct dxt_stream *st, const struct tokio_darshan *log,
+               int upto, int final)
+{
+    for (; st->next_mod < upto; st->next_mod++) {
+        int mod = st->next_mod;
+        if (tokio_darshan_module_len(log, mod) == 0 ||
+            (mod != TOKIO_DARSHAN_LUSTRE && mod != TOKIO_DARSHAN_DXT_POSIX &&
+             mod != TOKIO_DARSHAN_DXT_MPIIO))
+            continue;
+        if (mod != TOKIO_DARSHAN_LUSTRE)
+            fprintf(st->fp, "\n# **********************************"
+                    "*****************\n# %s module data\n"
+                    "# ***************************************************\n",
+                    tokio_darshan_module_name(mod));
+        if (tokio_darshan_module_partial(log, mod))
+            put_partial_warning(mod, st->fp);
+        if ((final || mod < upto - 1) &&
+            !tokio_darshan_module_decoded(log, mod))
+            return not_decoded(log, mod);
+    }
+    return TOKIO_OK;
+}
+
+static int
+stream_record(void *payload, const struct tokio_darshan *log, int mod,
+              const struct tokio_darshan_record *r)
+{
+    struct dxt_stream *st = payload;
+    size_t total = r->n_writes + r->n_reads;
+    int rc;
+
+    if (!st->started) {
+        tokio__darshan_write_preamble(log, st->fp);
+        st->started = 1;
+    }
+    if ((rc = stream_banners(st, log, mod + 1, 0)) < 0)
+        return rc;
+    if (r->seg_first == 0) {
+        st->lustre = NULL;
+        if (mod == TOKIO_DARSHAN_DXT_POSIX) {
+            if (!st->refs_built &&
+                (rc = index_lustre(log, &st->refs, &st->n_refs)) < 0)
+                return rc;
+            st->refs_built = 1;
+            st->lustre = find_lustre(log, st->refs, st->n_refs, r->id);
+        }
+    }
+    if (!has_tids(log, mod)) {
+        if (r->seg_first == 0)
+            put_header(log, r, 1, st->lustre, st->fp);
+        put_segments(mod, 0, r, r->segments, r->n_piece, r->seg_first,
+                     st->lustre, st->fp);
+    } else {
+        if (r->seg_first == 0) {
+            st->whole = *r;
+            snprintf(st->host, sizeof(st->host), "%s",
+                     r->hostname ? r->hostname : "");
+            st->whole.hostname = r->hostname ? st->host : NULL;
+            st->n_segs = 0;
+        }
+        if (r->n_piece > st->cap_segs - st->n_segs) {
+            size_t cap = st->cap_segs ? st->cap_segs : 256;
+            while (cap - st->n_segs < r->n_piece)
+                cap *= 2;
+            struct tokio_darshan_segment *g =
+                tokio__reallocarray(st->segs, cap, sizeof(*g));
+            if (g == NULL)
+                return tokio__error(TOKIO_ENOMEM, "out of memory writing "
+                                    "DXT text for '%s'",
+                                    tokio_darshan_logname(log));
+            st->segs = g;
+            st->cap_segs = cap;
+        }
+        if (r->n_piece > 0)
+            memcpy(st->segs + st->n_segs, r->segments,
+                   r->n_piece * sizeof(*st->segs));
+        st->n_segs += r->n_piece;
+        if (r->seg_first + r->n_piece == total) {
+            st->whole.segments = st->segs;
+            st->whole.seg_first = st->whole.n_piece = 0;
+            if ((rc = put_record(log, mod, &st->whole, st->lustre,
+                                 st->fp)) < 0)
+                return rc;
+        }
+    }
+    if (ferror(st->fp))
+        return tokio__write_check(st->fp, "cannot write DXT text for '%s'",
+                                  tokio_darshan_logname(log));
+    return TOKIO_OK;
+}
+
+int
+tokio_darshan_stream_dxt(const char *path, FILE *fp)
+{
+    struct dxt_stream st = { .fp = fp };
+    struct tokio_darshan_select sel = {
+        .modules = TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_LUSTRE) |
+                   TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DXT_POSIX) |
+                   TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DXT_MPIIO),
+        .kept = TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_LUSTRE),
+        .record = stream_record,
+        .payload = &st,
+        .dxt_pieces = 1,
+    };
+    struct tokio_darshan *log = NULL;
+    int rc = tokio_darshan_open_select(&log, path, &sel);
+
+    if (rc >= 0) {
+        if (!st.started)
+            tokio__darshan_write_preamble(log, fp);
+        if (tokio_darshan_module_len(log, TOKIO_DARSHAN_DXT_POSIX) == 0 &&
+            tokio_darshan_module_len(log, TOKIO_DARSHAN_DXT_MPIIO) == 0)
+            fputs("\n# no DXT module data available for this Darshan "
+                  "log.\n", fp);
+        else
+            rc = stream_banners(&st, log, TOKIO_DARSHAN_KNOWN_MODULES, 1);
+    }
+    if (rc >= 0)
+        rc = tokio__write_check(fp, "cannot write DXT text for '%s'", path);
+    tokio_darshan_free(log);
+    free(st.refs);
+    free(st.segs);
+    return rc;
+}
+
+/* ---- heat map: bytes by rank and time bin, built as the log streams -- */
+
+#define HEATMAP_MAX_CELLS   (UINT64_C(1) << 24)
+
+struct heat_build {
+    struct tokio_darshan_dxt_heatmap *h;
+    size_t nbins;
+};
+
+/* Spread `bytes` moved over [start, end] seconds across the bins of row
+ * `row`, in proportion to the time in each (all in one bin when the
+ * segment takes no time); times outside the run go to its end bins. */
+static void
+heat_add(const struct tokio_darshan_dxt_heatmap *h, double *row,
+         double start, double end, double bytes)
+{
+    double w = h->bin_seconds;
+    size_t last = h->nbins - 1;
+
+    if (!(start >= 0))
+        start = 0;
+    if (!(end >= start))
+        end = start;
+    double fb0 = start / w, fb1 = end / w;
+    size_t b0 = fb0 >= (double)last ? last : (size_t)fb0;
+    size_t b1 = fb1 >= (double)last ? last : (size_t)fb1;
+    if (b0 == b1 || end == start) {
+        row[b0] += bytes;
+        return;
+    }
+    double span = end - start;
+    for (size_t b = b0; b <= b1; b++) {
+        double lo = b == b0 ? start : (double)b * w;
+        double hi = b == b1 ? end : (double)(b + 1) * w;
+        if (hi > lo)
+            row[b] += bytes * (hi - lo) / span;
+    }
+}
+
+static int
+heat_record(void *payload, const struct tokio_darshan *log, int mod,
+            const struct tokio_darshan_record *r)
+{
+    struct heat_build *hb = payload;
+    struct tokio_darshan_dxt_heatmap *h = hb->h;
+
+    (void)mod;
+    if (h->read_bytes == NULL) {
+        int64_t nprocs = tokio_darshan_job(log)->nprocs;
+        double run = tokio_darshan_run_time(log);
+        if (nprocs <= 0 ||
+            (uint64_t)nprocs > HEATMAP_MAX_CELLS / hb->nbins)
+            return tokio__error(TOKIO_EINVAL, "'%s': %" PRId64 " ranks by "
+                                "%zu bins is too big a heat map",
+                                tokio_darshan_logname(log), nprocs,
+                                hb->nbins);
+        h->nranks = (size_t)nprocs;
+        h->nbins = hb->nbins;
+        h->bin_seconds = run > 0 && isfinite(run) ? run / (double)h->nbins
+                                                  : 1.0 / (double)h->nbins;
+        h->read_bytes = tokio__calloc(h->nranks * h->nbins, sizeof(double));
+        h->write_bytes = tokio__calloc(h->nranks * h->nbins,
+                                       sizeof(double));
+        if (h->read_bytes == NULL || h->write_bytes == NULL)
+            return tokio__error(TOKIO_ENOMEM, "out of memory making a heat "
+                                "map of '%s'", tokio_darshan_logname(log));
+    }
+    size_t n = r->n_piece, first = r->seg_first;
+    if (r->rank < 0 || (uint64_t)r->rank >= h->nranks) {
+        h->skipped += n;
+        return TOKIO_OK;
+    }
+    size_t off = (size_t)r->rank * h->nbins;
+    for (size_t k = 0; k < n; k++) {
+        const struct tokio_darshan_segment *s = &r->segments[k];
+        double *row = (first + k < r->n_writes ? h->write_bytes
+                                               : h->read_bytes) + off;
+        heat_add(h, row, s->start_time, s->end_time, (double)s->length);
+    }
+    h->segments += n;
+    return TOKIO_OK;
+}
+
+int
+tokio_darshan_dxt_heatmap(const char *path, size_t nbins, int modules,
+                          struct tokio_darshan_dxt_heatmap **out)
+{
+    struct tokio_darshan_dxt_heatmap *h;
+    struct heat_build hb;
+    struct tokio_darshan_select sel = {
+        .skip_names = 1, .record = heat_record, .dxt_pieces = 1,
+    };
+    struct tokio_darshan *log = NULL;
+    int rc;
+
+    *out = NULL;
+    if (nbins == 0 || nbins > 100000)
+        return tokio__error(TOKIO_EINVAL, "heat map of '%s': %zu bins (1 "
+                            "to 100000)", path, nbins);
+    if (modules & 1)
+        sel.modules |= TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DXT_POSIX);
+    if (modules & 2)
+        sel.modules |= TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DXT_MPIIO);
+    if ((h = tokio__calloc(1, sizeof(*h))) == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory making a heat map "
+                            "of '%s'", path);
+    hb.h = h;
+    hb.nbins = nbins;
+    sel.payload = &hb;
+    rc = tokio_darshan_open_select(&log, path, &sel);
+    if (rc >= 0 && h->read_bytes == NULL) {
+        /* no segments: an empty map of the job's shape */
+        struct tokio_darshan_record none = { 0 };
+        rc = heat_record(&hb, log, TOKIO_DARSHAN_DXT_POSIX, &none);
+    }
+    tokio_darshan_free(log);
+    if (rc < 0) {
+        tokio_darshan_dxt_heatmap_free(h);
+        return rc;
+    }
+    *out = h;
+    return rc;
+}
+
+void
+tokio_darshan_dxt_heatmap_free(struct tokio_darshan_dxt_heatmap *h)
+{
+    if (h == NULL)
+        return;
+    free(h->read_bytes);
+    free(h->write_bytes);
+    free(h);
 }

@@ -481,6 +481,8 @@ tokio__darshan_module_clear(struct dmodule *m)
     m->pub = NULL;
     m->n_pub = 0;
     m->decoded = 0;
+    free(m->dxt);
+    m->dxt = NULL;
 }
 
 static int
@@ -1071,6 +1073,89 @@ dec_dxt(struct tokio_darshan *log, struct dmodule *m,
     return add_plain(log, m, &r, NULL, 0, NULL, 0, NULL);
 }
 
+/*
+ * DXT records handed over in pieces (tokio_darshan_select's dxt_pieces):
+ * the 104-byte header is read and kept, then its segments are decoded
+ * and handed over DXT_BATCH at a time as the region is inflated, so a
+ * record of millions of segments costs a few KiB.  A record whose counts
+ * claim more than the region holds has its segments up to the region's
+ * end handed over (darshan-util drops such a record; only the region's
+ * end, unknown while inflating, would tell).
+ */
+#define DXT_BATCH 256
+
+struct dxt_piece_state {
+    struct tokio_darshan_record r;      /* the record being handed over */
+    char host[DXT_HOSTNAME_LEN + 1];
+    size_t next;                        /* segments handed over so far */
+    size_t left;                        /* segments still to come */
+    struct tokio_darshan_segment batch[DXT_BATCH];
+};
+
+static int
+dec_dxt_piece(struct tokio_darshan *log, struct dmodule *m,
+              const unsigned char *p, size_t left, size_t *used_out)
+{
+    int mod = (int)(m - log->mods);
+    int mpiio = mod == TOKIO_DARSHAN_DXT_MPIIO;
+    int has_tid = mpiio ? m->ver >= 3 : m->ver >= 2;
+    size_t segsize = has_tid ? 40 : 32;
+    struct dxt_piece_state *st = m->dxt;
+    int swap = log->swap;
+
+    *used_out = 0;
+    if (st == NULL && (st = m->dxt = tokio__calloc(1, sizeof(*st))) == NULL)
+        return TOKIO_ENOMEM;
+    if (st->left == 0) {
+        if (left < DXT_HEADER_SIZE)
+            return TOKIO_OK;
+        int64_t w = (int64_t)darshan_u64(p + 88, swap);
+        int64_t rd = (int64_t)darshan_u64(p + 96, swap);
+        if (w < 0 || rd < 0 || (uint64_t)w > SIZE_MAX / 64 ||
+            (uint64_t)rd > SIZE_MAX / 64)
+            return TOKIO_OK;    /* ends the module, as a short record */
+        memset(&st->r, 0, sizeof(st->r));
+        st->r.id = darshan_u64(p, swap);
+        st->r.rank = (int64_t)darshan_u64(p + 8, swap);
+        memcpy(st->host, p + 24, DXT_HOSTNAME_LEN);
+        st->host[DXT_HOSTNAME_LEN] = '\0';
+        st->r.hostname = st->host;
+        st->r.n_writes = (size_t)w;
+        st->r.n_reads = (size_t)rd;
+        st->r.segments = st->batch;
+        st->next = 0;
+        st->left = (size_t)w + (size_t)rd;
+        *used_out = DXT_HEADER_SIZE;
+        if (st->left > 0)
+            return TOKIO_OK;
+        st->r.segments = NULL;  /* no segments: handed over at once */
+        return log->record(log->payload, log, mod, &st->r);
+    }
+    size_t k = left / segsize;
+    if (k > st->left)
+        k = st->left;
+    if (k > DXT_BATCH)
+        k = DXT_BATCH;
+    if (k == 0)
+        return TOKIO_OK;
+    for (size_t i = 0; i < k; i++, p += segsize) {
+        struct tokio_darshan_segment *s = &st->batch[i];
+        s->offset = (int64_t)darshan_u64(p, swap);
+        s->length = (int64_t)darshan_u64(p + 8, swap);
+        s->start_time = darshan_f64(p + 16, swap);
+        s->end_time = darshan_f64(p + 24, swap);
+        s->pthread_id = has_tid ? darshan_u64(p + 32, 0) : 0;
+        if (mpiio && m->ver == 1)
+            s->offset = -1;
+    }
+    st->r.seg_first = st->next;
+    st->r.n_piece = k;
+    st->next += k;
+    st->left -= k;
+    *used_out = k * segsize;
+    return log->record(log->payload, log, mod, &st->r);
+}
+
 /* Per module: decoder, lowest and highest record version it reads, and
  * whether its records have a fixed size (at most 1120 bytes): those can
  * be decoded a piece of the region at a time. */
@@ -1181,10 +1266,21 @@ size_pools(struct dmodule *m, size_t used)
     return pool_reserve(&m->bytes, est * m->bytes.n, 1);
 }
 
+static int
+is_dxt(int mod)
+{
+    return mod == TOKIO_DARSHAN_DXT_POSIX || mod == TOKIO_DARSHAN_DXT_MPIIO;
+}
+
 int
 tokio__darshan_streamable(const struct tokio_darshan *log, int mod)
 {
-    return decodable(log, mod) && decoders[mod].fixed;
+    if (!decodable(log, mod))
+        return 0;
+    if (is_dxt(mod))
+        return log->dxt_pieces && log->record != NULL &&
+               !(log->kept >> mod & 1);
+    return decoders[mod].fixed;
 }
 
 int
@@ -1196,9 +1292,12 @@ tokio__darshan_decode_piece(struct tokio_darshan *log, int mod,
     size_t pos = 0;
     int rc = TOKIO_OK;
 
+    decode_fn fn = m->streamed && is_dxt(mod) ? dec_dxt_piece
+                                              : decoders[mod].fn;
+
     while (pos < n) {
         size_t used = 0;
-        rc = decoders[mod].fn(log, m, p + pos, n - pos, &used);
+        rc = fn(log, m, p + pos, n - pos, &used);
         if (rc < 0 || used == 0)
             break;
         /* a whole region's records: size the pools from the first */

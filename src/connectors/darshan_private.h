@@ -48,6 +48,7 @@ struct dmodule {
     size_t n_pub;
     int streamed;               /* records go to the open's callback as
                                  * they are decoded, never to the pools */
+    struct dxt_piece_state *dxt;        /* DXT handed over in pieces */
 };
 
 struct dname {
@@ -79,6 +80,8 @@ struct tokio_darshan {
     /* while opening: where records go (tokio_darshan_open_select()) */
     tokio_darshan_record_fn record;
     void *payload;
+    uint64_t kept;              /* modules read and kept, not handed over */
+    int dxt_pieces;             /* DXT segments handed over in pieces */
 };
 
 /* Byte readers in the log's order (swap: the log is foreign-endian). */

@@ -102,4 +102,8 @@ void tokio__darshan_mount_of(const struct tokio_darshan *log,
                              const char *name, const char **mnt_out,
                              const char **fs_out);
 
+/* `v` as printf's "%12.4f" at `o` (room for 40 bytes; not terminated):
+ * the end of what was written (darshan_dxt.c). */
+char *tokio__darshan_put_f4(char *o, double v);
+
 #endif

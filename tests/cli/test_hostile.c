@@ -99,6 +99,8 @@ static const struct command commands[] = {
       "inputs/sample.darshan", K_DARSHAN, 0 },
     { { "darshan-bad-ost", "-o", "%o", "@" },
       "inputs/sample-badost.darshan", K_DARSHAN, 0 },
+    { { "darshan-dxt", "-o", "%o", "@" },
+      "inputs/sample.darshan", K_DARSHAN, 0 },
     { { "summarize-darshanlogs", "-o", "%o", "@" },
       "inputs/sample.darshan", K_DARSHAN, 0 },
     { { "index-darshanlogs", "-o", "%o", "@" },

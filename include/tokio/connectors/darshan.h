@@ -112,6 +112,11 @@ struct tokio_darshan_record {
     const char *hostname;       /* DXT */
     size_t n_writes, n_reads;   /* DXT: segments holds writes, then reads */
     const struct tokio_darshan_segment *segments;
+    /* DXT handed over in pieces (tokio_darshan_select's dxt_pieces):
+     * segments holds the n_piece segments from index seg_first of the
+     * record's writes-then-reads; n_writes and n_reads are the record's
+     * totals.  Both 0 otherwise (segments holds them all). */
+    size_t seg_first, n_piece;
 };
 
 /**
@@ -157,6 +162,15 @@ struct tokio_darshan_select {
     int skip_names;             /* no name table: names are NULL */
     tokio_darshan_record_fn record;     /* NULL: records are kept */
     void *payload;              /* record's first argument */
+    /* modules read and kept as tokio_darshan_open() keeps them, not
+     * handed to `record` (e.g. LUSTRE, to annotate DXT as it streams):
+     * TOKIO_DARSHAN_MODULE_BIT()s, read only if also in `modules` */
+    uint64_t kept;
+    /* DXT records are handed to `record` a few hundred segments at a
+     * time as they are inflated (the record's seg_first and n_piece say
+     * which), header facts repeated: memory does not grow with a
+     * record's segments.  0: each DXT record handed over whole. */
+    int dxt_pieces;
 };
 
 /**
@@ -456,5 +470,50 @@ TOKIO_API int tokio_darshan_write_file(const struct tokio_darshan *log,
  */
 TOKIO_API int tokio_darshan_write_dxt(const struct tokio_darshan *log,
                                       FILE *fp);
+
+/**
+ * The text of tokio_darshan_write_dxt() for the log at `path`, written
+ * as the log is read: the DXT records are inflated, decoded and printed a
+ * few hundred segments at a time, never held, so memory stays a few
+ * hundred KiB whatever the number of segments (only the LUSTRE records,
+ * and a record with thread ids, are held whole).  Differs from
+ * tokio_darshan_write_dxt() only on a damaged log: a record whose counts
+ * claim more segments than its region holds is printed up to the
+ * region's end (darshan-dxt-parser drops it), and an error in a region
+ * comes after the text of the records before it.  Returns
+ * tokio_darshan_open()'s failures and tokio_darshan_write_dxt()'s.
+ */
+TOKIO_API int tokio_darshan_stream_dxt(const char *path, FILE *fp);
+
+/** Bytes moved by rank and time bin, from a log's DXT traces. */
+struct tokio_darshan_dxt_heatmap {
+    size_t nranks;              /* the job's nprocs */
+    size_t nbins;
+    double bin_seconds;         /* the job's run time / nbins */
+    /* [rank * nbins + bin]: a segment's bytes spread over the bins its
+     * start..end time spans, in proportion (times past the run's end in
+     * the last bin) */
+    double *read_bytes;
+    double *write_bytes;
+    uint64_t segments;          /* segments counted */
+    uint64_t skipped;           /* segments of a rank outside 0..nprocs-1 */
+};
+
+/**
+ * The heat map of the log at `path` in `nbins` (1 - 100000) time bins,
+ * from DXT_POSIX (`modules` bit 1) and/or DXT_MPIIO (bit 2) segments,
+ * built as the log is read (tokio_darshan_stream_dxt()'s way): memory is
+ * the map's (nprocs x nbins x 16 bytes, at most 2^24 cells), whatever
+ * the number of segments.  *out (free with
+ * tokio_darshan_dxt_heatmap_free()) on TOKIO_OK or TOKIO_PARTIAL;
+ * TOKIO_EINVAL (bins, or a map too big), tokio_darshan_open()'s failures.
+ */
+TOKIO_API int tokio_darshan_dxt_heatmap(
+    const char *path, size_t nbins, int modules,
+    struct tokio_darshan_dxt_heatmap **out);
+
+/** Release a heat map (NULL is fine). */
+TOKIO_API void tokio_darshan_dxt_heatmap_free(
+    struct tokio_darshan_dxt_heatmap *h);
 
 #endif
