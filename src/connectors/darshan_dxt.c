@@ -16,6 +16,12 @@
  * is negative or whose OSTs lie beyond the record's OST list, and where
  * its offset arithmetic would overflow int64.
  *
+ * Speed: segment lines, most of a trace's text (67 million lines for a
+ * 2 GiB trace), are formatted by hand to printf()'s bytes (checked against
+ * printf() on 200,000 values): 2 million lines take about 1 s instead of
+ * 5.9 s with printf(), which cost ten times the inflating and decoding
+ * (bench/bench-dxt.sh).
+ *
  * Golden outputs: testdata/golden/darshan-parser/<log>.dxt.txt.
  */
 #include "tokio/connectors/darshan.h"
@@ -266,11 +272,7 @@ put_header(const struct tokio_darshan *log,
             lustre != NULL ? "   [OST]" : "");
 }
 
-/*
- * Segment lines are most of a trace's text (67 million for a 2 GiB
- * trace), and printf() of them took 2.8 us a line, ten times the cost of
- * inflating and decoding them: they are formatted here, to the same bytes.
- */
+/* Segment lines formatted by hand (see the top of the file). */
 
 static const char digit_pairs[] =
     "00010203040506070809101112131415161718192021222324252627282930313233"
