@@ -2,8 +2,9 @@
  * tests/cli/test_hostile.c - issue 17's hostile-input corpus: every
  * command over the same kinds of bad input (another kind of file, random
  * text and bytes, deep JSON, gzip bombs, a gigabyte line, a sparse
- * gigabyte, a name that is not UTF-8, and its own kind of input truncated
- * and with bytes flipped), each run under a memory and a time limit.
+ * gigabyte, a name that is not UTF-8, and its own kind of input truncated,
+ * with bytes flipped and with bytes made not UTF-8), each run under a
+ * memory and a time limit.
  *
  * Every run must end by itself (no signal: no crash, no runaway) within
  * the limits, with a peak resident memory far below the inputs' size.
@@ -176,7 +177,7 @@ static const struct input foreign[] = {
 
 /*
  * NEEDSWORK: runs that fail through code owned elsewhere, by command and
- * input (a foreign input's name, or "truncated", "flipped",
+ * input (a foreign input's name, or "truncated", "flipped", "not-utf8",
  * "own-not-utf8"; "*" for every foreign input but the sparse file), each
  * waiting for the issue 17 item named.  Take an entry off when its item
  * is done: the test fails while a listed run passes.
@@ -205,6 +206,7 @@ static const struct {
     { "archive-collectdes", "sparse", "nothing at -o" },
     { "archive-collectdes", "truncated", "nothing at -o" },
     { "archive-collectdes", "flipped", "nothing at -o" },
+    { "archive-collectdes", "not-utf8", "nothing at -o" },
     { NULL, NULL, NULL },
 };
 
@@ -216,6 +218,7 @@ is_known(const char *command, const char *input)
             (strcmp(known[i].input, input) == 0 ||
              (strcmp(known[i].input, "*") == 0 && strcmp(input, "sparse") &&
               strcmp(input, "truncated") && strcmp(input, "flipped") &&
+              strcmp(input, "not-utf8") &&
               strcmp(input, "own-not-utf8"))))
             return 1;
     return 0;
@@ -268,19 +271,22 @@ write_random_bytes(const char *path)
 }
 
 /* A copy of `src`, or of its first `keep` bytes (SIZE_MAX: all), with
- * every `flip_every`th byte's bit 5 flipped (0: none). */
+ * every `flip_every`th byte's bit 5 flipped (0: none), or bit 7 when
+ * `flip_every` is negative: text then holds bytes that are not UTF-8. */
 static void
 copy_damaged(const char *src, const char *dst, size_t keep,
-             size_t flip_every)
+             long flip_every)
 {
+    const unsigned char bit = flip_every < 0 ? 0x80 : 0x20;
+    const size_t every = (size_t)(flip_every < 0 ? -flip_every : flip_every);
     size_t len = 0;
     char *data = tokio_test_read_file(src, &len);
 
     assert_non_null(data);
     if (keep < len)
         len = keep;
-    for (size_t i = flip_every; flip_every > 0 && i < len; i += flip_every)
-        data[i] ^= 0x20;
+    for (size_t i = every; every > 0 && i < len; i += every)
+        data[i] ^= (char)bit;
     tokio_test_write_file(dst, data, len);
     free(data);
 }
@@ -545,6 +551,11 @@ run_command(const char *dir, size_t w, size_t k, struct tally *t)
     format(path, sizeof(path), "bad/flipped-%zu%s", k, ext);
     why = run_one(dir, w, c, path, "flipped", 0, 0, serial++, t, &v);
     bad += judge(c, "flipped", why, v, t);
+    format(path, sizeof(path), "%s/bad/high-%zu%s", dir, k, ext);
+    copy_damaged(src, path, SIZE_MAX, -97);
+    format(path, sizeof(path), "bad/high-%zu%s", k, ext);
+    why = run_one(dir, w, c, path, "not-utf8", 0, 0, serial++, t, &v);
+    bad += judge(c, "not-utf8", why, v, t);
     format(path, sizeof(path), "%s/bad/own\xff-%zu%s", dir, k, ext);
     copy_damaged(src, path, SIZE_MAX, 0);
     format(path, sizeof(path), "bad/own\xff-%zu%s", k, ext);
