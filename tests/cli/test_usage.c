@@ -96,6 +96,9 @@ test_bad_command_lines_exit_2(void **state)
         { { "insights", "-j", "--csv", "x" }, "give --json or --csv" },
         { { "summarize-h5lmt", "--kibs", "--gibs", "x" },
           "give --kibs or --gibs, not both" },
+        { { "cache-nersc-jobsdb", "--json", "--csv", "2017-03-18T14:24:59",
+            "2017-03-21T23:20:56", "edison" },
+          "--json and --csv exclude each other" },
         /* the same form twice is no conflict: a later error shows it */
         { { "cache-slurm", "--json", "--json", "" }, "argument 1 is empty" },
         /* empty words */
