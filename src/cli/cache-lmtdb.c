@@ -72,10 +72,12 @@ cmd_cache_lmtdb(int argc, char **argv)
                                "PYTOKIO_LMT_PASSWORD instead");
     if (npos != 2)
         return cli_usage_error(cmd, "expected <start> <end>");
-    if (tokio_time_parse_format(argv[1], "%Y-%m-%dT%H:%M:%S", &start) < 0 ||
-        tokio_time_parse_format(argv[2], "%Y-%m-%dT%H:%M:%S", &end) < 0)
-        return cli_usage_error(cmd, "start and end must be "
-                               "YYYY-MM-DDTHH:MM:SS");
+    /* an end before the start is a bad command line (issue 17) */
+    if (cli_time(cmd, "<start>", argv[1], NULL, &start) != 0 ||
+        cli_time(cmd, "<end>", argv[2], NULL, &end) != 0 ||
+        (end < start &&
+         cli_time_order(cmd, "<start>", start, "<end>", end) != 0))
+        return CLI_EXIT_USAGE;
     if (limit < 0)
         return cli_usage_error(cmd, "--limit must not be negative");
     if (port < 0 || port > 65535)

@@ -78,10 +78,12 @@ cmd_cache_nersc_jobsdb(int argc, char **argv)
         return cli_usage_error(cmd, "expected <start> <end> <host>");
     if (json && csv)
         return cli_usage_error(cmd, "--json and --csv exclude each other");
-    if (tokio_time_parse_format(argv[1], "%Y-%m-%dT%H:%M:%S", &start) < 0 ||
-        tokio_time_parse_format(argv[2], "%Y-%m-%dT%H:%M:%S", &end) < 0)
-        return cli_usage_error(cmd, "start and end must be "
-                               "YYYY-MM-DDTHH:MM:SS");
+    /* issue 17: an end before the start was exit 0 (no jobs) */
+    if (cli_time(cmd, "<start>", argv[1], NULL, &start) != 0 ||
+        cli_time(cmd, "<end>", argv[2], NULL, &end) != 0 ||
+        (end < start &&
+         cli_time_order(cmd, "<start>", start, "<end>", end) != 0))
+        return CLI_EXIT_USAGE;
     if (output == NULL) {
         /* the reference's first free nersc_jobsdb-N.sqlite */
         for (unsigned i = 0;; i++) {

@@ -91,7 +91,8 @@ cmd_cache_slurm(int argc, char **argv)
     const char *arg = argv[1];
 
     /* a file named like a job id wins, as in the reference */
-    if (stat(arg, &st) == 0 && S_ISREG(st.st_mode))
+    const int is_file = stat(arg, &st) == 0 && S_ISREG(st.st_mode);
+    if (is_file)
         rc = tokio_slurm_open(&s, arg);
     else
         rc = tokio_slurm_query(&s, arg);
@@ -99,7 +100,8 @@ cmd_cache_slurm(int argc, char **argv)
         return cli_fail(cmd, NULL);
     struct result job = { s, form == CLI_FORM_CSV, form == CLI_FORM_JSON,
                           output != NULL };
-    rc = cli_write_output(cmd, output, write_result, &job);
+    rc = cli_write_output_from(cmd, output, is_file ? arg : NULL,
+                               write_result, &job);
     tokio_slurm_free(s);
     return rc;
 }

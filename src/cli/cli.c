@@ -475,14 +475,25 @@ int
 cli_write_output(const char *cmd, const char *path,
                  int (*write)(FILE *fp, void *ctx), void *ctx)
 {
+    return cli_write_output_from(cmd, path, NULL, write, ctx);
+}
+
+int
+cli_write_output_from(const char *cmd, const char *path, const char *input,
+                      int (*write)(FILE *fp, void *ctx), void *ctx)
+{
     struct tokio_output *out;
+    int rc;
 
     if (tokio_output_open(&out, path) < 0)
         return cli_fail(cmd, NULL);
-    if (write(tokio_output_fp(out), ctx) < 0) {
+    if ((rc = write(tokio_output_fp(out), ctx)) < 0) {
         /* a failed write (disk full) names the output it was for */
         int stream_failed = ferror(tokio_output_fp(out));
         tokio_output_abort(out);
+        /* an input the output form cannot show names that input */
+        if (!stream_failed && rc == TOKIO_EFORMAT && input != NULL)
+            return cli_fail(cmd, "'%s': %s", input, tokio_errmsg());
         if (!stream_failed)
             return cli_fail(cmd, NULL);
         if (path == NULL || strcmp(path, "-") == 0)

@@ -158,6 +158,13 @@ int cli_fail(const char *cmd, const char *fmt, ...)
 int cli_write_output(const char *cmd, const char *path,
                      int (*write)(FILE *fp, void *ctx), void *ctx);
 
+/* cli_write_output() for a result read from `input` (NULL: none): a
+ * `write` failing with TOKIO_EFORMAT (the input cannot be shown in the
+ * form asked for) is reported as "'INPUT': MESSAGE". */
+int cli_write_output_from(const char *cmd, const char *path,
+                          const char *input,
+                          int (*write)(FILE *fp, void *ctx), void *ctx);
+
 /*
  * Write `value` (borrowed) as JSON with `flags` (see tokio/output.h) to
  * `path` (NULL or "-": stdout), then a newline.  Returns an exit status;

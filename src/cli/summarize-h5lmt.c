@@ -140,6 +140,7 @@ cmd_summarize_h5lmt(int argc, char **argv)
         OPT_END
     };
     json_t *all = NULL, *per_file = NULL, *totals = NULL, *doc = NULL;
+    int64_t t0 = 0, t1 = 0;
     int npos, b, rc = CLI_EXIT_OK;
 
     npos = cli_parse(argc, argv, opts, usage, description);
@@ -149,6 +150,12 @@ cmd_summarize_h5lmt(int argc, char **argv)
         return cli_usage_error(cmd, "an H5LMT or HDF5 file is required");
     if (bins < 1 || bins > 1000000)
         return cli_usage_error(cmd, "--bins must be from 1 to 1000000");
+    /* issue 17: a bad --start was exit 0, never looked at */
+    if ((start != NULL && cli_time(cmd, "--start", start, NULL, &t0) != 0) ||
+        (end != NULL && cli_time(cmd, "--end", end, NULL, &t1) != 0) ||
+        (start != NULL && end != NULL &&
+         cli_time_order(cmd, "--start", t0, "--end", t1) != 0))
+        return CLI_EXIT_USAGE;
     if (start && end)
         return cli_fail(cmd, "--start/--end (the site's daily HDF5 files) "
                         "are not supported yet; name the files instead");

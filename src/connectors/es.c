@@ -644,6 +644,11 @@ tokio_es_pages_add(const json_t *hits, size_t page, void *pages)
     (void)page;
     if (!json_is_array(hits))
         return tokio__error(TOKIO_EFORMAT, "not a list of hits");
+    /* streamed back as JSON too, only hits (issue 17: '[[1]]' was) */
+    json_array_foreach(hits, h, hit)
+        if (!json_is_object(json_object_get(hit, "_source")))
+            return tokio__error(TOKIO_EFORMAT, "hit %zu has no object "
+                                "_source", h);
     if (p->js != NULL) {
         tokio__jstream_item(p->js);
         tokio__jstream_value(p->js, hits);
@@ -653,9 +658,6 @@ tokio_es_pages_add(const json_t *hits, size_t page, void *pages)
     json_array_foreach(hits, h, hit) {
         const json_t *src = json_object_get(hit, "_source");
 
-        if (!json_is_object(src))
-            return tokio__error(TOKIO_EFORMAT, "hit %zu has no object "
-                                "_source", h);
         fprintf(p->spool, "%zu", p->hits++);
         for (size_t f = 0; f < p->n_fields; f++) {
             putc(',', p->spool);

@@ -549,8 +549,12 @@ init_span(const struct tokio_archive_mmperfmon_args *args,
     *end = args->nfiles > 0 ? INT64_MIN : args->end;
     if (args->nfiles > 0) {
         if (json_object_size(dict) == 0)
-            return tokio__error(TOKIO_ENOTFOUND, "no data in the input "
-                                "files");
+            return args->nfiles == 1
+                ? tokio__error(TOKIO_ENOTFOUND, "'%s': no mmperfmon data "
+                               "in it", args->files[0])
+                : tokio__error(TOKIO_ENOTFOUND, "'%s' and the %zu other "
+                               "input files: no mmperfmon data in them",
+                               args->files[0], args->nfiles - 1);
         json_object_foreach((json_t *)dict, tkey, v) {
             int64_t t = strtoll(tkey, NULL, 10);
             *start = t < *start ? t : *start;

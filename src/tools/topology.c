@@ -174,8 +174,13 @@ tokio_topology_get_job_diameter(struct tokio_job_diameter *out,
         rc = tokio_slurm_query(&job, jobid);
     if (rc >= 0 && (rc = tokio_slurm_get_job_nodes(job, &nodes, &n)) >= 0 &&
         (rc = nodemap_path ? tokio_craysdb_open(&map, nodemap_path)
-                           : tokio_craysdb_query(&map)) >= 0)
-        rc = tokio_topology_job_diameter(out, map, nodes, n);
+                           : tokio_craysdb_query(&map)) >= 0 &&
+        (rc = tokio_topology_job_diameter(out, map, nodes, n)) < 0 &&
+        rc != TOKIO_ENOMEM)
+        /* a node the map lacks: the fault of either input (issue 17) */
+        tokio__error_prefix("'%s' (the nodes of '%s')",
+                            nodemap_path ? nodemap_path : "xtdb2proc -f -",
+                            jobinfo_path ? jobinfo_path : jobid);
     free(nodes);
     tokio_craysdb_free(map);
     tokio_slurm_free(job);

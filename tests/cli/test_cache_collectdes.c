@@ -298,6 +298,32 @@ test_cache_collectdes_failures(void **state)
     tokio_test_run_fails(env, argv, 1, "Couldn't connect to server");
 }
 
+/* Issue 17, item 7: a cache of pages whose hits are not Elasticsearch
+ * hits ('[[1]]') was printed back with exit 0; cache-nersc-globuslogs
+ * refused it.  Each hit must be an object with an object _source. */
+static void
+test_cache_collectdes_input_of_other_hits_is_refused(void **state)
+{
+    static const char *const bad[] = {
+        "[[1]]", "[[{\"_id\": 1}]]", "[[{\"_source\": {}}], [{\"_source\": [1]}]]"
+    };
+    char *dir = tokio_test_mkdtemp(), path[4200];
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/pages.json", dir);
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        const char *argv[] = { CMD, "--input", path, START, END, NULL };
+        tokio_test_write_file(path, bad[i], SIZE_MAX);
+        tokio_test_run_fails(env, argv, 1, i < 2
+                             ? "pages.json' page 0: hit 0 has no object "
+                               "_source"
+                             : "pages.json' page 1: hit 0 has no object "
+                               "_source");
+    }
+    tokio_test_rmtree(dir);
+    free(dir);
+}
+
 /* SIGINT while a page is on its way: the scroll is freed first, then
  * the process dies of the signal, leaving no -o file. */
 static void
@@ -466,6 +492,7 @@ main(void)
         cmocka_unit_test(test_cache_collectdes_live_keeps_all_queries),
         cmocka_unit_test(test_cache_collectdes_basic_auth),
         cmocka_unit_test(test_cache_collectdes_failures),
+        cmocka_unit_test(test_cache_collectdes_input_of_other_hits_is_refused),
         cmocka_unit_test(test_cache_collectdes_interrupt_frees_scroll),
         cmocka_unit_test(test_cache_collectdes_tls_verifies_the_server),
         cmocka_unit_test(test_cache_collectdes_usage_errors),

@@ -159,7 +159,18 @@ test_cache_lfsstatus_usage_and_failures(void **state)
         "cache-lfsstatus", "--fullness", fu, "nosuchfs",
         "2017-03-20T02:07:47", NULL });
     assert_int_equal(r.status, 1);
-    assert_contains(r.err, "'nosuchfs' is not in the snapshot");
+    /* issue 17, item 8: it said only "file system 'nosuchfs' is not in
+     * the snapshot of 1489999502" */
+    assert_contains(r.err, "sample_ost-fullness.txt.gz': file system "
+                    "'nosuchfs' is not in the snapshot of 1489999502\n");
+    tokio_run_free(&r);
+    TOKIO_TEST_NEED_DATA(map, "pytokio-inputs/sample_ost-map.txt.gz");
+    r = tokio_test_run(NULL, NULL, (const char *[]){
+        "cache-lfsstatus", "--failure", map, "nosuchfs",
+        "2017-03-20T02:07:47", NULL });
+    assert_int_equal(r.status, 1);
+    assert_contains(r.err, "sample_ost-map.txt.gz': file system "
+                    "'nosuchfs' is not in the OST map of 1489999503\n");
     tokio_run_free(&r);
     /* no file for that day through the site configuration */
     char *dir = workdir();

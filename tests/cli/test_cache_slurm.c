@@ -247,6 +247,50 @@ test_cache_slurm_without_sacct_is_exit_1(void **state)
     tokio_run_free(&r);
 }
 
+/* Issue 17, item 8: a file that is not there, without sacct on PATH,
+ * said only that sacct is not on PATH; a name no job id could have is
+ * a missing file. */
+static void
+test_cache_slurm_missing_file_is_named(void **state)
+{
+    struct work *w = *state;
+    char env_path[4200];
+
+    snprintf(env_path, sizeof(env_path), "PATH=%s/scratch", w->dir);
+    const char *env[] = { env_path, NULL };
+    const char *argv[] = { "cache-slurm", "--json", "nosuch.slurm", NULL };
+    struct tokio_run r = tokio_test_run(w->dir, env, argv);
+
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.out, "");
+    assert_string_equal(r.err, "tokio cache-slurm: error: 'nosuch.slurm' is "
+                        "no file here, nor a Slurm job id\n");
+    tokio_run_free(&r);
+}
+
+/* Issue 17, item 8: a JSON cache whose tasks differ in their fields
+ * cannot be a CSV table; the message named neither the file nor said
+ * it was an input's fault ("Slurm task '2' has no 'a' field ..."). */
+static void
+test_cache_slurm_csv_of_uneven_tasks_names_the_file(void **state)
+{
+    struct work *w = *state;
+    const char *argv[] = { "cache-slurm", "--csv", "uneven.json", NULL };
+    char path[4200];
+
+    snprintf(path, sizeof(path), "%s/uneven.json", w->dir);
+    tokio_test_write_file(path, "{\"1\": {\"jobidraw\": \"1\", \"a\": \"x\"},"
+                          " \"2\": {\"jobidraw\": \"2\"}}", SIZE_MAX);
+    struct tokio_run r = tokio_test_run(w->dir, NULL, argv);
+
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.out, "");
+    assert_string_equal(r.err, "tokio cache-slurm: error: 'uneven.json': "
+                        "Slurm task '2' has no 'a' field, which the first "
+                        "task has\n");
+    tokio_run_free(&r);
+}
+
 /* ---- usage ------------------------------------------------------------ */
 
 static void
@@ -287,6 +331,8 @@ main(void)
         cmocka_unit_test(test_cache_slurm_failing_sacct_is_exit_1),
         cmocka_unit_test(test_cache_slurm_unknown_job_is_exit_1),
         cmocka_unit_test(test_cache_slurm_without_sacct_is_exit_1),
+        cmocka_unit_test(test_cache_slurm_csv_of_uneven_tasks_names_the_file),
+        cmocka_unit_test(test_cache_slurm_missing_file_is_named),
         cmocka_unit_test(test_cache_slurm_usage_errors_are_exit_2),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

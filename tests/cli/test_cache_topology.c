@@ -154,6 +154,33 @@ test_cache_topology_garbled_map_exits_1_naming_line(void **state)
     free(dir);
 }
 
+/* Issue 17, item 8: a node the map lacks said only "node 'nid2':
+ * processor 2 is not in the Cray SDB processor table", naming neither
+ * file. */
+static void
+test_cache_topology_node_not_in_map_names_both_files(void **state)
+{
+    (void)state;
+    char *dir = tokio_test_mkdtemp(), slurm[4096], map[4096];
+
+    write_job_and_map(dir, "nid2",
+                      "x_coord=0,y_coord=0,z_coord=0,processor_id=1\n",
+                      slurm, map);
+    const char *argv[] = { "cache-topology", "--nodemap-cache", map,
+                           "--jobinfo-cache", slurm, NULL };
+    struct tokio_run r = tokio_test_run(NULL, NULL, argv);
+
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.out, "");
+    assert_contains(r.err, "map.txt' (the nodes of '");
+    assert_contains(r.err, "job.json'): node 'nid2': processor 2 is not in "
+                    "the Cray SDB processor table\n");
+    assert_int_equal(strchr(r.err, '\n')[1], '\0');
+    tokio_run_free(&r);
+    tokio_test_rmtree(dir);
+    free(dir);
+}
+
 /*
  * Without --nodemap-cache the map comes from running `xtdb2proc -f -`:
  * a stand-in on PATH prints the sample map, and the result is the
@@ -242,6 +269,8 @@ main(void)
         cmocka_unit_test(
             test_cache_topology_non_cray_nodes_print_braces_and_warn),
         cmocka_unit_test(test_cache_topology_garbled_map_exits_1_naming_line),
+        cmocka_unit_test(
+            test_cache_topology_node_not_in_map_names_both_files),
         cmocka_unit_test(test_cache_topology_runs_xtdb2proc_without_nodemap),
         cmocka_unit_test(test_cache_topology_bad_usage_exits_2),
         cmocka_unit_test(test_cache_topology_help_exits_0),

@@ -96,6 +96,9 @@ test_bad_command_lines_exit_2(void **state)
         { { "insights", "-j", "--csv", "x" }, "give --json or --csv" },
         { { "summarize-h5lmt", "--kibs", "--gibs", "x" },
           "give --kibs or --gibs, not both" },
+        { { "cache-nersc-jobsdb", "--json", "--csv", "2017-03-18T14:24:59",
+            "2017-03-21T23:20:56", "edison" },
+          "--json and --csv exclude each other" },
         /* the same form twice is no conflict: a later error shows it */
         { { "cache-slurm", "--json", "--json", "" }, "argument 1 is empty" },
         /* empty words */
@@ -135,6 +138,19 @@ test_bad_command_lines_exit_2(void **state)
         { { "report", "-o", "r.html", "--start-time", "2017-03-20T02:00:00",
             "--end-time", "2017-03-20T01:00:00" },
           "--end-time is before --start-time" },
+        /* the cases still open after 75e6b45: exit 1 or 0 */
+        { { "cache-nersc-jobsdb", "-i", "x", "2017-03-21T23:20:56",
+            "2017-03-18T14:24:59", "edison" }, "<end> is before <start>" },
+        { { "cache-nersc-jobsdb", "-i", "x", "2017-03-21", "2017-03-22",
+            "edison" }, "<start> '2017-03-21' is not a time" },
+        { { "cache-lmtdb", "-i", "x", "2018-01-28T00:05:00",
+            "2018-01-28T00:00:00" }, "<end> is before <start>" },
+        { { "summarize-h5lmt", "--start", "bad", "x" },
+          "--start 'bad' is not a time YYYY-MM-DDTHH:MM:SS" },
+        { { "summarize-h5lmt", "--end", "2018-01-28 00:00:00", "x" },
+          "--end '2018-01-28 00:00:00' is not a time" },
+        { { "summarize-h5lmt", "--start", "2018-01-28T01:00:00", "--end",
+            "2018-01-28T00:00:00", "x" }, "--end is before --start" },
     };
 
     (void)state;

@@ -199,8 +199,11 @@ test_es_json_pages_as_written(void **state)
 {
     (void)state;
     struct tokio_es_pages *p = NULL;
-    json_t *pages = json_loads("[[{\"z\": 1, \"a\": [1.5, \"\\u00e9\"]}], "
-                               "[{\"k\": null}], []]", 0, NULL);
+    /* hits are objects with an object _source (issue 17: others were
+     * passed through) */
+    json_t *pages = json_loads("[[{\"_source\": {\"z\": 1, \"a\": [1.5, "
+                               "\"\\u00e9\"]}}], [{\"_source\": {\"k\": "
+                               "null}}], []]", 0, NULL);
     char *buf = NULL;
     size_t len = 0;
     FILE *fp = open_memstream(&buf, &len);
@@ -213,8 +216,9 @@ test_es_json_pages_as_written(void **state)
     fclose(fp);
     /* json.dump(): keys in order, ", " and ": ", non-ASCII escaped, the
      * empty page that ended the scroll not kept */
-    assert_string_equal(buf, "[[{\"z\": 1, \"a\": [1.5, \"\\u00e9\"]}], "
-                             "[{\"k\": null}]]");
+    assert_string_equal(buf, "[[{\"_source\": {\"z\": 1, \"a\": [1.5, "
+                             "\"\\u00e9\"]}}], [{\"_source\": {\"k\": "
+                             "null}}]]");
     free(buf);
     tokio_es_pages_free(p);
     json_decref(pages);

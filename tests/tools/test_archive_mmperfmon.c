@@ -198,7 +198,7 @@ test_archive_failures(void **state)
 {
     struct fixture *f = *state;
     struct tokio_config *cfg = f->cfg;
-    const char *nodata[] = { "/dev/null" };
+    const char *nodata[] = { "/dev/null", "/dev/null" };
 
     f->args.start += 86400;
     f->args.end += 86400;
@@ -210,7 +210,11 @@ test_archive_failures(void **state)
     f->args.init_end = TOKIO_ARCHIVE_MMPERFMON_DEFAULT;
     f->args.files = nodata;
     f->args.nfiles = 1;
-    expect_failure(f, TOKIO_ENOTFOUND, "no data in the input files");
+    /* issue 17, item 8: it said "no data in the input files" */
+    expect_failure(f, TOKIO_ENOTFOUND, "'/dev/null': no mmperfmon data in it");
+    f->args.nfiles = 2;
+    expect_failure(f, TOKIO_ENOTFOUND, "'/dev/null' and the 1 other input "
+                   "files: no mmperfmon data in them");
     f->args.nfiles = 0;
     tokio_test_write_file(f->input, "Legend:\nbroken\n", SIZE_MAX);
     expect_failure(f, TOKIO_EFORMAT, "2019-01-11.10.txt' line 2");
