@@ -567,7 +567,7 @@ cli_archive_time(const char *cmd, const char *text, int64_t *out)
 int
 cli_archive_times(const char *cmd, const char *start, const char *end,
                   const char *init_start, const char *init_end,
-                  long long timestep, struct cli_archive_times *out)
+                  long long timestep, struct tokio_archive_range *out)
 {
     if (cli_archive_time(cmd, start, &out->start) != 0 ||
         cli_archive_time(cmd, end, &out->end) != 0)
@@ -584,6 +584,7 @@ cli_archive_times(const char *cmd, const char *start, const char *end,
                                "--init-end");
     if (timestep < 1 || timestep > 86400 * 366)
         return cli_usage_error(cmd, "--timestep must be 1 s to a year");
+    out->timestep = timestep;
     if (out->start < out->init_start || out->end > out->init_end)
         return cli_usage_error(cmd, "<start>..<end> must lie within "
                                "--init-start..--init-end");

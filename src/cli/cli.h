@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "tokio/timeseries.h"
+
 /* Exit statuses of `tokio`. */
 #define CLI_EXIT_OK      0
 #define CLI_EXIT_FAILURE 1    /* runtime failure: the message names the input */
@@ -80,12 +82,9 @@ int cli_archive_time(const char *cmd, const char *text, int64_t *out);
  * so that a runaway range (1900 to 2200) is refused before any work.
  * 0, or CLI_EXIT_USAGE after saying why.
  */
-struct cli_archive_times {
-    int64_t start, end, init_start, init_end;
-};
 int cli_archive_times(const char *cmd, const char *start, const char *end,
                       const char *init_start, const char *init_end,
-                      long long timestep, struct cli_archive_times *out);
+                      long long timestep, struct tokio_archive_range *out);
 
 /* The output forms of the -j/--json, -c/--csv and -n/--native
  * alternatives (OPT_SET_INT on one variable: two of them are a usage

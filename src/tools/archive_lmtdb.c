@@ -330,7 +330,7 @@ make_series(struct archiver *a)
  * rows from row *first_out on (the first block is shorter, up to it). */
 static int
 begin_datasets(struct archiver *a, struct tokio_hdf5_update *u,
-               const struct tokio_archive_lmtdb_range *r, size_t rows,
+               const struct tokio_archive_range *r, size_t rows,
                size_t *block_out, size_t *first_out)
 {
     size_t row_bytes = 0, chunk, block;
@@ -478,7 +478,7 @@ archiver_free(struct archiver *a)
 
 int
 tokio_archive_lmtdb(struct tokio_lmtdb *lmt, const char *output,
-                    const struct tokio_archive_lmtdb_range *r)
+                    const struct tokio_archive_range *r)
 {
     struct tokio_hdf5_update *u = NULL;
     struct tokio_lmtdb_stamps *stamps = NULL;

@@ -9,21 +9,12 @@
 #include <stdint.h>
 
 #include "tokio/common.h"
+#include "tokio/timeseries.h"
 
 struct tokio_lmtdb;
 
-/* The rows to archive, and the span of a file (or dataset) made new; all
- * times are epochs in seconds. */
-struct tokio_archive_lmtdb_range {
-    int64_t start;          /* first row's time */
-    int64_t end;            /* rows up to, not including, this time */
-    int64_t init_start;     /* a new dataset spans init_start .. */
-    int64_t init_end;       /* .. init_end (exclusive) */
-    int64_t timestep;       /* seconds between rows, > 0 */
-};
-
 /**
- * Archive the LMT data of r->start .. r->end into the TTS file `output`,
+ * Archive the LMT data of [r->start, r->end) into the TTS file `output`,
  * creating it, or its missing datasets, over r->init_start .. r->init_end
  * (the reference's init_hdf5_file()): OST bytes read and written (as
  * per-timestep deltas), fullness and inodes, OSS and MDS CPU and memory
@@ -43,6 +34,6 @@ struct tokio_archive_lmtdb_range {
  *         the output or the database.
  */
 TOKIO_API int tokio_archive_lmtdb(struct tokio_lmtdb *lmt, const char *output,
-                                  const struct tokio_archive_lmtdb_range *r);
+                                  const struct tokio_archive_range *r);
 
 #endif
