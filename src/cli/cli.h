@@ -70,10 +70,6 @@ struct cli_list {
  */
 int cli_split_commas(char *arg, struct cli_list *out);
 
-/* A time of an archive-* command, YYYY-MM-DDTHH:MM:SS local time, as the
- * reference's archivers take them: 0, or CLI_EXIT_USAGE after saying so. */
-int cli_archive_time(const char *cmd, const char *text, int64_t *out);
-
 /*
  * The times of an archive-* command, each YYYY-MM-DDTHH:MM:SS local time:
  * <start> <end> and --init-start/--init-end (NULL: the query's own).  Both
