@@ -581,8 +581,7 @@ cli_archive_times(const char *cmd, const char *start, const char *end,
     if (out->start < out->init_start || out->end > out->init_end)
         return cli_usage_error(cmd, "<start>..<end> must lie within "
                                "--init-start..--init-end");
-    uint64_t span = (uint64_t)out->init_end - (uint64_t)out->init_start;
-    if (span / (uint64_t)timestep + (span % (uint64_t)timestep != 0) >
+    if (tokio_hdf5_rows(out->init_start, out->init_end, timestep) >
         TOKIO_HDF5_MAX_ROWS)
         return cli_usage_error(cmd, "--init-start..--init-end spans more "
                                "than the %zu rows of %lld s a file may "

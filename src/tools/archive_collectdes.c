@@ -324,12 +324,8 @@ tokio_archive_collectdes(const struct tokio_archive_collectdes_options *o)
     struct archiver a;
     int rc;
 
-    if (o->range.start >= o->range.end || o->range.init_start >= o->range.init_end)
-        return tokio__error(TOKIO_EINVAL, "archive-collectdes: a start must "
-                            "come before its end");
-    if (o->range.timestep < 1)
-        return tokio__error(TOKIO_EINVAL, "archive-collectdes: the timestep "
-                            "must be > 0");
+    if ((rc = tokio_hdf5_check_range(&o->range, o->output)) < 0)
+        return rc;
     if (o->num_nodes < 1 || o->ssds_per_node < 1 ||
         o->num_nodes > 1000000 / o->ssds_per_node)
         return tokio__error(TOKIO_EINVAL, "archive-collectdes: %ld nodes of "

@@ -183,12 +183,8 @@ tokio_archive_esnet_snmp(const struct tokio_archive_esnet_snmp_options *o)
     size_t n = 0;
     int rc;
 
-    if (o->range.start >= o->range.end || o->range.init_start >= o->range.init_end)
-        return tokio__error(TOKIO_EINVAL, "archive-esnet-snmp: a start must "
-                            "come before its end");
-    if (o->range.timestep < 1)
-        return tokio__error(TOKIO_EINVAL, "archive-esnet-snmp: the timestep "
-                            "must be > 0");
+    if ((rc = tokio_hdf5_check_range(&o->range, o->output)) < 0)
+        return rc;
     if ((rc = column_names(o->interfaces, &names, &n)) < 0)
         return rc == TOKIO_ENOMEM ? tokio__error(rc, "out of memory") : rc;
     if (o->input != NULL)

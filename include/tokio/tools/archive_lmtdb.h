@@ -27,8 +27,8 @@ struct tokio_lmtdb;
  * *_INFO tables are skipped (the reference raised KeyError for all but
  * MDS operations); nothing is printed.
  *
- * @return TOKIO_OK; TOKIO_EINVAL (start not before end, timestep not
- *         positive; a range the existing file does not cover); the
+ * @return TOKIO_OK; TOKIO_EINVAL (a range tokio_hdf5_check_range()
+ *         refuses, or the existing file does not cover); the
  *         statuses of the database queries and of the HDF5 update
  *         (TOKIO_EIO, TOKIO_EFORMAT); TOKIO_ENOMEM.  The message names
  *         the output or the database.
