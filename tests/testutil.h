@@ -115,6 +115,13 @@ struct tokio_run tokio_test_run_bounded(const char *cwd,
 /* 1 when built with AddressSanitizer (the children too). */
 int tokio_test_sanitized(void);
 
+/* The LSAN_OPTIONS entry (for tokio_test_run()'s `env`) of a command that
+ * reads hostile HDF5 files: the inherited options (tests/lsan.supp) with
+ * whole stacks, so that the suppression can name libhdf5's own leak on a
+ * failed open by function (its frames have no frame pointers); slow, so
+ * only for those runs.  A static buffer. */
+const char *tokio_test_lsan_hdf5(void);
+
 /* A gzip file at `path`: `head` (NULL: none) then `unit` `count` times,
  * as members of about a MiB each, made once and repeated: a gzip bomb
  * of any inflated size costs about a thousandth of it on disk. */
@@ -384,6 +391,19 @@ void tokio_test_copy_set_byte(const char *from, const char *to,
 int tokio_test_run_in_tmpfs(const char *dir, size_t kib,
                             const char *const *env, const char *const *argv,
                             struct tokio_run *out, char **listing_out);
+
+/*
+ * Check that `argv`, updating the file `name` in its working folder,
+ * fails cleanly where the disk fills up: run in a new folder under `dir`
+ * with no file allowed past 64 KiB ("File too large"), then in a 64 KiB
+ * tmpfs (tokio_test_run_in_tmpfs(), "No space left on device"; passed
+ * over, saying so, where no such mount may be made).  Each run must exit
+ * 1 with nothing on standard output and one line naming `name` and the
+ * cause, and leave nothing in its folder but the update's lock,
+ * .NAME.lock.
+ */
+void tokio_test_full_disk_fails(const char *dir, const char *const *env,
+                                const char *const *argv, const char *name);
 
 /*
  * tokio_test_run(), the command running as user and group 65534

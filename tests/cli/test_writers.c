@@ -694,37 +694,7 @@ test_archive_mmperfmon_full_disk_fails_cleanly(void **state)
                            "2019-05-15T00:00:00", "--init-end",
                            "2019-05-16T00:00:00", "--timestep", "60", "-o",
                            "o.hdf5", "--files", tgz, NULL };
-    char *outdir = at(wd.dir, "out");
-    assert_int_equal(mkdir(outdir, 0700), 0);
-
-    struct tokio_run r = tokio_test_run_limited(outdir, mm_env, argv, 65536);
-    if (r.status != 1)
-        fail_msg("exit %d: %s", r.status, r.err);
-    assert_contains(r.err, "o.hdf5");
-    assert_contains(r.err, "File too large");
-    assert_ptr_equal(strchr(r.err, '\n'), r.err + strlen(r.err) - 1);
-    tokio_run_free(&r);
-    assert_int_equal(tokio_test_count_temporaries(outdir), 0);
-    assert_int_equal(tokio_test_count_entries(outdir), 1);  /* the lock */
-
-    char *left = NULL;
-    char *mnt = at(wd.dir, "mnt");
-    assert_int_equal(mkdir(mnt, 0700), 0);
-    if (tokio_test_run_in_tmpfs(mnt, 64, mm_env, argv, &r, &left) < 0) {
-        print_message("no tmpfs of our own here: the file-size limit "
-                      "alone was tried\n");
-    } else {
-        if (r.status != 1)
-            fail_msg("exit %d: %s", r.status, r.err);
-        assert_contains(r.err, "o.hdf5");
-        assert_contains(r.err, "No space left on device");
-        assert_ptr_equal(strchr(r.err, '\n'), r.err + strlen(r.err) - 1);
-        assert_string_equal(left, ".o.hdf5.lock\n");
-        tokio_run_free(&r);
-        free(left);
-    }
-    free(mnt);
-    free(outdir);
+    tokio_test_full_disk_fails(wd.dir, mm_env, argv, "o.hdf5");
     tokio_test_workdir_free(&wd);
 }
 
