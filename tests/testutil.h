@@ -181,6 +181,15 @@ int tokio_test_workdir_teardown(void **state);
     cmocka_unit_test_setup_teardown((test), tokio_test_workdir_setup,       \
                                     tokio_test_workdir_teardown)
 
+/* In such a test: skip, saying why, when `wd` has no inputs. */
+#define TOKIO_TEST_NEED_INPUTS(wd)                                          \
+    do {                                                                    \
+        if ((wd)->inputs == NULL) {                                         \
+            print_message("skipped: ../shared/testdata is absent\n");       \
+            skip();                                                         \
+        }                                                                   \
+    } while (0)
+
 /* Skip the current test, saying why, when tokio_test_workdir() cannot
  * make `wd` (the test data pack is absent). */
 #define TOKIO_TEST_NEED_WORKDIR(wd)                                         \
