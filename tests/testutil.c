@@ -622,22 +622,6 @@ tokio_test_count_entries(const char *dir)
     return n;
 }
 
-int
-tokio_test_write_to_null(int (*write)(const void *obj, FILE *fp,
-                                      unsigned flags),
-                         const void *obj)
-{
-    FILE *fp = fopen("/dev/null", "w");
-    int rc;
-
-    assert_non_null(fp);
-    rc = write(obj, fp, TOKIO_JSON_SORT_KEYS | TOKIO_JSON_INDENT(4));
-    if (rc >= 0)
-        rc = write(obj, fp, 0);
-    fclose(fp);
-    return rc;
-}
-
 char *
 tokio_test_written(int (*write)(const void *obj, FILE *fp, unsigned flags),
                    const void *obj, unsigned flags)

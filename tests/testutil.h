@@ -274,13 +274,6 @@ size_t tokio_test_each_pack_darshan_log(int (*check)(const char *path,
  * it cannot be read). */
 size_t tokio_test_count_entries(const char *dir);
 
-/* write(obj, fp, flags) to /dev/null, sorted and indented, then plain:
- * the first failure's status, else TOKIO_OK (for out-of-memory sweeps of
- * the JSON writers). */
-int tokio_test_write_to_null(int (*write)(const void *obj, FILE *fp,
-                                          unsigned flags),
-                             const void *obj);
-
 /* What write(obj, fp, flags) writes, as a string (free()); the test
  * fails unless it returns TOKIO_OK. */
 char *tokio_test_written(int (*write)(const void *obj, FILE *fp,
