@@ -500,6 +500,34 @@ tokio_test_write_sparse(const char *path, long long size)
     assert_int_equal(close(fd), 0);
 }
 
+char **
+tokio_test_command_names(void)
+{
+    const char *argv[] = { "help", NULL };
+    struct tokio_run r = tokio_test_run(NULL, NULL, argv);
+    char **names = calloc(64, sizeof(*names));
+    size_t n = 0;
+    const char *line;
+
+    assert_int_equal(r.status, 0);
+    assert_non_null(names);
+    line = strstr(r.out, "\ncommands:\n");
+    assert_non_null(line);
+    /* "  name   what it does" lines, up to the first unindented one */
+    for (line = strchr(line + 1, '\n'); line != NULL && line[1] == ' ';
+         line = strchr(line + 1, '\n')) {
+        char name[64];
+        if (sscanf(line, "\n  %63s", name) == 1) {
+            assert_true(n < 63);
+            names[n] = strdup(name);
+            assert_non_null(names[n++]);
+        }
+    }
+    tokio_run_free(&r);
+    assert_true(n >= 30);
+    return names;
+}
+
 void
 tokio_run_free(struct tokio_run *r)
 {

@@ -131,6 +131,10 @@ void tokio_test_write_gzip_repeat(const char *path, const char *head,
 /* A sparse file of `size` zero bytes (no disk space taken). */
 void tokio_test_write_sparse(const char *path, long long size);
 
+/* The commands `tokio help` lists, config included: a NULL-ended array
+ * (free each and it). */
+char **tokio_test_command_names(void);
+
 /* tokio_test_run(cwd, NULL, argv) with standard output to the existing
  * file or device `path` (r.out stays empty). */
 struct tokio_run tokio_test_run_stdout_to(const char *cwd, const char *path,
