@@ -20,12 +20,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The commands, each given the file as its last argument. */
+/* The commands, "@" standing for the file. */
 static const char *const *const commands[] = {
-    (const char *[]){ "export-tts", "datatargets/readbytes", NULL },
-    (const char *[]){ "export-tts", "mdtargets/opens", NULL },
-    (const char *[]){ "summarize-tts", "--timesteps", "--columns", NULL },
-    (const char *[]){ "summarize-h5lmt", "--bins", "1", "--summary", NULL },
+    (const char *[]){ "export-tts", "@", "datatargets/readbytes", NULL },
+    (const char *[]){ "export-tts", "@", "mdtargets/opens", NULL },
+    (const char *[]){ "summarize-tts", "--timesteps", "--columns", "@",
+                      NULL },
+    (const char *[]){ "summarize-h5lmt", "--bins", "1", "--summary", "@",
+                      NULL },
 };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -42,20 +44,11 @@ run_all(const char *path)
 
     for (size_t c = 0; c < N_COMMANDS; c++) {
         const char *argv[8];
-        size_t n = 0;
+        size_t n;
 
-        while (commands[c][n] != NULL) {
-            argv[n] = commands[c][n];
-            n++;
-        }
-        /* export-tts takes the file before the dataset */
-        if (strcmp(argv[0], "export-tts") == 0) {
-            argv[2] = argv[1];
-            argv[1] = path;
-            n = 3;
-        } else {
-            argv[n++] = path;
-        }
+        for (n = 0; commands[c][n] != NULL; n++)
+            argv[n] = strcmp(commands[c][n], "@") == 0 ? path
+                                                       : commands[c][n];
         argv[n] = NULL;
         struct tokio_run r = tokio_test_run(NULL, env, argv);
 
