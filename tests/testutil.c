@@ -1379,8 +1379,8 @@ check_full_disk(const struct tokio_run *r, const char *left,
     char lock[4096];
 
     snprintf(lock, sizeof(lock), ".%s.lock\n", name);
-    if (r->status != 1 || r->out[0] != '\0' || strstr(r->err, name) == NULL ||
-        strstr(r->err, cause) == NULL ||
+    if (r->status != 1 || r->out[0] != '\0' ||
+        strstr(r->err, name) == NULL || strstr(r->err, cause) == NULL ||
         strchr(r->err, '\n') != r->err + strlen(r->err) - 1 ||
         strcmp(left, lock) != 0)
         fail_msg("exit %d, %zu bytes out, message '%s', left '%s' (wanted "
