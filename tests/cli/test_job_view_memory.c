@@ -73,7 +73,7 @@ make_big_log(const char *path)
 }
 
 static void
-test_summarize_job_peak_follows_the_file_not_the_records(void **state)
+test_job_views_peak_follow_the_file_not_the_records(void **state)
 {
     const char *dir = *state;
     struct stat st;
@@ -84,19 +84,26 @@ test_summarize_job_peak_follows_the_file_not_the_records(void **state)
     make_big_log(log);
     assert_int_equal(stat(log, &st), 0);
     long file_kib = (long)(st.st_size / 1024);
-    const char *const argv[] = { "summarize-job", "--json", log, NULL };
+    const char *const cmds[][6] = {
+        { "summarize-job", "--json", log, NULL },
+        { "report", "-o", "r.html", log, NULL },
+    };
     const struct tokio_test_limits lim = { 0, 60 };
-    long rss = 0;
-    struct tokio_run r = tokio_test_run_bounded(dir, NULL, argv, &lim, &rss);
-
-    assert_int_equal(r.status, 0);
-    /* the summary was made: the POSIX sums over every record */
-    assert_non_null(strstr(r.out, "\"darshan_num_bytes_read_posix\": 30000"));
-    print_message("summarize-job: %ld KiB peak, log %ld KiB\n", rss,
-                  file_kib);
-    /* the file, the program and a few MiB of work */
-    assert_true(rss < file_kib + 30 * 1024);
-    tokio_run_free(&r);
+    for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+        long rss = 0;
+        struct tokio_run r = tokio_test_run_bounded(dir, NULL, cmds[i],
+                                                    &lim, &rss);
+        assert_int_equal(r.status, 0);
+        /* the summary was made: the POSIX sums over every record */
+        if (i == 0)
+            assert_non_null(strstr(r.out,
+                                   "\"darshan_num_bytes_read_posix\": 30000"));
+        print_message("%s: %ld KiB peak, log %ld KiB\n", cmds[i][0], rss,
+                      file_kib);
+        /* the file, the program and a few MiB of work */
+        assert_true(rss < file_kib + 30 * 1024);
+        tokio_run_free(&r);
+    }
     free(log);
 }
 
@@ -105,7 +112,7 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(
-            test_summarize_job_peak_follows_the_file_not_the_records,
+            test_job_views_peak_follow_the_file_not_the_records,
             tokio_test_mkdtemp_setup, tokio_test_remove_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
