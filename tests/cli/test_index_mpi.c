@@ -84,6 +84,15 @@ test_mpi_index_is_one_run(void **state)
         assert_int_not_equal(access(path, F_OK), 0);
     }
     free(want);
+
+    /* no log readable: exit 1 (as the one-process command), no index */
+    snprintf(cmd, sizeof(cmd), "cd '%s' && mkdir bad && echo x >bad/a && "
+             "echo y >bad/b && ASAN_OPTIONS=detect_leaks=0 mpirun "
+             "--allow-run-as-root --oversubscribe -n 3 '%s' "
+             "index-darshanlogs -o bad.db bad >/dev/null 2>&1", dir, bin);
+    assert_int_not_equal(system(cmd), 0);
+    snprintf(path, sizeof(path), "%s/bad.db", dir);
+    assert_int_not_equal(access(path, F_OK), 0);
 }
 
 int
