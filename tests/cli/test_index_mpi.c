@@ -83,6 +83,17 @@ test_mpi_index_is_one_run(void **state)
                  ranks[r]);
         assert_int_not_equal(access(path, F_OK), 0);
     }
+
+    /* an index already there is refused, not replaced */
+    snprintf(cmd, sizeof(cmd), "cd '%s' && ASAN_OPTIONS=detect_leaks=0 "
+             "mpirun --allow-run-as-root --oversubscribe -n 2 '%s' "
+             "index-darshanlogs -o one.db logs >/dev/null 2>&1", dir, bin);
+    assert_int_not_equal(system(cmd), 0);
+    snprintf(path, sizeof(path), "%s/one.db", dir);
+    got = tokio_test_sqlite_dump(path);
+    assert_non_null(got);
+    assert_string_equal(got, want);
+    free(got);
     free(want);
 
     /* no log readable: exit 1 (as the one-process command), no index */

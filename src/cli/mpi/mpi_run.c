@@ -17,7 +17,9 @@
  * OUT with tokio_darshan_index_merge() -- the rows one run would have
  * written -- and removes them.  OUT is only ever written whole by that
  * merge, so a rank that dies (mpirun then aborts the job) leaves no
- * partial OUT; its stale part is removed by the next run.
+ * partial OUT; its stale part is removed by the next run.  An OUT that
+ * exists already is refused (the one-process command adds to it; here
+ * the merge would replace it).
  */
 #include <dirent.h>
 #include <mpi.h>
@@ -153,6 +155,18 @@ cli_mpi_index(const char *cmd, const char *output, char **inputs, size_t n,
     snprintf(part, sizeof(part), "%s.rank%d.part", output, rank);
     unlink(part);               /* a stale part of a run that died */
 
+    /* The merge writes OUT whole: an index already there would be lost
+     * (one process adds to it).  Refused, before any work. */
+    int exists = rank == 0 && access(output, F_OK) == 0;
+    MPI_Bcast(&exists, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (exists) {
+        if (rank == 0)
+            cli_fail(cmd, "'%s' exists: an MPI run writes a new index; "
+                     "write it beside and join them with `tokio "
+                     "merge-index`", output);
+        MPI_Finalize();
+        return CLI_EXIT_FAILURE;
+    }
     if (rank == 0) {
         logs = expand(inputs, n, &n_logs);
         if (logs == NULL && n_logs == 0) {
