@@ -47,8 +47,7 @@ test_cache_collectdes_matches_goldens(void **state)
     };
     struct tokio_workdir *wd = *state;
 
-    if (wd->inputs == NULL)
-        skip();
+    TOKIO_TEST_NEED_INPUTS(wd);
     tokio_test_golden_cases(wd->dir, GOLDEN, cases,
                             sizeof(cases) / sizeof(cases[0]), 1);
 }
@@ -99,8 +98,6 @@ test_cache_collectdes_live_equals_input(void **state)
 
         snprintf(rel, sizeof(rel), "pytokio-inputs/%s.json.gz", samples[i]);
         json_t *hits = http_server_hits_of(rel);
-        if (hits == NULL)
-            skip();
         struct http_server_config c = { .hits = hits, .page_hits = 5000 };
         struct http_server s;
         http_server_start(&s, &c);
@@ -145,9 +142,6 @@ test_cache_collectdes_live_keeps_all_queries(void **state)
     json_t *hits = http_server_hits_of("pytokio-inputs/"
                                        "collectdes_cpuloads.json.gz");
     char *dir = tokio_test_mkdtemp(), saved[4200];
-
-    if (hits == NULL)
-        skip();
     struct http_server_config c = { .hits = hits, .page_hits = 7 };
     struct http_server s;
     http_server_start(&s, &c);
@@ -224,6 +218,23 @@ test_cache_collectdes_basic_auth(void **state)
     json_decref(hits);
 }
 
+/* The server's log once it shows a scroll freed (the DELETE may trail
+ * the client's end by a moment; at most 5 s): free() it. */
+static char *
+log_when_freed(const struct http_server *s)
+{
+    char *log = NULL;
+
+    for (int i = 0; i < 500; i++) {
+        free(log);
+        log = http_server_log(s);
+        if (strstr(log, "freed=1") != NULL)
+            break;
+        usleep(10000);
+    }
+    return log;
+}
+
 /* One failure: exit 1, the server and `what` in the message, no -o
  * file; `freed`: the log must show the scroll freed. */
 static void
@@ -247,15 +258,7 @@ check_fault(const json_t *hits, enum http_fault fault, size_t at, int status,
     assert_int_equal(tokio_test_count_entries(dir), 0);
     tokio_run_free(&r);
     if (freed) {
-        /* the DELETE may trail the failure by a moment */
-        char *log = NULL;
-        for (int i = 0; i < 200; i++) {
-            free(log);
-            log = http_server_log(&s);
-            if (strstr(log, "freed=1") != NULL)
-                break;
-            usleep(10000);
-        }
+        char *log = log_when_freed(&s);
         assert_contains(log, "DELETE /_search/scroll\nfreed=1");
         free(log);
     }
@@ -271,8 +274,6 @@ test_cache_collectdes_failures(void **state)
     json_t *hits = http_server_hits_of("pytokio-inputs/"
                                        "sample_collectdes-full.json.gz");
 
-    if (hits == NULL)
-        skip();
     /* the disk query is the second: its pages come after the cpu query's
      * one (empty) answer; 7038 hits are 8 pages of 1000 */
     check_fault(hits, HTTP_FAULT_DROP, 3, 0, "transfer closed", 1);
@@ -334,9 +335,6 @@ test_cache_collectdes_interrupt_frees_scroll(void **state)
                                        "sample_collectdes-full.json.gz");
     char *dir = tokio_test_mkdtemp(), out[4200], port[16];
     int status;
-
-    if (hits == NULL)
-        skip();
     struct http_server_config c = { .hits = hits, .page_hits = 1000,
                                     .fault = HTTP_FAULT_SLOW, .fault_at = 3,
                                     .slow_seconds = 3 };
@@ -368,14 +366,7 @@ test_cache_collectdes_interrupt_frees_scroll(void **state)
     assert_true(WIFSIGNALED(status));
     assert_int_equal(WTERMSIG(status), SIGINT);
     assert_int_equal(tokio_test_count_entries(dir), 0);
-    char *log = NULL;
-    for (int i = 0; i < 500; i++) {
-        free(log);
-        log = http_server_log(&s);
-        if (strstr(log, "freed=1") != NULL)
-            break;
-        usleep(10000);
-    }
+    char *log = log_when_freed(&s);
     assert_contains(log, "DELETE /_search/scroll\nfreed=1");
     free(log);
     http_server_stop(&s);
@@ -448,12 +439,15 @@ test_cache_collectdes_usage_errors(void **state)
     const char *swapped[] = { CMD, "--input", "x", END, START, NULL };
     const char *bad[] = { CMD, "--input", "x", "2017-12-13", END, NULL };
     const char *port[] = { CMD, "-p", "70000", START, END, NULL };
+    const char *timeout[] = { CMD, "--timeout", "0", START, END, NULL };
     const char *one[] = { CMD, START, NULL };
 
     tokio_test_run_fails(env, swapped, 2, "<end> is before <start>");
     tokio_test_run_fails(env, bad, 2, "<start> '2017-12-13' is not a time "
                          "YYYY-MM-DDTHH:MM:SS");
     tokio_test_run_fails(env, port, 2, "--port");
+    tokio_test_run_fails(env, timeout, 2, "--timeout must be 1 to 86400 "
+                         "seconds");
     tokio_test_run_fails(env, one, 2, "start and an end");
 }
 
