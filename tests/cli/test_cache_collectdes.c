@@ -3,11 +3,12 @@
  * reference's four goldens (golden/pytokio/COMMANDS.md, cache_collectdes)
  * byte for byte from --input; then live, against tests/http_server.c
  * serving the same recorded hits: the output equals the --input run's,
- * the scroll is freed, basic auth comes from the environment; then the
- * failures the issue lists (a dropped connection, HTTP 404/429/500, a
- * page that is not JSON, a server slower than --timeout, an expired
- * scroll, nothing listening): exit 1, the server and the failure named,
- * no -o file, and the scroll freed wherever the server still answers.
+ * the scroll is freed, basic auth comes from the environment or the
+ * site configuration; then the failures the issue lists (a dropped
+ * connection, HTTP 404/429/500, a page that is not JSON, a server slower
+ * than --timeout, an expired scroll, nothing listening): exit 1, the
+ * server and the failure named, no -o file, and the scroll freed
+ * wherever the server still answers.
  */
 #include "testutil.h"
 #include "http_server.h"
@@ -178,7 +179,8 @@ test_cache_collectdes_live_keeps_all_queries(void **state)
     free(dir);
 }
 
-/* Basic auth from PYTOKIO_ES_USER/PYTOKIO_ES_PASSWORD; without them the
+/* Basic auth from PYTOKIO_ES_USER/PYTOKIO_ES_PASSWORD, else from the
+ * site configuration's es_user and es_password; with neither, the
  * server's 401 is the message. */
 static void
 test_cache_collectdes_basic_auth(void **state)
@@ -214,6 +216,22 @@ test_cache_collectdes_basic_auth(void **state)
     assert_contains(r.err, "HTTP 401 Unauthorized: security_exception");
     assert_string_equal(r.out, "");
     tokio_run_free(&r);
+
+    /* else from the site configuration's es_user and es_password */
+    char *dir = tokio_test_mkdtemp(), site[4200], site_env[4300];
+    snprintf(site, sizeof(site), "%s/site.json", dir);
+    tokio_test_write_file(site, "{\"es_user\": \"reader\", "
+                          "\"es_password\": \"s3cret\"}", SIZE_MAX);
+    snprintf(site_env, sizeof(site_env), "PYTOKIO_CONFIG=%s", site);
+    const char *from_site[] = { "TZ=America/Los_Angeles", "PYTOKIO_ES_USER=",
+                                "PYTOKIO_ES_PASSWORD=", site_env, NULL };
+    r = run_live(&s, from_site, "--csv", NULL, NULL, NULL);
+    if (r.status != 0)
+        fail_msg("exit %d: %s", r.status, r.err);
+    assert_contains(r.out, "\n0,2017-12-13T08:00:01.000Z,bb1,memory,");
+    tokio_run_free(&r);
+    tokio_test_rmtree(dir);
+    free(dir);
     http_server_stop(&s);
     json_decref(hits);
 }
