@@ -6,7 +6,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "tokio/connectors/darshan.h"
 #include "tokio/connectors/darshan_writer.h"
@@ -21,21 +20,6 @@ next(uint64_t *x)
     return *x;
 }
 
-/* The index of counter `name` of module `mod` (fcounters when `real`), or
- * -1. */
-static int
-counter(int mod, int real, const char *name)
-{
-    size_t n = real ? tokio_darshan_fcounter_count(mod)
-                    : tokio_darshan_counter_count(mod);
-
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(real ? tokio_darshan_fcounter_name(mod, i)
-                        : tokio_darshan_counter_name(mod, i), name) == 0)
-            return (int)i;
-    return -1;
-}
-
 /* The records of tokio_test_darshan_records_log() into `w`. */
 static int
 add_records(struct tokio_darshan_writer *w, long long records,
@@ -46,14 +30,14 @@ add_records(struct tokio_darshan_writer *w, long long records,
     size_t nf = tokio_darshan_fcounter_count(P);
     int64_t *c = calloc(n, sizeof(*c));
     double *f = calloc(nf, sizeof(*f));
-    int i_br = counter(P, 0, "POSIX_BYTES_READ");
-    int i_bw = counter(P, 0, "POSIX_BYTES_WRITTEN");
-    int i_rd = counter(P, 0, "POSIX_READS");
-    int i_wr = counter(P, 0, "POSIX_WRITES");
-    int i_op = counter(P, 0, "POSIX_OPENS");
-    int f_rt = counter(P, 1, "POSIX_F_READ_TIME");
-    int f_wt = counter(P, 1, "POSIX_F_WRITE_TIME");
-    int f_mt = counter(P, 1, "POSIX_F_META_TIME");
+    int i_br = tokio_darshan_counter_index(P, "POSIX_BYTES_READ", 0);
+    int i_bw = tokio_darshan_counter_index(P, "POSIX_BYTES_WRITTEN", 0);
+    int i_rd = tokio_darshan_counter_index(P, "POSIX_READS", 0);
+    int i_wr = tokio_darshan_counter_index(P, "POSIX_WRITES", 0);
+    int i_op = tokio_darshan_counter_index(P, "POSIX_OPENS", 0);
+    int f_rt = tokio_darshan_counter_index(P, "POSIX_F_READ_TIME", 1);
+    int f_wt = tokio_darshan_counter_index(P, "POSIX_F_WRITE_TIME", 1);
+    int f_mt = tokio_darshan_counter_index(P, "POSIX_F_META_TIME", 1);
     uint64_t x = 88172645463325252ull;
     long long done = 0;
     int rc = TOKIO_OK;
