@@ -453,6 +453,30 @@ put_partial_warning(int mod, FILE *fp)
           "# Darshan from instrumenting unecessary files.\n", fp);
 }
 
+/*
+ * darshan-dxt-parser walks the modules with data in id order: LUSTRE (8)
+ * only to load its records, the two DXT modules (10, 11) to print them;
+ * the others it skips (unknown ones with a warning on stderr, which a
+ * library does not print).  Whether it walks module `mod`; if so, the
+ * module's banner (none for LUSTRE) and its partial warning.
+ */
+static int
+put_banner(const struct tokio_darshan *log, int mod, FILE *fp)
+{
+    if (tokio_darshan_module_len(log, mod) == 0 ||
+        (mod != TOKIO_DARSHAN_LUSTRE && mod != TOKIO_DARSHAN_DXT_POSIX &&
+         mod != TOKIO_DARSHAN_DXT_MPIIO))
+        return 0;
+    if (mod != TOKIO_DARSHAN_LUSTRE)
+        fprintf(fp, "\n# ***************************************************"
+                "\n# %s module data\n"
+                "# ***************************************************\n",
+                tokio_darshan_module_name(mod));
+    if (tokio_darshan_module_partial(log, mod))
+        put_partial_warning(mod, fp);
+    return 1;
+}
+
 static int
 not_decoded(const struct tokio_darshan *log, int mod)
 {
@@ -468,24 +492,9 @@ write_modules(const struct tokio_darshan *log, const struct lustre_ref *refs,
 {
     int rc;
 
-    /*
-     * darshan-dxt-parser walks the modules with data in id order: LUSTRE
-     * (8) only to load its records, the two DXT modules (10, 11) to print
-     * them; the others it skips (unknown ones with a warning on stderr,
-     * which a library does not print).
-     */
     for (int mod = 0; mod < TOKIO_DARSHAN_KNOWN_MODULES; mod++) {
-        if (tokio_darshan_module_len(log, mod) == 0 ||
-            (mod != TOKIO_DARSHAN_LUSTRE && mod != TOKIO_DARSHAN_DXT_POSIX &&
-             mod != TOKIO_DARSHAN_DXT_MPIIO))
+        if (!put_banner(log, mod, fp))
             continue;
-        if (mod != TOKIO_DARSHAN_LUSTRE)
-            fprintf(fp, "\n# **************************************************"
-                    "*\n# %s module data\n"
-                    "# ***************************************************\n",
-                    tokio_darshan_module_name(mod));
-        if (tokio_darshan_module_partial(log, mod))
-            put_partial_warning(mod, fp);
         if (!tokio_darshan_module_decoded(log, mod))
             return not_decoded(log, mod);
         if (mod == TOKIO_DARSHAN_LUSTRE)
@@ -559,18 +568,7 @@ stream_banners(struct dxt_stream *st, const struct tokio_darshan *log,
 {
     for (; st->next_mod < upto; st->next_mod++) {
         int mod = st->next_mod;
-        if (tokio_darshan_module_len(log, mod) == 0 ||
-            (mod != TOKIO_DARSHAN_LUSTRE && mod != TOKIO_DARSHAN_DXT_POSIX &&
-             mod != TOKIO_DARSHAN_DXT_MPIIO))
-            continue;
-        if (mod != TOKIO_DARSHAN_LUSTRE)
-            fprintf(st->fp, "\n# **********************************"
-                    "*****************\n# %s module data\n"
-                    "# ***************************************************\n",
-                    tokio_darshan_module_name(mod));
-        if (tokio_darshan_module_partial(log, mod))
-            put_partial_warning(mod, st->fp);
-        if ((final || mod < upto - 1) &&
+        if (put_banner(log, mod, st->fp) && (final || mod < upto - 1) &&
             !tokio_darshan_module_decoded(log, mod))
             return not_decoded(log, mod);
     }

@@ -276,6 +276,13 @@ TOKIO_API size_t tokio_darshan_fcounter_count(int mod);
 TOKIO_API const char *tokio_darshan_counter_name(int mod, size_t i);
 /** e.g. "POSIX_F_READ_TIME"; NULL out of range. */
 TOKIO_API const char *tokio_darshan_fcounter_name(int mod, size_t i);
+/**
+ * The position of module `mod`'s counter named `name` (its whole name,
+ * "POSIX_BYTES_READ"), among the fcounters when `fcounter` is non-zero
+ * ("POSIX_F_READ_TIME"); -1 when the module has no such counter.
+ */
+TOKIO_API int tokio_darshan_counter_index(int mod, const char *name,
+                                          int fcounter);
 
 /**
  * Write what `darshan-parser --base --show-incomplete` prints for the
