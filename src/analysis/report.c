@@ -548,6 +548,97 @@ section_io(struct page *p, const json_t *log)
     return busiest_files(p, posix);
 }
 
+/* ---- DXT: bytes by rank and time (--dxt) -------------------------------- */
+
+/* The heat map drawn: its time bins, and at most this many rows of ranks
+ * (ranks grouped evenly into them beyond). */
+#define DXT_BINS 60
+#define DXT_ROWS 32
+
+struct heat_fig {
+    const double *v;
+    size_t rows, cols, nranks;
+    double seconds;
+    char max[64];
+};
+
+static int
+draw_heat(FILE *fp, const void *ctx)
+{
+    const struct heat_fig *c = ctx;
+
+    return tokio__plot_heatmap_svg(fp, "Bytes read and written, by rank and "
+                                   "time", c->v, c->rows, c->cols, 0,
+                                   c->seconds, "seconds since the start", 0,
+                                   (double)c->nranks, "rank", c->max);
+}
+
+/* The heat map of the log's DXT traces, built as they stream (memory is
+ * the map's, not the traces'). */
+static int
+section_dxt(struct page *p, const char *path)
+{
+    struct tokio_darshan_dxt_heatmap *h = NULL;
+    struct tokio_summarize_job_dxt d;
+    struct heat_fig c = { 0 };
+    const char *layer = NULL;
+    double *v;
+    int rc;
+
+    fputs("<h2>DXT: bytes by rank and time</h2>\n", p->fp);
+    if (path == NULL)
+        return absent(p, "No Darshan log was given: no DXT traces.");
+    rc = tokio_summarize_job_dxt_heatmap(path, DXT_BINS, &h, &layer);
+    if (rc == TOKIO_ENOMEM)
+        return rc;
+    if (rc < 0) {
+        absent(p, "No heat map: %s", tokio_errmsg());
+        return warn(p, "DXT: %s", tokio_errmsg());
+    }
+    tokio_summarize_job_dxt_stats(h, &d);
+    if (d.segments == 0 || !(d.total_bytes > 0)) {
+        tokio_darshan_dxt_heatmap_free(h);
+        return absent(p, "The log holds no DXT traces (Darshan records "
+                      "them when run with DXT_ENABLE_IO_TRACE set).");
+    }
+    c.rows = h->nranks < DXT_ROWS ? h->nranks : DXT_ROWS;
+    c.cols = h->nbins;
+    c.nranks = h->nranks;
+    c.seconds = h->bin_seconds * (double)h->nbins;
+    if ((v = tokio__calloc(c.rows * c.cols, sizeof(*v))) == NULL) {
+        tokio_darshan_dxt_heatmap_free(h);
+        return tokio__error(TOKIO_ENOMEM, "out of memory writing a report");
+    }
+    for (size_t r = 0; r < h->nranks; r++)
+        for (size_t b = 0; b < h->nbins; b++)
+            v[r * c.rows / h->nranks * c.cols + b] +=
+                h->read_bytes[r * h->nbins + b] +
+                h->write_bytes[r * h->nbins + b];
+    double vmax = 0;
+    for (size_t i = 0; i < c.rows * c.cols; i++)
+        vmax = fmax(vmax, v[i]);
+    tokio_humanize_bytes(c.max, sizeof(c.max), vmax, 0);
+    c.v = v;
+    fprintf(p->fp, "<p>%" PRIu64 " %s segments traced moved ", d.segments,
+            layer);
+    bytes(p->fp, d.total_bytes);
+    fprintf(p->fp, " in %zu time bins of %.3g s", h->nbins, h->bin_seconds);
+    if (c.rows < h->nranks)
+        fprintf(p->fp, " (%zu rows of about %.3g ranks each)", c.rows,
+                (double)h->nranks / (double)c.rows);
+    fprintf(p->fp, "; the busiest bin moved %.0f%% of the bytes, the "
+            "busiest rank (%ld) %.0f%%.", 100 * d.peak_bin_share,
+            d.busiest_rank, 100 * d.busiest_rank_share);
+    if (h->skipped > 0)
+        fprintf(p->fp, " %" PRIu64 " segments of ranks outside the job "
+                "are left out.", h->skipped);
+    fputs("</p>\n", p->fp);
+    rc = figure(p, draw_heat, &c);
+    free(v);
+    tokio_darshan_dxt_heatmap_free(h);
+    return rc;
+}
+
 /* ---- the file system during the job ------------------------------------ */
 
 /* A chart: `dataset` of the file system over the window, reduced per row
@@ -1001,8 +1092,15 @@ load_log(const char *path, json_t **out)
     static const struct tokio_darshan_json_opts views = {
         .base = 1, .perf = 1
     };
+    /* the JSON has no DXT traces: their regions are not even inflated
+     * (with --dxt, section_dxt() streams them into a heat map) */
+    const struct tokio_darshan_select no_dxt = {
+        .modules = UINT64_MAX &
+                   ~(TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DXT_POSIX) |
+                     TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DXT_MPIIO)),
+    };
     struct tokio_darshan *log = NULL;
-    int rc = tokio_darshan_open(&log, path);
+    int rc = tokio_darshan_open_select(&log, path, &no_dxt);
 
     *out = NULL;
     if (rc >= 0)
@@ -1028,6 +1126,8 @@ job_page(struct page *p, const json_t *row, const char *path)
     rc = section_findings(p, row, path);
     if (rc == TOKIO_OK)
         rc = section_io(p, log);
+    if (rc == TOKIO_OK && p->o->job.dxt)
+        rc = section_dxt(p, path);
     if (rc == TOKIO_OK)
         rc = section_fs(p, row, start, end);
     if (rc == TOKIO_OK)

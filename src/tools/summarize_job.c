@@ -481,7 +481,14 @@ add_darshan(struct job *j, const char *path)
     struct tokio_darshan *log = NULL;
     json_t *json = NULL;
     const json_t *header, *step;
-    int rc = tokio_darshan_open(&log, path);
+    /* the JSON has no DXT traces: their regions are not even inflated
+     * (with --dxt, tokio_summarize_job_dxt() streams them) */
+    const struct tokio_darshan_select no_dxt = {
+        .modules = UINT64_MAX &
+                   ~(TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DXT_POSIX) |
+                     TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DXT_MPIIO)),
+    };
+    int rc = tokio_darshan_open_select(&log, path, &no_dxt);
 
     if (rc >= 0)
         rc = tokio_darshan_to_json(log, &views, &json);
@@ -943,6 +950,9 @@ summarize_one(struct job *j, const char *path)
 
     if (path != NULL && (rc = add_darshan(j, path)) != TOKIO_OK)
         return rc;                  /* 1: skipped */
+    if (path != NULL && j->o->dxt &&
+        (rc = tokio_summarize_job_dxt(j->row, path)) != TOKIO_OK)
+        return rc;
     if ((rc = add_file_system(j)) == TOKIO_OK &&
         (rc = add_topology(j)) == TOKIO_OK &&
         (rc = add_osts(j)) == TOKIO_OK)
@@ -1007,4 +1017,103 @@ tokio_summarize_job(json_t **rows_out, json_t **warnings_out,
     *rows_out = rows;
     *warnings_out = j.warnings;
     return TOKIO_OK;
+}
+
+/* ---- --dxt: a few numbers from the heat map of the traces --------------- */
+
+int
+tokio_summarize_job_dxt_heatmap(const char *path, size_t nbins,
+                                struct tokio_darshan_dxt_heatmap **out,
+                                const char **layer)
+{
+    int rc = tokio_darshan_dxt_heatmap(path, nbins, 1, out);
+
+    if (layer != NULL)
+        *layer = "POSIX";
+    if (rc >= 0 && (*out)->segments == 0) {
+        tokio_darshan_dxt_heatmap_free(*out);
+        rc = tokio_darshan_dxt_heatmap(path, nbins, 2, out);
+        if (layer != NULL)
+            *layer = "MPI-IO";
+    }
+    return rc;
+}
+
+void
+tokio_summarize_job_dxt_stats(const struct tokio_darshan_dxt_heatmap *h,
+                              struct tokio_summarize_job_dxt *out)
+{
+    double best_rank = 0;
+
+    memset(out, 0, sizeof(*out));
+    out->segments = h->segments;
+    out->bin_seconds = h->bin_seconds;
+    out->busiest_rank = -1;
+    for (size_t b = 0; b < h->nbins; b++) {
+        double bin = 0;
+        for (size_t r = 0; r < h->nranks; r++)
+            bin += h->read_bytes[r * h->nbins + b] +
+                   h->write_bytes[r * h->nbins + b];
+        out->total_bytes += bin;
+        out->active_bins += bin > 0;
+        if (bin > out->peak_bin_bytes) {
+            out->peak_bin_bytes = bin;
+            out->peak_bin = b;
+        }
+    }
+    for (size_t r = 0; r < h->nranks; r++) {
+        double rank = 0;
+        for (size_t b = 0; b < h->nbins; b++)
+            rank += h->read_bytes[r * h->nbins + b] +
+                    h->write_bytes[r * h->nbins + b];
+        out->active_ranks += rank > 0;
+        if (rank > best_rank) {
+            best_rank = rank;
+            out->busiest_rank = (long)r;
+        }
+    }
+    if (out->total_bytes > 0) {
+        out->peak_bin_share = out->peak_bin_bytes / out->total_bytes;
+        out->busiest_rank_share = best_rank / out->total_bytes;
+    }
+}
+
+int
+tokio_summarize_job_dxt(json_t *row, const char *path)
+{
+    struct tokio_darshan_dxt_heatmap *h = NULL;
+    struct tokio_summarize_job_dxt d;
+    int rc = tokio_summarize_job_dxt_heatmap(
+                 path, TOKIO_SUMMARIZE_JOB_DXT_BINS, &h, NULL);
+
+    if (rc < 0)
+        return rc;
+    tokio_summarize_job_dxt_stats(h, &d);
+    tokio_darshan_dxt_heatmap_free(h);
+    int bad = json_object_set_new(row, "dxt_segments",
+                                  json_integer((json_int_t)d.segments)) < 0;
+    if (d.segments > 0 && d.total_bytes > 0)
+        bad = bad ||
+              json_object_set_new(row, "dxt_bytes",
+                                  json_real(d.total_bytes)) < 0 ||
+              json_object_set_new(row, "dxt_bin_seconds",
+                                  json_real(d.bin_seconds)) < 0 ||
+              json_object_set_new(row, "dxt_peak_bin_bytes",
+                                  json_real(d.peak_bin_bytes)) < 0 ||
+              json_object_set_new(row, "dxt_peak_bin_share",
+                                  json_real(d.peak_bin_share)) < 0 ||
+              json_object_set_new(
+                  row, "dxt_active_bin_share",
+                  json_real((double)d.active_bins /
+                            TOKIO_SUMMARIZE_JOB_DXT_BINS)) < 0 ||
+              json_object_set_new(row, "dxt_busiest_rank",
+                                  json_integer(d.busiest_rank)) < 0 ||
+              json_object_set_new(row, "dxt_busiest_rank_share",
+                                  json_real(d.busiest_rank_share)) < 0 ||
+              json_object_set_new(
+                  row, "dxt_active_ranks",
+                  json_integer((json_int_t)d.active_ranks)) < 0;
+    return bad ? tokio__error(TOKIO_ENOMEM, "out of memory summarizing "
+                              "'%s'", path)
+               : TOKIO_OK;
 }
