@@ -16,6 +16,7 @@
 
 #include <jansson.h>
 
+#include "analysis/schema_check.h"
 #include "tokio/connectors/darshan.h"
 #include "tokio/connectors/darshan_writer.h"
 
@@ -276,6 +277,21 @@ finding(const char *log, int dxt)
 
     assert_non_null(res);
     free(out);
+    /* valid against the committed schema, the new rule's code in it */
+    json_t *schema = json_load_file(tokio_test_source(
+                                        "tests/analysis/insights.schema.json"),
+                                    0, &e);
+    json_t *list = json_is_array(res) ? json_incref(res)
+                                      : json_pack("[O]", res);
+    char err[1024];
+    if (schema == NULL)
+        fail_msg("insights.schema.json: %s", e.text);
+    if (schema_check(schema, list, err, sizeof(err)) != 0)
+        fail_msg("not valid against the schema: %s", err);
+    assert_int_equal(json_array_size(json_object_get(
+                         json_array_get(list, 0), "findings")), 34 + dxt);
+    json_decref(list);
+    json_decref(schema);
     if (json_is_array(res)) {
         json_t *first = json_incref(json_array_get(res, 0));
         json_decref(res);
