@@ -1095,7 +1095,7 @@ tokio_summarize_job_dxt(json_t *row, const char *path)
     if (d.segments > 0 && d.total_bytes > 0)
         bad = bad ||
               json_object_set_new(row, "dxt_bytes",
-                                  json_real(d.total_bytes)) < 0 ||
+                                  json_real(round(d.total_bytes))) < 0 ||
               json_object_set_new(row, "dxt_bin_seconds",
                                   json_real(d.bin_seconds)) < 0 ||
               json_object_set_new(row, "dxt_peak_bin_bytes",
