@@ -34,11 +34,12 @@ struct access {
  * `acc` (each rank's accesses one record, writes first, each taking
  * 0.01 s); with n == 0, a log with no DXT module at all. */
 static void
-write_log(const char *path, const struct access *acc, size_t n)
+write_log_of(const char *path, int nprocs, const struct access *acc,
+             size_t n)
 {
     struct tokio_darshan_job_info job = {
         .uid = 1000, .jobid = 4243, .start_time = 1600000000,
-        .end_time = 1600000100, .nprocs = NPROCS, .exe = "./dxt <b>app</b>",
+        .end_time = 1600000100, .nprocs = nprocs, .exe = "./dxt <b>app</b>",
     };
     const struct tokio_darshan_mount mounts[] = { { "/lus", "lustre" } };
     struct tokio_darshan_writer *w = NULL;
@@ -47,7 +48,7 @@ write_log(const char *path, const struct access *acc, size_t n)
     job.n_mounts = 1;
     job.mounts = mounts;
     assert_int_equal(tokio_darshan_writer_new(&w, &job), TOKIO_OK);
-    for (int r = 0; r < NPROCS; r++) {
+    for (int r = 0; r < nprocs; r++) {
         struct tokio_darshan_record d = { 0 };
         char name[32];
         size_t k = 0;
@@ -82,6 +83,12 @@ write_log(const char *path, const struct access *acc, size_t n)
     if (tokio_darshan_writer_write(w, path) != TOKIO_OK)
         fail_msg("%s", tokio_errmsg());
     tokio_darshan_writer_free(w);
+}
+
+static void
+write_log(const char *path, const struct access *acc, size_t n)
+{
+    write_log_of(path, NPROCS, acc, n);
 }
 
 /* Rank 0 writes 4 MiB in one burst at 10.2 s, rank 3 2 MiB at 10.4 s,
@@ -185,6 +192,26 @@ test_report_dxt_section(void **state)
     assert_contains(html, "<h2>DXT: bytes by rank and time</h2>\n"
                           "<p class=\"absent\">The log holds no DXT traces");
     assert_int_equal(count(html, "<h2>DXT"), 1);
+    free(html);
+
+    /* 40 ranks each writing 1 MiB at 20.2 s: drawn as 32 rows (ranks
+     * 0-1, 2, 3, 4, 5-6, ... grouped evenly), one cell each */
+    struct access all[40];
+    for (int r = 0; r < 40; r++)
+        all[r] = (struct access){ r, 1, 20.2, MIB };
+    write_log_of(log, 40, all, 40);
+    html = report(dir, log, 1);
+    sec = strstr(html, "<h2>DXT: bytes by rank and time</h2>");
+    assert_non_null(sec);
+    end = strstr(sec, "</figure>");
+    assert_non_null(end);
+    part = strndup(sec, (size_t)(end - sec));
+    assert_contains(part, "<p>40 POSIX segments traced moved 40.0 MiB in 60 "
+                          "time bins of 1.67 s (32 rows of about 1.25 ranks "
+                          "each)");
+    assert_int_equal(count(part, "stroke:none;fill-rule:nonzero;fill:rgb("),
+                     32);
+    free(part);
     free(html);
     free(log);
     free(none);
