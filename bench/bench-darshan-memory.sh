@@ -10,18 +10,17 @@
 #
 # Flat means the column does not grow with the records.  Never pass/fail.
 #
-# Measured 2026-11-26 (2 shared cores, loaded), peak KiB / seconds:
+# Measured 2026-11-26 (2 shared cores, loaded), peak KiB:
 #
 #   records  log MiB  index   index -m 1  summarize  bad-ost  cache --total
-#   10000        2    18456    18360      15568     16260    14940
-#   100000      15    31984    31720      28920     29864    28968
-#   1000000    150   167008   167332     167068    167776   166688
+#   10000        2    16836    16888      15192     15292    15196
+#   100000      15    16892    16952      14768     15492    14804
+#   1000000    150    16788    16884      15224     15400    15072
 #
-# Every command peaks within ~20 MiB of the log's size, exactly as
-# cache-darshan --total does: no record is held (the 1.9 GB on a
-# 1M-record log was the records); what remains is the log file itself,
-# which the reader reads whole before inflating its regions (reader
-# internals: streaming the file would make these flat too).
+# Flat: no record is held, and the reader reads the file 256 KiB at a
+# time as it inflates its regions (before that, each command peaked at
+# the log's size + ~17 MiB: 167 MB at 1M records; the 1.9 GB
+# was the records).  1M records take 4-5 s per command.
 # darshan-bad-ost before this work: 126384 KiB on the 100000-record log.
 #
 #   bench/bench-darshan-memory.sh [BUILD] [RECORDS...]

@@ -24,6 +24,8 @@ step "$tokio" cache-darshan --perf "$log"
 step "$tokio" summarize-tts examples/data/2019-02-14/exscr01.hdf5
 step "$tokio" summarize-h5lmt --summary --bins 24 examples/data/2019-02-14/exscr01.hdf5
 step "$tokio" export-tts --start 2019-02-14T23:59:40 --end 2019-02-15T00:00:20 scratch datatargets/readbytes
+step "$tokio" summarize-job --json "$log"
+step "$tokio" insights "$log"
 step "$tokio" umami --format csv "$top/examples/ior-history.csv"
 step "$tokio" report --history "$top/examples/ior-history.csv" -o "$build/report.html" "$log"
 printf '\nThe job report is %s: open it in a browser.\n' "$build/report.html"

@@ -10,6 +10,7 @@ libjansson-dev libarchive-dev zlib1g-dev libbz2-dev libpcre2-dev
 libyaml-dev libhdf5-dev libsqlite3-dev sqlite3 libmariadb-dev
 libcairo2-dev libcurl4-openssl-dev libcmocka-dev
 mariadb-server
+openmpi-bin libopenmpi-dev
 clang libclang-rt-14-dev valgrind
 chromium
 "

@@ -408,6 +408,19 @@ tokio_test_sanitized(void)
 #endif
 }
 
+const char *
+tokio_test_lsan_hdf5(void)
+{
+    static char entry[4200];
+    const char *inherited = getenv("LSAN_OPTIONS");
+
+    if (entry[0] == '\0')
+        snprintf(entry, sizeof(entry), "LSAN_OPTIONS=%s%s"
+                 "fast_unwind_on_malloc=0:print_suppressions=0",
+                 inherited ? inherited : "", inherited ? ":" : "");
+    return entry;
+}
+
 /* One gzip member of the `len` bytes at `data`, appended to `fp`. */
 static void
 gzip_member(FILE *fp, const void *data, size_t len)
@@ -485,6 +498,34 @@ tokio_test_write_sparse(const char *path, long long size)
     assert_true(fd >= 0);
     assert_int_equal(ftruncate(fd, (off_t)size), 0);
     assert_int_equal(close(fd), 0);
+}
+
+char **
+tokio_test_command_names(void)
+{
+    const char *argv[] = { "help", NULL };
+    struct tokio_run r = tokio_test_run(NULL, NULL, argv);
+    char **names = calloc(64, sizeof(*names));
+    size_t n = 0;
+    const char *line;
+
+    assert_int_equal(r.status, 0);
+    assert_non_null(names);
+    line = strstr(r.out, "\ncommands:\n");
+    assert_non_null(line);
+    /* "  name   what it does" lines, up to the first unindented one */
+    for (line = strchr(line + 1, '\n'); line != NULL && line[1] == ' ';
+         line = strchr(line + 1, '\n')) {
+        char name[64];
+        if (sscanf(line, "\n  %63s", name) == 1) {
+            assert_true(n < 63);
+            names[n] = strdup(name);
+            assert_non_null(names[n++]);
+        }
+    }
+    tokio_run_free(&r);
+    assert_true(n >= 30);
+    return names;
 }
 
 void
@@ -607,22 +648,6 @@ tokio_test_count_entries(const char *dir)
         n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
     closedir(d);
     return n;
-}
-
-int
-tokio_test_write_to_null(int (*write)(const void *obj, FILE *fp,
-                                      unsigned flags),
-                         const void *obj)
-{
-    FILE *fp = fopen("/dev/null", "w");
-    int rc;
-
-    assert_non_null(fp);
-    rc = write(obj, fp, TOKIO_JSON_SORT_KEYS | TOKIO_JSON_INDENT(4));
-    if (rc >= 0)
-        rc = write(obj, fp, 0);
-    fclose(fp);
-    return rc;
 }
 
 char *
@@ -1342,6 +1367,79 @@ tokio_test_run_in_tmpfs(const char *dir, size_t kib, const char *const *env,
     free(e);
     free(listing);
     return rc;
+}
+
+/* A run that failed as a full disk must fail it: exit 1, nothing on
+ * standard output, one line naming `name` and `cause`; `left` (one name a
+ * line) holds the update's lock alone. */
+static void
+check_full_disk(const struct tokio_run *r, const char *left,
+                const char *name, const char *cause)
+{
+    char lock[4096];
+
+    snprintf(lock, sizeof(lock), ".%s.lock\n", name);
+    if (r->status != 1 || r->out[0] != '\0' ||
+        strstr(r->err, name) == NULL || strstr(r->err, cause) == NULL ||
+        strchr(r->err, '\n') != r->err + strlen(r->err) - 1 ||
+        strcmp(left, lock) != 0)
+        fail_msg("exit %d, %zu bytes out, message '%s', left '%s' (wanted "
+                 "exit 1, nothing out, one line naming %s and '%s', and %s "
+                 "left)", r->status, strlen(r->out), r->err, left, name,
+                 cause, lock);
+}
+
+/* The names in `dir`, one a line (free()). */
+static char *
+list_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char *text = calloc(1, 1);
+    size_t len = 0;
+
+    assert_non_null(d);
+    assert_non_null(text);
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        size_t n = strlen(e->d_name);
+        text = realloc(text, len + n + 2);
+        assert_non_null(text);
+        memcpy(text + len, e->d_name, n);
+        len += n;
+        text[len++] = '\n';
+        text[len] = '\0';
+    }
+    closedir(d);
+    return text;
+}
+
+void
+tokio_test_full_disk_fails(const char *dir, const char *const *env,
+                           const char *const *argv, const char *name)
+{
+    char *limited = tokio_test_join(dir, "limited");
+    char *mnt = tokio_test_join(dir, "tmpfs"), *left;
+    struct tokio_run r;
+
+    assert_int_equal(mkdir(limited, 0700), 0);
+    r = tokio_test_run_limited(limited, env, argv, 65536);
+    left = list_entries(limited);
+    check_full_disk(&r, left, name, "File too large");
+    tokio_run_free(&r);
+    free(left);
+    assert_int_equal(mkdir(mnt, 0700), 0);
+    if (tokio_test_run_in_tmpfs(mnt, 64, env, argv, &r, &left) < 0) {
+        print_message("no tmpfs of our own here: the file-size limit "
+                      "alone was tried\n");
+    } else {
+        check_full_disk(&r, left, name, "No space left on device");
+        tokio_run_free(&r);
+        free(left);
+    }
+    free(limited);
+    free(mnt);
 }
 
 struct tokio_run

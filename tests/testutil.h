@@ -115,6 +115,13 @@ struct tokio_run tokio_test_run_bounded(const char *cwd,
 /* 1 when built with AddressSanitizer (the children too). */
 int tokio_test_sanitized(void);
 
+/* The LSAN_OPTIONS entry (for tokio_test_run()'s `env`) of a command that
+ * reads hostile HDF5 files: the inherited options (tests/lsan.supp) with
+ * whole stacks, so that the suppression can name libhdf5's own leak on a
+ * failed open by function (its frames have no frame pointers); slow, so
+ * only for those runs.  A static buffer. */
+const char *tokio_test_lsan_hdf5(void);
+
 /* A gzip file at `path`: `head` (NULL: none) then `unit` `count` times,
  * as members of about a MiB each, made once and repeated: a gzip bomb
  * of any inflated size costs about a thousandth of it on disk. */
@@ -123,6 +130,10 @@ void tokio_test_write_gzip_repeat(const char *path, const char *head,
 
 /* A sparse file of `size` zero bytes (no disk space taken). */
 void tokio_test_write_sparse(const char *path, long long size);
+
+/* The commands `tokio help` lists, config included: a NULL-ended array
+ * (free each and it). */
+char **tokio_test_command_names(void);
 
 /* tokio_test_run(cwd, NULL, argv) with standard output to the existing
  * file or device `path` (r.out stays empty). */
@@ -173,6 +184,15 @@ int tokio_test_workdir_teardown(void **state);
 #define TOKIO_TEST_IN_WORKDIR(test)                                         \
     cmocka_unit_test_setup_teardown((test), tokio_test_workdir_setup,       \
                                     tokio_test_workdir_teardown)
+
+/* In such a test: skip, saying why, when `wd` has no inputs. */
+#define TOKIO_TEST_NEED_INPUTS(wd)                                          \
+    do {                                                                    \
+        if ((wd)->inputs == NULL) {                                         \
+            print_message("skipped: ../shared/testdata is absent\n");       \
+            skip();                                                         \
+        }                                                                   \
+    } while (0)
 
 /* Skip the current test, saying why, when tokio_test_workdir() cannot
  * make `wd` (the test data pack is absent). */
@@ -257,13 +277,6 @@ size_t tokio_test_each_pack_darshan_log(int (*check)(const char *path,
 /* The number of entries in `dir` besides . and .. (the test fails when
  * it cannot be read). */
 size_t tokio_test_count_entries(const char *dir);
-
-/* write(obj, fp, flags) to /dev/null, sorted and indented, then plain:
- * the first failure's status, else TOKIO_OK (for out-of-memory sweeps of
- * the JSON writers). */
-int tokio_test_write_to_null(int (*write)(const void *obj, FILE *fp,
-                                          unsigned flags),
-                             const void *obj);
 
 /* What write(obj, fp, flags) writes, as a string (free()); the test
  * fails unless it returns TOKIO_OK. */
@@ -384,6 +397,19 @@ void tokio_test_copy_set_byte(const char *from, const char *to,
 int tokio_test_run_in_tmpfs(const char *dir, size_t kib,
                             const char *const *env, const char *const *argv,
                             struct tokio_run *out, char **listing_out);
+
+/*
+ * Check that `argv`, updating the file `name` in its working folder,
+ * fails cleanly where the disk fills up: run in a new folder under `dir`
+ * with no file allowed past 64 KiB ("File too large"), then in a 64 KiB
+ * tmpfs (tokio_test_run_in_tmpfs(), "No space left on device"; passed
+ * over, saying so, where no such mount may be made).  Each run must exit
+ * 1 with nothing on standard output and one line naming `name` and the
+ * cause, and leave nothing in its folder but the update's lock,
+ * .NAME.lock.
+ */
+void tokio_test_full_disk_fails(const char *dir, const char *const *env,
+                                const char *const *argv, const char *name);
 
 /*
  * tokio_test_run(), the command running as user and group 65534

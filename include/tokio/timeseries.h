@@ -27,6 +27,15 @@
 
 struct tokio_timeseries;
 
+/* The rows an archiver (tokio/tools/archive_*.h) writes into a TOKIO Time
+ * Series file, and the span a file or dataset made new takes; epochs in
+ * seconds. */
+struct tokio_archive_range {
+    int64_t start, end;             /* the rows asked for */
+    int64_t init_start, init_end;   /* a new dataset's rows: [start, end) */
+    int64_t timestep;               /* seconds between rows, > 0 */
+};
+
 /* Which edge of a timestep bin a timestamp names (the reference's align). */
 enum tokio_ts_align {
     TOKIO_TS_LEFT = 0,      /* t labels [t, t + timestep) */

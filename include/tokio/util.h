@@ -41,4 +41,17 @@ TOKIO_API int tokio_natural_compare(const char *a, const char *b, int hex);
 /** Sort names in place, naturally and stably (equal keys keep order). */
 TOKIO_API int tokio_sort_nodenames(const char **names, size_t n, int hex);
 
+/* What tokio_utf8_next() returns for bytes that do not decode. */
+#define TOKIO_UTF8_INVALID 0xffffffffu
+
+/**
+ * The code point of the UTF-8 sequence at *p (before `end`), decoded as
+ * Python and jansson do: no overlong forms, surrogates or code points past
+ * U+10FFFF.  *p moves past it; for bytes that do not decode, *p moves one
+ * byte on and TOKIO_UTF8_INVALID is returned.  The one UTF-8 decoder of
+ * the project: validation, the JSON writer, roff.
+ */
+TOKIO_API uint32_t tokio_utf8_next(const unsigned char **p,
+                                   const unsigned char *end);
+
 #endif

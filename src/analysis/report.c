@@ -18,6 +18,7 @@
  */
 #include "tokio/analysis/report.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -40,6 +41,7 @@
 #include "analysis/plot.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "tools/summarize_job_private.h"
 
 #define TOP_FILES_DEFAULT 10
 #define GIB 1073741824.0
@@ -340,65 +342,295 @@ static const char *const size_labels[] = {
     "1G+"
 };
 
-/* Sum of counter `name` over the records of module `mod`. */
-static double
-module_sum(const json_t *mod, const char *name, size_t *files)
-{
-    const char *file, *rank;
-    json_t *ranks, *rec;
-    double sum = 0;
+/* ---- the log, folded ---------------------------------------------------- */
 
-    if (files != NULL)
-        *files = 0;
-    json_object_foreach((json_t *)mod, file, ranks) {
-        if (file[0] == '_')
-            continue;
-        if (files != NULL)
-            (*files)++;
-        json_object_foreach(ranks, rank, rec) {
-            double v = num(rec, name);
-            if (isfinite(v))
-                sum += v;
-        }
+/*
+ * What the page shows of a Darshan log, folded as the reader decodes its
+ * records (tokio_darshan_open_select()): the header and each module's
+ * "_perf" from tokio_darshan_to_json() over the library's --perf fold,
+ * and here each module's sums of the counters the page shows.  Of each
+ * record only its key (module, name, rank), bytes and POSIX times are
+ * kept (about 64 bytes): the files are counted and ranked by name, and
+ * the times summed in the order the log's JSON lists them, as before
+ * (floating-point sums depend on order).  Before, the log's whole --base
+ * JSON was built (about 13 KiB a record).  tokio report of
+ * bench_darshan_gen's logs: 100,000 records (15 MB) 8.7-10.9 s and
+ * 1.42 GB peak before, 1.8 s and 124 MB now; 1,000,000 records (150 MB)
+ * 228 s and 13.9 GB before, 17 s and 1.1 GB now.  What is left is
+ * mostly the findings (tokio_insights_log() reads the log once more,
+ * 116 MB at 100,000).  With --dxt the same pass folds the DXT traces
+ * into the heat map of section_dxt() (tokio__dxt_layers: memory is the
+ * map's whatever the segments); without, their regions are not even
+ * inflated.
+ */
+
+/* The counters io_modules() sums, as the JSON names them. */
+static const char *const io_counters[] = {
+    "BYTES_READ", "BYTES_WRITTEN", "READS", "INDEP_READS", "COLL_READS",
+    "WRITES", "INDEP_WRITES", "COLL_WRITES", "OPENS", "INDEP_OPENS",
+    "COLL_OPENS"
+};
+#define N_IO (sizeof(io_counters) / sizeof(*io_counters))
+#define N_SIZES 20              /* SIZE_READ_* then SIZE_WRITE_* */
+
+/* POSIX times, in split's order. */
+static const char *const posix_times[] = {
+    "F_READ_TIME", "F_WRITE_TIME", "F_META_TIME"
+};
+
+/* One record: its key in the JSON, its bytes and (POSIX) its times. */
+struct view_rec {
+    char *name;                 /* borrowed from the log, or `own` */
+    int own, mod;
+    int ord;                    /* its module key's place in key order */
+    int64_t rank;
+    double bytes[2];            /* NAN: no such counter */
+    double t[3];                /* NAN: none, or not a number */
+};
+
+struct view {
+    struct tokio_darshan *log;
+    json_t *json;               /* header, mounts, "_perf"s */
+    struct tokio_darshan_fold *derived;
+    int printed[TOKIO_DARSHAN_KNOWN_MODULES];       /* keys of the JSON */
+    char keys[TOKIO_DARSHAN_KNOWN_MODULES][24];     /* "posix", "mpiio" */
+    int ord[TOKIO_DARSHAN_KNOWN_MODULES];           /* keys' order */
+    int io_idx[TOKIO_DARSHAN_KNOWN_MODULES][N_IO];
+    double io[TOKIO_DARSHAN_KNOWN_MODULES][N_IO];
+    size_t files[TOKIO_DARSHAN_KNOWN_MODULES];
+    int size_idx[N_SIZES], time_idx[3];
+    double sizes[N_SIZES];
+    struct view_rec *recs;
+    size_t n_recs, cap_recs;
+    int dxt;                    /* --dxt: the traces' heat map */
+    struct tokio__dxt_layers layers;
+};
+
+/* Index of `mod`'s counter (or fcounter) `name` (prefix stripped as the
+ * JSON strips it), -1 if none. */
+static int
+counter_index(int mod, const char *name, int fcounter)
+{
+    size_t n = fcounter ? tokio_darshan_fcounter_count(mod)
+                        : tokio_darshan_counter_count(mod);
+    char want[96];
+    size_t k = 0;
+
+    for (const char *p = tokio_darshan_module_name(mod); p && *p; p++)
+        if (*p != '-' && *p != '/' && k + 1 < sizeof(want))
+            want[k++] = *p;
+    snprintf(want + k, sizeof(want) - k, "_%s", name);
+    for (size_t i = 0; i < n; i++) {
+        const char *c = fcounter ? tokio_darshan_fcounter_name(mod, i)
+                                 : tokio_darshan_counter_name(mod, i);
+        if (c != NULL && strcmp(c, want) == 0)
+            return (int)i;
     }
-    return sum;
+    return -1;
+}
+
+static int
+oom(void)
+{
+    return tokio__error(TOKIO_ENOMEM, "out of memory writing a report");
+}
+
+/* Whether darshan-parser --base prints module `mod`, so that the JSON
+ * has its key (the rule of connectors/darshan_json). */
+static int
+module_printed(const struct tokio_darshan *log, int mod)
+{
+    if (tokio_darshan_module_len(log, mod) == 0)
+        return tokio_darshan_module_partial(log, mod);
+    return mod > TOKIO_DARSHAN_NULL && mod != TOKIO_DARSHAN_APXC &&
+           mod != TOKIO_DARSHAN_APMPI && mod != TOKIO_DARSHAN_DXT_POSIX &&
+           mod != TOKIO_DARSHAN_DXT_MPIIO;
+}
+
+/* Whether the JSON has module `mod`'s key: a record of it was read, or
+ * it is present and has "_perf" (the rule of connectors/darshan_json). */
+static int
+module_listed(const struct tokio_darshan *log, int mod, int had_records)
+{
+    return had_records || (tokio_darshan_module_len(log, mod) != 0 &&
+                           (TOKIO_DARSHAN_DERIVED_MODULES &
+                            TOKIO_DARSHAN_MODULE_BIT(mod)) != 0);
+}
+
+/* A record of module `mod` as the reader decodes it. */
+static int
+view_record(void *payload, const struct tokio_darshan *log, int mod,
+            const struct tokio_darshan_record *r)
+{
+    struct view *v = payload;
+    struct view_rec *e;
+    const char *name;
+    char buf[48];
+    int rc = tokio_darshan_fold_record(v->derived, log, mod, r);
+
+    if (rc == TOKIO_OK && v->dxt)
+        rc = tokio__dxt_layers_record(&v->layers, log, mod, r);
+    if (rc < 0 || mod >= TOKIO_DARSHAN_KNOWN_MODULES ||
+        !module_printed(log, mod))
+        return rc;
+    for (size_t k = 0; k < N_IO; k++)
+        if (v->io_idx[mod][k] >= 0)
+            v->io[mod][k] += (double)r->counters[v->io_idx[mod][k]];
+    if (mod == TOKIO_DARSHAN_POSIX)
+        for (int k = 0; k < N_SIZES; k++)
+            if (v->size_idx[k] >= 0)
+                v->sizes[k] += (double)r->counters[v->size_idx[k]];
+    if (v->n_recs == v->cap_recs) {
+        size_t cap = v->cap_recs ? 2 * v->cap_recs : 1024;
+        void *p = tokio__reallocarray(v->recs, cap, sizeof(*v->recs));
+        if (p == NULL)
+            return oom();
+        v->recs = p;
+        v->cap_recs = cap;
+    }
+    e = &v->recs[v->n_recs];
+    memset(e, 0, sizeof(*e));
+    name = tokio_darshan_name(log, r->id);
+    if (mod == TOKIO_DARSHAN_DAOS)
+        snprintf(buf, sizeof(buf), "%" PRIu64 ".%" PRIu64, r->oid_hi,
+                 r->oid_lo);
+    else if (name == NULL)      /* glibc prints a NULL %s as "(null)" */
+        name = mod == TOKIO_DARSHAN_BGQ ? "darshan-bgq-record" : "(null)";
+    if (mod == TOKIO_DARSHAN_DAOS && (name = tokio__strdup(buf)) == NULL)
+        return oom();
+    e->own = mod == TOKIO_DARSHAN_DAOS;
+    e->name = (char *)name;
+    e->mod = mod;
+    e->ord = v->ord[mod];
+    e->rank = r->rank;
+    for (int w = 0; w < 2; w++)
+        e->bytes[w] = v->io_idx[mod][w] < 0
+                          ? NAN : (double)r->counters[v->io_idx[mod][w]];
+    for (int t = 0; t < 3; t++) {
+        double x = mod == TOKIO_DARSHAN_POSIX && v->time_idx[t] >= 0
+                       ? r->fcounters[v->time_idx[t]] : NAN;
+        e->t[t] = isfinite(x) ? tokio_darshan_printed(x) : NAN;
+    }
+    v->n_recs++;
+    v->printed[mod] = 1;
+    return TOKIO_OK;
+}
+
+/* The JSON's order of records: module key, name, rank as text. */
+static int
+by_json_key(const void *a, const void *b)
+{
+    const struct view_rec *x = a, *y = b;
+    char rx[24], ry[24];
+    int c = x->ord != y->ord ? x->ord - y->ord : strcmp(x->name, y->name);
+
+    if (c != 0)
+        return c;
+    snprintf(rx, sizeof(rx), "%" PRId64, x->rank);
+    snprintf(ry, sizeof(ry), "%" PRId64, y->rank);
+    return strcmp(rx, ry);
 }
 
 static void
-io_modules(FILE *fp, const json_t *counters)
+view_free(struct view *v)
 {
-    const char *name;
-    json_t *mod;
+    for (size_t i = 0; i < v->n_recs; i++)
+        if (v->recs[i].own)
+            free(v->recs[i].name);
+    free(v->recs);
+    json_decref(v->json);
+    tokio_darshan_fold_free(v->derived);
+    tokio__dxt_layers_free(&v->layers);
+    tokio_darshan_free(v->log);
+}
+
+/* Read the log at `path` into *v (view_free() it, even on failure); with
+ * `dxt_bins`, its DXT traces too, as a heat map of that many time bins
+ * (without, their regions are not even inflated). */
+static int
+view_load(struct view *v, const char *path, size_t dxt_bins)
+{
+    struct tokio_darshan_json_opts views = { .perf = 1 };
+    struct tokio_darshan_select sel = {
+        .modules = dxt_bins ? UINT64_MAX : UINT64_MAX & ~TOKIO__DXT_MODULES,
+        .record = view_record, .payload = v, .dxt_pieces = 1
+    };
+    int rc;
+
+    memset(v, 0, sizeof(*v));
+    v->dxt = dxt_bins > 0;
+    if (v->dxt && (rc = tokio__dxt_layers_init(&v->layers, dxt_bins)) < 0)
+        return rc;
+    for (int mod = 0; mod < TOKIO_DARSHAN_KNOWN_MODULES; mod++) {
+        size_t k = 0;
+        for (const char *p = tokio_darshan_module_name(mod); p && *p; p++)
+            if (*p != '-' && *p != '/' && k + 1 < sizeof(v->keys[mod]))
+                v->keys[mod][k++] = (char)tolower((unsigned char)*p);
+        for (size_t c = 0; c < N_IO; c++)
+            v->io_idx[mod][c] = counter_index(mod, io_counters[c], 0);
+    }
+    for (int mod = 0; mod < TOKIO_DARSHAN_KNOWN_MODULES; mod++)
+        for (int m = 0; m < TOKIO_DARSHAN_KNOWN_MODULES; m++)
+            v->ord[mod] += strcmp(v->keys[m], v->keys[mod]) < 0;
+    for (int k = 0; k < N_SIZES; k++) {
+        char name[48];
+        snprintf(name, sizeof(name), "SIZE_%s_%s", k < 10 ? "READ" : "WRITE",
+                 size_bins[k % 10]);
+        v->size_idx[k] = counter_index(TOKIO_DARSHAN_POSIX, name, 0);
+    }
+    for (int t = 0; t < 3; t++)
+        v->time_idx[t] = counter_index(TOKIO_DARSHAN_POSIX, posix_times[t], 1);
+    if ((rc = tokio_darshan_fold_new(&v->derived,
+                                     TOKIO_DARSHAN_FOLD_PERF)) < 0)
+        return rc;
+    rc = tokio_darshan_open_select(&v->log, path, &sel);
+    views.fold = v->derived;
+    if (rc >= 0)
+        rc = tokio_darshan_to_json(v->log, &views, &v->json);
+    if (rc < 0)
+        return rc;
+    for (int mod = 0; mod < TOKIO_DARSHAN_KNOWN_MODULES; mod++)
+        v->printed[mod] = module_listed(v->log, mod, v->printed[mod]);
+    if (v->n_recs > 1)
+        qsort(v->recs, v->n_recs, sizeof(*v->recs), by_json_key);
+    for (size_t i = 0; i < v->n_recs; i++)
+        if (v->recs[i].name[0] != '_' &&
+            (i == 0 || v->recs[i].mod != v->recs[i - 1].mod ||
+             strcmp(v->recs[i].name, v->recs[i - 1].name) != 0))
+            v->files[v->recs[i].mod]++;
+    return TOKIO_OK;
+}
+
+static void
+io_modules(FILE *fp, const struct view *v)
+{
+    const json_t *counters = json_object_get(v->json, "counters");
 
     fputs("<table>\n<tr><th>Module</th><th class=\"n\">Files</th>"
           "<th class=\"n\">Read</th><th class=\"n\">Written</th>"
           "<th class=\"n\">Reads</th><th class=\"n\">Writes</th>"
           "<th class=\"n\">Opens</th><th class=\"n\">Rate by slowest "
           "rank</th></tr>\n", fp);
-    json_object_foreach((json_t *)counters, name, mod) {
-        size_t files;
-        double rd = module_sum(mod, "BYTES_READ", &files);
-        double perf = num(json_object_get(mod, "_perf"),
-                          "agg_perf_by_slowest");
-        if (strcmp(name, "lustre") == 0)
+    for (int o = 0; o < TOKIO_DARSHAN_KNOWN_MODULES; o++) {
+        int mod = 0;
+        while (v->ord[mod] != o)
+            mod++;
+        const double *s = v->io[mod];
+        double perf = num(json_object_get(json_object_get(counters,
+                                                          v->keys[mod]),
+                                          "_perf"), "agg_perf_by_slowest");
+        if (!v->printed[mod] || strcmp(v->keys[mod], "lustre") == 0)
             continue;               /* striping, no traffic */
         fputs("<tr><td>", fp);
-        html(fp, name);
-        fprintf(fp, "</td><td class=\"n\">%zu</td><td class=\"n\">", files);
-        bytes(fp, rd);
+        html(fp, v->keys[mod]);
+        fprintf(fp, "</td><td class=\"n\">%zu</td><td class=\"n\">",
+                v->files[mod]);
+        bytes(fp, s[0]);
         fputs("</td><td class=\"n\">", fp);
-        bytes(fp, module_sum(mod, "BYTES_WRITTEN", NULL));
+        bytes(fp, s[1]);
         fprintf(fp, "</td><td class=\"n\">%.0f</td><td class=\"n\">%.0f"
                 "</td><td class=\"n\">%.0f</td><td class=\"n\">",
-                module_sum(mod, "READS", NULL) +
-                    module_sum(mod, "INDEP_READS", NULL) +
-                    module_sum(mod, "COLL_READS", NULL),
-                module_sum(mod, "WRITES", NULL) +
-                    module_sum(mod, "INDEP_WRITES", NULL) +
-                    module_sum(mod, "COLL_WRITES", NULL),
-                module_sum(mod, "OPENS", NULL) +
-                    module_sum(mod, "INDEP_OPENS", NULL) +
-                    module_sum(mod, "COLL_OPENS", NULL));
+                s[2] + s[3] + s[4], s[5] + s[6] + s[7], s[8] + s[9] + s[10]);
         if (isfinite(perf))
             fprintf(fp, "%.1f MiB/s", perf);
         else
@@ -461,28 +693,26 @@ by_bytes(const void *a, const void *b)
     return (tx < ty) - (tx > ty);
 }
 
+/* The POSIX records recs[a, b), in the JSON's order. */
 static int
-busiest_files(struct page *p, const json_t *posix)
+busiest_files(struct page *p, const struct view_rec *recs, size_t a,
+              size_t b)
 {
-    size_t n = json_object_size(posix), k = 0;
-    struct file_bytes *f = tokio__calloc(n + 1, sizeof(*f));
+    size_t k = 0;
+    struct file_bytes *f = tokio__calloc(b - a + 1, sizeof(*f));
     int top = p->o->top_files > 0 ? p->o->top_files : TOP_FILES_DEFAULT;
-    const char *name, *rank;
-    json_t *ranks, *rec;
 
     if (f == NULL)
-        return tokio__error(TOKIO_ENOMEM, "out of memory writing a report");
-    json_object_foreach((json_t *)posix, name, ranks) {
-        if (name[0] == '_')
+        return oom();
+    for (size_t i = a; i < b; i++) {
+        const struct view_rec *e = &recs[i];
+        if (e->name[0] == '_')
             continue;
-        f[k].name = name;
-        json_object_foreach(ranks, rank, rec) {
-            double r = num(rec, "BYTES_READ"), w = num(rec, "BYTES_WRITTEN");
-            f[k].read += isfinite(r) ? r : 0;
-            f[k].written += isfinite(w) ? w : 0;
-            f[k].ranks = strcmp(rank, "-1") == 0 ? -1 : f[k].ranks + 1;
-        }
-        k++;
+        if (k == 0 || strcmp(f[k - 1].name, e->name) != 0)
+            f[k++].name = e->name;
+        f[k - 1].read += isfinite(e->bytes[0]) ? e->bytes[0] : 0;
+        f[k - 1].written += isfinite(e->bytes[1]) ? e->bytes[1] : 0;
+        f[k - 1].ranks = e->rank == -1 ? -1 : f[k - 1].ranks + 1;
     }
     qsort(f, k, sizeof(*f), by_bytes);
     fprintf(p->fp, "<h3>The busiest files</h3>\n<table>\n<tr><th>File</th>"
@@ -509,33 +739,34 @@ busiest_files(struct page *p, const json_t *posix)
 }
 
 static int
-section_io(struct page *p, const json_t *log)
+section_io(struct page *p, const struct view *v)
 {
-    const json_t *counters = json_object_get(log, "counters");
-    const json_t *posix = json_object_get(counters, "posix");
     struct sizes sizes;
-    struct split split;
-    int rc;
+    struct split split = { 0, 0, 0 };
+    double *times[3] = { &split.read, &split.write, &split.meta };
+    size_t a = 0, b;
+    int rc, any = 0;
 
     fputs("<h2>Its I/O (Darshan)</h2>\n", p->fp);
-    if (log == NULL)
+    if (v == NULL)
         return absent(p, "No Darshan log was given for this job.");
-    if (json_object_size(counters) == 0)
+    for (int mod = 0; mod < TOKIO_DARSHAN_KNOWN_MODULES; mod++)
+        any |= v->printed[mod];
+    if (!any)
         return absent(p, "The Darshan log holds no records.");
-    io_modules(p->fp, counters);
-    if (posix == NULL)
+    io_modules(p->fp, v);
+    if (!v->printed[TOKIO_DARSHAN_POSIX])
         return absent(p, "No POSIX records: no access sizes, times or "
                       "files to show.");
-    for (int i = 0; i < 10; i++) {
-        char r[48], w[48];
-        snprintf(r, sizeof(r), "SIZE_READ_%s", size_bins[i]);
-        snprintf(w, sizeof(w), "SIZE_WRITE_%s", size_bins[i]);
-        sizes.read[i] = module_sum(posix, r, NULL);
-        sizes.write[i] = module_sum(posix, w, NULL);
-    }
-    split.read = module_sum(posix, "F_READ_TIME", NULL);
-    split.write = module_sum(posix, "F_WRITE_TIME", NULL);
-    split.meta = module_sum(posix, "F_META_TIME", NULL);
+    memcpy(sizes.read, v->sizes, sizeof(sizes.read));
+    memcpy(sizes.write, v->sizes + 10, sizeof(sizes.write));
+    /* POSIX's records, and their times summed in the JSON's order */
+    while (a < v->n_recs && v->recs[a].mod != TOKIO_DARSHAN_POSIX)
+        a++;
+    for (b = a; b < v->n_recs && v->recs[b].mod == TOKIO_DARSHAN_POSIX; b++)
+        for (int t = 0; t < 3; t++)
+            if (v->recs[b].name[0] != '_' && isfinite(v->recs[b].t[t]))
+                *times[t] += v->recs[b].t[t];
     double ops = 0;
     for (int i = 0; i < 10; i++)
         ops += sizes.read[i] + sizes.write[i];
@@ -545,7 +776,7 @@ section_io(struct page *p, const json_t *log)
         return rc;
     if ((rc = figure(p, draw_split, &split)) < 0)
         return rc;
-    return busiest_files(p, posix);
+    return busiest_files(p, v->recs, a, b);
 }
 
 /* ---- DXT: bytes by rank and time (--dxt) -------------------------------- */
@@ -573,10 +804,10 @@ draw_heat(FILE *fp, const void *ctx)
                                    (double)c->nranks, "rank", c->max);
 }
 
-/* The heat map of the log's DXT traces, built as they stream (memory is
- * the map's, not the traces'). */
+/* The heat map of the log's DXT traces, folded as view_load() read the
+ * log (memory is the map's, not the traces'). */
 static int
-section_dxt(struct page *p, const char *path)
+section_dxt(struct page *p, struct view *view)
 {
     struct tokio_darshan_dxt_heatmap *h = NULL;
     struct tokio_summarize_job_dxt d;
@@ -586,9 +817,9 @@ section_dxt(struct page *p, const char *path)
     int rc;
 
     fputs("<h2>DXT: bytes by rank and time</h2>\n", p->fp);
-    if (path == NULL)
+    if (view == NULL)
         return absent(p, "No Darshan log was given: no DXT traces.");
-    rc = tokio_summarize_job_dxt_heatmap(path, DXT_BINS, &h, &layer);
+    rc = tokio__dxt_layers_end(&view->layers, view->log, &h, &layer);
     if (rc == TOKIO_ENOMEM)
         return rc;
     if (rc < 0) {
@@ -1087,37 +1318,21 @@ section_umami(struct page *p, const json_t *row)
 /* ---- the page ----------------------------------------------------------- */
 
 static int
-load_log(const char *path, json_t **out)
-{
-    static const struct tokio_darshan_json_opts views = {
-        .base = 1, .perf = 1
-    };
-    /* the JSON has no DXT traces: their regions are not even inflated
-     * (with --dxt, section_dxt() streams them into a heat map) */
-    const struct tokio_darshan_select no_dxt = {
-        .modules = UINT64_MAX &
-                   ~(TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DXT_POSIX) |
-                     TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DXT_MPIIO)),
-    };
-    struct tokio_darshan *log = NULL;
-    int rc = tokio_darshan_open_select(&log, path, &no_dxt);
-
-    *out = NULL;
-    if (rc >= 0)
-        rc = tokio_darshan_to_json(log, &views, out);
-    tokio_darshan_free(log);
-    return rc;
-}
-
-static int
 job_page(struct page *p, const json_t *row, const char *path)
 {
-    json_t *log = NULL;
+    struct view v;
+    const json_t *log = NULL;
     int64_t start = 0, end = 0;
-    int rc = path != NULL ? load_log(path, &log) : TOKIO_OK;
+    int rc = path != NULL ? view_load(&v, path,
+                                      p->o->job.dxt ? DXT_BINS : 0)
+                          : TOKIO_OK;
 
-    if (rc < 0)
+    if (rc < 0) {
+        view_free(&v);
         return rc;
+    }
+    if (path != NULL)
+        log = v.json;
     window(row, log, &start, &end);
     fputs("<section>\n<h1>Job ", p->fp);
     html_value(p->fp, json_object_get(row, "_jobid"));
@@ -1125,9 +1340,9 @@ job_page(struct page *p, const json_t *row, const char *path)
     section_job(p, row, log, path, start, end);
     rc = section_findings(p, row, path);
     if (rc == TOKIO_OK)
-        rc = section_io(p, log);
+        rc = section_io(p, path != NULL ? &v : NULL);
     if (rc == TOKIO_OK && p->o->job.dxt)
-        rc = section_dxt(p, path);
+        rc = section_dxt(p, path != NULL ? &v : NULL);
     if (rc == TOKIO_OK)
         rc = section_fs(p, row, start, end);
     if (rc == TOKIO_OK)
@@ -1135,7 +1350,8 @@ job_page(struct page *p, const json_t *row, const char *path)
     if (rc == TOKIO_OK)
         rc = section_umami(p, row);
     fputs("</section>\n", p->fp);
-    json_decref(log);
+    if (path != NULL)
+        view_free(&v);
     return rc;
 }
 

@@ -91,14 +91,9 @@ cmd_archive_collectdes(int argc, char **argv)
         return cli_parse_exit(npos);
     if (npos != 2)
         return cli_usage_error(cmd, "expected <start> <end>");
-    struct cli_archive_times t;
     if (cli_archive_times(cmd, argv[1], argv[2], init_start_s, init_end_s,
-                          timestep, &t) != 0)
+                          timestep, &o.range) != 0)
         return CLI_EXIT_USAGE;
-    o.query_start = t.start;
-    o.query_end = t.end;
-    o.init_start = t.init_start;
-    o.init_end = t.init_end;
     if (nodes < 1 || nodes > 1000000 || ssds < 1 || ssds > 1000)
         return cli_usage_error(cmd, "--num-nodes and --ssds-per-node must be "
                                "positive and sane");
@@ -108,7 +103,6 @@ cmd_archive_collectdes(int argc, char **argv)
         return cli_usage_error(cmd, "--timeout must be 1 to 86400 seconds");
 
     o.output = output;
-    o.timestep = timestep;
     o.num_nodes = (long)nodes;
     o.ssds_per_node = (long)ssds;
     o.input = input;

@@ -73,21 +73,15 @@ cmd_archive_esnet_snmp(int argc, char **argv)
         return cli_parse_exit(npos);
     if (npos != 3)
         return cli_usage_error(cmd, "expected <start> <end> <endpoints>");
-    struct cli_archive_times t;
     if (cli_archive_times(cmd, argv[1], argv[2], init_start_s, init_end_s,
-                          timestep, &t) != 0)
+                          timestep, &o.range) != 0)
         return CLI_EXIT_USAGE;
-    o.query_start = t.start;
-    o.query_end = t.end;
-    o.init_start = t.init_start;
-    o.init_end = t.init_end;
     if (!(timeout > 0 && timeout <= 86400))
         return cli_usage_error(cmd, "--timeout must be 0 to 86400 seconds");
 
     if (tokio_config_open(&cfg, NULL) < 0)
         return cli_fail(cmd, NULL);
     o.output = output;
-    o.timestep = timestep;
     o.input = input;
     o.timeout = (long)ceil(timeout);
     o.stop = &cli_interrupted;

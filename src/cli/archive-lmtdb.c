@@ -73,7 +73,7 @@ cmd_archive_lmtdb(int argc, char **argv)
                                "PYTOKIO_LMT_PASSWORD instead");
     if (npos != 2)
         return cli_usage_error(cmd, "expected <start> <end>");
-    struct cli_archive_times t;
+    struct tokio_archive_range t;
     if (cli_archive_times(cmd, argv[1], argv[2], init_start_s, init_end_s,
                           timestep, &t) != 0)
         return CLI_EXIT_USAGE;
@@ -87,9 +87,7 @@ cmd_archive_lmtdb(int argc, char **argv)
 
     if (tokio_lmtdb_open(&lmt, input, &remote) < 0)
         return cli_fail(cmd, NULL);
-    rc = tokio_archive_lmtdb(lmt, output, &(struct tokio_archive_lmtdb_range){
-        .start = t.start, .end = t.end, .init_start = t.init_start,
-        .init_end = t.init_end, .timestep = timestep });
+    rc = tokio_archive_lmtdb(lmt, output, &t);
     rc = rc < 0 ? cli_fail(cmd, NULL) : CLI_EXIT_OK;
     tokio_lmtdb_free(lmt);
     return rc;

@@ -50,14 +50,16 @@ parse_times(const char *cmd, int npos, char **pos, const char *init_start,
     if ((args->nfiles == 0 && npos != 2) || (args->nfiles > 0 && npos != 0))
         return cli_usage_error(cmd, args->nfiles ? "--files or <start> "
                                "<end>, not both" : "expected <start> <end>");
-    if (npos == 2 && (cli_archive_time(cmd, pos[0], &args->start) != 0 ||
-                      cli_archive_time(cmd, pos[1], &args->end) != 0))
+    if (npos == 2 &&
+        (cli_time(cmd, "<start>", pos[0], NULL, &args->start) != 0 ||
+         cli_time(cmd, "<end>", pos[1], NULL, &args->end) != 0))
         return CLI_EXIT_USAGE;
     if (npos == 2 && args->start >= args->end)
         return cli_usage_error(cmd, "<start> must come before <end>");
-    if ((init_start &&
-         cli_archive_time(cmd, init_start, &args->init_start) != 0) ||
-        (init_end && cli_archive_time(cmd, init_end, &args->init_end) != 0))
+    if ((init_start && cli_time(cmd, "--init-start", init_start, NULL,
+                                &args->init_start) != 0) ||
+        (init_end && cli_time(cmd, "--init-end", init_end, NULL,
+                              &args->init_end) != 0))
         return CLI_EXIT_USAGE;
     /* what is known before the data is read */
     if ((init_start || npos == 2) && (init_end || npos == 2)) {

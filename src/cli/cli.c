@@ -556,26 +556,19 @@ cli_split_commas(char *arg, struct cli_list *out)
 }
 
 int
-cli_archive_time(const char *cmd, const char *text, int64_t *out)
-{
-    if (tokio_time_parse_format(text, "%Y-%m-%dT%H:%M:%S", out) < 0)
-        return cli_usage_error(cmd, "'%s': times must be "
-                               "YYYY-MM-DDTHH:MM:SS", text);
-    return 0;
-}
-
-int
 cli_archive_times(const char *cmd, const char *start, const char *end,
                   const char *init_start, const char *init_end,
-                  long long timestep, struct cli_archive_times *out)
+                  long long timestep, struct tokio_archive_range *out)
 {
-    if (cli_archive_time(cmd, start, &out->start) != 0 ||
-        cli_archive_time(cmd, end, &out->end) != 0)
+    if (cli_time(cmd, "<start>", start, NULL, &out->start) != 0 ||
+        cli_time(cmd, "<end>", end, NULL, &out->end) != 0)
         return CLI_EXIT_USAGE;
     out->init_start = out->start;
     out->init_end = out->end;
-    if ((init_start && cli_archive_time(cmd, init_start, &out->init_start)) ||
-        (init_end && cli_archive_time(cmd, init_end, &out->init_end)))
+    if ((init_start && cli_time(cmd, "--init-start", init_start, NULL,
+                                &out->init_start) != 0) ||
+        (init_end && cli_time(cmd, "--init-end", init_end, NULL,
+                              &out->init_end) != 0))
         return CLI_EXIT_USAGE;
     if (out->start >= out->end)
         return cli_usage_error(cmd, "<start> must come before <end>");
@@ -584,11 +577,11 @@ cli_archive_times(const char *cmd, const char *start, const char *end,
                                "--init-end");
     if (timestep < 1 || timestep > 86400 * 366)
         return cli_usage_error(cmd, "--timestep must be 1 s to a year");
+    out->timestep = timestep;
     if (out->start < out->init_start || out->end > out->init_end)
         return cli_usage_error(cmd, "<start>..<end> must lie within "
                                "--init-start..--init-end");
-    uint64_t span = (uint64_t)out->init_end - (uint64_t)out->init_start;
-    if (span / (uint64_t)timestep + (span % (uint64_t)timestep != 0) >
+    if (tokio_hdf5_rows(out->init_start, out->init_end, timestep) >
         TOKIO_HDF5_MAX_ROWS)
         return cli_usage_error(cmd, "--init-start..--init-end spans more "
                                "than the %zu rows of %lld s a file may "

@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "tokio/timeseries.h"
+
 /* Exit statuses of `tokio`. */
 #define CLI_EXIT_OK      0
 #define CLI_EXIT_FAILURE 1    /* runtime failure: the message names the input */
@@ -68,10 +70,6 @@ struct cli_list {
  */
 int cli_split_commas(char *arg, struct cli_list *out);
 
-/* A time of an archive-* command, YYYY-MM-DDTHH:MM:SS local time, as the
- * reference's archivers take them: 0, or CLI_EXIT_USAGE after saying so. */
-int cli_archive_time(const char *cmd, const char *text, int64_t *out);
-
 /*
  * The times of an archive-* command, each YYYY-MM-DDTHH:MM:SS local time:
  * <start> <end> and --init-start/--init-end (NULL: the query's own).  Both
@@ -80,12 +78,9 @@ int cli_archive_time(const char *cmd, const char *text, int64_t *out);
  * so that a runaway range (1900 to 2200) is refused before any work.
  * 0, or CLI_EXIT_USAGE after saying why.
  */
-struct cli_archive_times {
-    int64_t start, end, init_start, init_end;
-};
 int cli_archive_times(const char *cmd, const char *start, const char *end,
                       const char *init_start, const char *init_end,
-                      long long timestep, struct cli_archive_times *out);
+                      long long timestep, struct tokio_archive_range *out);
 
 /* The output forms of the -j/--json, -c/--csv and -n/--native
  * alternatives (OPT_SET_INT on one variable: two of them are a usage

@@ -30,6 +30,14 @@
 #include "tokio/config.h"
 #include "tokio/tools/darshan_indexer.h"
 
+#ifdef TOKIO_HAVE_MPI
+/* src/cli/mpi/mpi_run.c: run under mpirun (rank 0 hands out batches) */
+int cli_mpi_active(void);
+int cli_mpi_index(const char *cmd, const char *output, char **inputs,
+                  size_t n, const struct tokio_config *cfg,
+                  const struct tokio_darshan_index_opts *base, int quiet);
+#endif
+
 static const char *const usage[] = {
     "tokio index-darshanlogs [<options>] <log>...",
     "tokio index-darshanlogs [<options>] <folder>",
@@ -211,6 +219,14 @@ cmd_index_darshanlogs(int argc, char **argv)
         .progress = on_progress,
         .arg = &ui,
     };
+#ifdef TOKIO_HAVE_MPI
+    if (cli_mpi_active() && shard == NULL) {
+        rc = cli_mpi_index(cmd, output, argv + 1, (size_t)npos, cfg, &o,
+                           quiet);
+        tokio_config_free(cfg);
+        return rc;
+    }
+#endif
     double t0 = now();
     rc = tokio_darshan_index(output, (const char *const *)argv + 1,
                              (size_t)npos, cfg, &o, &st);

@@ -8,48 +8,13 @@
  * read as markup (backslashes, quotes, a leading '.') and writes hyphens
  * as \- so options can be searched for and pasted from the rendered page.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "tokio/common.h"
-
-/* The length of the UTF-8 sequence led by `c`, 0 if none is. */
-static int
-utf8_length(unsigned char c)
-{
-    if (c >= 0xc2 && c <= 0xdf)
-        return 2;
-    if (c >= 0xe0 && c <= 0xef)
-        return 3;
-    if (c >= 0xf0 && c <= 0xf4)
-        return 4;
-    return 0;
-}
-
-/* A character past ASCII at `s` as \[uXXXX]; returns the bytes read
- * (an invalid sequence is one '?', one byte). */
-static size_t
-roff_utf8(FILE *fp, const unsigned char *s)
-{
-    int n = utf8_length(s[0]);
-    unsigned long cp = n == 2 ? s[0] & 0x1f : n == 3 ? s[0] & 0x0f
-                                                      : s[0] & 0x07;
-
-    for (int i = 1; i < n; i++) {
-        if ((s[i] & 0xc0) != 0x80) {
-            n = 0;
-            break;
-        }
-        cp = cp << 6 | (s[i] & 0x3f);
-    }
-    if (n == 0) {
-        fputc('?', fp);
-        return 1;
-    }
-    fprintf(fp, "\\[u%04lX]", cp);
-    return (size_t)n;
-}
+#include "tokio/util.h"
 
 /* The `len` bytes at `text` for roff (cli_roff()). */
 static void
@@ -73,8 +38,12 @@ roff_span(FILE *fp, const char *text, size_t len)
         case '`':  fputs("\\(ga", fp); break;
         case '"':  fputs("\\(dq", fp); break;
         default:
-            if (c >= 0x80) {
-                s += roff_utf8(fp, s);
+            if (c >= 0x80) {    /* \[uXXXX]; bytes that do not decode: '?' */
+                uint32_t cp = tokio_utf8_next(&s, end);
+                if (cp == TOKIO_UTF8_INVALID)
+                    fputc('?', fp);
+                else
+                    fprintf(fp, "\\[u%04" PRIX32 "]", cp);
                 continue;
             }
             fputc(c < 0x20 && c != '\n' ? ' ' : c, fp);

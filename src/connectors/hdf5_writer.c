@@ -1295,6 +1295,33 @@ fill_missing(struct tokio_hdf5_rows *w)
     return rc;
 }
 
+uint64_t
+tokio_hdf5_rows(int64_t start, int64_t end, int64_t timestep)
+{
+    uint64_t span = (uint64_t)end - (uint64_t)start;
+
+    return span / (uint64_t)timestep + (span % (uint64_t)timestep != 0);
+}
+
+int
+tokio_hdf5_check_range(const struct tokio_archive_range *r,
+                       const char *output)
+{
+    if (r->timestep <= 0 || r->end > INT64_MAX - r->timestep)
+        return tokio__error(TOKIO_EINVAL, "archiving into '%s': timestep "
+                            "%" PRId64 " s", output, r->timestep);
+    if (r->start >= r->end || r->init_start >= r->init_end)
+        return tokio__error(TOKIO_EINVAL, "archiving into '%s': the range "
+                            "must end after it starts", output);
+    if (tokio_hdf5_rows(r->start, r->end, r->timestep) > TOKIO_HDF5_MAX_ROWS ||
+        tokio_hdf5_rows(r->init_start, r->init_end, r->timestep) >
+            TOKIO_HDF5_MAX_ROWS)
+        return tokio__error(TOKIO_EINVAL, "archiving into '%s': more than "
+                            "the %zu rows of %" PRId64 " s a file may hold",
+                            output, TOKIO_HDF5_MAX_ROWS, r->timestep);
+    return TOKIO_OK;
+}
+
 int
 tokio_hdf5_update_init_dataset(struct tokio_hdf5_update *u, const char *name,
                                int64_t init_start, int64_t init_end,
@@ -1315,10 +1342,7 @@ tokio_hdf5_update_init_dataset(struct tokio_hdf5_update *u, const char *name,
         return tokio__error(TOKIO_EINVAL, "'%s': cannot initialize '%s' over "
                             "[%" PRId64 ", %" PRId64 ") every %" PRId64 " s",
                             u->path, name, init_start, init_end, timestep);
-    /* the rows of TimeSeries.init(init_start, init_end, timestep) */
-    rows = ((uint64_t)init_end - (uint64_t)init_start) / (uint64_t)timestep;
-    rows += ((uint64_t)init_end - (uint64_t)init_start) % (uint64_t)timestep
-            != 0;
+    rows = tokio_hdf5_rows(init_start, init_end, timestep);
     if (rows > TOKIO_HDF5_MAX_ROWS)
         return tokio__error(TOKIO_EINVAL, "'%s': cannot initialize '%s' with "
                             "%" PRIu64 " rows (at most %zu)", u->path, name,

@@ -12,6 +12,7 @@
  * (darshan_json.c) and Elasticsearch pages (es.c).
  */
 #include "tokio/output.h"
+#include "tokio/util.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -70,43 +71,6 @@ tokio_json_uint64_value(const json_t *json, uint64_t *value_out)
         return 1;
     }
     return 0;
-}
-
-/* Decode one UTF-8 sequence; invalid bytes decode as U+FFFD, one by one. */
-static uint32_t
-utf8_next(const unsigned char **pp, const unsigned char *end)
-{
-    const unsigned char *p = *pp;
-    uint32_t c = *p;
-    int extra;
-
-    if (c < 0x80) {
-        *pp = p + 1;
-        return c;
-    }
-    if (c >= 0xc2 && c <= 0xdf) { extra = 1; c &= 0x1f; }
-    else if (c >= 0xe0 && c <= 0xef) { extra = 2; c &= 0x0f; }
-    else if (c >= 0xf0 && c <= 0xf4) { extra = 3; c &= 0x07; }
-    else { *pp = p + 1; return 0xfffd; }
-    if (end - p <= extra) {
-        *pp = p + 1;
-        return 0xfffd;
-    }
-    for (int i = 1; i <= extra; i++) {
-        if ((p[i] & 0xc0) != 0x80) {
-            *pp = p + 1;
-            return 0xfffd;
-        }
-        c = (c << 6) | (p[i] & 0x3f);
-    }
-    if ((extra == 2 && c < 0x800) ||
-        (extra == 3 && (c < 0x10000 || c > 0x10ffff)) ||
-        (c >= 0xd800 && c <= 0xdfff)) {
-        *pp = p + 1;
-        return 0xfffd;
-    }
-    *pp = p + extra + 1;
-    return c;
 }
 
 /* ---- the writer: text goes through a buffer, out in big fwrite()s ---- */
@@ -197,7 +161,9 @@ write_string(struct out *o, const char *s, size_t len)
             tokio__wbuf_put(&o->w, (const char *)run, (size_t)(p - run));
         if (p == end)
             break;
-        uint32_t c = utf8_next(&p, end);
+        uint32_t c = tokio_utf8_next(&p, end);
+        if (c == TOKIO_UTF8_INVALID)    /* as U+FFFD, byte by byte */
+            c = 0xfffd;
 
         switch (c) {
         case '"':  put_lit(o, "\\\""); break;

@@ -11,51 +11,20 @@
 #include <string.h>
 #include <strings.h>
 
-/* Length of the valid multi-byte sequence at s (lead byte >= 0x80), or 0. */
-static size_t
-sequence_length(const unsigned char *s, size_t left)
-{
-    unsigned c = s[0];
-    size_t n;
-    uint32_t cp, min;
-
-    if (c >= 0xc2 && c <= 0xdf)
-        n = 1, cp = c & 0x1f, min = 0x80;
-    else if (c >= 0xe0 && c <= 0xef)
-        n = 2, cp = c & 0x0f, min = 0x800;
-    else if (c >= 0xf0 && c <= 0xf4)
-        n = 3, cp = c & 0x07, min = 0x10000;
-    else
-        return 0;
-    if (left <= n)
-        return 0;
-    for (size_t k = 1; k <= n; k++) {
-        if ((s[k] & 0xc0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[k] & 0x3f);
-    }
-    if (cp < min || (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-        return 0;
-    return n + 1;
-}
+#include "tokio/util.h"
 
 static int
 validate(const unsigned char *s, size_t len, int allow_nul)
 {
-    size_t i = 0;
+    const unsigned char *end = s + len;
 
-    while (i < len) {
-        if (s[i] < 0x80) {
-            if (s[i] == 0 && !allow_nul)
-                return 0;
-            i++;
-        } else {
-            size_t n = sequence_length(s + i, len - i);
-            if (n == 0)
-                return 0;
-            i += n;
-        }
-    }
+    while (s < end)
+        if (*s == 0 && !allow_nul)
+            return 0;
+        else if (*s < 0x80)
+            s++;
+        else if (tokio_utf8_next(&s, end) == TOKIO_UTF8_INVALID)
+            return 0;
     return 1;
 }
 

@@ -264,41 +264,34 @@ int_or_real(const char *clean, int base, int *is_string)
     return json_real(d);
 }
 
-/*
- * Bytes of the valid UTF-8 sequence at p (jansson's rules: no overlong
- * forms, surrogates or code points past U+10FFFF), 0 if invalid.
- */
-static size_t
-utf8_length(const unsigned char *p)
+uint32_t
+tokio_utf8_next(const unsigned char **pp, const unsigned char *end)
 {
-    uint32_t cp;
-    size_t len;
+    const unsigned char *p = *pp;
+    uint32_t c = *p;
+    int extra;
 
-    if (p[0] < 0x80)
-        return 1;
-    if (p[0] >= 0xc2 && p[0] <= 0xdf) {
-        len = 2;
-        cp = p[0] & 0x1f;
-    } else if (p[0] >= 0xe0 && p[0] <= 0xef) {
-        len = 3;
-        cp = p[0] & 0x0f;
-    } else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
-        len = 4;
-        cp = p[0] & 0x07;
-    } else {
-        return 0;
-    }
-    for (size_t i = 1; i < len; i++) {
+    *pp = p + 1;
+    if (c < 0x80)
+        return c;
+    if (c >= 0xc2 && c <= 0xdf) { extra = 1; c &= 0x1f; }
+    else if (c >= 0xe0 && c <= 0xef) { extra = 2; c &= 0x0f; }
+    else if (c >= 0xf0 && c <= 0xf4) { extra = 3; c &= 0x07; }
+    else return TOKIO_UTF8_INVALID;
+    if (end - p <= extra)
+        return TOKIO_UTF8_INVALID;
+    for (int i = 1; i <= extra; i++) {
         if ((p[i] & 0xc0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (p[i] & 0x3f);
+            return TOKIO_UTF8_INVALID;
+        c = (c << 6) | (p[i] & 0x3f);
     }
-    if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000)
-        || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-        return 0;
-    return len;
+    if ((extra == 2 && c < 0x800) ||
+        (extra == 3 && (c < 0x10000 || c > 0x10ffff)) ||
+        (c >= 0xd800 && c <= 0xdfff))
+        return TOKIO_UTF8_INVALID;
+    *pp = p + extra + 1;
+    return c;
 }
-
 /*
  * Python strings are always valid Unicode, and jansson refuses text that
  * is not UTF-8; bytes that do not decode become U+FFFD, as
@@ -307,30 +300,26 @@ utf8_length(const unsigned char *p)
 static json_t *
 string_value(const char *text)
 {
-    const unsigned char *p = (const unsigned char *)text;
+    const unsigned char *p = (const unsigned char *)text, *end;
     size_t len = strlen(text), bad = 0;
 
-    for (size_t i = 0; i < len;) {
-        size_t n = utf8_length(p + i);
-        bad += n == 0;
-        i += n ? n : 1;
-    }
+    end = p + len;
+    for (const unsigned char *at = p; at < end;)
+        bad += tokio_utf8_next(&at, end) == TOKIO_UTF8_INVALID;
     if (bad == 0)
         return json_string(text);
 
     char *fixed = tokio__malloc(len + 2 * bad + 1), *q = fixed;
     if (fixed == NULL)
         return NULL;
-    for (size_t i = 0; i < len;) {
-        size_t n = utf8_length(p + i);
-        if (n == 0) {
+    for (const unsigned char *at = p; at < end;) {
+        const unsigned char *from = at;
+        if (tokio_utf8_next(&at, end) == TOKIO_UTF8_INVALID) {
             memcpy(q, "\xef\xbf\xbd", 3);
             q += 3;
-            i++;
         } else {
-            memcpy(q, p + i, n);
-            q += n;
-            i += n;
+            memcpy(q, from, (size_t)(at - from));
+            q += at - from;
         }
     }
     *q = '\0';

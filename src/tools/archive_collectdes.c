@@ -265,7 +265,7 @@ open_dataset(struct archiver *a, struct tokio_hdf5_update *u, size_t set,
 
     if (rc == TOKIO_ENOTFOUND)
         rc = tokio_timeseries_new(&a->ts[set], datasets[set][0],
-                                  o->init_start, o->init_end, o->timestep,
+                                  o->range.init_start, o->range.init_end, o->range.timestep,
                                   cols, NULL, 0);
     if (rc < 0)
         return rc;
@@ -289,9 +289,9 @@ open_dataset(struct archiver *a, struct tokio_hdf5_update *u, size_t set,
     if ((a->count[set - CPULOAD] = tokio__calloc(rows * cols + 1,
                                                  sizeof(uint32_t))) == NULL)
         return TOKIO_ENOMEM;
-    r0 = o->query_start <= t[0] ? 0
-         : (size_t)((o->query_start - t[0]) / step);
-    r1 = o->query_end <= t[0] ? 0 : (size_t)((o->query_end - t[0]) / step);
+    r0 = o->range.start <= t[0] ? 0
+         : (size_t)((o->range.start - t[0]) / step);
+    r1 = o->range.end <= t[0] ? 0 : (size_t)((o->range.end - t[0]) / step);
     for (size_t k = (r0 < rows ? r0 : rows) * cols;
          k < (r1 < rows ? r1 : rows) * cols; k++)
         d[k] = -0.0;
@@ -324,12 +324,8 @@ tokio_archive_collectdes(const struct tokio_archive_collectdes_options *o)
     struct archiver a;
     int rc;
 
-    if (o->query_start >= o->query_end || o->init_start >= o->init_end)
-        return tokio__error(TOKIO_EINVAL, "archive-collectdes: a start must "
-                            "come before its end");
-    if (o->timestep < 1)
-        return tokio__error(TOKIO_EINVAL, "archive-collectdes: the timestep "
-                            "must be > 0");
+    if ((rc = tokio_hdf5_check_range(&o->range, o->output)) < 0)
+        return rc;
     if (o->num_nodes < 1 || o->ssds_per_node < 1 ||
         o->num_nodes > 1000000 / o->ssds_per_node)
         return tokio__error(TOKIO_EINVAL, "archive-collectdes: %ld nodes of "
@@ -344,7 +340,7 @@ tokio_archive_collectdes(const struct tokio_archive_collectdes_options *o)
     if (rc >= 0)
         rc = o->input != NULL
              ? tokio_es_from_cache(o->input, add_page, &a)
-             : tokio_collectd_es_scroll(o->es, o->query_start, o->query_end,
+             : tokio_collectd_es_scroll(o->es, o->range.start, o->range.end,
                                         add_page, &a);
     if (rc >= 0)
         normalize(&a);

@@ -6,7 +6,7 @@
  *
  * Each interface's rates go to column "endpoint:interface" of
  * datatargets/readrates ("in") and datatargets/writerates ("out"), a
- * series over [query_start, query_end) every timestep seconds, at the
+ * series over [start, end) every timestep seconds, at the
  * row of their timestamp; units "bytes/sec", version "1", group source
  * "esnet_snmp".  Missing datasets are first created empty over
  * [init_start, init_end), so a day's file fills up query by query.
@@ -99,7 +99,7 @@ query(struct tokio_esnet_snmp *e, const struct tokio_archive_esnet_snmp_options 
 
                 if ((rc = tokio_esnet_snmp_get(e, endpoint, name,
                                                datasets[d][1], "average",
-                                               o->timestep, &n)) < 0)
+                                               o->range.timestep, &n)) < 0)
                     return rc;
                 if (n == 0)
                     return tokio__error(TOKIO_EFORMAT, "'%s' %s:%s:%s "
@@ -128,8 +128,8 @@ fill(struct tokio_timeseries **out, const struct tokio_esnet_snmp *e,
     size_t i, c = 0;
     int rc;
 
-    if ((rc = tokio_timeseries_new(&ts, datasets[d][0], o->query_start,
-                                   o->query_end, o->timestep, n,
+    if ((rc = tokio_timeseries_new(&ts, datasets[d][0], o->range.start,
+                                   o->range.end, o->range.timestep, n,
                                    (const char *const *)names, n)) < 0)
         return rc;
     json_object_foreach((json_t *)o->interfaces, endpoint, list)
@@ -183,19 +183,15 @@ tokio_archive_esnet_snmp(const struct tokio_archive_esnet_snmp_options *o)
     size_t n = 0;
     int rc;
 
-    if (o->query_start >= o->query_end || o->init_start >= o->init_end)
-        return tokio__error(TOKIO_EINVAL, "archive-esnet-snmp: a start must "
-                            "come before its end");
-    if (o->timestep < 1)
-        return tokio__error(TOKIO_EINVAL, "archive-esnet-snmp: the timestep "
-                            "must be > 0");
+    if ((rc = tokio_hdf5_check_range(&o->range, o->output)) < 0)
+        return rc;
     if ((rc = column_names(o->interfaces, &names, &n)) < 0)
         return rc == TOKIO_ENOMEM ? tokio__error(rc, "out of memory") : rc;
     if (o->input != NULL)
-        rc = tokio_esnet_snmp_open(&e, o->input, o->query_start,
-                                   o->query_end);
-    else if ((rc = tokio_esnet_snmp_new(&e, o->query_start,
-                                        o->query_end)) >= 0)
+        rc = tokio_esnet_snmp_open(&e, o->input, o->range.start,
+                                   o->range.end);
+    else if ((rc = tokio_esnet_snmp_new(&e, o->range.start,
+                                        o->range.end)) >= 0)
         rc = query(e, o);
     for (size_t d = 0; d < 2 && rc >= 0; d++)
         rc = fill(&ts[d], e, o, d, names, n);
@@ -207,8 +203,8 @@ tokio_archive_esnet_snmp(const struct tokio_archive_esnet_snmp_options *o)
     if (rc >= 0)
         rc = tokio_hdf5_update_set_version(u, SCHEMA_VERSION);
     for (size_t d = 0; d < 2 && rc >= 0; d++)
-        rc = tokio_hdf5_update_init_dataset(u, datasets[d][0], o->init_start,
-                                            o->init_end, o->timestep, n);
+        rc = tokio_hdf5_update_init_dataset(u, datasets[d][0], o->range.init_start,
+                                            o->range.init_end, o->range.timestep, n);
     for (size_t d = 0; d < 2 && rc >= 0; d++)
         rc = tokio_hdf5_update_commit(u, ts[d]);
     if (rc >= 0)

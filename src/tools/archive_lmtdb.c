@@ -330,7 +330,7 @@ make_series(struct archiver *a)
  * rows from row *first_out on (the first block is shorter, up to it). */
 static int
 begin_datasets(struct archiver *a, struct tokio_hdf5_update *u,
-               const struct tokio_archive_lmtdb_range *r, size_t rows,
+               const struct tokio_archive_range *r, size_t rows,
                size_t *block_out, size_t *first_out)
 {
     size_t row_bytes = 0, chunk, block;
@@ -451,15 +451,6 @@ archive_rows(struct archiver *a, struct tokio_lmtdb_stamps *stamps,
     return rc;
 }
 
-/* The rows of [start, end) every `step` s (> 0), the last one partial. */
-static uint64_t
-span_rows(int64_t start, int64_t end, int64_t step)
-{
-    uint64_t span = (uint64_t)end - (uint64_t)start;
-
-    return span / (uint64_t)step + (span % (uint64_t)step != 0);
-}
-
 static void
 archiver_free(struct archiver *a)
 {
@@ -478,13 +469,12 @@ archiver_free(struct archiver *a)
 
 int
 tokio_archive_lmtdb(struct tokio_lmtdb *lmt, const char *output,
-                    const struct tokio_archive_lmtdb_range *r)
+                    const struct tokio_archive_range *r)
 {
     struct tokio_hdf5_update *u = NULL;
     struct tokio_lmtdb_stamps *stamps = NULL;
     struct archiver *a;
     size_t rows, block = 0, first = 0;
-    uint64_t rows64;
     int64_t end_pp;
     int rc;
 
@@ -492,23 +482,9 @@ tokio_archive_lmtdb(struct tokio_lmtdb *lmt, const char *output,
         return tokio__error(TOKIO_EINVAL, "tokio_archive_lmtdb: no %s",
                             lmt == NULL ? "database" : output == NULL
                             ? "output" : "range");
-    if (r->timestep <= 0 || r->end > INT64_MAX - r->timestep)
-        return tokio__error(TOKIO_EINVAL, "archiving into '%s': timestep "
-                            "%" PRId64 " s", output, r->timestep);
-    if (r->start >= r->end)
-        return tokio__error(TOKIO_EINVAL, "archiving into '%s': the range "
-                            "must end after it starts", output);
-    /* the rows of [start, end), each row's time rounded down, and of the
-     * span of new datasets: bounded before anything is allocated */
-    rows64 = span_rows(r->start, r->end, r->timestep);
-    if (rows64 > TOKIO_HDF5_MAX_ROWS ||
-        (r->init_end > r->init_start &&
-         span_rows(r->init_start, r->init_end, r->timestep)
-         > TOKIO_HDF5_MAX_ROWS))
-        return tokio__error(TOKIO_EINVAL, "archiving into '%s': more than "
-                            "the %zu rows of %" PRId64 " s a file may hold",
-                            output, TOKIO_HDF5_MAX_ROWS, r->timestep);
-    rows = (size_t)rows64;
+    if ((rc = tokio_hdf5_check_range(r, output)) < 0)
+        return rc;
+    rows = (size_t)tokio_hdf5_rows(r->start, r->end, r->timestep);
     /* the query reads one timestep more */
     end_pp = r->end + r->timestep;
     if ((a = tokio__calloc(1, sizeof(*a))) == NULL)

@@ -2122,3 +2122,86 @@ done:
     *out = res;
     return rc;
 }
+
+/* ---- merging summarize-darshanlogs' parts ---------------------------- */
+
+static int
+cmp_key(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Part `i`'s logs into `all`, `from` remembering which part gave each. */
+static int
+take_part(json_t *all, json_t *from, const json_t *part,
+          const char *const *parts, size_t i)
+{
+    const char *key;
+    json_t *v;
+
+    if (!json_is_object(part))
+        return tokio__error(TOKIO_EFORMAT, "'%s' is not an output of "
+                            "summarize-darshanlogs (not a JSON object)",
+                            parts[i]);
+    json_object_foreach((json_t *)part, key, v) {
+        const json_t *had = json_object_get(from, key);
+        if (had != NULL)
+            return tokio__error(TOKIO_EFORMAT, "parts '%s' and '%s' both "
+                                "hold log '%s': overlapping shards",
+                                parts[json_integer_value(had)], parts[i],
+                                key);
+        if (json_object_set_new(from, key, json_integer((json_int_t)i)) < 0 ||
+            json_object_set(all, key, v) < 0)
+            return tokio__error(TOKIO_ENOMEM, "out of memory");
+    }
+    return TOKIO_OK;
+}
+
+int
+tokio_darshan_summaries_merge(json_t **out, const char *const *parts,
+                              size_t n_parts)
+{
+    json_t *all = json_object(), *from = json_object(), *sorted = NULL;
+    const char **keys = NULL, *key;
+    size_t n = 0;
+    json_t *v;
+    int rc = all && from ? TOKIO_OK
+                         : tokio__error(TOKIO_ENOMEM, "out of memory");
+
+    *out = NULL;
+    for (size_t i = 0; rc == TOKIO_OK && i < n_parts; i++) {
+        json_error_t err;
+        json_t *part = json_load_file(parts[i], 0, &err);
+        if (part == NULL)
+            rc = tokio__error(err.line > 0 ? TOKIO_EFORMAT : TOKIO_EIO,
+                              "'%s' line %d: %s", parts[i], err.line,
+                              err.text);
+        else
+            rc = take_part(all, from, part, parts, i);
+        json_decref(part);
+    }
+    /* in name order, as one run over a folder adds them */
+    if (rc == TOKIO_OK &&
+        ((keys = tokio__calloc(json_object_size(all) + 1,
+                               sizeof(*keys))) == NULL ||
+         (sorted = json_object()) == NULL))
+        rc = tokio__error(TOKIO_ENOMEM, "out of memory");
+    if (rc == TOKIO_OK) {
+        json_object_foreach(all, key, v)
+            keys[n++] = key;
+        qsort(keys, n, sizeof(*keys), cmp_key);
+        for (size_t k = 0; rc == TOKIO_OK && k < n; k++)
+            if (json_object_set(sorted, keys[k],
+                                json_object_get(all, keys[k])) < 0)
+                rc = tokio__error(TOKIO_ENOMEM, "out of memory");
+    }
+    if (rc == TOKIO_OK) {
+        *out = sorted;
+        sorted = NULL;
+    }
+    free(keys);
+    json_decref(sorted);
+    json_decref(all);
+    json_decref(from);
+    return rc;
+}

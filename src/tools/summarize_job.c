@@ -21,6 +21,8 @@
  *   fshealth_ost_*     OST fullness and failovers at the job's start
  *                      (tools/lfsstatus);
  *   jobsdb_concurrent_* the jobs that ran beside it.
+ * With --dxt, after darshan_*, the dxt_* keys of a heat map of the log's
+ * DXT traces folded in the same pass (tokio__dxt_layers).
  *
  * Darshan values are read from the log's JSON (connectors/darshan_json),
  * typed as the reference typed darshan-parser's text, so sums and
@@ -36,6 +38,7 @@
  */
 #include "tokio/tools/summarize_job.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -56,7 +59,9 @@
 #include "tokio/tools/hdf5.h"
 #include "tokio/tools/lfsstatus.h"
 #include "tokio/tools/topology.h"
+#include "core/alloc.h"
 #include "core/error.h"
+#include "tools/summarize_job_private.h"
 
 /* The POSIX counters the reference summarized, in its order. */
 static const char *const useful_counters[] = {
@@ -146,17 +151,6 @@ number(const json_t *v, double *out)
     return 1;
 }
 
-/* Python's a + b, a and b ints or floats. */
-static json_t *
-add(const json_t *a, const json_t *b)
-{
-    if (a == NULL)
-        return json_deep_copy(b);
-    if (json_is_integer(a) && json_is_integer(b))
-        return json_integer(json_integer_value(a) + json_integer_value(b));
-    return json_real(json_number_value(a) + json_number_value(b));
-}
-
 /* The JSON key of module `mod` ("MPI-IO" -> "mpiio"). */
 static void
 module_key(int mod, char *buf, size_t size)
@@ -172,48 +166,308 @@ module_key(int mod, char *buf, size_t size)
 }
 
 /*
- * The modules of `counters` in the order darshan-parser printed them (by
- * module id), which is the order the reference's dict kept and its max()
- * broke ties by; into `keys` (NULL-ended, borrowed from `counters`).
+ * The Darshan log is read once, its records folded as the reader decodes
+ * them (tokio_darshan_open_select()): the --perf figures by the
+ * library's own fold (tokio_darshan_fold_record(), given to
+ * tokio_darshan_to_json() for the header and "_perf"), the POSIX sums,
+ * minima and maxima and each module's bytes per mount here.  Nothing per
+ * record is kept but, for each POSIX record, its name, rank and three
+ * times (32 bytes): the reference summed F_*_TIME in its JSON's key
+ * order (name, then rank as text), and floating-point sums depend on
+ * order.  Before, the whole log's --base JSON was built to read these
+ * few figures off it.  summarize-job --json of bench_darshan_gen's logs:
+ * 100,000 records (15 MB): 5.4-8 s and 1.34 GB peak before, 0.4 s and
+ * 19 MB now; 1,000,000 records (150 MB): 85 s and 13.2 GB before,
+ * 3.6 s and 64 MB now.
+ * Differs from before: a log with two records of one module under one
+ * name and rank is summed, not refused (the JSON had no room for both).
  */
-static size_t
-modules_in_order(const json_t *counters, const char **keys, size_t max)
-{
-    size_t n = 0;
-    const char *key;
-    json_t *v;
 
-    for (int mod = 0; mod < TOKIO_DARSHAN_KNOWN_MODULES && n < max; mod++) {
-        char buf[64];
-        module_key(mod, buf, sizeof(buf));
-        json_object_foreach((json_t *)counters, key, v)
-            if (strcmp(key, buf) == 0)
-                keys[n++] = key;
+/* The POSIX times the reference summed, by fcounter (sorted later). */
+static const char *const posix_times[] = {
+    "F_META_TIME", "F_READ_TIME", "F_WRITE_TIME"
+};
+
+/* One POSIX record's key in the reference's JSON and its times. */
+struct posix_rec {
+    const char *name;           /* borrowed from the log */
+    int64_t rank;
+    double t[3];                /* posix_times, as printed */
+};
+
+/* What a useful counter was: its sum, extremes and how many had it. */
+struct counter_stat {
+    int fcounter;               /* index into fcounters (else counters) */
+    int idx;                    /* -1: the module has no such counter */
+    size_t n;
+    int64_t tot, imin, imax;    /* counters */
+    double dmin, dmax;          /* fcounters */
+};
+
+/* A module's bytes through one mount (the last slot: "_unknown"). */
+struct mount_bytes {
+    double b[2];                /* read, written */
+    char *first;                /* the smallest name seen: its JSON order */
+    int seen;
+};
+
+/* The folded log. */
+struct fold {
+    struct tokio_darshan_fold *derived;     /* --perf */
+    struct counter_stat stats[sizeof(useful_counters) / sizeof(*useful_counters)];
+    int times[3];                           /* fcounters of posix_times */
+    struct posix_rec *posix;
+    size_t n_posix, cap_posix;
+    int bytes_idx[TOKIO_DARSHAN_KNOWN_MODULES][2];
+    double bytes[TOKIO_DARSHAN_KNOWN_MODULES][2];
+    double files[TOKIO_DARSHAN_KNOWN_MODULES][2];
+    int had_records[TOKIO_DARSHAN_KNOWN_MODULES];
+    size_t n_mounts;                        /* the table's, + 1 */
+    struct mount_bytes *by_mount[TOKIO_DARSHAN_KNOWN_MODULES];
+    int dxt;                                /* --dxt: the heat map */
+    struct tokio__dxt_layers layers;
+};
+
+/* Index of `mod`'s counter (or fcounter) named `name` once its
+ * prefix is stripped as the JSON strips it ("POSIX_", "MPIIO_"), -1 if
+ * none. */
+static int
+counter_index(int mod, const char *name, int fcounter)
+{
+    size_t n = fcounter ? tokio_darshan_fcounter_count(mod)
+                        : tokio_darshan_counter_count(mod);
+    char want[96];
+    size_t k = 0;
+
+    for (const char *p = tokio_darshan_module_name(mod); p && *p; p++)
+        if (*p != '-' && *p != '/' && k + 1 < sizeof(want))
+            want[k++] = *p;
+    snprintf(want + k, sizeof(want) - k, "_%s", name);
+    for (size_t i = 0; i < n; i++) {
+        const char *c = fcounter ? tokio_darshan_fcounter_name(mod, i)
+                                 : tokio_darshan_counter_name(mod, i);
+        if (c != NULL && strcmp(c, want) == 0)
+            return (int)i;
     }
-    json_object_foreach((json_t *)counters, key, v) {   /* any others */
-        size_t i;
-        for (i = 0; i < n && strcmp(keys[i], key) != 0; i++)
-            ;
-        if (i == n && n < max)
-            keys[n++] = key;
+    return -1;
+}
+
+/* Whether darshan-parser --base prints module `mod`, so that the JSON
+ * has its key (the rule of connectors/darshan_json). */
+static int
+module_printed(const struct tokio_darshan *log, int mod)
+{
+    if (tokio_darshan_module_len(log, mod) == 0)
+        return tokio_darshan_module_partial(log, mod);
+    return mod > TOKIO_DARSHAN_NULL && mod != TOKIO_DARSHAN_APXC &&
+           mod != TOKIO_DARSHAN_APMPI && mod != TOKIO_DARSHAN_DXT_POSIX &&
+           mod != TOKIO_DARSHAN_DXT_MPIIO;
+}
+
+/* Whether the JSON has module `mod`'s key: a record of it was read, or
+ * it is present and has "_perf" (the rule of connectors/darshan_json). */
+static int
+module_listed(const struct tokio_darshan *log, int mod, int had_records)
+{
+    return had_records || (tokio_darshan_module_len(log, mod) != 0 &&
+                           (TOKIO_DARSHAN_DERIVED_MODULES &
+                            TOKIO_DARSHAN_MODULE_BIT(mod)) != 0);
+}
+
+/* A record's key in the JSON: its name as darshan-parser printed it;
+ * DAOS objects' into `buf`. */
+static const char *
+record_name(const struct tokio_darshan *log, int mod,
+            const struct tokio_darshan_record *r, char *buf, size_t size)
+{
+    const char *name = tokio_darshan_name(log, r->id);
+
+    if (mod == TOKIO_DARSHAN_DAOS) {
+        snprintf(buf, size, "%" PRIu64 ".%" PRIu64, r->oid_hi, r->oid_lo);
+        return buf;
     }
-    return n;
+    if (name == NULL)       /* glibc prints a NULL %s as "(null)" */
+        name = mod == TOKIO_DARSHAN_BGQ ? "darshan-bgq-record" : "(null)";
+    return name;
+}
+
+/* The mount point `name` is under (the longest), as a slot of
+ * struct fold's by_mount: the table's index, or its size when none. */
+static size_t
+mount_slot(const struct tokio_darshan *log, const char *name)
+{
+    size_t n = tokio_darshan_mount_count(log), best = n, len = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        const char *m = tokio_darshan_mount(log, i)->path;
+        size_t l = strlen(m);
+        if (strncmp(name, m, l) == 0 && (best == n || l > len)) {
+            best = i;
+            len = l;
+        }
+    }
+    return best;
+}
+
+/* POSIX record `r`: its useful counters and times. */
+static int
+fold_posix(struct fold *f, const struct tokio_darshan_record *r,
+           const char *name)
+{
+    for (size_t k = 0; k < sizeof(f->stats) / sizeof(*f->stats); k++) {
+        struct counter_stat *s = &f->stats[k];
+        if (s->idx < 0)
+            continue;
+        if (s->fcounter) {
+            double x = r->fcounters[s->idx];
+            if (!isfinite(x))           /* a string in the JSON */
+                continue;
+            x = tokio_darshan_printed(x);
+            if (s->n == 0 || s->dmin > x)
+                s->dmin = x;
+            if (s->n == 0 || s->dmax < x)
+                s->dmax = x;
+        } else {
+            int64_t x = r->counters[s->idx];
+            s->tot = (int64_t)((uint64_t)s->tot + (uint64_t)x);
+            if (s->n == 0 || s->imin > x)
+                s->imin = x;
+            if (s->n == 0 || s->imax < x)
+                s->imax = x;
+        }
+        s->n++;
+    }
+    if (f->n_posix == f->cap_posix) {
+        size_t cap = f->cap_posix ? 2 * f->cap_posix : 1024;
+        void *p = tokio__reallocarray(f->posix, cap, sizeof(*f->posix));
+        if (p == NULL)
+            return oom();
+        f->posix = p;
+        f->cap_posix = cap;
+    }
+    struct posix_rec *p = &f->posix[f->n_posix++];
+    p->name = name;
+    p->rank = r->rank;
+    for (int t = 0; t < 3; t++)
+        p->t[t] = f->times[t] < 0 ? NAN : r->fcounters[f->times[t]];
+    return TOKIO_OK;
+}
+
+/* A record of module `mod`, as the reader decodes it (the
+ * tokio_darshan_record_fn of add_darshan()). */
+static int
+fold_record(void *payload, const struct tokio_darshan *log, int mod,
+            const struct tokio_darshan_record *r)
+{
+    struct fold *f = payload;
+    char buf[48];
+    const char *name;
+    struct mount_bytes *mb;
+    int rc = tokio_darshan_fold_record(f->derived, log, mod, r);
+
+    if (rc == TOKIO_OK && f->dxt)
+        rc = tokio__dxt_layers_record(&f->layers, log, mod, r);
+    if (rc < 0 || mod >= TOKIO_DARSHAN_KNOWN_MODULES ||
+        !module_printed(log, mod))
+        return rc;
+    f->had_records[mod] = 1;
+    name = record_name(log, mod, r, buf, sizeof(buf));
+    if (mod == TOKIO_DARSHAN_POSIX && name[0] != '_' &&
+        (rc = fold_posix(f, r, name)) < 0)
+        return rc;
+    if (f->by_mount[mod] == NULL) {
+        f->n_mounts = tokio_darshan_mount_count(log) + 1;
+        f->by_mount[mod] = tokio__calloc(f->n_mounts, sizeof(*mb));
+        if (f->by_mount[mod] == NULL)
+            return oom();
+    }
+    mb = &f->by_mount[mod][mount_slot(log, name)];
+    if (!mb->seen || strcmp(name, mb->first) < 0) {
+        char *copy = tokio__strdup(name);
+        if (copy == NULL)
+            return oom();
+        free(mb->first);
+        mb->first = copy;
+    }
+    mb->seen = 1;
+    for (int w = 0; w < 2; w++) {
+        double b = f->bytes_idx[mod][w] < 0
+                       ? 0 : (double)r->counters[f->bytes_idx[mod][w]];
+        if (strcmp(name, "_perf") != 0 && strcmp(name, "_total") != 0)
+            mb->b[w] += b;
+        if (name[0] != '_' && b != 0) {
+            f->bytes[mod][w] += b;
+            f->files[mod][w]++;
+        }
+    }
+    return TOKIO_OK;
+}
+
+static int
+fold_init(struct fold *f, int dxt)
+{
+    memset(f, 0, sizeof(*f));
+    f->dxt = dxt;
+    int rc = dxt ? tokio__dxt_layers_init(&f->layers,
+                                          TOKIO_SUMMARIZE_JOB_DXT_BINS)
+                 : TOKIO_OK;
+    if (rc < 0)
+        return rc;
+    for (size_t k = 0; k < sizeof(f->stats) / sizeof(*f->stats); k++) {
+        const char *c = useful_counters[k];
+        f->stats[k].fcounter = strncmp(c, "F_", 2) == 0;
+        f->stats[k].idx = counter_index(TOKIO_DARSHAN_POSIX, c,
+                                        f->stats[k].fcounter);
+    }
+    for (int t = 0; t < 3; t++)
+        f->times[t] = counter_index(TOKIO_DARSHAN_POSIX, posix_times[t], 1);
+    for (int mod = 0; mod < TOKIO_DARSHAN_KNOWN_MODULES; mod++) {
+        f->bytes_idx[mod][0] = counter_index(mod, "BYTES_READ", 0);
+        f->bytes_idx[mod][1] = counter_index(mod, "BYTES_WRITTEN", 0);
+    }
+    return tokio_darshan_fold_new(&f->derived, TOKIO_DARSHAN_FOLD_PERF) < 0
+               ? oom() : TOKIO_OK;
+}
+
+static void
+fold_free(struct fold *f)
+{
+    tokio_darshan_fold_free(f->derived);
+    tokio__dxt_layers_free(&f->layers);
+    free(f->posix);
+    for (int mod = 0; mod < TOKIO_DARSHAN_KNOWN_MODULES; mod++) {
+        for (size_t i = 0; f->by_mount[mod] && i < f->n_mounts; i++)
+            free(f->by_mount[mod][i].first);
+        free(f->by_mount[mod]);
+    }
+}
+
+/* The reference's order of POSIX records: name, then rank as text. */
+static int
+by_key(const void *a, const void *b)
+{
+    const struct posix_rec *x = a, *y = b;
+    char rx[24], ry[24];
+    int c = strcmp(x->name, y->name);
+
+    if (c != 0)
+        return c;
+    snprintf(rx, sizeof(rx), "%" PRId64, x->rank);
+    snprintf(ry, sizeof(ry), "%" PRId64, y->rank);
+    return strcmp(rx, ry);
 }
 
 /* The header keys and the POSIX summary (summarize_darshan_posix()). */
 static int
-summarize_posix(struct job *j, const json_t *log)
+summarize_posix(struct job *j, const json_t *log, struct fold *f)
 {
     const json_t *posix = json_object_get(json_object_get(log, "counters"),
                                           "posix");
     const json_t *perf = json_object_get(posix, "_perf"), *v;
-    json_t *tot = json_object(), *min = json_object(), *max = json_object();
-    json_t *cnt = json_object(), *file, *rank, *counters;
-    const char *name, *rk, *counter;
     int rc = TOKIO_OK;
 
     if (posix == NULL)
-        goto out;
+        return TOKIO_OK;
     if (perf != NULL) {
         const json_t *bytes = json_object_get(perf, "total_bytes");
         double b = 0, io = 0, shared = 0;
@@ -236,72 +490,58 @@ summarize_posix(struct job *j, const json_t *log)
                      bytes ? json_deep_copy(bytes) : json_null());
         }
     }
-    if (tot == NULL || min == NULL || max == NULL || cnt == NULL)
-        rc = oom();
-    json_object_foreach((json_t *)posix, name, file) {
-        if (rc < 0 || name[0] == '_')
-            continue;
-        json_object_foreach(file, rk, counters)
-            json_object_foreach(counters, counter, v) {
-                double x, m;
-                const json_t *lo = json_object_get(min, counter);
-                const json_t *hi = json_object_get(max, counter);
-                if (!json_is_number(v))
-                    continue;
-                json_object_set_new(tot, counter,
-                                    add(json_object_get(tot, counter), v));
-                json_object_set_new(cnt, counter, json_integer(
-                    json_integer_value(json_object_get(cnt, counter)) + 1));
-                x = json_number_value(v);
-                if (!number(lo, &m) || m > x)
-                    json_object_set_new(min, counter, json_deep_copy(v));
-                if (!number(hi, &m) || m < x)
-                    json_object_set_new(max, counter, json_deep_copy(v));
-            }
-        (void)rank;
-    }
+    /* the times summed in the reference's order */
+    if (f->n_posix > 1)
+        qsort(f->posix, f->n_posix, sizeof(*f->posix), by_key);
     for (size_t k = 0; rc == TOKIO_OK &&
          k < sizeof(useful_counters) / sizeof(*useful_counters); k++) {
-        const json_t *t = json_object_get(tot, useful_counters[k]);
+        const struct counter_stat *s = &f->stats[k];
+        json_t *tot, *lo, *hi;
         char key[96], lower[48];
         size_t n = 0;
-        if (t == NULL)
+        if (s->n == 0)
             continue;
+        if (s->fcounter) {
+            double sum = 0;
+            int t = 0, first = 1;
+            while (strcmp(posix_times[t], useful_counters[k]) != 0)
+                t++;
+            for (size_t i = 0; i < f->n_posix; i++) {
+                double x = f->posix[i].t[t];
+                if (!isfinite(x))
+                    continue;
+                x = tokio_darshan_printed(x);
+                sum = first ? x : sum + x;
+                first = 0;
+            }
+            tot = json_real(sum);
+            lo = json_real(s->dmin);
+            hi = json_real(s->dmax);
+        } else {
+            tot = json_integer(s->tot);
+            lo = json_integer(s->imin);
+            hi = json_integer(s->imax);
+        }
         for (const char *p = useful_counters[k]; *p; p++)
             lower[n++] = (char)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p);
         lower[n] = '\0';
-        double count = (double)json_integer_value(json_object_get(
-                                                      cnt, useful_counters[k]));
+        double count = (double)s->n;
 #define PUT(fmt, value)                                                     \
         if (rc == TOKIO_OK) {                                               \
             snprintf(key, sizeof(key), fmt, lower);                         \
             rc = put(j, key, value);                                        \
         }
-        PUT("darshan_tot_%s_posix", json_deep_copy(t));
-        PUT("darshan_ave_%s_posix", json_real(json_number_value(t) / count));
+        PUT("darshan_tot_%s_posix", json_incref(tot));
+        PUT("darshan_ave_%s_posix", json_real(json_number_value(tot) / count));
         PUT("darshan_num_%s_posix", json_integer((json_int_t)count));
-        PUT("darshan_min_%s_posix",
-            json_deep_copy(json_object_get(min, useful_counters[k])));
-        PUT("darshan_max_%s_posix",
-            json_deep_copy(json_object_get(max, useful_counters[k])));
+        PUT("darshan_min_%s_posix", json_incref(lo));
+        PUT("darshan_max_%s_posix", json_incref(hi));
 #undef PUT
+        json_decref(tot);
+        json_decref(lo);
+        json_decref(hi);
     }
-out:
-    json_decref(tot);
-    json_decref(min);
-    json_decref(max);
-    json_decref(cnt);
     return rc;
-}
-
-/* BYTES_READ or BYTES_WRITTEN of a record, 0 when absent. */
-static double
-bytes_of(const json_t *rec, int write)
-{
-    double b = 0;
-
-    number(json_object_get(rec, write ? "BYTES_WRITTEN" : "BYTES_READ"), &b);
-    return b;
 }
 
 /* A number as the reference kept it: an integer when it is whole. */
@@ -312,43 +552,28 @@ count_json(double v)
                                           : json_real(v);
 }
 
-/* get_biggest_api(): the module that read and wrote most, by bytes and
- * the number of records that did. */
+/* get_biggest_api(): the module (of `mods`, in the JSON's order) that
+ * read and wrote most, by bytes and the number of records that did. */
 static int
-biggest_api(struct job *j, const json_t *counters, const char **names,
-            size_t n, const char *best_out[2])
+biggest_api(struct job *j, const struct fold *f, const int *mods, size_t n,
+            int best_out[2])
 {
     double best[2] = { -1, -1 }, best_files[2] = { 0, 0 };
     int rc = TOKIO_OK;
 
-    for (size_t m = 0; m < n; m++) {
-        double bytes[2] = { 0, 0 }, files[2] = { 0, 0 };
-        const char *file;
-        json_t *ranks, *rec;
-        json_object_foreach(json_object_get(counters, names[m]), file,
-                            ranks) {
-            const char *rank;
-            if (file[0] == '_')
-                continue;
-            json_object_foreach(ranks, rank, rec)
-                for (int w = 0; w < 2; w++)
-                    if (bytes_of(rec, w) != 0) {
-                        bytes[w] += bytes_of(rec, w);
-                        files[w]++;
-                    }
-        }
+    for (size_t m = 0; m < n; m++)
         for (int w = 0; w < 2; w++)
-            if (bytes[w] > best[w]) {      /* max() keeps the first */
-                best[w] = bytes[w];
-                best_files[w] = files[w];
-                best_out[w] = names[m];
+            if (f->bytes[mods[m]][w] > best[w]) {  /* max() keeps the first */
+                best[w] = f->bytes[mods[m]][w];
+                best_files[w] = f->files[mods[m]][w];
+                best_out[w] = mods[m];
             }
-    }
     for (int w = 0; w < 2 && rc == TOKIO_OK; w++) {
-        char key[64];
+        char key[64], name[64];
+        module_key(best_out[w], name, sizeof(name));
         snprintf(key, sizeof(key), "darshan_biggest_%s_api",
                  w ? "write" : "read");
-        rc = put(j, key, json_string(best_out[w]));
+        rc = put(j, key, json_string(name));
         strcat(key, "_bytes");
         if (rc == TOKIO_OK)
             rc = put(j, key, count_json(best[w]));
@@ -360,92 +585,75 @@ biggest_api(struct job *j, const json_t *counters, const char **names,
     return rc;
 }
 
-/* The longest mount point `path` starts with, or NULL. */
-static const char *
-mount_of(const json_t *mounts, const char *path)
-{
-    const char *mount, *found = NULL;
-    json_t *v;
-
-    json_object_foreach((json_t *)mounts, mount, v)
-        if (strncmp(path, mount, strlen(mount)) == 0 &&
-            (found == NULL || strlen(mount) > strlen(found)))
-            found = mount;
-    return found;
-}
-
 /* get_biggest_fs(): the mount point read and written most through the
  * biggest APIs (each visited once per role: when one module is both, its
- * bytes count twice, as in the reference). */
+ * bytes count twice, as in the reference).  Ties go to the mount the
+ * reference met first: through apis[0] before apis[1], by name. */
 static int
-biggest_fs(struct job *j, const json_t *log, const char *apis[2])
+biggest_fs(struct job *j, const struct tokio_darshan *log,
+           const struct fold *f, const int apis[2])
 {
-    const json_t *counters = json_object_get(log, "counters");
-    const json_t *mounts = json_object_get(log, "mounts");
-    json_t *fs = json_object();         /* mount -> [read, write] */
-    int rc = TOKIO_OK;
-
-    if (fs == NULL)
-        return oom();
-    for (int a = 0; a < 2; a++) {
-        const char *file;
-        json_t *ranks, *rec;
-        json_object_foreach(json_object_get(counters, apis[a]), file,
-                            ranks) {
-            const char *rank;
-            if (strcmp(file, "_perf") == 0 || strcmp(file, "_total") == 0)
+    for (int w = 0; w < 2; w++) {
+        size_t best = 0;
+        int found = 0, best_a = 0;
+        double most = -1;
+        char name[64];
+        for (size_t i = 0; i < f->n_mounts; i++) {
+            const struct mount_bytes *mb[2] = { NULL, NULL };
+            double sum = 0;
+            int a0 = -1;
+            for (int a = 0; a < 2; a++) {
+                if (f->by_mount[apis[a]] == NULL ||
+                    !f->by_mount[apis[a]][i].seen)
+                    continue;
+                mb[a] = &f->by_mount[apis[a]][i];
+                sum += mb[a]->b[w];
+                if (a0 < 0)
+                    a0 = a;
+            }
+            if (a0 < 0)
                 continue;
-            json_object_foreach(ranks, rank, rec) {
-                const char *key = mount_of(mounts, file);
-                json_t *sums;
-                if (key == NULL)
-                    key = "_unknown";       /* STDIO and the like */
-                if ((sums = json_object_get(fs, key)) == NULL) {
-                    sums = json_pack("[ff]", 0.0, 0.0);
-                    if (json_object_set_new(fs, key, sums) < 0) {
-                        json_decref(fs);
-                        return oom();
-                    }
-                }
-                for (int w = 0; w < 2; w++)
-                    json_array_set_new(sums, (size_t)w, json_real(
-                        json_real_value(json_array_get(sums, (size_t)w)) +
-                        bytes_of(rec, w)));
+            /* first met: lower role, then smaller name */
+            const struct mount_bytes *bm = found
+                ? (f->by_mount[apis[best_a]] ? &f->by_mount[apis[best_a]][best]
+                                             : NULL) : NULL;
+            int earlier = !found || a0 < best_a ||
+                          (a0 == best_a && strcmp(mb[a0]->first,
+                                                  bm->first) < 0);
+            if (sum > most || (sum == most && earlier)) {
+                most = sum;
+                best = i;
+                best_a = a0;
+                found = 1;
             }
         }
-    }
-    for (int w = 0; w < 2 && rc == TOKIO_OK; w++) {
-        const char *key, *best = NULL;
-        double most = -1;
-        json_t *sums;
-        char name[64];
-        json_object_foreach(fs, key, sums)
-            if (json_real_value(json_array_get(sums, (size_t)w)) > most) {
-                most = json_real_value(json_array_get(sums, (size_t)w));
-                best = key;
-            }
-        if (best == NULL)
+        if (!found)
             break;                          /* no record at all */
         snprintf(name, sizeof(name), "darshan_biggest_%s_fs",
                  w ? "write" : "read");
-        rc = put(j, name, json_string(best));
+        int rc = put(j, name, json_string(
+            best + 1 == f->n_mounts ? "_unknown"
+                                    : tokio_darshan_mount(log, best)->path));
         strcat(name, "_bytes");
         if (rc == TOKIO_OK)
             rc = put(j, name, count_json(most));
+        if (rc != TOKIO_OK)
+            return rc;
     }
-    json_decref(fs);
-    return rc;
+    return TOKIO_OK;
 }
 
 /* summarize_darshan(): the header, POSIX, APIs and file systems. */
 static int
-summarize_darshan(struct job *j, const json_t *log)
+summarize_darshan(struct job *j, const struct tokio_darshan *dlog,
+                  const json_t *log, struct fold *f)
 {
     static const char *const header_keys[] = {
         "walltime", "end_time", "start_time", "jobid", "nprocs"
     };
     const json_t *header = json_object_get(log, "header");
-    const json_t *counters = json_object_get(log, "counters");
+    int mods[TOKIO_DARSHAN_KNOWN_MODULES], apis[2] = { 0, 0 };
+    size_t n = 0;
     int rc = TOKIO_OK;
 
     for (size_t k = 0; k < 5 && rc == TOKIO_OK; k++) {
@@ -459,15 +667,57 @@ summarize_darshan(struct job *j, const json_t *log)
         rc = put(j, "darshan_app", exe ? json_deep_copy(exe) : json_null());
     }
     if (rc == TOKIO_OK)
-        rc = summarize_posix(j, log);
-    if (rc == TOKIO_OK && json_object_size(counters) > 0) {
-        const char *names[TOKIO_DARSHAN_MAX_MODULES + 1], *apis[2] = { 0 };
-        size_t n = modules_in_order(counters, names,
-                                    TOKIO_DARSHAN_MAX_MODULES);
-        rc = biggest_api(j, counters, names, n, apis);
+        rc = summarize_posix(j, log, f);
+    /* the modules the JSON has, by id: the order darshan-parser printed
+     * them, which the reference's dict kept and its max() broke ties by */
+    for (int mod = 0; mod < TOKIO_DARSHAN_KNOWN_MODULES; mod++)
+        if (module_listed(dlog, mod, f->had_records[mod]))
+            mods[n++] = mod;
+    if (rc == TOKIO_OK && n > 0) {
+        rc = biggest_api(j, f, mods, n, apis);
         if (rc == TOKIO_OK)
-            rc = biggest_fs(j, log, apis);
+            rc = biggest_fs(j, dlog, f, apis);
     }
+    return rc;
+}
+
+/* --dxt: the dxt_* keys of the heat map folded from the log's DXT traces
+ * (see summarize_job.h). */
+static int
+add_dxt(struct job *j, const struct tokio_darshan *log,
+        struct tokio__dxt_layers *layers)
+{
+    struct tokio_darshan_dxt_heatmap *h = NULL;
+    struct tokio_summarize_job_dxt d;
+    int rc = tokio__dxt_layers_end(layers, log, &h, NULL);
+
+    if (rc < 0)
+        return rc;
+    tokio_summarize_job_dxt_stats(h, &d);
+    tokio_darshan_dxt_heatmap_free(h);
+    rc = put(j, "dxt_segments", json_integer((json_int_t)d.segments));
+    if (rc != TOKIO_OK || d.segments == 0 || !(d.total_bytes > 0))
+        return rc;
+    /* the bins' proportional split leaves float dust: a whole number */
+    rc = put(j, "dxt_bytes", json_real(round(d.total_bytes)));
+    if (rc == TOKIO_OK)
+        rc = put(j, "dxt_bin_seconds", json_real(d.bin_seconds));
+    if (rc == TOKIO_OK)
+        rc = put(j, "dxt_peak_bin_bytes", json_real(d.peak_bin_bytes));
+    if (rc == TOKIO_OK)
+        rc = put(j, "dxt_peak_bin_share", json_real(d.peak_bin_share));
+    if (rc == TOKIO_OK)
+        rc = put(j, "dxt_active_bin_share",
+                 json_real((double)d.active_bins /
+                           TOKIO_SUMMARIZE_JOB_DXT_BINS));
+    if (rc == TOKIO_OK)
+        rc = put(j, "dxt_busiest_rank", json_integer(d.busiest_rank));
+    if (rc == TOKIO_OK)
+        rc = put(j, "dxt_busiest_rank_share",
+                 json_real(d.busiest_rank_share));
+    if (rc == TOKIO_OK)
+        rc = put(j, "dxt_active_ranks",
+                 json_integer((json_int_t)d.active_ranks));
     return rc;
 }
 
@@ -475,31 +725,33 @@ summarize_darshan(struct job *j, const json_t *log)
 static int
 add_darshan(struct job *j, const char *path)
 {
-    static const struct tokio_darshan_json_opts views = {
-        .base = 1, .perf = 1
+    struct fold f;
+    struct tokio_darshan_json_opts views = { .perf = 1 };
+    /* the DXT traces only for --dxt: without it their regions are not
+     * even inflated */
+    struct tokio_darshan_select sel = {
+        .modules = j->o->dxt ? UINT64_MAX : UINT64_MAX & ~TOKIO__DXT_MODULES,
+        .record = fold_record, .payload = &f, .dxt_pieces = 1
     };
     struct tokio_darshan *log = NULL;
     json_t *json = NULL;
     const json_t *header, *step;
-    /* the JSON has no DXT traces: their regions are not even inflated
-     * (with --dxt, tokio_summarize_job_dxt() streams them) */
-    const struct tokio_darshan_select no_dxt = {
-        .modules = UINT64_MAX &
-                   ~(TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DXT_POSIX) |
-                     TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DXT_MPIIO)),
-    };
-    int rc = tokio_darshan_open_select(&log, path, &no_dxt);
+    int rc = fold_init(&f, j->o->dxt);
 
+    views.fold = f.derived;
+    if (rc >= 0)
+        rc = tokio_darshan_open_select(&log, path, &sel);
     if (rc >= 0)
         rc = tokio_darshan_to_json(log, &views, &json);
-    tokio_darshan_free(log);
     if (rc < 0 && rc != TOKIO_ENOMEM && j->o->silent_errors) {
+        tokio_darshan_free(log);
+        fold_free(&f);
         rc = warn(j, "%s is not a valid darshan log: %s", path,
                   tokio_errmsg());
         return rc < 0 ? rc : 1;     /* skipped */
     }
     if (rc < 0)
-        return rc;
+        goto out;
     header = json_object_get(json, "header");
     step = j->cfg ? tokio_config_get(j->cfg, "lmt_timestep") : NULL;
     j->start = json_integer_value(json_object_get(header, "start_time"));
@@ -514,8 +766,13 @@ add_darshan(struct job *j, const char *path)
         rc = put(j, "_jobid",
                  json_deep_copy(json_object_get(header, "jobid")));
     if (rc == TOKIO_OK)
-        rc = summarize_darshan(j, json);
+        rc = summarize_darshan(j, log, json, &f);
+    if (rc == TOKIO_OK && f.dxt)
+        rc = add_dxt(j, log, &f.layers);
+out:
     json_decref(json);
+    tokio_darshan_free(log);
+    fold_free(&f);
     return rc;
 }
 
@@ -950,9 +1207,6 @@ summarize_one(struct job *j, const char *path)
 
     if (path != NULL && (rc = add_darshan(j, path)) != TOKIO_OK)
         return rc;                  /* 1: skipped */
-    if (path != NULL && j->o->dxt &&
-        (rc = tokio_summarize_job_dxt(j->row, path)) != TOKIO_OK)
-        return rc;
     if ((rc = add_file_system(j)) == TOKIO_OK &&
         (rc = add_topology(j)) == TOKIO_OK &&
         (rc = add_osts(j)) == TOKIO_OK)
@@ -1019,23 +1273,101 @@ tokio_summarize_job(json_t **rows_out, json_t **warnings_out,
     return TOKIO_OK;
 }
 
-/* ---- --dxt: a few numbers from the heat map of the traces --------------- */
+/* ---- --dxt: the heat map of the traces, and a few numbers of it ------- */
+
+int
+tokio__dxt_layers_init(struct tokio__dxt_layers *l, size_t nbins)
+{
+    int rc = tokio_darshan_dxt_heatmap_new(&l->posix, nbins);
+
+    l->mpiio = NULL;
+    l->failed = 0;
+    return rc < 0 ? rc : tokio_darshan_dxt_heatmap_new(&l->mpiio, nbins);
+}
+
+int
+tokio__dxt_layers_record(struct tokio__dxt_layers *l,
+                         const struct tokio_darshan *log, int mod,
+                         const struct tokio_darshan_record *r)
+{
+    int rc = TOKIO_OK;
+
+    if (l->failed)
+        return TOKIO_OK;
+    if (mod == TOKIO_DARSHAN_DXT_POSIX)
+        rc = tokio_darshan_dxt_heatmap_record(l->posix, log, mod, r);
+    else if (mod == TOKIO_DARSHAN_DXT_MPIIO && l->posix->segments == 0)
+        rc = tokio_darshan_dxt_heatmap_record(l->mpiio, log, mod, r);
+    if (rc < 0 && rc != TOKIO_ENOMEM) {
+        l->failed = rc;
+        snprintf(l->why, sizeof(l->why), "%s", tokio_errmsg());
+        rc = TOKIO_OK;
+    }
+    return rc;
+}
+
+int
+tokio__dxt_layers_end(struct tokio__dxt_layers *l,
+                      const struct tokio_darshan *log,
+                      struct tokio_darshan_dxt_heatmap **out,
+                      const char **layer)
+{
+    int posix = l->posix->segments > 0;
+    struct tokio_darshan_dxt_heatmap **keep = posix ? &l->posix : &l->mpiio;
+
+    *out = NULL;
+    if (layer != NULL)
+        *layer = posix ? "POSIX" : "MPI-IO";
+    if (l->failed)
+        return tokio__error(l->failed, "%s", l->why);
+    int rc = tokio_darshan_dxt_heatmap_end(*keep, log);
+    if (rc < 0)
+        return rc;
+    *out = *keep;
+    *keep = NULL;
+    return TOKIO_OK;
+}
+
+void
+tokio__dxt_layers_free(struct tokio__dxt_layers *l)
+{
+    tokio_darshan_dxt_heatmap_free(l->posix);
+    tokio_darshan_dxt_heatmap_free(l->mpiio);
+    l->posix = l->mpiio = NULL;
+}
+
+/* tokio__dxt_layers_record() as a tokio_darshan_record_fn. */
+static int
+layers_record(void *payload, const struct tokio_darshan *log, int mod,
+              const struct tokio_darshan_record *r)
+{
+    return tokio__dxt_layers_record(payload, log, mod, r);
+}
 
 int
 tokio_summarize_job_dxt_heatmap(const char *path, size_t nbins,
                                 struct tokio_darshan_dxt_heatmap **out,
                                 const char **layer)
 {
-    int rc = tokio_darshan_dxt_heatmap(path, nbins, 1, out);
+    struct tokio__dxt_layers l;
+    struct tokio_darshan *log = NULL;
+    struct tokio_darshan_select sel = {
+        .modules = TOKIO__DXT_MODULES, .skip_names = 1, .payload = &l,
+        .record = layers_record,
+        .dxt_pieces = 1,
+    };
+    int rc = tokio__dxt_layers_init(&l, nbins);
 
-    if (layer != NULL)
-        *layer = "POSIX";
-    if (rc >= 0 && (*out)->segments == 0) {
-        tokio_darshan_dxt_heatmap_free(*out);
-        rc = tokio_darshan_dxt_heatmap(path, nbins, 2, out);
-        if (layer != NULL)
-            *layer = "MPI-IO";
+    *out = NULL;
+    if (rc >= 0)
+        rc = tokio_darshan_open_select(&log, path, &sel);
+    if (rc >= 0) {
+        int end = tokio__dxt_layers_end(&l, log, out, layer);
+        if (end < 0)
+            rc = end;
     }
+    tokio_darshan_free(log);
+    tokio__dxt_layers_free(&l);
     return rc;
 }
 
@@ -1076,44 +1408,4 @@ tokio_summarize_job_dxt_stats(const struct tokio_darshan_dxt_heatmap *h,
         out->peak_bin_share = out->peak_bin_bytes / out->total_bytes;
         out->busiest_rank_share = best_rank / out->total_bytes;
     }
-}
-
-int
-tokio_summarize_job_dxt(json_t *row, const char *path)
-{
-    struct tokio_darshan_dxt_heatmap *h = NULL;
-    struct tokio_summarize_job_dxt d;
-    int rc = tokio_summarize_job_dxt_heatmap(
-                 path, TOKIO_SUMMARIZE_JOB_DXT_BINS, &h, NULL);
-
-    if (rc < 0)
-        return rc;
-    tokio_summarize_job_dxt_stats(h, &d);
-    tokio_darshan_dxt_heatmap_free(h);
-    int bad = json_object_set_new(row, "dxt_segments",
-                                  json_integer((json_int_t)d.segments)) < 0;
-    if (d.segments > 0 && d.total_bytes > 0)
-        bad = bad ||
-              json_object_set_new(row, "dxt_bytes",
-                                  json_real(round(d.total_bytes))) < 0 ||
-              json_object_set_new(row, "dxt_bin_seconds",
-                                  json_real(d.bin_seconds)) < 0 ||
-              json_object_set_new(row, "dxt_peak_bin_bytes",
-                                  json_real(d.peak_bin_bytes)) < 0 ||
-              json_object_set_new(row, "dxt_peak_bin_share",
-                                  json_real(d.peak_bin_share)) < 0 ||
-              json_object_set_new(
-                  row, "dxt_active_bin_share",
-                  json_real((double)d.active_bins /
-                            TOKIO_SUMMARIZE_JOB_DXT_BINS)) < 0 ||
-              json_object_set_new(row, "dxt_busiest_rank",
-                                  json_integer(d.busiest_rank)) < 0 ||
-              json_object_set_new(row, "dxt_busiest_rank_share",
-                                  json_real(d.busiest_rank_share)) < 0 ||
-              json_object_set_new(
-                  row, "dxt_active_ranks",
-                  json_integer((json_int_t)d.active_ranks)) < 0;
-    return bad ? tokio__error(TOKIO_ENOMEM, "out of memory summarizing "
-                              "'%s'", path)
-               : TOKIO_OK;
 }

@@ -57,8 +57,7 @@ test_archive_collectdes_matches_golden(void **state)
     struct tokio_workdir *wd = *state;
     char out[4200];
 
-    if (wd->inputs == NULL)
-        skip();
+    TOKIO_TEST_NEED_INPUTS(wd);
     const char *argv[] = { CMD, "--init-start", START, "--init-end", END,
                            "--input", "inputs/sample_collectdes-full.json.gz",
                            "--num-nodes", "288", "--ssds-per-node", "4",
@@ -161,8 +160,7 @@ test_archive_collectdes_cpu_and_memory(void **state)
     struct tokio_workdir *wd = *state;
     char out[4200], live[4200];
 
-    if (wd->inputs == NULL)
-        skip();
+    TOKIO_TEST_NEED_INPUTS(wd);
     json_t *hits = http_server_hits_of("pytokio-inputs/"
                                        "collectdes_cpuloads.json.gz");
     const char *argv[] = { CMD, "--input", "inputs/collectdes_cpuloads.json.gz",

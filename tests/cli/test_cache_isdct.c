@@ -14,34 +14,6 @@
 
 #define GOLDEN "golden/pytokio/cache_isdct/"
 
-static int
-setup(void **state)
-{
-    struct tokio_workdir *wd = calloc(1, sizeof(*wd));
-
-    assert_non_null(wd);
-    if (tokio_test_workdir(wd) < 0)
-        tokio_test_workdir_free(wd);
-    *state = wd;
-    return 0;
-}
-
-static int
-teardown(void **state)
-{
-    tokio_test_workdir_free(*state);
-    free(*state);
-    return 0;
-}
-
-#define NEED_WORKDIR(wd)                                                    \
-    do {                                                                    \
-        if ((wd)->dir == NULL) {                                            \
-            print_message("skipped: ../shared/testdata is absent\n");       \
-            skip();                                                         \
-        }                                                                   \
-    } while (0)
-
 /* `tokio cache-isdct FLAG inputs/INPUT` against golden INPUT.EXT */
 static void
 run_golden(const struct tokio_workdir *wd, const char *flag,
@@ -70,7 +42,7 @@ static void
 test_cache_isdct_tgz_matches_golden(void **state)
 {
     struct tokio_workdir *wd = *state;
-    NEED_WORKDIR(wd);
+    TOKIO_TEST_NEED_INPUTS(wd);
     run_golden(wd, "--json", "sample_nersc_isdct.tgz", "json");
     run_golden(wd, "--csv", "sample_nersc_isdct.tgz", "csv");
 }
@@ -79,7 +51,7 @@ static void
 test_cache_isdct_timestamped_tgz_matches_golden(void **state)
 {
     struct tokio_workdir *wd = *state;
-    NEED_WORKDIR(wd);
+    TOKIO_TEST_NEED_INPUTS(wd);
     run_golden(wd, "--json", "sample_nersc_isdct_timestamped.tgz", "json");
     run_golden(wd, "--csv", "sample_nersc_isdct_timestamped.tgz", "csv");
 }
@@ -88,7 +60,7 @@ static void
 test_cache_isdct_json_gz_matches_golden(void **state)
 {
     struct tokio_workdir *wd = *state;
-    NEED_WORKDIR(wd);
+    TOKIO_TEST_NEED_INPUTS(wd);
     run_golden(wd, "--json", "sample_nersc_isdct.json.gz", "json");
     run_golden(wd, "--csv", "sample_nersc_isdct.json.gz", "csv");
     run_golden(wd, "--json", "sample_nersc_isdct-1.json.gz", "json");
@@ -101,7 +73,7 @@ static void
 test_cache_isdct_output_file(void **state)
 {
     struct tokio_workdir *wd = *state;
-    NEED_WORKDIR(wd);
+    TOKIO_TEST_NEED_INPUTS(wd);
     char path[4096];
     snprintf(path, sizeof(path), "%s/out.json", wd->dir);
     const char *argv[] = { "cache-isdct", "-o", path,
@@ -219,5 +191,6 @@ main(void)
         cmocka_unit_test(test_cache_isdct_missing_file_fails),
         cmocka_unit_test(test_cache_isdct_usage_errors),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, tokio_test_workdir_setup,
+                                  tokio_test_workdir_teardown);
 }

@@ -19,22 +19,6 @@ static const char *const site_env[] = {
     "PYTOKIO_CONFIG=inputs/site.json", "TZ=America/Los_Angeles", NULL
 };
 
-/* A working folder whose inputs/ is a copy of the pack's inputs. */
-static char *
-workdir(void)
-{
-    char *top = NULL;
-    char *copy = tokio_test_copy_data("pytokio-inputs", &top);
-    char dst[4096];
-
-    if (copy == NULL)
-        return NULL;
-    snprintf(dst, sizeof(dst), "%s/inputs", top);
-    assert_int_equal(rename(copy, dst), 0);
-    free(copy);
-    return top;
-}
-
 /*
  * Run one golden command.  `next` is our ost_next_timestamp (0: none).
  * Differs from pytokio: the reference wrote the chosen snapshot's time +1
@@ -77,10 +61,10 @@ check(const char *dir, const char *golden, const char *const *argv,
 static void
 test_cache_lfsstatus_reproduces_goldens(void **state)
 {
+    struct tokio_workdir wd;
     (void)state;
-    TOKIO_TEST_NEED_DATA(data, "pytokio-inputs/sample_ost-map.txt.gz");
-    (void)data;
-    char *dir = workdir();
+    TOKIO_TEST_NEED_WORKDIR(&wd);
+    const char *dir = wd.dir;
     const char *fu = "inputs/sample_ost-fullness.txt.gz";
     const char *mp = "inputs/sample_ost-map.txt.gz";
 
@@ -125,8 +109,7 @@ test_cache_lfsstatus_reproduces_goldens(void **state)
           (const char *[]){ "cache-lfsstatus", "--failure", mp, "snx11168",
                             "2017-03-21T00:00:00", NULL }, 1490081108,
           1490078704, NULL);
-    tokio_test_rmtree(dir);
-    free(dir);
+    tokio_test_workdir_free(&wd);
 }
 
 static void
@@ -173,15 +156,15 @@ test_cache_lfsstatus_usage_and_failures(void **state)
                     "'nosuchfs' is not in the OST map of 1489999503\n");
     tokio_run_free(&r);
     /* no file for that day through the site configuration */
-    char *dir = workdir();
-    r = tokio_test_run(dir, site_env, (const char *[]){
+    struct tokio_workdir wd;
+    TOKIO_TEST_NEED_WORKDIR(&wd);
+    r = tokio_test_run(wd.dir, site_env, (const char *[]){
         "cache-lfsstatus", "--failure", "snx11035", "2019-01-01T00:00:00",
         NULL });
     assert_int_equal(r.status, 1);
     assert_contains(r.err, "no OST health files");
     tokio_run_free(&r);
-    tokio_test_rmtree(dir);
-    free(dir);
+    tokio_test_workdir_free(&wd);
 }
 
 /*
@@ -195,17 +178,16 @@ test_cache_lfsstatus_usage_and_failures(void **state)
 static void
 test_cache_lfsstatus_from_tts_file(void **state)
 {
-    (void)state;
-    char *dir = workdir();
+    struct tokio_workdir wd;
     char day[4096], link[4096 + 64];
+    (void)state;
 
-    if (dir == NULL)
-        skip();
-    snprintf(day, sizeof(day), "%s/inputs/2018-01-28", dir);
+    TOKIO_TEST_NEED_WORKDIR(&wd);
+    snprintf(day, sizeof(day), "%s/2018-01-28", wd.inputs);
     assert_int_equal(mkdir(day, 0755), 0);
     snprintf(link, sizeof(link), "%s/snx11025.hdf5", day);
     assert_int_equal(symlink("../snx11025_2018-01-28.hdf5", link), 0);
-    struct tokio_run r = tokio_test_run(dir, site_env, (const char *[]){
+    struct tokio_run r = tokio_test_run(wd.dir, site_env, (const char *[]){
         "cache-lfsstatus", "--fullness", "--", "scratch1",
         "2018-01-28T00:02:32", NULL });
     if (r.status != 0)
@@ -237,8 +219,7 @@ test_cache_lfsstatus_from_tts_file(void **state)
     json_decref(got);
     json_decref(want);
     tokio_run_free(&r);
-    tokio_test_rmtree(dir);
-    free(dir);
+    tokio_test_workdir_free(&wd);
 }
 
 int

@@ -95,63 +95,55 @@ test_cache_topology_output_file_holds_same_json(void **state)
     free(dir);
 }
 
-/* In `dir`: job.json, a Slurm cache of job 7 on `node`, and map.txt
- * holding `map_text`; their paths into slurm[4096] and map[4096]. */
-static void
-write_job_and_map(const char *dir, const char *node, const char *map_text,
-                  char *slurm, char *map)
+/* `tokio cache-topology` on job.json, a Slurm cache of job 7 on `node`,
+ * and map.txt holding `map_text`, both in a temporary folder. */
+static struct tokio_run
+run_job_and_map(const char *node, const char *map_text)
 {
-    char job[512];
+    char *dir = tokio_test_mkdtemp(), job[512];
+    char *slurm = tokio_test_join(dir, "job.json");
+    char *map = tokio_test_join(dir, "map.txt");
+    const char *argv[] = { "cache-topology", "--nodemap-cache", map,
+                           "--jobinfo-cache", slurm, NULL };
 
-    snprintf(slurm, 4096, "%s/job.json", dir);
-    snprintf(map, 4096, "%s/map.txt", dir);
     snprintf(job, sizeof(job),
              "{\"7\": {\"jobidraw\": \"7\", \"start\": "
              "\"2017-03-20T01:59:02\", \"end\": \"2017-03-20T02:11:39\", "
              "\"nodelist\": [\"%s\"]}}", node);
     tokio_test_write_file(slurm, job, SIZE_MAX);
     tokio_test_write_file(map, map_text, SIZE_MAX);
+    struct tokio_run r = tokio_test_run(NULL, NULL, argv);
+    tokio_test_rmtree(dir);
+    free(slurm);
+    free(map);
+    free(dir);
+    return r;
 }
 
 static void
 test_cache_topology_non_cray_nodes_print_braces_and_warn(void **state)
 {
     (void)state;
-    char *dir = tokio_test_mkdtemp(), slurm[4096], map[4096];
-
-    write_job_and_map(dir, "login3",
-                      "x_coord=0,y_coord=0,z_coord=0,processor_id=1\n",
-                      slurm, map);
-    const char *argv[] = { "cache-topology", "--nodemap-cache", map,
-                           "--jobinfo-cache", slurm, NULL };
-    struct tokio_run r = tokio_test_run(NULL, NULL, argv);
+    struct tokio_run r = run_job_and_map(
+        "login3", "x_coord=0,y_coord=0,z_coord=0,processor_id=1\n");
 
     assert_int_equal(r.status, 0);
     assert_string_equal(r.out, "{}\n");
     assert_contains(r.err, "warning: cannot place node 'login3'");
     tokio_run_free(&r);
-    tokio_test_rmtree(dir);
-    free(dir);
 }
 
 static void
 test_cache_topology_garbled_map_exits_1_naming_line(void **state)
 {
     (void)state;
-    char *dir = tokio_test_mkdtemp(), slurm[4096], map[4096];
-
-    write_job_and_map(dir, "nid1", "# header\nprocessor_id=1,garbage\n",
-                      slurm, map);
-    const char *argv[] = { "cache-topology", "--nodemap-cache", map,
-                           "--jobinfo-cache", slurm, NULL };
-    struct tokio_run r = tokio_test_run(NULL, NULL, argv);
+    struct tokio_run r = run_job_and_map(
+        "nid1", "# header\nprocessor_id=1,garbage\n");
 
     assert_int_equal(r.status, 1);
     assert_string_equal(r.out, "");
     assert_contains(r.err, "map.txt' line 2");
     tokio_run_free(&r);
-    tokio_test_rmtree(dir);
-    free(dir);
 }
 
 /* Issue 17, item 8: a node the map lacks said only "node 'nid2':
@@ -161,14 +153,8 @@ static void
 test_cache_topology_node_not_in_map_names_both_files(void **state)
 {
     (void)state;
-    char *dir = tokio_test_mkdtemp(), slurm[4096], map[4096];
-
-    write_job_and_map(dir, "nid2",
-                      "x_coord=0,y_coord=0,z_coord=0,processor_id=1\n",
-                      slurm, map);
-    const char *argv[] = { "cache-topology", "--nodemap-cache", map,
-                           "--jobinfo-cache", slurm, NULL };
-    struct tokio_run r = tokio_test_run(NULL, NULL, argv);
+    struct tokio_run r = run_job_and_map(
+        "nid2", "x_coord=0,y_coord=0,z_coord=0,processor_id=1\n");
 
     assert_int_equal(r.status, 1);
     assert_string_equal(r.out, "");
@@ -177,8 +163,6 @@ test_cache_topology_node_not_in_map_names_both_files(void **state)
                     "the Cray SDB processor table\n");
     assert_int_equal(strchr(r.err, '\n')[1], '\0');
     tokio_run_free(&r);
-    tokio_test_rmtree(dir);
-    free(dir);
 }
 
 /*

@@ -14,34 +14,6 @@
 #define OLD "inputs/sample_nersc_isdct-1.json.gz"
 #define NEW "inputs/sample_nersc_isdct.json.gz"
 
-static int
-setup(void **state)
-{
-    struct tokio_workdir *wd = calloc(1, sizeof(*wd));
-
-    assert_non_null(wd);
-    if (tokio_test_workdir(wd) < 0)
-        tokio_test_workdir_free(wd);
-    *state = wd;
-    return 0;
-}
-
-static int
-teardown(void **state)
-{
-    tokio_test_workdir_free(*state);
-    free(*state);
-    return 0;
-}
-
-#define NEED_WORKDIR(wd)                                                    \
-    do {                                                                    \
-        if ((wd)->dir == NULL) {                                            \
-            print_message("skipped: ../shared/testdata is absent\n");       \
-            skip();                                                         \
-        }                                                                   \
-    } while (0)
-
 static void
 run_golden(const struct tokio_workdir *wd, const char *const *flags,
            const char *name)
@@ -71,7 +43,7 @@ static void
 test_compare_isdct_default_matches_golden(void **state)
 {
     struct tokio_workdir *wd = *state;
-    NEED_WORKDIR(wd);
+    TOKIO_TEST_NEED_INPUTS(wd);
     const char *none[] = { NULL };
     const char *zeros[] = { "--report-zeros", NULL };
     const char *gibs[] = { "--gibs", NULL };
@@ -84,7 +56,7 @@ static void
 test_compare_isdct_all_matches_golden(void **state)
 {
     struct tokio_workdir *wd = *state;
-    NEED_WORKDIR(wd);
+    TOKIO_TEST_NEED_INPUTS(wd);
     const char *all[] = { "--all", NULL };
     const char *zeros[] = { "--all", "--report-zeros", NULL };
     const char *gibs[] = { "--all", "--gibs", NULL };
@@ -97,7 +69,7 @@ static void
 test_compare_isdct_summary_matches_golden(void **state)
 {
     struct tokio_workdir *wd = *state;
-    NEED_WORKDIR(wd);
+    TOKIO_TEST_NEED_INPUTS(wd);
     const char *summary[] = { "--summary", NULL };
     run_golden(wd, summary, "summary.txt");
     /* short options, --summary winning over --all as in the reference */
@@ -110,7 +82,7 @@ static void
 test_compare_isdct_tarball_against_itself(void **state)
 {
     struct tokio_workdir *wd = *state;
-    NEED_WORKDIR(wd);
+    TOKIO_TEST_NEED_INPUTS(wd);
     const char *argv[] = { "compare-isdct", "--all",
                            "inputs/sample_nersc_isdct.tgz",
                            "inputs/sample_nersc_isdct_timestamped.tgz", NULL };
@@ -129,7 +101,7 @@ static void
 test_compare_isdct_failures(void **state)
 {
     struct tokio_workdir *wd = *state;
-    NEED_WORKDIR(wd);
+    TOKIO_TEST_NEED_INPUTS(wd);
     const char *missing[] = { "compare-isdct", OLD, "inputs/absent.tgz",
                               NULL };
     const char *one[] = { "compare-isdct", OLD, NULL };
@@ -174,5 +146,6 @@ main(void)
         cmocka_unit_test(test_compare_isdct_tarball_against_itself),
         cmocka_unit_test(test_compare_isdct_failures),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, tokio_test_workdir_setup,
+                                  tokio_test_workdir_teardown);
 }

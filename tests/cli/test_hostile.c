@@ -19,10 +19,7 @@
  * read as under any other name.
  *
  * The corpus is made from the test data pack (skipped without it); the
- * bombs and the sparse file cost a few MB of disk.  Runs that fail only
- * through code owned elsewhere are listed in `known` below, each with the
- * issue item it waits for; such a run must still end within the limits,
- * and one that passes fails the test until it is taken off the list.
+ * bombs and the sparse file cost a few MB of disk.
  */
 #include "testutil.h"
 
@@ -177,37 +174,9 @@ static const struct input foreign[] = {
 };
 #define N_FOREIGN (sizeof(foreign) / sizeof(foreign[0]))
 
-/*
- * NEEDSWORK: runs that fail through code owned elsewhere, by command and
- * input (a foreign input's name, or "truncated", "flipped", "not-utf8",
- * "own-not-utf8"; "*" for every foreign input but the sparse file), each
- * waiting for the issue 17 item named.  Take an entry off when its item
- * is done: the test fails while a listed run passes.
- */
-static const struct {
-    const char *command, *input, *why;
-} known[] = {
-    { NULL, NULL, NULL },
-};
-
-static int
-is_known(const char *command, const char *input)
-{
-    for (size_t i = 0; known[i].command != NULL; i++)
-        if (strcmp(known[i].command, command) == 0 &&
-            (strcmp(known[i].input, input) == 0 ||
-             (strcmp(known[i].input, "*") == 0 && strcmp(input, "sparse") &&
-              strcmp(input, "truncated") && strcmp(input, "flipped") &&
-              strcmp(input, "not-utf8") &&
-              strcmp(input, "own-not-utf8"))))
-            return 1;
-    return 0;
-}
-
-/* The tally printed at the end: issue 17's figures (runs listed in
- * `known` counted apart). */
+/* The tally printed at the end: issue 17's figures. */
 struct tally {
-    size_t runs, failures, crashes, runaways, wrong_status, other, known;
+    size_t runs, failures, crashes, runaways, wrong_status, other;
     long max_rss_kib;
     char max_rss_run[256];
 };
@@ -394,29 +363,21 @@ count_lines(const char *s)
 }
 
 /*
- * Run command `c` on `input` (label `label` in messages and `known`);
- * return NULL when all is as it should be, else what is wrong (a static
- * string).  `must_fail`: it must not succeed; `must_pass`: it must.
+ * Run command `c` on `input` (label `label` in messages) and count it in
+ * `t`; return 0 when all is as it should be, else 1 after printing what
+ * is wrong.  `must_fail`: it must not succeed; `must_pass`: it must.
  */
-static const char *
+static int
 run_one(const char *dir, size_t w, const struct command *c, const char *input,
         const char *label, int must_fail, int must_pass, size_t serial,
-        struct tally *t, enum verdict *v)
+        struct tally *t)
 {
-    static char why[1024];
-    /* LeakSanitizer, for the readers of HDF5: the whole stack, so that
-     * tests/lsan.supp can name HDF5's own leaks by function (its frames
-     * have no frame pointers); slow, so only for them */
-    static char lsan[4200];
+    char why[1024];
+    enum verdict v = V_OTHER;
     const char *env[] = { "TZ=America/Los_Angeles",
                           "PYTOKIO_CONFIG=inputs/site.json",
-                          c->kinds & K_HDF5 ? lsan : NULL, NULL };
-
-    if (lsan[0] == '\0')
-        snprintf(lsan, sizeof(lsan), "LSAN_OPTIONS=%s%s"
-                 "fast_unwind_on_malloc=0:print_suppressions=0",
-                 getenv("LSAN_OPTIONS") ? getenv("LSAN_OPTIONS") : "",
-                 getenv("LSAN_OPTIONS") ? ":" : "");
+                          c->kinds & K_HDF5 ? tokio_test_lsan_hdf5() : NULL,
+                          NULL };
     const struct tokio_test_limits lim = { MAX_ADDRESS_SPACE, MAX_SECONDS };
     char outdir[4096], target[4096], outpath[64];
     const char *out = output_of(c, w, outpath, sizeof(outpath)), *argv[24];
@@ -439,20 +400,19 @@ run_one(const char *dir, size_t w, const struct command *c, const char *input,
                  c->argv[0], label);
     }
     why[0] = '\0';
-    *v = V_OTHER;
     t->failures += r.status != 0;
     if (r.status >= 128) {
         /* SIGKILL: over the address space; SIGALRM, SIGXCPU: time */
-        *v = r.status == 128 + 14 || r.status == 128 + 24 ||
+        v = r.status == 128 + 14 || r.status == 128 + 24 ||
              r.status == 128 + 9 ? V_RUNAWAY : V_CRASH;
         snprintf(why, sizeof(why), "died of signal %d", r.status - 128);
     } else if (rss > (tokio_test_sanitized() ? MAX_RSS_KIB_ASAN
                                              : MAX_RSS_KIB)) {
-        *v = V_RSS;
+        v = V_RSS;
         snprintf(why, sizeof(why), "took %ld MiB", rss >> 10);
     } else if ((r.status == 0 && must_fail) || (r.status != 0 && must_pass) ||
                (r.status != 0 && r.status != 1 && r.status != 2)) {
-        *v = V_STATUS;
+        v = V_STATUS;
         snprintf(why, sizeof(why), "exit %d", r.status);
     } else if (r.status != 0) {
         int lines = count_lines(r.err);
@@ -477,98 +437,67 @@ run_one(const char *dir, size_t w, const struct command *c, const char *input,
         }
     }
     if (why[0] == '\0')
-        *v = V_OK;
-    else {
-        size_t n = strlen(why);
-        snprintf(why + n, sizeof(why) - n, " (exit %d, %ld MiB): %s",
-                 r.status, rss >> 10, r.err);
-    }
+        v = V_OK;
+    else
+        print_error("%s %s on %s: %s (exit %d, %ld MiB): %s", c->argv[0],
+                    c->argv[1], label, why, r.status, rss >> 10, r.err);
     tokio_run_free(&r);
-    return why[0] != '\0' ? why : NULL;
-}
-
-/* One run's verdict against the known list; 1 when it is a failure. */
-static int
-judge(const struct command *c, const char *label, const char *why,
-      enum verdict v, struct tally *t)
-{
-    int listed = is_known(c->argv[0], label);
-
-    /* a listed run must still end within the limits; under ASan no
-     * address-space limit stops one that reads its input whole, so its
-     * resident memory alone does not fail it */
-    if (listed && (v == V_STATUS || v == V_OTHER ||
-                   (v == V_RSS && tokio_test_sanitized()))) {
-        t->known++;
-        return 0;
-    }
     t->crashes += v == V_CRASH;
     t->runaways += v == V_RUNAWAY || v == V_RSS;
     t->wrong_status += v == V_STATUS;
     t->other += v == V_OTHER;
-    if (why == NULL && listed) {
-        print_error("%s on %s passes now: take it off the known list\n",
-                    c->argv[0], label);
-        return 1;
-    }
-    if (why == NULL)
-        return 0;
-    print_error("%s %s on %s: %s", c->argv[0], c->argv[1], label, why);
-    return 1;
+    return v != V_OK;
 }
 
 /* The runs of command `c` (number `k`) by worker `w`: every foreign
- * input not of its kind, then its own input truncated, flipped and under
- * a name that is not UTF-8.  Returns the runs that went wrong. */
+ * input not of its kind, then its own input truncated, with bytes
+ * flipped, with bytes made not UTF-8 and under a name that is not UTF-8.
+ * Returns the runs that went wrong. */
 static size_t
 run_command(const char *dir, size_t w, size_t k, struct tally *t)
 {
+    /* its own kind damaged: as copy_damaged() takes them, the first 60%
+     * (`truncate`) and the bytes to flip; a name that is not UTF-8 */
+    static const struct {
+        const char *prefix, *label;
+        int truncate;
+        long flip_every;
+        int must_pass;
+    } damages[] = {
+        { "truncated", "truncated", 1, 0, 0 },
+        { "flipped", "flipped", 0, 61, 0 },
+        { "high", "not-utf8", 0, -97, 0 },
+        { "own\xff", "own-not-utf8", 0, 0, 1 },
+    };
     const struct command *c = &commands[k];
     size_t serial = k * 32, bad = 0;
     char path[4096], src[4096];
-    const char *why;
-    enum verdict v;
 
     for (size_t i = 0; i < N_FOREIGN; i++) {
         if (foreign[i].kind & c->kinds)
             continue;
         format(path, sizeof(path), "bad/%s", foreign[i].name);
-        why = run_one(dir, w, c, path, foreign[i].name,
-                      foreign[i].must_fail, 0, serial++, t, &v);
-        bad += judge(c, foreign[i].name, why, v, t);
+        bad += run_one(dir, w, c, path, foreign[i].name,
+                       foreign[i].must_fail, 0, serial++, t);
     }
     if (c->own == NULL)
         return bad;
-    /* its own kind: truncated at 60%, flipped, under a bad name (copies
-     * of the command's own, as another worker may damage the same
-     * input at once) */
-    size_t len = 0;
-    char *data;
+    /* copies of the command's own, as another worker may damage the
+     * same input at once */
+    struct stat st;
     format(src, sizeof(src), "%s/%s", dir, c->own);
-    data = tokio_test_read_file(src, &len);
-    assert_non_null(data);
-    free(data);
+    assert_int_equal(stat(src, &st), 0);
     const char *ext = strchr(base_name(c->own), '.');
-    format(path, sizeof(path), "%s/bad/truncated-%zu%s", dir, k, ext);
-    copy_damaged(src, path, len * 3 / 5, 0);
-    format(path, sizeof(path), "bad/truncated-%zu%s", k, ext);
-    why = run_one(dir, w, c, path, "truncated", 0, 0, serial++, t, &v);
-    bad += judge(c, "truncated", why, v, t);
-    format(path, sizeof(path), "%s/bad/flipped-%zu%s", dir, k, ext);
-    copy_damaged(src, path, SIZE_MAX, 61);
-    format(path, sizeof(path), "bad/flipped-%zu%s", k, ext);
-    why = run_one(dir, w, c, path, "flipped", 0, 0, serial++, t, &v);
-    bad += judge(c, "flipped", why, v, t);
-    format(path, sizeof(path), "%s/bad/high-%zu%s", dir, k, ext);
-    copy_damaged(src, path, SIZE_MAX, -97);
-    format(path, sizeof(path), "bad/high-%zu%s", k, ext);
-    why = run_one(dir, w, c, path, "not-utf8", 0, 0, serial++, t, &v);
-    bad += judge(c, "not-utf8", why, v, t);
-    format(path, sizeof(path), "%s/bad/own\xff-%zu%s", dir, k, ext);
-    copy_damaged(src, path, SIZE_MAX, 0);
-    format(path, sizeof(path), "bad/own\xff-%zu%s", k, ext);
-    why = run_one(dir, w, c, path, "own-not-utf8", 0, 1, serial++, t, &v);
-    bad += judge(c, "own-not-utf8", why, v, t);
+    for (size_t i = 0; i < sizeof(damages) / sizeof(damages[0]); i++) {
+        format(path, sizeof(path), "%s/bad/%s-%zu%s", dir, damages[i].prefix,
+               k, ext);
+        copy_damaged(src, path,
+                     damages[i].truncate ? (size_t)st.st_size * 3 / 5
+                                         : SIZE_MAX,
+                     damages[i].flip_every);
+        bad += run_one(dir, w, c, path + strlen(dir) + 1, damages[i].label,
+                       0, damages[i].must_pass, serial++, t);
+    }
     return bad;
 }
 
@@ -633,7 +562,6 @@ test_every_command_survives_the_corpus(void **state)
         t.runaways += r.t.runaways;
         t.wrong_status += r.t.wrong_status;
         t.other += r.t.other;
-        t.known += r.t.known;
         if (r.t.max_rss_kib > t.max_rss_kib) {
             t.max_rss_kib = r.t.max_rss_kib;
             memcpy(t.max_rss_run, r.t.max_rss_run, sizeof(t.max_rss_run));
@@ -641,10 +569,9 @@ test_every_command_survives_the_corpus(void **state)
     }
     print_message("hostile corpus: %zu runs (%zu exit 1 or 2), %zu "
                   "crashes, %zu runaways, %zu wrong exit statuses, %zu other "
-                  "faults; %zu faults listed as known; peak memory %ld MiB "
-                  "(%s)\n", t.runs, t.failures, t.crashes, t.runaways,
-                  t.wrong_status, t.other, t.known, t.max_rss_kib >> 10,
-                  t.max_rss_run);
+                  "faults; peak memory %ld MiB (%s)\n", t.runs, t.failures,
+                  t.crashes, t.runaways, t.wrong_status, t.other,
+                  t.max_rss_kib >> 10, t.max_rss_run);
     tokio_test_workdir_free(&wd);
     if (bad > 0)
         fail_msg("%zu runs went wrong (above)", bad);

@@ -62,8 +62,7 @@ test_every_pack_log_exits_0_with_valid_json(void **state)
     size_t good = 0, bad = 0;
     char *derived = NULL, *top = NULL;
 
-    if (wd->inputs == NULL)
-        skip();
+    TOKIO_TEST_NEED_INPUTS(wd);
     schema = load_schema();
     derived = tokio_test_copy_data("darshan-logs-derived", &top);
     n_logs = 0;
@@ -131,8 +130,7 @@ test_sample_badost_finds_ost_14(void **state)
     size_t i;
     int seen = 0;
 
-    if (wd->inputs == NULL)
-        skip();
+    TOKIO_TEST_NEED_INPUTS(wd);
     r = tokio_test_run(wd->dir, env, argv);
     assert_int_equal(r.status, 0);
     res = json_loads(r.out, 0, NULL);
@@ -170,8 +168,7 @@ test_output_forms(void **state)
                            "inputs/sample.darshan", NULL };
     struct tokio_run r;
 
-    if (wd->inputs == NULL)
-        skip();
+    TOKIO_TEST_NEED_INPUTS(wd);
     r = tokio_test_run(wd->dir, env, text);
     assert_int_equal(r.status, 0);
     assert_contains(r.out, "== inputs/sample.darshan\njob 4478544, 2048 "
@@ -208,8 +205,7 @@ test_colour_on_a_terminal(void **state)
                            "inputs/sample.darshan", NULL };
     char buf[65536];
 
-    if (wd->inputs == NULL)
-        skip();
+    TOKIO_TEST_NEED_INPUTS(wd);
     for (int no_color = 0; no_color < 2; no_color++) {
         int master = posix_openpt(O_RDWR | O_NOCTTY);
         size_t len = 0;
@@ -281,8 +277,7 @@ test_thresholds_listed_and_overridden(void **state)
     assert_contains(r.err, "site configuration key insights");
     tokio_run_free(&r);
     free(yaml);
-    if (wd->inputs == NULL)
-        skip();
+    TOKIO_TEST_NEED_INPUTS(wd);
     /* sample.darshan's misaligned files are high at 0.1, ok at 1 */
     r = tokio_test_run(wd->dir, env, none);
     assert_int_equal(r.status, 0);
@@ -314,8 +309,7 @@ test_bad_command_lines_and_inputs(void **state)
     tokio_test_run_fails(env, bad_top, 2, "--top must be 0 to 32");
     tokio_test_run_fails(env, two_ids, 2, "--slurm-jobid");
     tokio_test_run_fails(env, missing, 1, "/nonexistent/x.darshan");
-    if (wd->inputs == NULL)
-        skip();
+    TOKIO_TEST_NEED_INPUTS(wd);
     const char *mixed[] = { "insights", "--csv", "--client-only",
                             "inputs/sample.darshan", "inputs/hpss_daily.txt",
                             NULL };

@@ -95,31 +95,6 @@ free_words(char **words)
     free(words);
 }
 
-/* The commands `tokio help` lists, config included (NULL-ended). */
-static char **
-read_command_names(void)
-{
-    const char *argv[] = { "help", NULL };
-    struct tokio_run r = tokio_test_run(NULL, NULL, argv);
-    char **names = calloc(MAX_WORDS, sizeof(*names));
-    size_t n = 0;
-    const char *line;
-
-    assert_int_equal(r.status, 0);
-    assert_non_null(names);
-    line = strstr(r.out, "\ncommands:\n");
-    assert_non_null(line);
-    for (line = strchr(line + 1, '\n'); line != NULL && line[1] == ' ';
-         line = strchr(line + 1, '\n')) {
-        char name[64];
-        if (sscanf(line, "\n  %63s", name) == 1 && n < MAX_WORDS - 1)
-            names[n++] = strdup(name);
-    }
-    tokio_run_free(&r);
-    assert_true(n >= 30);
-    return names;
-}
-
 /*
  * The option spellings ("-t", "--topology") of `tokio CMD --help`, read
  * from its options: lines "  -t, --topology [<nodemap>]  help" and
@@ -180,7 +155,7 @@ static char **
 command_names(void)
 {
     if (seen.names == NULL)
-        seen.names = read_command_names();
+        seen.names = tokio_test_command_names();
     return seen.names;
 }
 

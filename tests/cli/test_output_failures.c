@@ -118,8 +118,7 @@ test_writing_to_a_full_device_fails_cleanly(void **state)
 {
     struct tokio_workdir *wd = *state;
 
-    if (wd->inputs == NULL)
-        skip();
+    TOKIO_TEST_NEED_INPUTS(wd);
     if (access("/dev/full", W_OK) != 0) {
         print_message("skipped: no /dev/full\n");
         skip();
@@ -140,8 +139,7 @@ test_a_file_too_large_leaves_the_old_one(void **state)
 {
     struct tokio_workdir *wd = *state;
 
-    if (wd->inputs == NULL)
-        skip();
+    TOKIO_TEST_NEED_INPUTS(wd);
     char *outdir = tokio_test_join(wd->dir, "out");
     char *out = tokio_test_join(outdir, "result");
     static const char old[] = "the result of an earlier run\n";
@@ -198,8 +196,7 @@ test_standard_output_on_a_full_device_fails(void **state)
         (const char *[]){ "darshan-scoreboard", "inputs/darshanlogs.db", NULL },
     };
 
-    if (wd->inputs == NULL)
-        skip();
+    TOKIO_TEST_NEED_INPUTS(wd);
     if (access("/dev/full", W_OK) != 0) {
         print_message("skipped: no /dev/full\n");
         skip();

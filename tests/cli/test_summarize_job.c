@@ -89,8 +89,7 @@ test_summarize_job_csv_goldens(void **state)
     struct tokio_workdir *wd = *state;
     char rel[256];
 
-    if (wd->inputs == NULL)
-        skip();
+    TOKIO_TEST_NEED_INPUTS(wd);
     for (size_t i = 0; i < sizeof(csv_cases) / sizeof(csv_cases[0]); i++) {
         struct tokio_run r = run_case(wd, csv_cases[i]);
         print_message("%s\n", csv_cases[i][0]);
@@ -107,8 +106,7 @@ test_summarize_job_json_goldens(void **state)
     struct tokio_workdir *wd = *state;
     char path[4096];
 
-    if (wd->inputs == NULL)
-        skip();
+    TOKIO_TEST_NEED_INPUTS(wd);
     for (size_t i = 0; i < sizeof(json_cases) / sizeof(json_cases[0]); i++) {
         struct tokio_run r = run_case(wd, json_cases[i]);
         json_error_t err;

@@ -216,13 +216,8 @@ test_summarize_tts_usage_errors_exit_2(void **state)
     const char *bad[] = { "summarize-tts", "--nope", "a", NULL };
     const char *const *argvs[] = { none, two, bad };
 
-    for (size_t i = 0; i < 3; i++) {
-        struct tokio_run r = tokio_test_run(NULL, env, argvs[i]);
-
-        assert_int_equal(r.status, 2);
-        assert_contains(r.err, "summarize-tts --help");
-        tokio_run_free(&r);
-    }
+    for (size_t i = 0; i < 3; i++)
+        tokio_test_run_fails(env, argvs[i], 2, "summarize-tts --help");
 }
 
 int

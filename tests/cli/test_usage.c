@@ -10,29 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The command names `tokio help` lists (NULL-ended; free each and it). */
-static char **
-command_names(void)
-{
-    const char *argv[] = { "help", NULL };
-    struct tokio_run r = tokio_test_run(NULL, NULL, argv);
-    char **names = calloc(64, sizeof(*names));
-    size_t n = 0;
-
-    assert_int_equal(r.status, 0);
-    assert_non_null(names);
-    for (char *line = strstr(r.out, "\ncommands:\n"); line != NULL;
-         line = strchr(line + 1, '\n')) {
-        char name[64];
-        if (sscanf(line, "\n  %63s", name) == 1 && n < 63 &&
-            strchr(name, '-') != NULL)
-            names[n++] = strdup(name);
-    }
-    tokio_run_free(&r);
-    assert_true(n >= 24);
-    return names;
-}
-
 /* `tokio argv...` must be a usage error whose message holds `msg`. */
 static void
 check_usage_error(const char *const *argv, const char *msg)
@@ -57,7 +34,7 @@ check_usage_error(const char *const *argv, const char *msg)
 static void
 test_every_command_refuses_empty_words(void **state)
 {
-    char **names = command_names();
+    char **names = tokio_test_command_names();
 
     (void)state;
     for (size_t i = 0; names[i] != NULL; i++) {

@@ -146,13 +146,6 @@ run_ok(const char *dir, const struct writer *w, const char *out)
     tokio_run_free(&r);
 }
 
-/* `dir`/`rel`, malloc()ed. */
-static char *
-at(const char *dir, const char *rel)
-{
-    return tokio_test_join(dir, rel);
-}
-
 /* ---- signals ---------------------------------------------------------- */
 
 /* Regression (issue 17, 9): SIGINT, SIGTERM or SIGHUP during an -o write
@@ -176,7 +169,7 @@ test_every_writer_cleans_up_on_signals(void **state)
                            tokio_test_sanitized()
                            ? "ASAN_OPTIONS=verify_asan_link_order=0" : NULL,
                            NULL };
-    char *outdir = at(wd.dir, "out");
+    char *outdir = tokio_test_join(wd.dir, "out");
     assert_int_equal(mkdir(outdir, 0700), 0);
     for (size_t i = 0; i < N_WRITERS; i++) {
         const struct writer *w = &writers[i];
@@ -187,7 +180,7 @@ test_every_writer_cleans_up_on_signals(void **state)
             continue;
 
         snprintf(name, sizeof(name), "out/%s.out", w->argv[0]);
-        path = at(wd.dir, name);
+        path = tokio_test_join(wd.dir, name);
         if (w->updates)
             run_ok(wd.dir, w, name);
         else
@@ -195,26 +188,23 @@ test_every_writer_cleans_up_on_signals(void **state)
         char *before = tokio_test_read_file(path, &len0);
         /* the three signals in turn over the table (one handler for
          * all: a run per writer keeps the test short) */
-        for (size_t k = i % 3; k == i % 3; k++) {
-            int caught;
-            struct tokio_run r = tokio_test_run_signalled(
-                wd.dir, held, args(w, name), outdir, sigs[k], &caught);
+        const int sig = sigs[i % 3];
+        int caught;
+        struct tokio_run r = tokio_test_run_signalled(
+            wd.dir, held, args(w, name), outdir, sig, &caught);
 
-            if (!caught || r.status != 128 + sigs[k])
-                fail_msg("%s, signal %d: %s, exit %d: %s", w->argv[0],
-                         sigs[k], caught ? "signalled" : "no temporary seen",
-                         r.status, r.err);
-            tokio_run_free(&r);
-            if (tokio_test_count_temporaries(outdir) != 0)
-                fail_msg("%s, signal %d: a temporary is left", w->argv[0],
-                         sigs[k]);
-            char *after = tokio_test_read_file(path, &len1);
-            if (after == NULL || len1 != len0 ||
-                memcmp(before, after, len0) != 0)
-                fail_msg("%s, signal %d: the old output changed",
-                         w->argv[0], sigs[k]);
-            free(after);
-        }
+        if (!caught || r.status != 128 + sig)
+            fail_msg("%s, signal %d: %s, exit %d: %s", w->argv[0], sig,
+                     caught ? "signalled" : "no temporary seen", r.status,
+                     r.err);
+        tokio_run_free(&r);
+        if (tokio_test_count_temporaries(outdir) != 0)
+            fail_msg("%s, signal %d: a temporary is left", w->argv[0], sig);
+        char *after = tokio_test_read_file(path, &len1);
+        if (after == NULL || len1 != len0 || memcmp(before, after, len0) != 0)
+            fail_msg("%s, signal %d: the old output changed", w->argv[0],
+                     sig);
+        free(after);
         free(before);
         free(path);
     }
@@ -265,7 +255,7 @@ test_every_writer_follows_links_and_modes(void **state)
     (void)state;
 
     TOKIO_TEST_NEED_WORKDIR(&wd);
-    char *outdir = at(wd.dir, "out");
+    char *outdir = tokio_test_join(wd.dir, "out");
     assert_int_equal(mkdir(outdir, 0777), 0);
     if (as_nobody) {
         /* the inputs readable, the output folder writable by nobody */
@@ -283,7 +273,8 @@ test_every_writer_follows_links_and_modes(void **state)
         snprintf(link_rel, sizeof(link_rel), "out/%s.link", cmd);
         snprintf(real_name, sizeof(real_name), "%s.real", cmd);
         snprintf(real_rel, sizeof(real_rel), "out/%s", real_name);
-        char *link = at(wd.dir, link_rel), *real = at(wd.dir, real_rel);
+        char *link = tokio_test_join(wd.dir, link_rel);
+        char *real = tokio_test_join(wd.dir, real_rel);
 
         /* a link to a file not yet there: the file is made */
         assert_int_equal(symlink(real_name, link), 0);
@@ -456,7 +447,8 @@ test_sqlite_caches_take_both_updates(void **state)
                             NULL };
         const char *b[] = { cmd, "-i", in, "-o", "ref.sqlite3",
                             cases[c].mid, cases[c].to, cases[c].tail, NULL };
-        char *ref = at(wd.dir, "ref.sqlite3"), *out = at(wd.dir, "o.sqlite3");
+        char *ref = tokio_test_join(wd.dir, "ref.sqlite3");
+        char *out = tokio_test_join(wd.dir, "o.sqlite3");
 
         unlink(ref);
         ok(wd.dir, a);
@@ -564,7 +556,8 @@ test_archive_mmperfmon_takes_both_updates(void **state)
     const char *b[] = MM("o.hdf5", "11.txt");
 #undef MM
     struct tokio_run r;
-    char *ref = at(dir, "ref.hdf5"), *out = at(dir, "o.hdf5");
+    char *ref = tokio_test_join(dir, "ref.hdf5");
+    char *out = tokio_test_join(dir, "o.hdf5");
 
     r = tokio_test_run(dir, mm_env, ref10);
     assert_int_equal(r.status, 0);
@@ -651,7 +644,8 @@ test_archive_esnet_snmp_takes_both_updates(void **state)
     (void)state;
 
     TOKIO_TEST_NEED_WORKDIR(&wd);
-    char *ref = at(wd.dir, "ref.hdf5"), *out = at(wd.dir, "o.hdf5");
+    char *ref = tokio_test_join(wd.dir, "ref.hdf5");
+    char *out = tokio_test_join(wd.dir, "o.hdf5");
     ok(wd.dir, ref_a);
     ok(wd.dir, ref_b);
     for (int trial = 0; trial < 3; trial++) {
@@ -694,37 +688,7 @@ test_archive_mmperfmon_full_disk_fails_cleanly(void **state)
                            "2019-05-15T00:00:00", "--init-end",
                            "2019-05-16T00:00:00", "--timestep", "60", "-o",
                            "o.hdf5", "--files", tgz, NULL };
-    char *outdir = at(wd.dir, "out");
-    assert_int_equal(mkdir(outdir, 0700), 0);
-
-    struct tokio_run r = tokio_test_run_limited(outdir, mm_env, argv, 65536);
-    if (r.status != 1)
-        fail_msg("exit %d: %s", r.status, r.err);
-    assert_contains(r.err, "o.hdf5");
-    assert_contains(r.err, "File too large");
-    assert_ptr_equal(strchr(r.err, '\n'), r.err + strlen(r.err) - 1);
-    tokio_run_free(&r);
-    assert_int_equal(tokio_test_count_temporaries(outdir), 0);
-    assert_int_equal(tokio_test_count_entries(outdir), 1);  /* the lock */
-
-    char *left = NULL;
-    char *mnt = at(wd.dir, "mnt");
-    assert_int_equal(mkdir(mnt, 0700), 0);
-    if (tokio_test_run_in_tmpfs(mnt, 64, mm_env, argv, &r, &left) < 0) {
-        print_message("no tmpfs of our own here: the file-size limit "
-                      "alone was tried\n");
-    } else {
-        if (r.status != 1)
-            fail_msg("exit %d: %s", r.status, r.err);
-        assert_contains(r.err, "o.hdf5");
-        assert_contains(r.err, "No space left on device");
-        assert_ptr_equal(strchr(r.err, '\n'), r.err + strlen(r.err) - 1);
-        assert_string_equal(left, ".o.hdf5.lock\n");
-        tokio_run_free(&r);
-        free(left);
-    }
-    free(mnt);
-    free(outdir);
+    tokio_test_full_disk_fails(wd.dir, mm_env, argv, "o.hdf5");
     tokio_test_workdir_free(&wd);
 }
 

@@ -98,7 +98,7 @@ archive(const char *db, const char *out, int64_t start, int64_t end,
     int rc;
 
     assert_int_equal(tokio_lmtdb_open(&lmt, db, NULL), TOKIO_OK);
-    rc = tokio_archive_lmtdb(lmt, out, &(struct tokio_archive_lmtdb_range){
+    rc = tokio_archive_lmtdb(lmt, out, &(struct tokio_archive_range){
         .start = start, .end = end, .init_start = init_start,
         .init_end = init_end, .timestep = STEP });
     tokio_lmtdb_free(lmt);
@@ -185,7 +185,7 @@ test_archive_lmtdb_bad_range_is_einval(void **state)
     struct tokio_lmtdb *lmt = NULL;
     char *dir = small_db(&lmt, out, sizeof(out));
     int64_t t0 = tokio_test_local(2020, 6, 1, 0, 0, 0);
-    struct tokio_archive_lmtdb_range r = {
+    struct tokio_archive_range r = {
         .start = t0, .end = t0, .init_start = t0, .init_end = t0 + 10,
         .timestep = STEP
     };
@@ -214,7 +214,7 @@ test_archive_lmtdb_survives_every_oom(void **state)
     struct tokio_lmtdb *lmt = NULL;
     char *dir = small_db(&lmt, out, sizeof(out));
     int64_t t0 = tokio_test_local(2020, 6, 1, 0, 0, 0);
-    const struct tokio_archive_lmtdb_range r = {
+    const struct tokio_archive_range r = {
         .start = t0, .end = t0 + 50, .init_start = t0, .init_end = t0 + 50,
         .timestep = STEP
     };

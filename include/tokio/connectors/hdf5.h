@@ -149,6 +149,25 @@ struct tokio_hdf5_update;
 #define TOKIO_HDF5_MAX_ROWS ((size_t)1 << 23)
 
 /**
+ * The rows of [start, end) every `timestep` seconds (> 0, start <= end),
+ * a partial last one counted, as the reference's TimeSeries.init() makes
+ * them: what TOKIO_HDF5_MAX_ROWS bounds.
+ */
+TOKIO_API uint64_t tokio_hdf5_rows(int64_t start, int64_t end,
+                                   int64_t timestep);
+
+/**
+ * An archiver's range (tokio/timeseries.h) checked before anything is
+ * allocated: a timestep of 1 s or more, each start before its end, and
+ * neither [start, end) nor [init_start, init_end) more than
+ * TOKIO_HDF5_MAX_ROWS rows.
+ * @param output  the file archived into, named in the message
+ * @return TOKIO_OK; TOKIO_EINVAL.
+ */
+TOKIO_API int tokio_hdf5_check_range(const struct tokio_archive_range *r,
+                                     const char *output);
+
+/**
  * Begin an all-or-nothing update of the TTS file `path`, created if
  * absent.  The work happens on a private copy in the same directory;
  * nothing is visible at `path` until tokio_hdf5_update_finish().  As

@@ -10,14 +10,13 @@
 #include <stdint.h>
 
 #include "tokio/common.h"
+#include "tokio/timeseries.h"
 
 struct tokio_es;
 
 struct tokio_archive_collectdes_options {
     const char *output;             /* the TTS file, created or updated */
-    int64_t init_start, init_end;   /* a new dataset's rows: [start, end) */
-    int64_t query_start, query_end; /* the documents asked for */
-    int64_t timestep;               /* seconds between rows */
+    struct tokio_archive_range range; /* documents of [start, end) */
     long num_nodes;                 /* columns of the server datasets */
     long ssds_per_node;             /* num_nodes * this: of the SSD ones */
     const char *input;              /* a cache of pages, or NULL: */
@@ -26,8 +25,8 @@ struct tokio_archive_collectdes_options {
 
 /**
  * In one all-or-nothing update of `output` (holding its lock): read each
- * dataset, or make it over [init_start, init_end); clear the CPU
- * datasets over [query_start, query_end); add every page of the cache or
+ * dataset, or make it over range's [init_start, init_end); clear the
+ * CPU datasets over [start, end); add every page of the cache or
  * of the cpu, disk and memory queries as it arrives; turn CPU sums into
  * averages; commit.  The file is left as it was on any failure.
  * @return TOKIO_OK; TOKIO_EINVAL (bad ranges, sizes; more hosts or

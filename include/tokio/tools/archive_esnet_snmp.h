@@ -12,12 +12,11 @@
 #include <stdint.h>
 
 #include "tokio/common.h"
+#include "tokio/timeseries.h"
 
 struct tokio_archive_esnet_snmp_options {
     const char *output;             /* the TTS file, created or updated */
-    int64_t init_start, init_end;   /* a new dataset's rows: [start, end) */
-    int64_t query_start, query_end; /* the rates asked for: [start, end] */
-    int64_t timestep;               /* seconds between rows */
+    struct tokio_archive_range range; /* rates of [start, end] */
     const json_t *interfaces;       /* {endpoint: [interface, ...]} */
     const char *input;              /* a cache of rates, or NULL: the API */
     const char *url;                /* the API (when input is NULL) */

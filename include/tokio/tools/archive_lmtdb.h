@@ -9,21 +9,12 @@
 #include <stdint.h>
 
 #include "tokio/common.h"
+#include "tokio/timeseries.h"
 
 struct tokio_lmtdb;
 
-/* The rows to archive, and the span of a file (or dataset) made new; all
- * times are epochs in seconds. */
-struct tokio_archive_lmtdb_range {
-    int64_t start;          /* first row's time */
-    int64_t end;            /* rows up to, not including, this time */
-    int64_t init_start;     /* a new dataset spans init_start .. */
-    int64_t init_end;       /* .. init_end (exclusive) */
-    int64_t timestep;       /* seconds between rows, > 0 */
-};
-
 /**
- * Archive the LMT data of r->start .. r->end into the TTS file `output`,
+ * Archive the LMT data of [r->start, r->end) into the TTS file `output`,
  * creating it, or its missing datasets, over r->init_start .. r->init_end
  * (the reference's init_hdf5_file()): OST bytes read and written (as
  * per-timestep deltas), fullness and inodes, OSS and MDS CPU and memory
@@ -36,13 +27,13 @@ struct tokio_archive_lmtdb_range {
  * *_INFO tables are skipped (the reference raised KeyError for all but
  * MDS operations); nothing is printed.
  *
- * @return TOKIO_OK; TOKIO_EINVAL (start not before end, timestep not
- *         positive; a range the existing file does not cover); the
+ * @return TOKIO_OK; TOKIO_EINVAL (a range tokio_hdf5_check_range()
+ *         refuses, or the existing file does not cover); the
  *         statuses of the database queries and of the HDF5 update
  *         (TOKIO_EIO, TOKIO_EFORMAT); TOKIO_ENOMEM.  The message names
  *         the output or the database.
  */
 TOKIO_API int tokio_archive_lmtdb(struct tokio_lmtdb *lmt, const char *output,
-                                  const struct tokio_archive_lmtdb_range *r);
+                                  const struct tokio_archive_range *r);
 
 #endif

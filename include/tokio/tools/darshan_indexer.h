@@ -183,4 +183,19 @@ TOKIO_API int tokio_darshan_index_merge(const char *out_path,
  */
 TOKIO_API int tokio_darshan_bytes_per_fs(json_t **out, const char *path);
 
+/**
+ * The partial outputs of `summarize-darshanlogs --shard K/N` runs (JSON
+ * objects of {log: {mountpt: bytes...}}) merged into what one run over
+ * all the logs writes: the logs in name order, as one run over a folder
+ * adds them.
+ *
+ * @param[out] out  a new reference; NULL on failure.
+ * @return TOKIO_OK; TOKIO_EFORMAT (a part is not such an output, or two
+ *         parts hold one log, overlapping shards: the message names the
+ *         parts); TOKIO_EIO (a part cannot be read); TOKIO_ENOMEM.
+ */
+TOKIO_API int tokio_darshan_summaries_merge(json_t **out,
+                                            const char *const *parts,
+                                            size_t n_parts);
+
 #endif
