@@ -30,24 +30,16 @@ struct access {
     int64_t bytes;
 };
 
-/* A log of a 100-second job of NPROCS ranks whose DXT_POSIX traces are
- * `acc` (each rank's accesses one record, writes first, each taking
- * 0.01 s); with n == 0, a log with no DXT module at all. */
+/* The traces `acc` of module `mod` (DXT_POSIX or DXT_MPIIO) of a job of
+ * `nprocs` ranks: each rank's accesses one record, writes first, each
+ * taking 0.01 s, on a file of its own ("/lus/rank<R>.<suffix>"). */
 static void
-write_log_of(const char *path, int nprocs, const struct access *acc,
-             size_t n)
+add_traces(struct tokio_darshan_writer *w, int mod, int nprocs,
+           const struct access *acc, size_t n)
 {
-    struct tokio_darshan_job_info job = {
-        .uid = 1000, .jobid = 4243, .start_time = 1600000000,
-        .end_time = 1600000100, .nprocs = nprocs, .exe = "./dxt <b>app</b>",
-    };
-    const struct tokio_darshan_mount mounts[] = { { "/lus", "lustre" } };
-    struct tokio_darshan_writer *w = NULL;
     struct tokio_darshan_segment segs[16];
+    const char *suffix = mod == TOKIO_DARSHAN_DXT_POSIX ? "dat" : "mpiio";
 
-    job.n_mounts = 1;
-    job.mounts = mounts;
-    assert_int_equal(tokio_darshan_writer_new(&w, &job), TOKIO_OK);
     for (int r = 0; r < nprocs; r++) {
         struct tokio_darshan_record d = { 0 };
         char name[32];
@@ -69,20 +61,48 @@ write_log_of(const char *path, int nprocs, const struct access *acc,
                 }
         if (k == 0)
             continue;
-        snprintf(name, sizeof(name), "/lus/rank%d.dat", r);
+        snprintf(name, sizeof(name), "/lus/rank%d.%s", r, suffix);
         d.id = tokio_darshan_writer_hash(name);
         d.rank = r;
         d.hostname = "nid00001";
         d.segments = segs;
         assert_int_equal(tokio_darshan_writer_add_name(w, d.id, name),
                          TOKIO_OK);
-        if (tokio_darshan_writer_add(w, TOKIO_DARSHAN_DXT_POSIX, &d) !=
-            TOKIO_OK)
+        if (tokio_darshan_writer_add(w, mod, &d) != TOKIO_OK)
             fail_msg("%s", tokio_errmsg());
     }
+}
+
+/* A log of a 100-second job of `nprocs` ranks whose DXT_POSIX traces are
+ * `posix` and DXT_MPIIO traces `mpiio` (add_traces()); with no access at
+ * all, a log with no DXT module. */
+static void
+write_layers(const char *path, int nprocs, const struct access *posix,
+             size_t n_posix, const struct access *mpiio, size_t n_mpiio)
+{
+    struct tokio_darshan_job_info job = {
+        .uid = 1000, .jobid = 4243, .start_time = 1600000000,
+        .end_time = 1600000100, .nprocs = nprocs, .exe = "./dxt <b>app</b>",
+    };
+    const struct tokio_darshan_mount mounts[] = { { "/lus", "lustre" } };
+    struct tokio_darshan_writer *w = NULL;
+
+    job.n_mounts = 1;
+    job.mounts = mounts;
+    assert_int_equal(tokio_darshan_writer_new(&w, &job), TOKIO_OK);
+    add_traces(w, TOKIO_DARSHAN_DXT_POSIX, nprocs, posix, n_posix);
+    add_traces(w, TOKIO_DARSHAN_DXT_MPIIO, nprocs, mpiio, n_mpiio);
     if (tokio_darshan_writer_write(w, path) != TOKIO_OK)
         fail_msg("%s", tokio_errmsg());
     tokio_darshan_writer_free(w);
+}
+
+/* Only DXT_POSIX traces, `acc`. */
+static void
+write_log_of(const char *path, int nprocs, const struct access *acc,
+             size_t n)
+{
+    write_layers(path, nprocs, acc, n, NULL, 0);
 }
 
 static void
@@ -395,6 +415,61 @@ test_insights_dxt_finding(void **state)
     free(log);
 }
 
+/* One layer's bytes, not both: the DXT_MPIIO traces when the log has no
+ * DXT_POSIX segment, else the POSIX ones only (the reader hands POSIX's
+ * records over first, in the pass that reads the rest of the log). */
+static void
+test_dxt_mpiio_only_without_posix(void **state)
+{
+    const char *dir = *state;
+    char *log = tokio_test_join(dir, "m.darshan");
+    json_t *row, *x;
+    char *html;
+
+    /* MPI-IO only: the figures of `concentrated` as for POSIX */
+    write_layers(log, NPROCS, NULL, 0, concentrated, N(concentrated));
+    row = summary(log, 1);
+    assert_int_equal(num(row, "dxt_segments"), 7);
+    assert_true(num(row, "dxt_bytes") == 8.0 * MIB);
+    assert_true(num(row, "dxt_peak_bin_share") == 0.75);
+    assert_int_equal(num(row, "dxt_busiest_rank"), 0);
+    assert_true(num(row, "dxt_busiest_rank_share") == 0.5);
+    assert_int_equal(num(row, "dxt_active_ranks"), 3);
+    json_decref(row);
+    html = report(dir, log, 1);
+    assert_contains(html, "<p>7 MPI-IO segments traced moved 8.0 MiB in 60 "
+                          "time bins");
+    free(html);
+    x = finding(log, 1);
+    assert_string_equal(level(x), "warning");
+    assert_contains(json_string_value(json_object_get(x, "source")),
+                    "DXT_MPIIO traces");
+    json_decref(x);
+
+    /* both: POSIX's `spread` (4 x 1 MiB, one rank each, 4 bins), the
+     * MPI-IO `concentrated` left out */
+    write_layers(log, NPROCS, spread, N(spread), concentrated,
+                 N(concentrated));
+    row = summary(log, 1);
+    assert_int_equal(num(row, "dxt_segments"), 4);
+    assert_true(num(row, "dxt_bytes") == 4.0 * MIB);
+    assert_true(num(row, "dxt_peak_bin_share") == 0.25);
+    assert_true(num(row, "dxt_active_bin_share") == 0.04);
+    assert_true(num(row, "dxt_busiest_rank_share") == 0.25);
+    assert_int_equal(num(row, "dxt_active_ranks"), 4);
+    json_decref(row);
+    html = report(dir, log, 1);
+    assert_contains(html, "<p>4 POSIX segments traced moved 4.0 MiB in 60 "
+                          "time bins");
+    free(html);
+    x = finding(log, 1);
+    assert_string_equal(level(x), "ok");
+    assert_contains(json_string_value(json_object_get(x, "source")),
+                    "DXT_POSIX traces");
+    json_decref(x);
+    free(log);
+}
+
 /* A log of NPROCS records of `nseg` 1 MiB segments over the run. */
 static void
 write_big_log(const char *path, size_t nseg)
@@ -505,6 +580,9 @@ main(void)
                                         tokio_test_mkdtemp_setup,
                                         tokio_test_remove_dir),
         cmocka_unit_test_setup_teardown(test_insights_dxt_finding,
+                                        tokio_test_mkdtemp_setup,
+                                        tokio_test_remove_dir),
+        cmocka_unit_test_setup_teardown(test_dxt_mpiio_only_without_posix,
                                         tokio_test_mkdtemp_setup,
                                         tokio_test_remove_dir),
         cmocka_unit_test_setup_teardown(
