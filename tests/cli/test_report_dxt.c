@@ -4,9 +4,10 @@
  * heat map section (its cells counted), the dxt_* keys against values
  * derived by hand, the finding dxt_concentration at each of its levels,
  * nothing of DXT without --dxt, and memory: a log with 20 times the
- * segments costs the same peak memory within a small constant, with
- * --dxt (the traces stream into the heat map) and without (their regions
- * are not even inflated).
+ * segments costs report and summarize-job the same peak memory within a
+ * small constant, with --dxt (the traces are folded into the heat map in
+ * the pass that reads the log) and without (their regions are not even
+ * inflated).
  */
 #include "testutil.h"
 
@@ -516,23 +517,37 @@ write_big_log(const char *path, size_t nseg)
     free(segs);
 }
 
-/* Peak memory of `tokio report [--dxt] -o <dir>/r.html log`; its page. */
+/* Peak memory of `tokio report [--dxt] -o <dir>/r.html log` (its page
+ * into *out), or with `summarize`, of `tokio summarize-job -j [--dxt]
+ * log` (its output into *out). */
 static long
-peak_of(const char *dir, const char *log, int dxt, char **page_out)
+peak_of(const char *dir, const char *log, int summarize, int dxt,
+        char **out)
 {
     const struct tokio_test_limits lim = { 0, 60 };
     char *page = tokio_test_join(dir, "r.html");
-    const char *argv[] = { "report", "-o", page, dxt ? "--dxt" : log,
-                           dxt ? log : NULL, NULL };
+    const char *report_argv[] = { "report", "-o", page,
+                                  dxt ? "--dxt" : log, dxt ? log : NULL,
+                                  NULL };
+    const char *summary_argv[] = { "summarize-job", "-j",
+                                   dxt ? "--dxt" : log, dxt ? log : NULL,
+                                   NULL };
     long rss = 0;
-    struct tokio_run r = tokio_test_run_bounded(dir, env, argv, &lim, &rss);
+    struct tokio_run r = tokio_test_run_bounded(
+        dir, env, summarize ? summary_argv : report_argv, &lim, &rss);
 
     if (r.status != 0)
-        print_message("report: %s\n", r.err);
+        print_message("%s: %s\n", summarize ? "summarize-job" : "report",
+                      r.err);
     assert_int_equal(r.status, 0);
+    if (summarize) {
+        *out = r.out;
+        r.out = NULL;
+    } else {
+        *out = tokio_test_read_file(page, NULL);
+    }
     tokio_run_free(&r);
-    *page_out = tokio_test_read_file(page, NULL);
-    assert_non_null(*page_out);
+    assert_non_null(*out);
     free(page);
     return rss;
 }
@@ -551,8 +566,8 @@ test_report_dxt_memory_does_not_grow_with_segments(void **state)
     write_big_log(small_log, small);
     write_big_log(big_log, big);
     for (int dxt = 1; dxt >= 0; dxt--) {
-        long rss_small = peak_of(dir, small_log, dxt, &p_small);
-        long rss_big = peak_of(dir, big_log, dxt, &p_big);
+        long rss_small = peak_of(dir, small_log, 0, dxt, &p_small);
+        long rss_big = peak_of(dir, big_log, 0, dxt, &p_big);
         print_message("report%s peak RSS: %ld KiB (%zu segments), %ld KiB "
                       "(%zu)\n", dxt ? " --dxt" : "", rss_small,
                       NPROCS * small, rss_big, NPROCS * big);
@@ -562,6 +577,19 @@ test_report_dxt_memory_does_not_grow_with_segments(void **state)
             assert_contains(p_small, "<p>20000 POSIX segments traced");
             assert_contains(p_big, "<p>400000 POSIX segments traced");
         }
+        free(p_small);
+        free(p_big);
+    }
+    /* summarize-job folds the traces in its one pass over the log too */
+    for (int dxt = 1; dxt >= 0; dxt--) {
+        long rss_small = peak_of(dir, small_log, 1, dxt, &p_small);
+        long rss_big = peak_of(dir, big_log, 1, dxt, &p_big);
+        print_message("summarize-job%s peak RSS: %ld KiB (%zu segments), "
+                      "%ld KiB (%zu)\n", dxt ? " --dxt" : "", rss_small,
+                      NPROCS * small, rss_big, NPROCS * big);
+        assert_true(rss_big <= rss_small + slack);
+        assert_int_equal(count(p_small, "\"dxt_segments\": 20000"), dxt);
+        assert_int_equal(count(p_big, "\"dxt_segments\": 400000"), dxt);
         free(p_small);
         free(p_big);
     }
