@@ -76,21 +76,6 @@ struct indices {
     int f[N_FCOUNTERS];
 };
 
-static int
-find_counter(int mod, const char *name, int real)
-{
-    size_t n = real ? tokio_darshan_fcounter_count(mod)
-                    : tokio_darshan_counter_count(mod);
-
-    for (size_t i = 0; i < n; i++) {
-        const char *s = real ? tokio_darshan_fcounter_name(mod, i)
-                             : tokio_darshan_counter_name(mod, i);
-        if (s != NULL && strcmp(s, name) == 0)
-            return (int)i;
-    }
-    return -1;
-}
-
 static void
 find_bins(struct indices *x, int at, int mod, const char *fmt)
 {
@@ -98,7 +83,7 @@ find_bins(struct indices *x, int at, int mod, const char *fmt)
 
     for (int b = 0; b < 10; b++) {
         snprintf(name, sizeof(name), fmt, bin_names[b]);
-        x->c[at + b] = find_counter(mod, name, 0);
+        x->c[at + b] = tokio_darshan_counter_index(mod, name, 0);
     }
 }
 
@@ -162,7 +147,8 @@ find_indices(struct indices *x)
     };
 
     for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
-        x->c[names[i].at] = find_counter(names[i].mod, names[i].name, 0);
+        x->c[names[i].at] = tokio_darshan_counter_index(names[i].mod,
+                                                        names[i].name, 0);
     find_bins(x, P_SIZE_READ, TOKIO_DARSHAN_POSIX, "POSIX_SIZE_READ_%s");
     find_bins(x, P_SIZE_WRITE, TOKIO_DARSHAN_POSIX, "POSIX_SIZE_WRITE_%s");
     find_bins(x, HD_SIZE_READ, TOKIO_DARSHAN_H5D, "H5D_SIZE_READ_AGG_%s");
@@ -172,7 +158,8 @@ find_indices(struct indices *x)
     find_bins(x, N_SIZE_WRITE, TOKIO_DARSHAN_PNETCDF_VAR,
               "PNETCDF_VAR_SIZE_WRITE_AGG_%s");
     for (int i = 0; i < N_FCOUNTERS; i++)
-        x->f[i] = find_counter(TOKIO_DARSHAN_POSIX, fnames[i], 1);
+        x->f[i] = tokio_darshan_counter_index(TOKIO_DARSHAN_POSIX,
+                                              fnames[i], 1);
 }
 
 /* ---- the pass over the records ----------------------------------------- */

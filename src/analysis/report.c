@@ -406,28 +406,6 @@ struct view {
     struct tokio__dxt_layers layers;
 };
 
-/* Index of `mod`'s counter (or fcounter) `name` (prefix stripped as the
- * JSON strips it), -1 if none. */
-static int
-counter_index(int mod, const char *name, int fcounter)
-{
-    size_t n = fcounter ? tokio_darshan_fcounter_count(mod)
-                        : tokio_darshan_counter_count(mod);
-    char want[96];
-    size_t k = 0;
-
-    for (const char *p = tokio_darshan_module_name(mod); p && *p; p++)
-        if (*p != '-' && *p != '/' && k + 1 < sizeof(want))
-            want[k++] = *p;
-    snprintf(want + k, sizeof(want) - k, "_%s", name);
-    for (size_t i = 0; i < n; i++) {
-        const char *c = fcounter ? tokio_darshan_fcounter_name(mod, i)
-                                 : tokio_darshan_counter_name(mod, i);
-        if (c != NULL && strcmp(c, want) == 0)
-            return (int)i;
-    }
-    return -1;
-}
 
 static int
 oom(void)
@@ -567,7 +545,8 @@ view_load(struct view *v, const char *path, size_t dxt_bins)
             if (*p != '-' && *p != '/' && k + 1 < sizeof(v->keys[mod]))
                 v->keys[mod][k++] = (char)tolower((unsigned char)*p);
         for (size_t c = 0; c < N_IO; c++)
-            v->io_idx[mod][c] = counter_index(mod, io_counters[c], 0);
+            v->io_idx[mod][c] = tokio__job_counter_index(mod,
+                                                         io_counters[c], 0);
     }
     for (int mod = 0; mod < TOKIO_DARSHAN_KNOWN_MODULES; mod++)
         for (int m = 0; m < TOKIO_DARSHAN_KNOWN_MODULES; m++)
@@ -576,10 +555,12 @@ view_load(struct view *v, const char *path, size_t dxt_bins)
         char name[48];
         snprintf(name, sizeof(name), "SIZE_%s_%s", k < 10 ? "READ" : "WRITE",
                  size_bins[k % 10]);
-        v->size_idx[k] = counter_index(TOKIO_DARSHAN_POSIX, name, 0);
+        v->size_idx[k] = tokio__job_counter_index(TOKIO_DARSHAN_POSIX,
+                                                  name, 0);
     }
     for (int t = 0; t < 3; t++)
-        v->time_idx[t] = counter_index(TOKIO_DARSHAN_POSIX, posix_times[t], 1);
+        v->time_idx[t] = tokio__job_counter_index(TOKIO_DARSHAN_POSIX,
+                                                  posix_times[t], 1);
     if ((rc = tokio_darshan_fold_new(&v->derived,
                                      TOKIO_DARSHAN_FOLD_PERF)) < 0)
         return rc;

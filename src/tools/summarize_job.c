@@ -228,14 +228,9 @@ struct fold {
     struct tokio__dxt_layers layers;
 };
 
-/* Index of `mod`'s counter (or fcounter) named `name` once its
- * prefix is stripped as the JSON strips it ("POSIX_", "MPIIO_"), -1 if
- * none. */
-static int
-counter_index(int mod, const char *name, int fcounter)
+int
+tokio__job_counter_index(int mod, const char *name, int fcounter)
 {
-    size_t n = fcounter ? tokio_darshan_fcounter_count(mod)
-                        : tokio_darshan_counter_count(mod);
     char want[96];
     size_t k = 0;
 
@@ -243,13 +238,7 @@ counter_index(int mod, const char *name, int fcounter)
         if (*p != '-' && *p != '/' && k + 1 < sizeof(want))
             want[k++] = *p;
     snprintf(want + k, sizeof(want) - k, "_%s", name);
-    for (size_t i = 0; i < n; i++) {
-        const char *c = fcounter ? tokio_darshan_fcounter_name(mod, i)
-                                 : tokio_darshan_counter_name(mod, i);
-        if (c != NULL && strcmp(c, want) == 0)
-            return (int)i;
-    }
-    return -1;
+    return tokio_darshan_counter_index(mod, want, fcounter);
 }
 
 /* Whether darshan-parser --base prints module `mod`, so that the JSON
@@ -416,14 +405,17 @@ fold_init(struct fold *f, int dxt)
     for (size_t k = 0; k < sizeof(f->stats) / sizeof(*f->stats); k++) {
         const char *c = useful_counters[k];
         f->stats[k].fcounter = strncmp(c, "F_", 2) == 0;
-        f->stats[k].idx = counter_index(TOKIO_DARSHAN_POSIX, c,
-                                        f->stats[k].fcounter);
+        f->stats[k].idx = tokio__job_counter_index(TOKIO_DARSHAN_POSIX, c,
+                                                   f->stats[k].fcounter);
     }
     for (int t = 0; t < 3; t++)
-        f->times[t] = counter_index(TOKIO_DARSHAN_POSIX, posix_times[t], 1);
+        f->times[t] = tokio__job_counter_index(TOKIO_DARSHAN_POSIX,
+                                               posix_times[t], 1);
     for (int mod = 0; mod < TOKIO_DARSHAN_KNOWN_MODULES; mod++) {
-        f->bytes_idx[mod][0] = counter_index(mod, "BYTES_READ", 0);
-        f->bytes_idx[mod][1] = counter_index(mod, "BYTES_WRITTEN", 0);
+        f->bytes_idx[mod][0] = tokio__job_counter_index(mod, "BYTES_READ",
+                                                        0);
+        f->bytes_idx[mod][1] = tokio__job_counter_index(mod,
+                                                        "BYTES_WRITTEN", 0);
     }
     return tokio_darshan_fold_new(&f->derived, TOKIO_DARSHAN_FOLD_PERF) < 0
                ? oom() : TOKIO_OK;

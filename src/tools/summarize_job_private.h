@@ -48,4 +48,9 @@ int tokio__dxt_layers_end(struct tokio__dxt_layers *l,
 
 void tokio__dxt_layers_free(struct tokio__dxt_layers *l);
 
+/* The position of `mod`'s counter (or fcounter) named `name` after the
+ * module's prefix, as the JSON keys it ("BYTES_READ" for
+ * "MPIIO_BYTES_READ"); -1 if none. */
+int tokio__job_counter_index(int mod, const char *name, int fcounter);
+
 #endif
