@@ -623,25 +623,16 @@ finish(struct pass *p, const struct tokio_darshan *log, int slow_ost)
         return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
                             c->path);
     if (slow_ost && c->n_osts > 0 && c->records[TOKIO_DARSHAN_POSIX] > 0) {
-        /* darshan-bad-ost reads kept records: the two modules it needs
-         * read again, only they */
-        static const struct tokio_darshan_select kept = {
-            TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_POSIX) |
-                TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_LUSTRE), 0, NULL, NULL,
-            0, 0
-        };
+        /* darshan-bad-ost's correlation: the two modules it needs read
+         * again, only they, folded per file as they are decoded */
         struct tokio_darshan_bad_ost *b = NULL;
-        struct tokio_darshan *again = NULL;
-        if ((rc = tokio_darshan_open_select(&again, c->path, &kept)) >= 0 &&
-            (rc = tokio_darshan_bad_ost_new(&b)) == TOKIO_OK &&
-            (rc = tokio_darshan_bad_ost_add_log(b, again, c->path)) ==
-                TOKIO_OK) {
+        if ((rc = tokio_darshan_bad_ost_new(&b)) == TOKIO_OK &&
+            (rc = tokio_darshan_bad_ost_add_path(b, c->path)) >= 0) {
             c->bad_ost_files = tokio_darshan_bad_ost_file_count(b);
             rc = tokio_darshan_bad_ost_correlate(b, &c->bad_ost,
                                                  &c->n_bad_ost);
         }
         tokio_darshan_bad_ost_free(b);
-        tokio_darshan_free(again);
         c->bad_ost_done = rc == TOKIO_OK;
         /* a p-value that would not converge, or no file in both
          * modules: the rule says it could not be evaluated */
