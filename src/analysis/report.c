@@ -355,13 +355,12 @@ static const char *const size_labels[] = {
  * (floating-point sums depend on order).  Before, the log's whole --base
  * JSON was built (about 13 KiB a record).  tokio report of
  * bench_darshan_gen's logs: 100,000 records (15 MB) 8.7-10.9 s and
- * 1.42 GB peak before, 1.8 s and 124 MB now; 1,000,000 records (150 MB)
- * 228 s and 13.9 GB before, 17 s and 1.1 GB now.  What is left is
- * mostly the findings (tokio_insights_log() reads the log once more,
- * 116 MB at 100,000).  With --dxt the same pass folds the DXT traces
- * into the heat map of section_dxt() (tokio__dxt_layers: memory is the
- * map's whatever the segments); without, their regions are not even
- * inflated.
+ * 1.42 GB peak before, 1.6 s and 30 MB now; 1,000,000 records (150 MB)
+ * 228 s and 13.9 GB before, 17 s and 107 MB now (the findings,
+ * tokio_insights_log(), read the log once more, in flat memory).  With
+ * --dxt the same pass folds the DXT traces into the heat map of
+ * section_dxt() (tokio__dxt_layers: memory is the map's whatever the
+ * segments); without, their regions are not even inflated.
  */
 
 /* The counters io_modules() sums, as the JSON names them. */
