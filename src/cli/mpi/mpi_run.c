@@ -41,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -48,7 +49,39 @@
 #include "tokio/output.h"
 #include "tokio/tools/darshan_indexer.h"
 
-enum { TAG_REQ = 1, TAG_WORK = 2, TAG_RES = 3, BATCH = 4 };
+enum { TAG_REQ = 1, TAG_WORK = 2, TAG_RES = 3, TAG_CTL = 4, BATCH = 4 };
+
+/*
+ * Wait for a message of `tag` from `src` without spinning a core: Open
+ * MPI's blocking calls poll flat out, and a rank that only waits (rank 0
+ * handing out work, a worker while rank 0 writes) would take a core from
+ * the ranks that parse when the node has no spare one.  A message is
+ * seen within 0.2 ms, against batches of milliseconds at least.
+ */
+static void
+await_msg(int src, int tag, MPI_Status *ms)
+{
+    struct timespec nap = { 0, 200000 };
+    int flag = 0;
+
+    for (;;) {
+        MPI_Iprobe(src, tag, MPI_COMM_WORLD, &flag, ms);
+        if (flag)
+            return;
+        nanosleep(&nap, NULL);
+    }
+}
+
+/* Rank 0: `v` to every other rank (what cli_mpi_serve() waits for). */
+static void
+tell_workers(int v)
+{
+    int size;
+
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    for (int r = 1; r < size; r++)
+        MPI_Send(&v, 1, MPI_INT, r, TAG_CTL, MPI_COMM_WORLD);
+}
 
 int
 cli_mpi_active(void)
@@ -187,7 +220,8 @@ distribute(const char *cmd, const char *const *items, size_t n,
         while (active > 0) {
             MPI_Status ms;
             int dummy, len = 0;
-            MPI_Recv(&dummy, 1, MPI_INT, MPI_ANY_SOURCE, TAG_REQ,
+            await_msg(MPI_ANY_SOURCE, TAG_REQ, &ms);
+            MPI_Recv(&dummy, 1, MPI_INT, ms.MPI_SOURCE, TAG_REQ,
                      MPI_COMM_WORLD, &ms);
             /* out of memory: nothing more is handed out, and no rank's
              * outcome is trusted */
@@ -424,6 +458,9 @@ recv_outcomes(const char *cmd, int r, json_t **out, size_t n)
     json_t *got;
     char *text;
 
+    MPI_Status ms;
+
+    await_msg(r, TAG_RES, &ms);
     MPI_Recv(head, 2, MPI_LONG_LONG, r, TAG_RES, MPI_COMM_WORLD,
              MPI_STATUS_IGNORE);
     if (head[0] == 0)
@@ -463,8 +500,11 @@ cli_mpi_serve(const char *cmd, cli_mpi_item_fn fn, void *arg)
     for (;;) {
         int go, failed;
         struct map_job job = { cmd, fn, arg, json_object() };
+        MPI_Status ms;
         /* -1: a map follows; else rank 0's exit status, the end */
-        MPI_Bcast(&go, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        await_msg(0, TAG_CTL, &ms);
+        MPI_Recv(&go, 1, MPI_INT, 0, TAG_CTL, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
         if (go >= 0) {
             json_decref(job.got);
             MPI_Finalize();
@@ -481,12 +521,12 @@ cli_mpi_map(const char *cmd, const char *const *items, size_t n,
             cli_mpi_item_fn fn, void *arg, json_t **out)
 {
     struct map_job job = { cmd, fn, arg, json_object() };
-    int go = -1, size, failed;
+    int size, failed;
 
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     for (size_t i = 0; i < n; i++)
         out[i] = NULL;
-    MPI_Bcast(&go, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    tell_workers(-1);
     failed = distribute(cmd, items, n, map_batch, &job) < 0;
     if (size == 1)
         take_outcomes(job.got, out, n);
@@ -511,7 +551,7 @@ cli_mpi_map(const char *cmd, const char *const *items, size_t n,
 int
 cli_mpi_end(int rc)
 {
-    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    tell_workers(rc);
     MPI_Finalize();
     return rc;
 }
