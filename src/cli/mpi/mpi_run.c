@@ -402,7 +402,8 @@ map_batch(void *arg, const size_t *index, const char *const *items,
         json_t *v = j->got != NULL ? j->fn(j->arg, items[k]) : NULL;
         snprintf(key, sizeof(key), "%zu", index[k]);
         if (v == NULL || json_object_set_new(j->got, key, v) < 0) {
-            cli_fail(j->cmd, "out of memory at '%s'", items[k]);
+            cli_fail(j->cmd, "cannot keep the result of '%s' (out of "
+                     "memory, or a name that is not UTF-8)", items[k]);
             return -1;
         }
     }

@@ -39,7 +39,8 @@ int cli_mpi_index(const char *cmd, const char *output, char **inputs,
 
 /* One item's work on whichever rank it was handed to: its outcome as a
  * new JSON value (errors of the item included, as data), or NULL when
- * this rank cannot go on (out of memory; `item` is then named). */
+ * this rank cannot go on (out of memory, or a result JSON cannot
+ * hold; `item` is then named). */
 typedef json_t *(*cli_mpi_item_fn)(void *arg, const char *item);
 
 /* MPI_Init; this process's rank (0 goes on as the one process would). */
