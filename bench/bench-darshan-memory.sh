@@ -2,8 +2,8 @@
 # Peak memory of the Darshan summaries against the number of records in
 # one log (issue 17 item 5): logs of 10k, 100k and 1M POSIX records (1000
 # files, more ranks each; bench/bench_darshan_gen.c makes them with the
-# library's writer), and per command its peak RSS (/usr/bin/time -f %M,
-# KiB) and wall time:
+# library's writer), and per command its peak RSS (KiB) and user + system
+# CPU seconds (bench/lib.sh's cpu_rss):
 #
 #   index-darshanlogs, index-darshanlogs -m 1 (lite), summarize-darshanlogs,
 #   darshan-bad-ost, and cache-darshan --total for comparison.
@@ -36,16 +36,11 @@ GEN=$BUILD/bench/bench_darshan_gen
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT INT TERM
 export PYTOKIO_CONFIG= TOKIO_CONFIG=
-
-peak() {    # peak RSS in KiB and seconds of: "$@"
-    if /usr/bin/time -f "%M %e" -o "$TMP/time" "$@" >/dev/null 2>"$TMP/err"
-    then tail -n 1 "$TMP/time"
-    else echo "failed: $* ($(head -c 300 "$TMP/err"))" >&2; echo "- -"
-    fi
-}
+work=$TMP
+. "$(dirname "$0")/lib.sh"
 
 printf "%-8s %-8s %-42s %10s %8s\n" records "log MiB" command "peak KiB" \
-    seconds
+    "cpu s"
 for n in $SIZES; do
     log=$TMP/u_bench_id$n-1-1-1-1_1.darshan
     "$GEN" "$log" "$n"
@@ -56,9 +51,9 @@ for n in $SIZES; do
                "cache-darshan --total"; do
         rm -f "$TMP"/*.db
         set -- $cmd
-        r=$(peak "$TOKIO" "$@" "$log")
+        r=$(cpu_rss /dev/null "$TOKIO" "$@" "$log")
         printf "%-8s %-8s %-42s %10s %8s\n" "$n" "$mib" \
-            "$(echo "$cmd" | sed "s|$TMP/||")" ${r% *} ${r#* }
+            "$(echo "$cmd" | sed "s|$TMP/||")" ${r#* } ${r% *}
     done
     rm -f "$log"
 done

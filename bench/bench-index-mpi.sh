@@ -53,20 +53,20 @@ while [ $i -lt "$n_logs" ]; do
     i=$((i + 1))
 done
 
-now() { date +%s.%N; }
+. "$top/bench/lib.sh"
 for n in 1 2 4; do
     rm -f "$work/out.db"
-    t0=$(now)
-    mpirun --allow-run-as-root --oversubscribe -n $n "$tokio" \
-        index-darshanlogs -q -o "$work/out.db" "$work/logs" || true
-    t1=$(now)
-    awk -v n=$n -v logs="$n_logs" -v t0="$t0" -v t1="$t1" 'BEGIN {
-        s = t1 - t0; w = (n > 1) ? n - 1 : 1
+    s=$(wall mpirun --allow-run-as-root --oversubscribe -n $n "$tokio" \
+        index-darshanlogs -q -o "$work/out.db" "$work/logs")
+    r=$(ratio "$n_logs" "$s")
+    if [ "$r" = - ]; then echo "ranks $n: the run failed"; continue; fi
+    awk -v n=$n -v logs="$n_logs" -v s="$s" 'BEGIN {
+        w = (n > 1) ? n - 1 : 1
         printf "ranks %d: %d logs in %.2f s = %.0f logs/s (%.0f per parsing rank)\n",
                n, logs, s, logs / s, logs / s / w }'
-    [ $n -eq 1 ] && per_rank=$(awk -v logs="$n_logs" -v t0="$t0" \
-        -v t1="$(now)" 'BEGIN { print logs / (t1 - t0) }')
+    [ $n -eq 1 ] && per_rank=$r
 done
+[ -n "${per_rank:-}" ] || exit 0
 awk -v r="$per_rank" -v pfs="$pfs_mbs" -v kib="$log_kib" 'BEGIN {
     cpu = r * (64 * 32 - 1); io = pfs * 1024 / kib
     printf "projection, 64 nodes x 32 ranks: CPU bound %.0f logs/s, " \

@@ -5,6 +5,8 @@
  *                            segments (uncompressed; 64 ranks, one file
  *                            each, 1 MiB sequential writes then reads with
  *                            jittered times) with libtokio's writer
+ *                            (tokio_test_darshan_dxt_log(),
+ *                            tests/darshan_gen.c)
  *   bench_dxt inflate LOG    the floor: only inflate every module region
  *                            (a zcat of the log), output dropped
  *   bench_dxt decode LOG     read the traces through the library, handed
@@ -20,59 +22,19 @@
 #include <zlib.h>
 
 #include "tokio/connectors/darshan.h"
-#include "tokio/connectors/darshan_writer.h"
+#include "darshan_gen.h"
 
 #define RANKS 64
-#define MIB 1048576
 
 static int
 make(const char *path, long mib)
 {
-    struct tokio_darshan_job_info job = {
-        .uid = 1000, .jobid = 1, .start_time = 1600000000,
-        .end_time = 1600003600, .nprocs = RANKS, .exe = "./ior -a POSIX",
-    };
-    const struct tokio_darshan_mount mounts[] = { { "/lus", "lustre" } };
-    size_t per = (size_t)mib * MIB / 32 / RANKS;
-    struct tokio_darshan_writer *w = NULL;
-    struct tokio_darshan_segment *segs = calloc(per, sizeof(*segs));
-    uint64_t x = 88172645463325252u;
+    size_t per = (size_t)mib * 1048576 / 32 / RANKS;
 
-    job.n_mounts = 1;
-    job.mounts = mounts;
-    if (segs == NULL || tokio_darshan_writer_new(&w, &job) < 0)
-        return 1;
-    for (int r = 0; r < RANKS; r++) {
-        char name[64];
-        snprintf(name, sizeof(name), "/lus/scratch/ior/out.%05d", r);
-        uint64_t id = tokio_darshan_writer_hash(name);
-        double t = 1.0 + r * 0.001;
-        for (size_t i = 0; i < per; i++) {
-            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-            size_t k = i < per / 2 ? i : i - per / 2;
-            segs[i].offset = (int64_t)(k * MIB);
-            segs[i].length = MIB;
-            segs[i].start_time = t;
-            t += 0.0005 + (double)(x >> 40) * 1e-11;
-            segs[i].end_time = t;
-        }
-        struct tokio_darshan_record d = { 0 };
-        d.id = id;
-        d.rank = r;
-        d.hostname = "nid00001";
-        d.n_writes = per / 2;
-        d.n_reads = per - per / 2;
-        d.segments = segs;
-        if (tokio_darshan_writer_add_name(w, id, name) < 0 ||
-            tokio_darshan_writer_add(w, TOKIO_DARSHAN_DXT_POSIX, &d) < 0)
-            return 1;
-    }
-    free(segs);
-    if (tokio_darshan_writer_write(w, path) < 0) {
+    if (tokio_test_darshan_dxt_log(path, RANKS, per) < 0) {
         fprintf(stderr, "%s\n", tokio_errmsg());
         return 1;
     }
-    tokio_darshan_writer_free(w);
     printf("made %s %zu\n", path, per * RANKS * 32);
     return 0;
 }

@@ -662,12 +662,35 @@ http_server_hits_of(const char *rel)
     json_t *pages, *all, *page;
     size_t i;
 
-    if (path == NULL)
-        return NULL;
+    if (path == NULL) {
+        print_message("skipped: ../shared/testdata/%s is absent\n", rel);
+        skip();
+    }
     pages = http_server_json_file(path);
     all = json_array();
     json_array_foreach(pages, i, page)
         json_array_extend(all, page);
     json_decref(pages);
     return all;
+}
+
+json_t *
+http_server_esnet_rates(const char *inputs)
+{
+    char path[4200];
+
+    snprintf(path, sizeof(path), "%s/esnet_snmp.json.gz", inputs);
+    return http_server_json_file(path);
+}
+
+void
+http_server_esnet_env(struct http_esnet_env *e, const struct http_server *s,
+                      const char *path)
+{
+    snprintf(e->uri, sizeof(e->uri), "PYTOKIO_ESNET_SNMP_URI=%s%s", s->url,
+             path);
+    e->env[0] = "TZ=America/Los_Angeles";
+    e->env[1] = "PYTOKIO_CONFIG=inputs/site.json";
+    e->env[2] = e->uri;
+    e->env[3] = NULL;
 }

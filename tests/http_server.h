@@ -78,8 +78,22 @@ int http_server_free_port(void);
 json_t *http_server_json_file(const char *path);
 
 /* Every hit of the reference's cache of pages `rel` (a path inside the
- * test data pack), as one list (new reference); NULL when the pack is
- * absent. */
+ * test data pack), as one list (new reference); when the pack is
+ * absent, the test is skipped, saying so. */
 json_t *http_server_hits_of(const char *rel);
+
+/* The ESnet rates the tests serve: esnet_snmp.json.gz of a working
+ * folder's `inputs` (struct tokio_workdir), a new reference. */
+json_t *http_server_esnet_rates(const char *inputs);
+
+/* The environment of a `tokio` run in a working folder against `s`'s
+ * ESnet API: Los Angeles time, the site configuration inputs/site.json,
+ * and PYTOKIO_ESNET_SNMP_URI=<its url><path>. */
+struct http_esnet_env {
+    char uri[128];
+    const char *env[4];
+};
+void http_server_esnet_env(struct http_esnet_env *e,
+                           const struct http_server *s, const char *path);
 
 #endif

@@ -1510,3 +1510,17 @@ tokio_test_make_darshan_log(const char *path, unsigned seed)
     assert_int_equal(tokio_darshan_writer_write(w, path), TOKIO_OK);
     tokio_darshan_writer_free(w);
 }
+
+void
+tokio_test_make_darshan_logs(const char *dir, unsigned n)
+{
+    char path[4300];
+
+    for (unsigned i = 0; i < n; i++) {
+        snprintf(path, sizeof(path), "%s/u%u_app_id%u_1-1-1-1_1.darshan",
+                 dir, i % 13, 1000 + i);
+        tokio_test_make_darshan_log(path, i);
+    }
+    snprintf(path, sizeof(path), "%s/zz-broken.darshan", dir);
+    tokio_test_write_file(path, "not a log", 9);
+}

@@ -430,4 +430,13 @@ struct tokio_run tokio_test_run_as_nobody(const char *cwd,
  */
 void tokio_test_make_darshan_log(const char *path, unsigned seed);
 
+/*
+ * In the folder `dir`, `n` logs of tokio_test_make_darshan_log() (seeds 0
+ * to n - 1) named as the Darshan runtime names them,
+ * u<seed % 13>_app_id<1000 + seed>_1-1-1-1_1.darshan, and one that is
+ * not a log, zz-broken.darshan: many logs of varied rows, and one that
+ * fails.
+ */
+void tokio_test_make_darshan_logs(const char *dir, unsigned n);
+
 #endif

@@ -83,20 +83,13 @@ struct posix_idx {
 static int
 find_counter(int fcounter, const char *name, size_t *out)
 {
-    size_t n = fcounter ? tokio_darshan_fcounter_count(TOKIO_DARSHAN_POSIX)
-                        : tokio_darshan_counter_count(TOKIO_DARSHAN_POSIX);
+    int i = tokio_darshan_counter_index(TOKIO_DARSHAN_POSIX, name, fcounter);
 
-    for (size_t i = 0; i < n; i++) {
-        const char *c = fcounter
-            ? tokio_darshan_fcounter_name(TOKIO_DARSHAN_POSIX, i)
-            : tokio_darshan_counter_name(TOKIO_DARSHAN_POSIX, i);
-        if (c != NULL && strcmp(c, name) == 0) {
-            *out = i;
-            return TOKIO_OK;
-        }
-    }
-    return tokio__error(TOKIO_ERR, "darshan-bad-ost: the POSIX layout has "
-                        "no counter %s", name);
+    if (i < 0)
+        return tokio__error(TOKIO_ERR, "darshan-bad-ost: the POSIX layout "
+                            "has no counter %s", name);
+    *out = (size_t)i;
+    return TOKIO_OK;
 }
 
 static int

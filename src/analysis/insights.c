@@ -421,6 +421,8 @@ tokio_insights_log(json_t **out, const struct tokio_config *cfg,
     }
     if (rc == TOKIO_OK)
         tokio__insights_client_rules(&f, &c);
+    if (rc == TOKIO_OK && o->job.dxt)
+        rc = tokio__insights_dxt_rule(&f, path);
     if (rc == TOKIO_OK && o->client_only)
         tokio__insights_server_skipped(&f, "not evaluated: only the log was "
                                        "read (--client-only)");

@@ -76,21 +76,6 @@ struct indices {
     int f[N_FCOUNTERS];
 };
 
-static int
-find_counter(int mod, const char *name, int real)
-{
-    size_t n = real ? tokio_darshan_fcounter_count(mod)
-                    : tokio_darshan_counter_count(mod);
-
-    for (size_t i = 0; i < n; i++) {
-        const char *s = real ? tokio_darshan_fcounter_name(mod, i)
-                             : tokio_darshan_counter_name(mod, i);
-        if (s != NULL && strcmp(s, name) == 0)
-            return (int)i;
-    }
-    return -1;
-}
-
 static void
 find_bins(struct indices *x, int at, int mod, const char *fmt)
 {
@@ -98,7 +83,7 @@ find_bins(struct indices *x, int at, int mod, const char *fmt)
 
     for (int b = 0; b < 10; b++) {
         snprintf(name, sizeof(name), fmt, bin_names[b]);
-        x->c[at + b] = find_counter(mod, name, 0);
+        x->c[at + b] = tokio_darshan_counter_index(mod, name, 0);
     }
 }
 
@@ -162,7 +147,8 @@ find_indices(struct indices *x)
     };
 
     for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
-        x->c[names[i].at] = find_counter(names[i].mod, names[i].name, 0);
+        x->c[names[i].at] = tokio_darshan_counter_index(names[i].mod,
+                                                        names[i].name, 0);
     find_bins(x, P_SIZE_READ, TOKIO_DARSHAN_POSIX, "POSIX_SIZE_READ_%s");
     find_bins(x, P_SIZE_WRITE, TOKIO_DARSHAN_POSIX, "POSIX_SIZE_WRITE_%s");
     find_bins(x, HD_SIZE_READ, TOKIO_DARSHAN_H5D, "H5D_SIZE_READ_AGG_%s");
@@ -172,7 +158,8 @@ find_indices(struct indices *x)
     find_bins(x, N_SIZE_WRITE, TOKIO_DARSHAN_PNETCDF_VAR,
               "PNETCDF_VAR_SIZE_WRITE_AGG_%s");
     for (int i = 0; i < N_FCOUNTERS; i++)
-        x->f[i] = find_counter(TOKIO_DARSHAN_POSIX, fnames[i], 1);
+        x->f[i] = tokio_darshan_counter_index(TOKIO_DARSHAN_POSIX,
+                                              fnames[i], 1);
 }
 
 /* ---- the pass over the records ----------------------------------------- */
@@ -636,25 +623,16 @@ finish(struct pass *p, const struct tokio_darshan *log, int slow_ost)
         return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
                             c->path);
     if (slow_ost && c->n_osts > 0 && c->records[TOKIO_DARSHAN_POSIX] > 0) {
-        /* darshan-bad-ost reads kept records: the two modules it needs
-         * read again, only they */
-        static const struct tokio_darshan_select kept = {
-            TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_POSIX) |
-                TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_LUSTRE), 0, NULL, NULL,
-            0, 0
-        };
+        /* darshan-bad-ost's correlation: the two modules it needs read
+         * again, only they, folded per file as they are decoded */
         struct tokio_darshan_bad_ost *b = NULL;
-        struct tokio_darshan *again = NULL;
-        if ((rc = tokio_darshan_open_select(&again, c->path, &kept)) >= 0 &&
-            (rc = tokio_darshan_bad_ost_new(&b)) == TOKIO_OK &&
-            (rc = tokio_darshan_bad_ost_add_log(b, again, c->path)) ==
-                TOKIO_OK) {
+        if ((rc = tokio_darshan_bad_ost_new(&b)) == TOKIO_OK &&
+            (rc = tokio_darshan_bad_ost_add_path(b, c->path)) >= 0) {
             c->bad_ost_files = tokio_darshan_bad_ost_file_count(b);
             rc = tokio_darshan_bad_ost_correlate(b, &c->bad_ost,
                                                  &c->n_bad_ost);
         }
         tokio_darshan_bad_ost_free(b);
-        tokio_darshan_free(again);
         c->bad_ost_done = rc == TOKIO_OK;
         /* a p-value that would not converge, or no file in both
          * modules: the rule says it could not be evaluated */

@@ -225,4 +225,12 @@ void tokio__insights_server_skipped(struct tokio__findings *f,
 void tokio__top_files(struct tokio__findings *f, json_t *finding,
                       const struct tokio__top *t);
 
+/* ---- --dxt (insights_dxt.c) --------------------------------------------- */
+
+/* The finding dxt_concentration from the DXT traces of the log at `path`
+ * (one rank, or one short burst, moving most of the traced bytes):
+ * TOKIO_OK, or TOKIO_ENOMEM; traces that cannot be read or are absent
+ * make it not evaluated. */
+int tokio__insights_dxt_rule(struct tokio__findings *f, const char *path);
+
 #endif

@@ -167,14 +167,20 @@ y_axis(cairo_t *cr, const struct tokio__axis *y, const char *label)
     cairo_restore(cr);
 }
 
+/* The plot area's border, its right edge at `right`. */
 static void
-frame(cairo_t *cr)
+frame_at(cairo_t *cr, double right)
 {
     cairo_set_source_rgb(cr, 0, 0, 0);
     cairo_set_line_width(cr, 0.8);
-    cairo_rectangle(cr, LEFT, TOP, WIDTH - LEFT - RIGHT,
-                    HEIGHT - TOP - BOTTOM);
+    cairo_rectangle(cr, LEFT, TOP, right - LEFT, HEIGHT - TOP - BOTTOM);
     cairo_stroke(cr);
+}
+
+static void
+frame(cairo_t *cr)
+{
+    frame_at(cr, WIDTH - RIGHT);
 }
 
 /* The legend, top right, one entry per line or series. */
@@ -325,4 +331,91 @@ tokio__plot_bars_svg(FILE *fp, const char *title, const char *ylabel,
     legend(cr, labels, colors, n_series);
     cairo_destroy(cr);
     return tokio__plot_finish(s, CAIRO_STATUS_SUCCESS, fp, "a chart");
+}
+
+/* The heat map's colour of `f` in (0, 1]: pale yellow to dark red. */
+static void
+heat_color(cairo_t *cr, double f)
+{
+    static const double stops[3][3] = {
+        { 1.00, 0.93, 0.63 }, { 0.94, 0.40, 0.15 }, { 0.50, 0.00, 0.05 }
+    };
+    double t = f <= 0.5 ? f * 2 : (f - 0.5) * 2;
+    const double *a = stops[f <= 0.5 ? 0 : 1], *b = stops[f <= 0.5 ? 1 : 2];
+
+    cairo_set_source_rgb(cr, a[0] + (b[0] - a[0]) * t,
+                         a[1] + (b[1] - a[1]) * t, a[2] + (b[2] - a[2]) * t);
+}
+
+int
+tokio__plot_heatmap_svg(FILE *fp, const char *title, const double *v,
+                        size_t nrows, size_t ncols, double x_lo, double x_hi,
+                        const char *xlabel, double y_lo, double y_hi,
+                        const char *ylabel, const char *max_text)
+{
+    const double bar = 60.0, right = WIDTH - RIGHT - bar;
+    struct tokio__axis x = { x_lo, x_hi > x_lo ? x_hi : x_lo + 1, LEFT,
+                             right };
+    struct tokio__axis y = { y_lo, y_hi > y_lo ? y_hi : y_lo + 1, TOP,
+                             HEIGHT - BOTTOM };
+    double vmax = 0, cw = (right - LEFT) / (double)(ncols ? ncols : 1);
+    double ch = (HEIGHT - BOTTOM - TOP) / (double)(nrows ? nrows : 1);
+    double ticks[8];
+    cairo_surface_t *s;
+    cairo_t *cr = begin(fp, &s, title);
+    char buf[32];
+
+    for (size_t i = 0; i < nrows * ncols; i++)
+        if (isfinite(v[i]))
+            vmax = fmax(vmax, v[i]);
+    for (size_t r = 0; r < nrows; r++)
+        for (size_t c = 0; c < ncols; c++) {
+            double f = v[r * ncols + c];
+            if (!(f > 0) || !(vmax > 0))
+                continue;
+            heat_color(cr, f / vmax);
+            cairo_rectangle(cr, LEFT + cw * (double)c, TOP + ch * (double)r,
+                            cw, ch);
+            cairo_fill(cr);
+        }
+    frame_at(cr, right);
+    /* x ticks below, y ticks left (the first rank at the top) */
+    double step = tokio__plot_tick_step(x.lo, x.hi, 6);
+    size_t n = tokio__plot_ticks(x.lo, x.hi, step, ticks, 8);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    for (size_t k = 0; k < n; k++) {
+        tokio__plot_tick_label(buf, sizeof(buf), ticks[k], step);
+        tokio__plot_text(cr, buf, tokio__plot_to_px(&x, ticks[k]),
+                         HEIGHT - BOTTOM + 3, 0.5, 0);
+    }
+    tokio__plot_text(cr, xlabel, (LEFT + right) / 2, HEIGHT - 2, 0.5, 1);
+    step = tokio__plot_tick_step(y.lo, y.hi, 4);
+    if (step < 1)
+        step = 1;
+    n = tokio__plot_ticks(y.lo, y.hi - step / 2, step, ticks, 8);
+    for (size_t k = 0; k < n; k++) {
+        tokio__plot_tick_label(buf, sizeof(buf), ticks[k], step);
+        tokio__plot_text(cr, buf, LEFT - 4, tokio__plot_to_px(&y, ticks[k]),
+                         1, 0);
+    }
+    cairo_save(cr);
+    cairo_translate(cr, 10, (TOP + HEIGHT - BOTTOM) / 2);
+    cairo_rotate(cr, -M_PI / 2);
+    tokio__plot_text(cr, ylabel, 0, 0, 0.5, 0.5);
+    cairo_restore(cr);
+    /* the colour scale: a gradient from the palest to the darkest */
+    cairo_pattern_t *g = cairo_pattern_create_linear(0, HEIGHT - BOTTOM, 0,
+                                                     TOP);
+    cairo_pattern_add_color_stop_rgb(g, 0.0, 1.00, 0.93, 0.63);
+    cairo_pattern_add_color_stop_rgb(g, 0.5, 0.94, 0.40, 0.15);
+    cairo_pattern_add_color_stop_rgb(g, 1.0, 0.50, 0.00, 0.05);
+    cairo_set_source(cr, g);
+    cairo_rectangle(cr, right + 10, TOP, 10, HEIGHT - BOTTOM - TOP);
+    cairo_fill(cr);
+    cairo_pattern_destroy(g);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    tokio__plot_text(cr, max_text, right + 24, TOP, 0, 0);
+    tokio__plot_text(cr, "0", right + 24, HEIGHT - BOTTOM, 0, 1);
+    cairo_destroy(cr);
+    return tokio__plot_finish(s, CAIRO_STATUS_SUCCESS, fp, "a heat map");
 }

@@ -87,4 +87,19 @@ int tokio__plot_bars_svg(FILE *fp, const char *title, const char *ylabel,
                          const char *const *labels,
                          const char *const *colors, size_t n_series);
 
+/*
+ * A heat map as SVG into `fp`: v[row * ncols + col] >= 0, row 0 at the
+ * top, col 0 at the left; a cell is one filled rectangle coloured from
+ * pale yellow (just above 0) to dark red (the largest value), cells of 0
+ * left blank (white).  x runs over x_lo..x_hi (ticks labelled, named
+ * `xlabel`), y over y_lo..y_hi from top to bottom (named `ylabel`); a
+ * colour bar on the right labelled "0" and `max_text`.
+ * @return TOKIO_OK, TOKIO_EIO, TOKIO_ENOMEM.
+ */
+int tokio__plot_heatmap_svg(FILE *fp, const char *title, const double *v,
+                            size_t nrows, size_t ncols, double x_lo,
+                            double x_hi, const char *xlabel, double y_lo,
+                            double y_hi, const char *ylabel,
+                            const char *max_text);
+
 #endif

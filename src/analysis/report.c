@@ -41,6 +41,7 @@
 #include "analysis/plot.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "tools/summarize_job_private.h"
 
 #define TOP_FILES_DEFAULT 10
 #define GIB 1073741824.0
@@ -357,7 +358,10 @@ static const char *const size_labels[] = {
  * 1.42 GB peak before, 1.8 s and 124 MB now; 1,000,000 records (150 MB)
  * 228 s and 13.9 GB before, 17 s and 1.1 GB now.  What is left is
  * mostly the findings (tokio_insights_log() reads the log once more,
- * 116 MB at 100,000).
+ * 116 MB at 100,000).  With --dxt the same pass folds the DXT traces
+ * into the heat map of section_dxt() (tokio__dxt_layers: memory is the
+ * map's whatever the segments); without, their regions are not even
+ * inflated.
  */
 
 /* The counters io_modules() sums, as the JSON names them. */
@@ -398,30 +402,10 @@ struct view {
     double sizes[N_SIZES];
     struct view_rec *recs;
     size_t n_recs, cap_recs;
+    int dxt;                    /* --dxt: the traces' heat map */
+    struct tokio__dxt_layers layers;
 };
 
-/* Index of `mod`'s counter (or fcounter) `name` (prefix stripped as the
- * JSON strips it), -1 if none. */
-static int
-counter_index(int mod, const char *name, int fcounter)
-{
-    size_t n = fcounter ? tokio_darshan_fcounter_count(mod)
-                        : tokio_darshan_counter_count(mod);
-    char want[96];
-    size_t k = 0;
-
-    for (const char *p = tokio_darshan_module_name(mod); p && *p; p++)
-        if (*p != '-' && *p != '/' && k + 1 < sizeof(want))
-            want[k++] = *p;
-    snprintf(want + k, sizeof(want) - k, "_%s", name);
-    for (size_t i = 0; i < n; i++) {
-        const char *c = fcounter ? tokio_darshan_fcounter_name(mod, i)
-                                 : tokio_darshan_counter_name(mod, i);
-        if (c != NULL && strcmp(c, want) == 0)
-            return (int)i;
-    }
-    return -1;
-}
 
 static int
 oom(void)
@@ -462,6 +446,8 @@ view_record(void *payload, const struct tokio_darshan *log, int mod,
     char buf[48];
     int rc = tokio_darshan_fold_record(v->derived, log, mod, r);
 
+    if (rc == TOKIO_OK && v->dxt)
+        rc = tokio__dxt_layers_record(&v->layers, log, mod, r);
     if (rc < 0 || mod >= TOKIO_DARSHAN_KNOWN_MODULES ||
         !module_printed(log, mod))
         return rc;
@@ -532,28 +518,35 @@ view_free(struct view *v)
     free(v->recs);
     json_decref(v->json);
     tokio_darshan_fold_free(v->derived);
+    tokio__dxt_layers_free(&v->layers);
     tokio_darshan_free(v->log);
 }
 
-/* Read the log at `path` into *v (view_free() it, even on failure). */
+/* Read the log at `path` into *v (view_free() it, even on failure); with
+ * `dxt_bins`, its DXT traces too, as a heat map of that many time bins
+ * (without, their regions are not even inflated). */
 static int
-view_load(struct view *v, const char *path)
+view_load(struct view *v, const char *path, size_t dxt_bins)
 {
     struct tokio_darshan_json_opts views = { .perf = 1 };
     struct tokio_darshan_select sel = {
-        .modules = UINT64_MAX, .record = view_record, .payload = v,
-        .dxt_pieces = 1
+        .modules = dxt_bins ? UINT64_MAX : UINT64_MAX & ~TOKIO__DXT_MODULES,
+        .record = view_record, .payload = v, .dxt_pieces = 1
     };
     int rc;
 
     memset(v, 0, sizeof(*v));
+    v->dxt = dxt_bins > 0;
+    if (v->dxt && (rc = tokio__dxt_layers_init(&v->layers, dxt_bins)) < 0)
+        return rc;
     for (int mod = 0; mod < TOKIO_DARSHAN_KNOWN_MODULES; mod++) {
         size_t k = 0;
         for (const char *p = tokio_darshan_module_name(mod); p && *p; p++)
             if (*p != '-' && *p != '/' && k + 1 < sizeof(v->keys[mod]))
                 v->keys[mod][k++] = (char)tolower((unsigned char)*p);
         for (size_t c = 0; c < N_IO; c++)
-            v->io_idx[mod][c] = counter_index(mod, io_counters[c], 0);
+            v->io_idx[mod][c] = tokio__job_counter_index(mod,
+                                                         io_counters[c], 0);
     }
     for (int mod = 0; mod < TOKIO_DARSHAN_KNOWN_MODULES; mod++)
         for (int m = 0; m < TOKIO_DARSHAN_KNOWN_MODULES; m++)
@@ -562,10 +555,12 @@ view_load(struct view *v, const char *path)
         char name[48];
         snprintf(name, sizeof(name), "SIZE_%s_%s", k < 10 ? "READ" : "WRITE",
                  size_bins[k % 10]);
-        v->size_idx[k] = counter_index(TOKIO_DARSHAN_POSIX, name, 0);
+        v->size_idx[k] = tokio__job_counter_index(TOKIO_DARSHAN_POSIX,
+                                                  name, 0);
     }
     for (int t = 0; t < 3; t++)
-        v->time_idx[t] = counter_index(TOKIO_DARSHAN_POSIX, posix_times[t], 1);
+        v->time_idx[t] = tokio__job_counter_index(TOKIO_DARSHAN_POSIX,
+                                                  posix_times[t], 1);
     if ((rc = tokio_darshan_fold_new(&v->derived,
                                      TOKIO_DARSHAN_FOLD_PERF)) < 0)
         return rc;
@@ -763,6 +758,97 @@ section_io(struct page *p, const struct view *v)
     if ((rc = figure(p, draw_split, &split)) < 0)
         return rc;
     return busiest_files(p, v->recs, a, b);
+}
+
+/* ---- DXT: bytes by rank and time (--dxt) -------------------------------- */
+
+/* The heat map drawn: its time bins, and at most this many rows of ranks
+ * (ranks grouped evenly into them beyond). */
+#define DXT_BINS 60
+#define DXT_ROWS 32
+
+struct heat_fig {
+    const double *v;
+    size_t rows, cols, nranks;
+    double seconds;
+    char max[64];
+};
+
+static int
+draw_heat(FILE *fp, const void *ctx)
+{
+    const struct heat_fig *c = ctx;
+
+    return tokio__plot_heatmap_svg(fp, "Bytes read and written, by rank and "
+                                   "time", c->v, c->rows, c->cols, 0,
+                                   c->seconds, "seconds since the start", 0,
+                                   (double)c->nranks, "rank", c->max);
+}
+
+/* The heat map of the log's DXT traces, folded as view_load() read the
+ * log (memory is the map's, not the traces'). */
+static int
+section_dxt(struct page *p, struct view *view)
+{
+    struct tokio_darshan_dxt_heatmap *h = NULL;
+    struct tokio_summarize_job_dxt d;
+    struct heat_fig c = { 0 };
+    const char *layer = NULL;
+    double *v;
+    int rc;
+
+    fputs("<h2>DXT: bytes by rank and time</h2>\n", p->fp);
+    if (view == NULL)
+        return absent(p, "No Darshan log was given: no DXT traces.");
+    rc = tokio__dxt_layers_end(&view->layers, view->log, &h, &layer);
+    if (rc == TOKIO_ENOMEM)
+        return rc;
+    if (rc < 0) {
+        absent(p, "No heat map: %s", tokio_errmsg());
+        return warn(p, "DXT: %s", tokio_errmsg());
+    }
+    tokio_summarize_job_dxt_stats(h, &d);
+    if (d.segments == 0 || !(d.total_bytes > 0)) {
+        tokio_darshan_dxt_heatmap_free(h);
+        return absent(p, "The log holds no DXT traces (Darshan records "
+                      "them when run with DXT_ENABLE_IO_TRACE set).");
+    }
+    c.rows = h->nranks < DXT_ROWS ? h->nranks : DXT_ROWS;
+    c.cols = h->nbins;
+    c.nranks = h->nranks;
+    c.seconds = h->bin_seconds * (double)h->nbins;
+    if ((v = tokio__calloc(c.rows * c.cols, sizeof(*v))) == NULL) {
+        tokio_darshan_dxt_heatmap_free(h);
+        return tokio__error(TOKIO_ENOMEM, "out of memory writing a report");
+    }
+    for (size_t r = 0; r < h->nranks; r++)
+        for (size_t b = 0; b < h->nbins; b++)
+            v[r * c.rows / h->nranks * c.cols + b] +=
+                h->read_bytes[r * h->nbins + b] +
+                h->write_bytes[r * h->nbins + b];
+    double vmax = 0;
+    for (size_t i = 0; i < c.rows * c.cols; i++)
+        vmax = fmax(vmax, v[i]);
+    tokio_humanize_bytes(c.max, sizeof(c.max), vmax, 0);
+    c.v = v;
+    fprintf(p->fp, "<p>%" PRIu64 " %s segments traced moved ", d.segments,
+            layer);
+    bytes(p->fp, d.total_bytes);
+    fprintf(p->fp, " in %zu time bins of %.3g s", h->nbins, h->bin_seconds);
+    if (c.rows < h->nranks)
+        fprintf(p->fp, " (%zu rows of about %.3g ranks each)", c.rows,
+                (double)h->nranks / (double)c.rows);
+    fprintf(p->fp, "; the busiest bin moved %.0f%% of the bytes, the "
+            "busiest rank (%ld) %.0f%%.", 100 * d.peak_bin_share,
+            d.busiest_rank, 100 * d.busiest_rank_share);
+    if (h->skipped > 0)
+        fprintf(p->fp, " %" PRIu64 " segments of ranks outside the job "
+                "are left out.", h->skipped);
+    fputs("</p>\n", p->fp);
+    rc = figure(p, draw_heat, &c);
+    free(v);
+    tokio_darshan_dxt_heatmap_free(h);
+    return rc;
 }
 
 /* ---- the file system during the job ------------------------------------ */
@@ -1218,7 +1304,9 @@ job_page(struct page *p, const json_t *row, const char *path)
     struct view v;
     const json_t *log = NULL;
     int64_t start = 0, end = 0;
-    int rc = path != NULL ? view_load(&v, path) : TOKIO_OK;
+    int rc = path != NULL ? view_load(&v, path,
+                                      p->o->job.dxt ? DXT_BINS : 0)
+                          : TOKIO_OK;
 
     if (rc < 0) {
         view_free(&v);
@@ -1234,6 +1322,8 @@ job_page(struct page *p, const json_t *row, const char *path)
     rc = section_findings(p, row, path);
     if (rc == TOKIO_OK)
         rc = section_io(p, path != NULL ? &v : NULL);
+    if (rc == TOKIO_OK && p->o->job.dxt)
+        rc = section_dxt(p, path != NULL ? &v : NULL);
     if (rc == TOKIO_OK)
         rc = section_fs(p, row, start, end);
     if (rc == TOKIO_OK)

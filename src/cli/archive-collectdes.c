@@ -15,8 +15,8 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/elasticsearch.h"
 #include "cli/interrupt.h"
-#include "tokio/config.h"
 #include "tokio/connectors/collectd_es.h"
 #include "tokio/connectors/es.h"
 #include "tokio/time.h"
@@ -41,11 +41,10 @@ int
 cmd_archive_collectdes(int argc, char **argv)
 {
     const char *cmd = argv[0];
-    const char *input = NULL, *output = "output.hdf5", *host = "localhost";
-    const char *index = TOKIO_COLLECTD_ES_DEFAULT_INDEX;
+    const char *input = NULL, *output = "output.hdf5";
+    struct cli_es server = CLI_ES_DEFAULTS(TOKIO_COLLECTD_ES_DEFAULT_INDEX);
     const char *init_start_s = NULL, *init_end_s = NULL;
-    long long timestep = 10, timeout = TOKIO_ES_DEFAULT_TIMEOUT;
-    long long port = TOKIO_ES_DEFAULT_PORT, nodes = 288, ssds = 4;
+    long long timestep = 10, nodes = 288, ssds = 4;
     long long threads = 1;
     int debug = 0;
     const struct cli_option opts[] = {
@@ -62,26 +61,17 @@ cmd_archive_collectdes(int argc, char **argv)
                 "number of SSDs in each BB node (default: 4)"),
         OPT_INT(0, "timestep", &timestep, "<s>",
                 "collection frequency, in seconds (default: 10)"),
-        OPT_INT(0, "timeout", &timeout, "<s>",
-                "ElasticSearch timeout time (default: 30)"),
+        OPT_ES_TIMEOUT(&server),
         OPT_INT(0, "threads", &threads, "<n>",
                 "accepted for compatibility (default: 1)"),
         OPT_STRING(0, "input", &input, "<file>",
                    "use cached ElasticSearch json as input"),
         OPT_STRING('o', "output", &output, "<file>",
                    "output file (default: output.hdf5)"),
-        OPT_STRING('h', "host", &host, "<host>",
-                   "hostname of ElasticSearch endpoint (default: "
-                   "localhost; https://<host> for TLS)"),
-        OPT_INT('p', "port", &port, "<port>",
-                "port of ElasticSearch endpoint (default: 9200)"),
-        OPT_STRING('i', "index", &index, "<index>",
-                   "ElasticSearch index to query (default: "
-                   "cori-collectd-*)"),
+        OPT_ES_SERVER(&server, TOKIO_COLLECTD_ES_DEFAULT_INDEX),
         OPT_END
     };
     struct tokio_archive_collectdes_options o = { 0 };
-    struct tokio_config *cfg = NULL;
     int npos, rc;
 
     (void)debug;
@@ -97,28 +87,15 @@ cmd_archive_collectdes(int argc, char **argv)
     if (nodes < 1 || nodes > 1000000 || ssds < 1 || ssds > 1000)
         return cli_usage_error(cmd, "--num-nodes and --ssds-per-node must be "
                                "positive and sane");
-    if (port < 1 || port > 65535)
-        return cli_usage_error(cmd, "--port must be a port number");
-    if (timeout < 1 || timeout > 86400)
-        return cli_usage_error(cmd, "--timeout must be 1 to 86400 seconds");
+    if (cli_es_check(cmd, &server) != 0)
+        return CLI_EXIT_USAGE;
 
     o.output = output;
     o.num_nodes = (long)nodes;
     o.ssds_per_node = (long)ssds;
     o.input = input;
-    if (input == NULL) {
-        struct tokio_es_options eo = {
-            .host = host, .port = (long)port, .index = index,
-            .timeout = (long)timeout, .stop = &cli_interrupted,
-        };
-        if (tokio_config_open(&cfg, NULL) < 0)
-            return cli_fail(cmd, NULL);
-        tokio_es_credentials(cfg, &eo.user, &eo.password);
-        rc = tokio_es_open(&o.es, &eo);
-        tokio_config_free(cfg);
-        if (rc < 0)
-            return cli_fail(cmd, NULL);
-    }
+    if (input == NULL && cli_es_open(&o.es, &server) < 0)
+        return cli_fail(cmd, NULL);
     cli_interrupt_catch();
     rc = tokio_archive_collectdes(&o);
     tokio_es_free(o.es);

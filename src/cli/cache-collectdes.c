@@ -21,8 +21,8 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/elasticsearch.h"
 #include "cli/interrupt.h"
-#include "tokio/config.h"
 #include "tokio/connectors/collectd_es.h"
 #include "tokio/connectors/es.h"
 #include "tokio/output.h"
@@ -62,30 +62,19 @@ int
 cmd_cache_collectdes(int argc, char **argv)
 {
     const char *cmd = argv[0];
-    const char *input = NULL, *output = NULL, *host = "localhost";
-    const char *index = TOKIO_COLLECTD_ES_DEFAULT_INDEX;
-    long long timeout = TOKIO_ES_DEFAULT_TIMEOUT;
-    long long port = TOKIO_ES_DEFAULT_PORT;
+    const char *input = NULL, *output = NULL;
+    struct cli_es server = CLI_ES_DEFAULTS(TOKIO_COLLECTD_ES_DEFAULT_INDEX);
     int csv = 0, debug = 0;
     const struct cli_option opts[] = {
         OPT_FILE(0, "input", &input, "<file>",
                  "use cached output from previous ES query"),
         OPT_OUTPUT(&output),
         OPT_FLAG('c', "csv", &csv, "return output in CSV format"),
-        OPT_STRING('h', "host", &host, "<host>",
-                   "hostname of ElasticSearch endpoint (default: "
-                   "localhost; https://<host> for TLS)"),
-        OPT_INT('p', "port", &port, "<port>",
-                "port of ElasticSearch endpoint (default: 9200)"),
-        OPT_STRING('i', "index", &index, "<index>",
-                   "ElasticSearch index to query (default: "
-                   "cori-collectd-*)"),
-        OPT_INT(0, "timeout", &timeout, "<s>",
-                "ElasticSearch timeout time (default: 30)"),
+        OPT_ES_SERVER(&server, TOKIO_COLLECTD_ES_DEFAULT_INDEX),
+        OPT_ES_TIMEOUT(&server),
         OPT_FLAG(0, "debug", &debug, "accepted for compatibility"),
         OPT_END
     };
-    struct tokio_config *cfg = NULL;
     struct tokio_es_pages *pages = NULL;
     struct tokio_es *es = NULL;
     int64_t start, end;
@@ -103,10 +92,8 @@ cmd_cache_collectdes(int argc, char **argv)
         cli_time(cmd, "<end>", argv[2], NULL, &end) != 0 ||
         cli_time_order(cmd, "<start>", start, "<end>", end) != 0)
         return CLI_EXIT_USAGE;
-    if (port < 1 || port > 65535)
-        return cli_usage_error(cmd, "--port must be a port number");
-    if (timeout < 1 || timeout > 86400)
-        return cli_usage_error(cmd, "--timeout must be 1 to 86400 seconds");
+    if (cli_es_check(cmd, &server) != 0)
+        return CLI_EXIT_USAGE;
 
     if ((csv ? tokio_es_pages_new_csv(&pages, fields, n_fields)
              : tokio_es_pages_new_json(&pages, output
@@ -114,20 +101,12 @@ cmd_cache_collectdes(int argc, char **argv)
         return cli_fail(cmd, NULL);
     if (input != NULL) {
         rc = tokio_es_from_cache(input, tokio_es_pages_add, pages);
-    } else if ((rc = tokio_config_open(&cfg, NULL)) >= 0) {
-        struct tokio_es_options o = {
-            .host = host, .port = (long)port, .index = index,
-            .timeout = (long)timeout, .stop = &cli_interrupted,
-        };
-        tokio_es_credentials(cfg, &o.user, &o.password);
-        if ((rc = tokio_es_open(&es, &o)) >= 0) {
-            cli_interrupt_catch();
-            rc = tokio_collectd_es_scroll(es, start, end, tokio_es_pages_add,
-                                          pages);
-            tokio_es_free(es);
-            cli_interrupt_release();
-        }
-        tokio_config_free(cfg);
+    } else if ((rc = cli_es_open(&es, &server)) >= 0) {
+        cli_interrupt_catch();
+        rc = tokio_collectd_es_scroll(es, start, end, tokio_es_pages_add,
+                                      pages);
+        tokio_es_free(es);
+        cli_interrupt_release();
     }
     if (rc < 0) {
         rc = cli_fail(cmd, NULL);

@@ -21,8 +21,8 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/elasticsearch.h"
 #include "cli/interrupt.h"
-#include "tokio/config.h"
 #include "tokio/connectors/es.h"
 #include "tokio/connectors/nersc_globuslogs.h"
 #include "tokio/output.h"
@@ -73,15 +73,9 @@ write_result(FILE *fp, void *ctx)
 /* The reference's query against the server; --type upper-cased as it
  * did. */
 static int
-live(struct tokio_nersc_globuslogs **out, const char *host, long long port,
-     const char *index, long long timeout, int64_t start, int64_t end,
-     const char *user, const char *type)
+live(struct tokio_nersc_globuslogs **out, const struct cli_es *server,
+     int64_t start, int64_t end, const char *user, const char *type)
 {
-    struct tokio_es_options o = {
-        .host = host, .port = (long)port, .index = index,
-        .timeout = (long)timeout, .stop = &cli_interrupted,
-    };
-    struct tokio_config *cfg = NULL;
     struct tokio_es *es = NULL;
     char upper[64];
     int rc;
@@ -95,16 +89,12 @@ live(struct tokio_nersc_globuslogs **out, const char *host, long long port,
         upper[i] = '\0';
         type = upper;
     }
-    if ((rc = tokio_config_open(&cfg, NULL)) < 0)
-        return rc;
-    tokio_es_credentials(cfg, &o.user, &o.password);
-    if ((rc = tokio_es_open(&es, &o)) >= 0) {
+    if ((rc = cli_es_open(&es, server)) >= 0) {
         cli_interrupt_catch();
         rc = tokio_nersc_globuslogs_query(out, es, start, end, user, type);
         tokio_es_free(es);
         cli_interrupt_release();
     }
-    tokio_config_free(cfg);
     return rc;
 }
 
@@ -113,10 +103,8 @@ cmd_cache_nersc_globuslogs(int argc, char **argv)
 {
     const char *cmd = argv[0];
     const char *input = NULL, *output = NULL, *user = NULL, *type = NULL;
-    const char *host = "localhost";
-    const char *index = TOKIO_NERSC_GLOBUSLOGS_DEFAULT_INDEX;
-    long long timeout = TOKIO_ES_DEFAULT_TIMEOUT;
-    long long port = TOKIO_ES_DEFAULT_PORT;
+    struct cli_es server =
+        CLI_ES_DEFAULTS(TOKIO_NERSC_GLOBUSLOGS_DEFAULT_INDEX);
     int csv = 0, debug = 0;
     const struct cli_option opts[] = {
         OPT_FILE(0, "input", &input, "<file>",
@@ -129,15 +117,8 @@ cmd_cache_nersc_globuslogs(int argc, char **argv)
         OPT_STRING(0, "type", &type, "<type>",
                    "limit results to STOR, RETR or NLST (not applied to "
                    "--input)"),
-        OPT_STRING('h', "host", &host, "<host>",
-                   "hostname of ElasticSearch endpoint (default: "
-                   "localhost; https://<host> for TLS)"),
-        OPT_INT('p', "port", &port, "<port>",
-                "port of ElasticSearch endpoint (default: 9200)"),
-        OPT_STRING('i', "index", &index, "<index>",
-                   "ElasticSearch index to query (default: dtn-dtn-log*)"),
-        OPT_INT(0, "timeout", &timeout, "<s>",
-                "ElasticSearch timeout time (default: 30)"),
+        OPT_ES_SERVER(&server, TOKIO_NERSC_GLOBUSLOGS_DEFAULT_INDEX),
+        OPT_ES_TIMEOUT(&server),
         OPT_FLAG(0, "debug", &debug, "accepted for compatibility"),
         OPT_END
     };
@@ -155,16 +136,13 @@ cmd_cache_nersc_globuslogs(int argc, char **argv)
         cli_time(cmd, "<end>", argv[2], NULL, &end) != 0 ||
         cli_time_order(cmd, "<start>", start, "<end>", end) != 0)
         return CLI_EXIT_USAGE;
-    if (port < 1 || port > 65535)
-        return cli_usage_error(cmd, "--port must be a port number");
-    if (timeout < 1 || timeout > 86400)
-        return cli_usage_error(cmd, "--timeout must be 1 to 86400 seconds");
+    if (cli_es_check(cmd, &server) != 0)
+        return CLI_EXIT_USAGE;
 
     if (input != NULL) {
         if (tokio_nersc_globuslogs_open(&g, input) < 0)
             return cli_fail(cmd, NULL);
-    } else if ((rc = live(&g, host, port, index, timeout, start, end, user,
-                          type)) < 0) {
+    } else if (live(&g, &server, start, end, user, type) < 0) {
         return cli_fail(cmd, NULL);
     }
     struct globus_job job = { g, csv, output != NULL };

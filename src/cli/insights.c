@@ -28,7 +28,7 @@ static const char *const usage[] = {
     "[--history <csv>] [--top <n>] [--client-only] [-f <fs>] "
     "[--slurm-jobid <id|file>] [-c [<jobsdb>] --jobhost <host>] "
     "[--ost-fullness <file>] [--ost-map <file>] [--silent-errors] "
-    "<darshan-log>...",
+    "[--dxt] <darshan-log>...",
     "tokio insights --thresholds [--threshold <name>=<value>]...",
     NULL
 };
@@ -132,6 +132,9 @@ cmd_insights(int argc, char **argv)
                  "saved `lctl dl -t` history [the site's]"),
         OPT_FLAG(0, "silent-errors", &o.job.silent_errors,
                  "skip inputs that are not Darshan logs, with a warning"),
+        OPT_FLAG(0, "dxt", &o.job.dxt,
+                 "also the rule dxt_concentration, from the DXT traces "
+                 "(one rank or one burst moving most bytes)"),
         OPT_END
     };
     struct tokio_config *cfg = NULL;

@@ -14,7 +14,7 @@
 
 static const char *const usage[] = {
     "tokio report [summarize-job's options] [--history <csv>] "
-    "[--top-files <n>] -o <report.html> <darshan-log>...",
+    "[--top-files <n>] [--dxt] -o <report.html> <darshan-log>...",
     NULL
 };
 
@@ -25,7 +25,9 @@ static const char description[] =
     "and metadata operations around it with its span shaded, OST\n"
     "fullness and failovers at its start (--ost), its topology (-t), the\n"
     "jobs beside it (-c) and, with --history, an UMAMI diagram of it\n"
-    "against earlier runs (summarize-job's CSV rows of them).";
+    "against earlier runs (summarize-job's CSV rows of them).  With --dxt,\n"
+    "a heat map of the bytes each rank moved in each time bin, from the\n"
+    "log's DXT traces (read a few hundred segments at a time).";
 
 struct job {
     const struct tokio_config *cfg;
@@ -76,6 +78,8 @@ cmd_report(int argc, char **argv)
                  "saved `lctl dl -t` output"),
         OPT_FLAG(0, "silent-errors", &o.job.silent_errors,
                  "skip inputs that are not Darshan logs"),
+        OPT_FLAG(0, "dxt", &o.job.dxt,
+                 "draw the DXT traces: bytes by rank and time"),
         OPT_END
     };
     struct tokio_config *cfg = NULL;

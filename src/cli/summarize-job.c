@@ -18,7 +18,7 @@
 static const char *const usage[] = {
     "tokio summarize-job [-j] [-t [<nodemap>]] [-c [<jobsdb>]] "
     "[--jobhost <host>] [-o [--ost-fullness <file>] [--ost-map <file>]] "
-    "[-f <fs>] [--slurm-jobid <id|file>] [--silent-errors] "
+    "[-f <fs>] [--slurm-jobid <id|file>] [--silent-errors] [--dxt] "
     "[--output <file>] <darshan-log>...",
     "tokio summarize-job --start-time <time> --end-time <time> "
     "[--slurm-jobid <id|file>] [-f <fs>] [<options>]",
@@ -55,7 +55,7 @@ cmd_summarize_job(int argc, char **argv)
     const char *topology = NULL, *concurrent = NULL, *fs = NULL;
     const char *start = NULL, *end = NULL, *jobid = NULL, *jobhost = NULL;
     const char *fullness = NULL, *map = NULL, *output = NULL;
-    int json = 0, ost = 0, silent = 0;
+    int json = 0, ost = 0, silent = 0, dxt = 0;
     const struct cli_option opts[] = {
         OPT_OPTIONAL('t', "topology", &topology, "<nodemap>",
                      "include the job's radius (Cray XC); the saved "
@@ -82,6 +82,9 @@ cmd_summarize_job(int argc, char **argv)
                      "saved `lctl dl -t` output (with -o)"),
         OPT_FLAG(0, "silent-errors", &silent,
                  "skip inputs that are not Darshan logs"),
+        OPT_FLAG(0, "dxt", &dxt,
+                 "add dxt_* keys from a heat map of the DXT traces "
+                 "(bytes by rank and time)"),
         OPT_FILE(0, "output", &output, "<file>",
                  "write to <file> (whole or not at all) instead of "
                  "stdout"),
@@ -128,6 +131,7 @@ cmd_summarize_job(int argc, char **argv)
     o.concurrentjobs = concurrent;
     o.jobhost = jobhost;
     o.silent_errors = silent;
+    o.dxt = dxt;
     if (tokio_config_open(&cfg, NULL) < 0 ||
         tokio_summarize_job(&rows, &warnings, cfg,
                             (const char *const *)argv + 1, (size_t)npos,

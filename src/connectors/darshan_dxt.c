@@ -453,6 +453,30 @@ put_partial_warning(int mod, FILE *fp)
           "# Darshan from instrumenting unecessary files.\n", fp);
 }
 
+/*
+ * darshan-dxt-parser walks the modules with data in id order: LUSTRE (8)
+ * only to load its records, the two DXT modules (10, 11) to print them;
+ * the others it skips (unknown ones with a warning on stderr, which a
+ * library does not print).  Whether it walks module `mod`; if so, the
+ * module's banner (none for LUSTRE) and its partial warning.
+ */
+static int
+put_banner(const struct tokio_darshan *log, int mod, FILE *fp)
+{
+    if (tokio_darshan_module_len(log, mod) == 0 ||
+        (mod != TOKIO_DARSHAN_LUSTRE && mod != TOKIO_DARSHAN_DXT_POSIX &&
+         mod != TOKIO_DARSHAN_DXT_MPIIO))
+        return 0;
+    if (mod != TOKIO_DARSHAN_LUSTRE)
+        fprintf(fp, "\n# ***************************************************"
+                "\n# %s module data\n"
+                "# ***************************************************\n",
+                tokio_darshan_module_name(mod));
+    if (tokio_darshan_module_partial(log, mod))
+        put_partial_warning(mod, fp);
+    return 1;
+}
+
 static int
 not_decoded(const struct tokio_darshan *log, int mod)
 {
@@ -468,24 +492,9 @@ write_modules(const struct tokio_darshan *log, const struct lustre_ref *refs,
 {
     int rc;
 
-    /*
-     * darshan-dxt-parser walks the modules with data in id order: LUSTRE
-     * (8) only to load its records, the two DXT modules (10, 11) to print
-     * them; the others it skips (unknown ones with a warning on stderr,
-     * which a library does not print).
-     */
     for (int mod = 0; mod < TOKIO_DARSHAN_KNOWN_MODULES; mod++) {
-        if (tokio_darshan_module_len(log, mod) == 0 ||
-            (mod != TOKIO_DARSHAN_LUSTRE && mod != TOKIO_DARSHAN_DXT_POSIX &&
-             mod != TOKIO_DARSHAN_DXT_MPIIO))
+        if (!put_banner(log, mod, fp))
             continue;
-        if (mod != TOKIO_DARSHAN_LUSTRE)
-            fprintf(fp, "\n# **************************************************"
-                    "*\n# %s module data\n"
-                    "# ***************************************************\n",
-                    tokio_darshan_module_name(mod));
-        if (tokio_darshan_module_partial(log, mod))
-            put_partial_warning(mod, fp);
         if (!tokio_darshan_module_decoded(log, mod))
             return not_decoded(log, mod);
         if (mod == TOKIO_DARSHAN_LUSTRE)
@@ -559,18 +568,7 @@ stream_banners(struct dxt_stream *st, const struct tokio_darshan *log,
 {
     for (; st->next_mod < upto; st->next_mod++) {
         int mod = st->next_mod;
-        if (tokio_darshan_module_len(log, mod) == 0 ||
-            (mod != TOKIO_DARSHAN_LUSTRE && mod != TOKIO_DARSHAN_DXT_POSIX &&
-             mod != TOKIO_DARSHAN_DXT_MPIIO))
-            continue;
-        if (mod != TOKIO_DARSHAN_LUSTRE)
-            fprintf(st->fp, "\n# **********************************"
-                    "*****************\n# %s module data\n"
-                    "# ***************************************************\n",
-                    tokio_darshan_module_name(mod));
-        if (tokio_darshan_module_partial(log, mod))
-            put_partial_warning(mod, st->fp);
-        if ((final || mod < upto - 1) &&
+        if (put_banner(log, mod, st->fp) && (final || mod < upto - 1) &&
             !tokio_darshan_module_decoded(log, mod))
             return not_decoded(log, mod);
     }
@@ -683,11 +681,6 @@ tokio_darshan_stream_dxt(const char *path, FILE *fp)
 
 #define HEATMAP_MAX_CELLS   (UINT64_C(1) << 24)
 
-struct heat_build {
-    struct tokio_darshan_dxt_heatmap *h;
-    size_t nbins;
-};
-
 /* Spread `bytes` moved over [start, end] seconds across the bins of row
  * `row`, in proportion to the time in each (all in one bin when the
  * segment takes no time); times outside the run go to its end bins. */
@@ -718,34 +711,56 @@ heat_add(const struct tokio_darshan_dxt_heatmap *h, double *row,
     }
 }
 
+/* Give `h` the shape of `log`'s job: nprocs rows of h->nbins bins. */
 static int
-heat_record(void *payload, const struct tokio_darshan *log, int mod,
-            const struct tokio_darshan_record *r)
+heat_shape(struct tokio_darshan_dxt_heatmap *h,
+           const struct tokio_darshan *log)
 {
-    struct heat_build *hb = payload;
-    struct tokio_darshan_dxt_heatmap *h = hb->h;
+    int64_t nprocs = tokio_darshan_job(log)->nprocs;
+    double run = tokio_darshan_run_time(log);
 
-    (void)mod;
-    if (h->read_bytes == NULL) {
-        int64_t nprocs = tokio_darshan_job(log)->nprocs;
-        double run = tokio_darshan_run_time(log);
-        if (nprocs <= 0 ||
-            (uint64_t)nprocs > HEATMAP_MAX_CELLS / hb->nbins)
-            return tokio__error(TOKIO_EINVAL, "'%s': %" PRId64 " ranks by "
-                                "%zu bins is too big a heat map",
-                                tokio_darshan_logname(log), nprocs,
-                                hb->nbins);
-        h->nranks = (size_t)nprocs;
-        h->nbins = hb->nbins;
-        h->bin_seconds = run > 0 && isfinite(run) ? run / (double)h->nbins
-                                                  : 1.0 / (double)h->nbins;
-        h->read_bytes = tokio__calloc(h->nranks * h->nbins, sizeof(double));
-        h->write_bytes = tokio__calloc(h->nranks * h->nbins,
-                                       sizeof(double));
-        if (h->read_bytes == NULL || h->write_bytes == NULL)
-            return tokio__error(TOKIO_ENOMEM, "out of memory making a heat "
-                                "map of '%s'", tokio_darshan_logname(log));
-    }
+    if (nprocs <= 0 || (uint64_t)nprocs > HEATMAP_MAX_CELLS / h->nbins)
+        return tokio__error(TOKIO_EINVAL, "'%s': %" PRId64 " ranks by %zu "
+                            "bins is too big a heat map",
+                            tokio_darshan_logname(log), nprocs, h->nbins);
+    h->nranks = (size_t)nprocs;
+    h->bin_seconds = run > 0 && isfinite(run) ? run / (double)h->nbins
+                                              : 1.0 / (double)h->nbins;
+    h->read_bytes = tokio__calloc(h->nranks * h->nbins, sizeof(double));
+    h->write_bytes = tokio__calloc(h->nranks * h->nbins, sizeof(double));
+    if (h->read_bytes == NULL || h->write_bytes == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory making a heat map "
+                            "of '%s'", tokio_darshan_logname(log));
+    return TOKIO_OK;
+}
+
+int
+tokio_darshan_dxt_heatmap_new(struct tokio_darshan_dxt_heatmap **out,
+                              size_t nbins)
+{
+    *out = NULL;
+    if (nbins == 0 || nbins > 100000)
+        return tokio__error(TOKIO_EINVAL, "heat map of %zu bins (1 to "
+                            "100000)", nbins);
+    if ((*out = tokio__calloc(1, sizeof(**out))) == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory making a heat "
+                            "map");
+    (*out)->nbins = nbins;
+    return TOKIO_OK;
+}
+
+int
+tokio_darshan_dxt_heatmap_record(void *payload,
+                                 const struct tokio_darshan *log, int mod,
+                                 const struct tokio_darshan_record *r)
+{
+    struct tokio_darshan_dxt_heatmap *h = payload;
+    int rc;
+
+    if (mod != TOKIO_DARSHAN_DXT_POSIX && mod != TOKIO_DARSHAN_DXT_MPIIO)
+        return TOKIO_OK;
+    if (h->read_bytes == NULL && (rc = heat_shape(h, log)) < 0)
+        return rc;
     size_t n = r->n_piece, first = r->seg_first;
     if (r->rank < 0 || (uint64_t)r->rank >= h->nranks) {
         h->skipped += n;
@@ -763,13 +778,21 @@ heat_record(void *payload, const struct tokio_darshan *log, int mod,
 }
 
 int
+tokio_darshan_dxt_heatmap_end(struct tokio_darshan_dxt_heatmap *h,
+                              const struct tokio_darshan *log)
+{
+    /* no segments: an empty map of the job's shape */
+    return h->read_bytes == NULL ? heat_shape(h, log) : TOKIO_OK;
+}
+
+int
 tokio_darshan_dxt_heatmap(const char *path, size_t nbins, int modules,
                           struct tokio_darshan_dxt_heatmap **out)
 {
-    struct tokio_darshan_dxt_heatmap *h;
-    struct heat_build hb;
+    struct tokio_darshan_dxt_heatmap *h = NULL;
     struct tokio_darshan_select sel = {
-        .skip_names = 1, .record = heat_record, .dxt_pieces = 1,
+        .skip_names = 1, .record = tokio_darshan_dxt_heatmap_record,
+        .dxt_pieces = 1,
     };
     struct tokio_darshan *log = NULL;
     int rc;
@@ -782,17 +805,14 @@ tokio_darshan_dxt_heatmap(const char *path, size_t nbins, int modules,
         sel.modules |= TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DXT_POSIX);
     if (modules & 2)
         sel.modules |= TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DXT_MPIIO);
-    if ((h = tokio__calloc(1, sizeof(*h))) == NULL)
-        return tokio__error(TOKIO_ENOMEM, "out of memory making a heat map "
-                            "of '%s'", path);
-    hb.h = h;
-    hb.nbins = nbins;
-    sel.payload = &hb;
+    if ((rc = tokio_darshan_dxt_heatmap_new(&h, nbins)) < 0)
+        return rc;
+    sel.payload = h;
     rc = tokio_darshan_open_select(&log, path, &sel);
-    if (rc >= 0 && h->read_bytes == NULL) {
-        /* no segments: an empty map of the job's shape */
-        struct tokio_darshan_record none = { 0 };
-        rc = heat_record(&hb, log, TOKIO_DARSHAN_DXT_POSIX, &none);
+    if (rc >= 0) {
+        int end = tokio_darshan_dxt_heatmap_end(h, log);
+        if (end < 0)
+            rc = end;
     }
     tokio_darshan_free(log);
     if (rc < 0) {

@@ -1386,6 +1386,19 @@ tokio_darshan_fcounter_name(int mod, size_t i)
     return modinfo[mod].fnames[i];
 }
 
+int
+tokio_darshan_counter_index(int mod, const char *name, int fcounter)
+{
+    size_t n = fcounter ? tokio_darshan_fcounter_count(mod)
+                        : tokio_darshan_counter_count(mod);
+
+    for (size_t i = 0; name != NULL && i < n; i++)
+        if (strcmp(fcounter ? tokio_darshan_fcounter_name(mod, i)
+                            : tokio_darshan_counter_name(mod, i), name) == 0)
+            return (int)i;
+    return -1;
+}
+
 /* ---- darshan-parser --base text ------------------------------------ */
 
 /*

@@ -311,18 +311,6 @@ tokio_es_scroll(struct tokio_es *es, const json_t *query,
 
 /* ---- the cache of pages ------------------------------------------------- */
 
-/* Python's truth of a JSON value: a false page ends a scroll. */
-static int
-falsy(const json_t *v)
-{
-    return json_is_null(v) || json_is_false(v) ||
-           (json_is_integer(v) && json_integer_value(v) == 0) ||
-           (json_is_real(v) && json_real_value(v) == 0.0) ||
-           (json_is_string(v) && json_string_length(v) == 0) ||
-           (json_is_array(v) && json_array_size(v) == 0) ||
-           (json_is_object(v) && json_object_size(v) == 0);
-}
-
 int
 tokio_es_from_json(const json_t *pages, const char *name,
                    tokio_es_page_fn fn, void *payload)
@@ -335,7 +323,7 @@ tokio_es_from_json(const json_t *pages, const char *name,
         return tokio__error(TOKIO_EFORMAT, "'%s': not a list of pages of "
                             "Elasticsearch hits", name);
     json_array_foreach(pages, p, hits) {
-        if (falsy(hits))
+        if (tokio__json_falsy(hits))
             break;
         if (!json_is_array(hits))
             return tokio__error(TOKIO_EFORMAT, "'%s' page %zu: not a list of "

@@ -58,18 +58,6 @@ oom(void)
                         "transfers");
 }
 
-/* Python's truth of a JSON value: a false page ends a scroll. */
-static int
-falsy(const json_t *v)
-{
-    return json_is_null(v) || json_is_false(v) ||
-           (json_is_integer(v) && json_integer_value(v) == 0) ||
-           (json_is_real(v) && json_real_value(v) == 0.0) ||
-           (json_is_string(v) && json_string_length(v) == 0) ||
-           (json_is_array(v) && json_array_size(v) == 0) ||
-           (json_is_object(v) && json_object_size(v) == 0);
-}
-
 /*
  * One page of a scroll (`hits`: the list of hits the reference's
  * filter_function takes from each response) appended to `g`, kept by
@@ -86,7 +74,7 @@ add_page(struct tokio_nersc_globuslogs *g, const json_t *hits)
     size_t p = json_array_size(g->pages), h;
     const json_t *hit;
 
-    if (g->ended || (g->ended = falsy(hits)))
+    if (g->ended || (g->ended = tokio__json_falsy(hits)))
         return TOKIO_OK;
     if (!json_is_array(hits))
         return tokio__error(TOKIO_EFORMAT, "page %zu is not a list of hits",

@@ -717,3 +717,14 @@ tokio__json_copy(json_t *v)
     }
     return json_copy(v);
 }
+
+int
+tokio__json_falsy(const json_t *v)
+{
+    return json_is_null(v) || json_is_false(v) ||
+           (json_is_integer(v) && json_integer_value(v) == 0) ||
+           (json_is_real(v) && json_real_value(v) == 0.0) ||
+           (json_is_string(v) && json_string_length(v) == 0) ||
+           (json_is_array(v) && json_array_size(v) == 0) ||
+           (json_is_object(v) && json_object_size(v) == 0);
+}

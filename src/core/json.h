@@ -71,4 +71,8 @@ int tokio__jstream_close(struct tokio__jstream *js);
  */
 json_t *tokio__json_copy(json_t *v);
 
+/* Python's truth of a JSON value, negated: null, false, 0, 0.0, "", []
+ * and {} (an Elasticsearch scroll ends at a false page). */
+int tokio__json_falsy(const json_t *v);
+
 #endif

@@ -273,20 +273,12 @@ static int
 find_counter(int mod, const char *prefix, const char *name, int real)
 {
     char want[64];
-    size_t n = real ? tokio_darshan_fcounter_count(mod)
-                    : tokio_darshan_counter_count(mod);
     int len = snprintf(want, sizeof(want), "%s_%s", prefix, name);
 
     for (int i = (int)strlen(prefix) + 1; i < len; i++)
         if (want[i] >= 'a' && want[i] <= 'z')
             want[i] = (char)(want[i] - 'a' + 'A');
-    for (size_t i = 0; i < n; i++) {
-        const char *c = real ? tokio_darshan_fcounter_name(mod, i)
-                             : tokio_darshan_counter_name(mod, i);
-        if (c != NULL && strcmp(c, want) == 0)
-            return (int)i;
-    }
-    return -1;
+    return tokio_darshan_counter_index(mod, want, real);
 }
 
 static void

@@ -21,6 +21,8 @@
  *   fshealth_ost_*     OST fullness and failovers at the job's start
  *                      (tools/lfsstatus);
  *   jobsdb_concurrent_* the jobs that ran beside it.
+ * With --dxt, after darshan_*, the dxt_* keys of a heat map of the log's
+ * DXT traces folded in the same pass (tokio__dxt_layers).
  *
  * Darshan values are read from the log's JSON (connectors/darshan_json),
  * typed as the reference typed darshan-parser's text, so sums and
@@ -59,6 +61,7 @@
 #include "tokio/tools/topology.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "tools/summarize_job_private.h"
 
 /* The POSIX counters the reference summarized, in its order. */
 static const char *const useful_counters[] = {
@@ -221,16 +224,13 @@ struct fold {
     int had_records[TOKIO_DARSHAN_KNOWN_MODULES];
     size_t n_mounts;                        /* the table's, + 1 */
     struct mount_bytes *by_mount[TOKIO_DARSHAN_KNOWN_MODULES];
+    int dxt;                                /* --dxt: the heat map */
+    struct tokio__dxt_layers layers;
 };
 
-/* Index of `mod`'s counter (or fcounter) named `name` once its
- * prefix is stripped as the JSON strips it ("POSIX_", "MPIIO_"), -1 if
- * none. */
-static int
-counter_index(int mod, const char *name, int fcounter)
+int
+tokio__job_counter_index(int mod, const char *name, int fcounter)
 {
-    size_t n = fcounter ? tokio_darshan_fcounter_count(mod)
-                        : tokio_darshan_counter_count(mod);
     char want[96];
     size_t k = 0;
 
@@ -238,13 +238,7 @@ counter_index(int mod, const char *name, int fcounter)
         if (*p != '-' && *p != '/' && k + 1 < sizeof(want))
             want[k++] = *p;
     snprintf(want + k, sizeof(want) - k, "_%s", name);
-    for (size_t i = 0; i < n; i++) {
-        const char *c = fcounter ? tokio_darshan_fcounter_name(mod, i)
-                                 : tokio_darshan_counter_name(mod, i);
-        if (c != NULL && strcmp(c, want) == 0)
-            return (int)i;
-    }
-    return -1;
+    return tokio_darshan_counter_index(mod, want, fcounter);
 }
 
 /* Whether darshan-parser --base prints module `mod`, so that the JSON
@@ -360,6 +354,8 @@ fold_record(void *payload, const struct tokio_darshan *log, int mod,
     struct mount_bytes *mb;
     int rc = tokio_darshan_fold_record(f->derived, log, mod, r);
 
+    if (rc == TOKIO_OK && f->dxt)
+        rc = tokio__dxt_layers_record(&f->layers, log, mod, r);
     if (rc < 0 || mod >= TOKIO_DARSHAN_KNOWN_MODULES ||
         !module_printed(log, mod))
         return rc;
@@ -397,20 +393,29 @@ fold_record(void *payload, const struct tokio_darshan *log, int mod,
 }
 
 static int
-fold_init(struct fold *f)
+fold_init(struct fold *f, int dxt)
 {
     memset(f, 0, sizeof(*f));
+    f->dxt = dxt;
+    int rc = dxt ? tokio__dxt_layers_init(&f->layers,
+                                          TOKIO_SUMMARIZE_JOB_DXT_BINS)
+                 : TOKIO_OK;
+    if (rc < 0)
+        return rc;
     for (size_t k = 0; k < sizeof(f->stats) / sizeof(*f->stats); k++) {
         const char *c = useful_counters[k];
         f->stats[k].fcounter = strncmp(c, "F_", 2) == 0;
-        f->stats[k].idx = counter_index(TOKIO_DARSHAN_POSIX, c,
-                                        f->stats[k].fcounter);
+        f->stats[k].idx = tokio__job_counter_index(TOKIO_DARSHAN_POSIX, c,
+                                                   f->stats[k].fcounter);
     }
     for (int t = 0; t < 3; t++)
-        f->times[t] = counter_index(TOKIO_DARSHAN_POSIX, posix_times[t], 1);
+        f->times[t] = tokio__job_counter_index(TOKIO_DARSHAN_POSIX,
+                                               posix_times[t], 1);
     for (int mod = 0; mod < TOKIO_DARSHAN_KNOWN_MODULES; mod++) {
-        f->bytes_idx[mod][0] = counter_index(mod, "BYTES_READ", 0);
-        f->bytes_idx[mod][1] = counter_index(mod, "BYTES_WRITTEN", 0);
+        f->bytes_idx[mod][0] = tokio__job_counter_index(mod, "BYTES_READ",
+                                                        0);
+        f->bytes_idx[mod][1] = tokio__job_counter_index(mod,
+                                                        "BYTES_WRITTEN", 0);
     }
     return tokio_darshan_fold_new(&f->derived, TOKIO_DARSHAN_FOLD_PERF) < 0
                ? oom() : TOKIO_OK;
@@ -420,6 +425,7 @@ static void
 fold_free(struct fold *f)
 {
     tokio_darshan_fold_free(f->derived);
+    tokio__dxt_layers_free(&f->layers);
     free(f->posix);
     for (int mod = 0; mod < TOKIO_DARSHAN_KNOWN_MODULES; mod++) {
         for (size_t i = 0; f->by_mount[mod] && i < f->n_mounts; i++)
@@ -667,20 +673,62 @@ summarize_darshan(struct job *j, const struct tokio_darshan *dlog,
     return rc;
 }
 
+/* --dxt: the dxt_* keys of the heat map folded from the log's DXT traces
+ * (see summarize_job.h). */
+static int
+add_dxt(struct job *j, const struct tokio_darshan *log,
+        struct tokio__dxt_layers *layers)
+{
+    struct tokio_darshan_dxt_heatmap *h = NULL;
+    struct tokio_summarize_job_dxt d;
+    int rc = tokio__dxt_layers_end(layers, log, &h, NULL);
+
+    if (rc < 0)
+        return rc;
+    tokio_summarize_job_dxt_stats(h, &d);
+    tokio_darshan_dxt_heatmap_free(h);
+    rc = put(j, "dxt_segments", json_integer((json_int_t)d.segments));
+    if (rc != TOKIO_OK || d.segments == 0 || !(d.total_bytes > 0))
+        return rc;
+    /* the bins' proportional split leaves float dust: a whole number */
+    rc = put(j, "dxt_bytes", json_real(round(d.total_bytes)));
+    if (rc == TOKIO_OK)
+        rc = put(j, "dxt_bin_seconds", json_real(d.bin_seconds));
+    if (rc == TOKIO_OK)
+        rc = put(j, "dxt_peak_bin_bytes", json_real(d.peak_bin_bytes));
+    if (rc == TOKIO_OK)
+        rc = put(j, "dxt_peak_bin_share", json_real(d.peak_bin_share));
+    if (rc == TOKIO_OK)
+        rc = put(j, "dxt_active_bin_share",
+                 json_real((double)d.active_bins /
+                           TOKIO_SUMMARIZE_JOB_DXT_BINS));
+    if (rc == TOKIO_OK)
+        rc = put(j, "dxt_busiest_rank", json_integer(d.busiest_rank));
+    if (rc == TOKIO_OK)
+        rc = put(j, "dxt_busiest_rank_share",
+                 json_real(d.busiest_rank_share));
+    if (rc == TOKIO_OK)
+        rc = put(j, "dxt_active_ranks",
+                 json_integer((json_int_t)d.active_ranks));
+    return rc;
+}
+
 /* retrieve_darshan_data(): the log's window, job id and summary. */
 static int
 add_darshan(struct job *j, const char *path)
 {
     struct fold f;
     struct tokio_darshan_json_opts views = { .perf = 1 };
+    /* the DXT traces only for --dxt: without it their regions are not
+     * even inflated */
     struct tokio_darshan_select sel = {
-        .modules = UINT64_MAX, .record = fold_record, .payload = &f,
-        .dxt_pieces = 1
+        .modules = j->o->dxt ? UINT64_MAX : UINT64_MAX & ~TOKIO__DXT_MODULES,
+        .record = fold_record, .payload = &f, .dxt_pieces = 1
     };
     struct tokio_darshan *log = NULL;
     json_t *json = NULL;
     const json_t *header, *step;
-    int rc = fold_init(&f);
+    int rc = fold_init(&f, j->o->dxt);
 
     views.fold = f.derived;
     if (rc >= 0)
@@ -711,6 +759,8 @@ add_darshan(struct job *j, const char *path)
                  json_deep_copy(json_object_get(header, "jobid")));
     if (rc == TOKIO_OK)
         rc = summarize_darshan(j, log, json, &f);
+    if (rc == TOKIO_OK && f.dxt)
+        rc = add_dxt(j, log, &f.layers);
 out:
     json_decref(json);
     tokio_darshan_free(log);
@@ -1213,4 +1263,141 @@ tokio_summarize_job(json_t **rows_out, json_t **warnings_out,
     *rows_out = rows;
     *warnings_out = j.warnings;
     return TOKIO_OK;
+}
+
+/* ---- --dxt: the heat map of the traces, and a few numbers of it ------- */
+
+int
+tokio__dxt_layers_init(struct tokio__dxt_layers *l, size_t nbins)
+{
+    int rc = tokio_darshan_dxt_heatmap_new(&l->posix, nbins);
+
+    l->mpiio = NULL;
+    l->failed = 0;
+    return rc < 0 ? rc : tokio_darshan_dxt_heatmap_new(&l->mpiio, nbins);
+}
+
+int
+tokio__dxt_layers_record(struct tokio__dxt_layers *l,
+                         const struct tokio_darshan *log, int mod,
+                         const struct tokio_darshan_record *r)
+{
+    int rc = TOKIO_OK;
+
+    if (l->failed)
+        return TOKIO_OK;
+    if (mod == TOKIO_DARSHAN_DXT_POSIX)
+        rc = tokio_darshan_dxt_heatmap_record(l->posix, log, mod, r);
+    else if (mod == TOKIO_DARSHAN_DXT_MPIIO && l->posix->segments == 0)
+        rc = tokio_darshan_dxt_heatmap_record(l->mpiio, log, mod, r);
+    if (rc < 0 && rc != TOKIO_ENOMEM) {
+        l->failed = rc;
+        snprintf(l->why, sizeof(l->why), "%s", tokio_errmsg());
+        rc = TOKIO_OK;
+    }
+    return rc;
+}
+
+int
+tokio__dxt_layers_end(struct tokio__dxt_layers *l,
+                      const struct tokio_darshan *log,
+                      struct tokio_darshan_dxt_heatmap **out,
+                      const char **layer)
+{
+    int posix = l->posix->segments > 0;
+    struct tokio_darshan_dxt_heatmap **keep = posix ? &l->posix : &l->mpiio;
+
+    *out = NULL;
+    if (layer != NULL)
+        *layer = posix ? "POSIX" : "MPI-IO";
+    if (l->failed)
+        return tokio__error(l->failed, "%s", l->why);
+    int rc = tokio_darshan_dxt_heatmap_end(*keep, log);
+    if (rc < 0)
+        return rc;
+    *out = *keep;
+    *keep = NULL;
+    return TOKIO_OK;
+}
+
+void
+tokio__dxt_layers_free(struct tokio__dxt_layers *l)
+{
+    tokio_darshan_dxt_heatmap_free(l->posix);
+    tokio_darshan_dxt_heatmap_free(l->mpiio);
+    l->posix = l->mpiio = NULL;
+}
+
+/* tokio__dxt_layers_record() as a tokio_darshan_record_fn. */
+static int
+layers_record(void *payload, const struct tokio_darshan *log, int mod,
+              const struct tokio_darshan_record *r)
+{
+    return tokio__dxt_layers_record(payload, log, mod, r);
+}
+
+int
+tokio_summarize_job_dxt_heatmap(const char *path, size_t nbins,
+                                struct tokio_darshan_dxt_heatmap **out,
+                                const char **layer)
+{
+    struct tokio__dxt_layers l;
+    struct tokio_darshan *log = NULL;
+    struct tokio_darshan_select sel = {
+        .modules = TOKIO__DXT_MODULES, .skip_names = 1, .payload = &l,
+        .record = layers_record,
+        .dxt_pieces = 1,
+    };
+    int rc = tokio__dxt_layers_init(&l, nbins);
+
+    *out = NULL;
+    if (rc >= 0)
+        rc = tokio_darshan_open_select(&log, path, &sel);
+    if (rc >= 0) {
+        int end = tokio__dxt_layers_end(&l, log, out, layer);
+        if (end < 0)
+            rc = end;
+    }
+    tokio_darshan_free(log);
+    tokio__dxt_layers_free(&l);
+    return rc;
+}
+
+void
+tokio_summarize_job_dxt_stats(const struct tokio_darshan_dxt_heatmap *h,
+                              struct tokio_summarize_job_dxt *out)
+{
+    double best_rank = 0;
+
+    memset(out, 0, sizeof(*out));
+    out->segments = h->segments;
+    out->bin_seconds = h->bin_seconds;
+    out->busiest_rank = -1;
+    for (size_t b = 0; b < h->nbins; b++) {
+        double bin = 0;
+        for (size_t r = 0; r < h->nranks; r++)
+            bin += h->read_bytes[r * h->nbins + b] +
+                   h->write_bytes[r * h->nbins + b];
+        out->total_bytes += bin;
+        out->active_bins += bin > 0;
+        if (bin > out->peak_bin_bytes) {
+            out->peak_bin_bytes = bin;
+            out->peak_bin = b;
+        }
+    }
+    for (size_t r = 0; r < h->nranks; r++) {
+        double rank = 0;
+        for (size_t b = 0; b < h->nbins; b++)
+            rank += h->read_bytes[r * h->nbins + b] +
+                    h->write_bytes[r * h->nbins + b];
+        out->active_ranks += rank > 0;
+        if (rank > best_rank) {
+            best_rank = rank;
+            out->busiest_rank = (long)r;
+        }
+    }
+    if (out->total_bytes > 0) {
+        out->peak_bin_share = out->peak_bin_bytes / out->total_bytes;
+        out->busiest_rank_share = best_rank / out->total_bytes;
+    }
 }

@@ -107,18 +107,11 @@ static const struct sfile six[] = {
 static size_t
 counter(int fcounter, const char *name)
 {
-    size_t n = fcounter ? tokio_darshan_fcounter_count(TOKIO_DARSHAN_POSIX)
-                        : tokio_darshan_counter_count(TOKIO_DARSHAN_POSIX);
+    int i = tokio_darshan_counter_index(TOKIO_DARSHAN_POSIX, name, fcounter);
 
-    for (size_t i = 0; i < n; i++) {
-        const char *c = fcounter
-            ? tokio_darshan_fcounter_name(TOKIO_DARSHAN_POSIX, i)
-            : tokio_darshan_counter_name(TOKIO_DARSHAN_POSIX, i);
-        if (strcmp(c, name) == 0)
-            return i;
-    }
-    fail_msg("no counter %s", name);
-    return 0;
+    if (i < 0)
+        fail_msg("no counter %s", name);
+    return (size_t)i;
 }
 
 /* A log holding `files`; with_posix/with_lustre 0 leave a module out. */

@@ -248,6 +248,11 @@ test_archive_collectdes_bad_input(void **state)
                             END, NULL };
     tokio_test_run_fails(env, swapped, 2, "<start> must come before <end>");
     tokio_test_run_fails(env, nodes, 2, "--num-nodes");
+    const char *port[] = { CMD, "-p", "0", START, END, NULL };
+    const char *timeout[] = { CMD, "--timeout", "86401", START, END, NULL };
+    tokio_test_run_fails(env, port, 2, "--port must be a port number");
+    tokio_test_run_fails(env, timeout, 2, "--timeout must be 1 to 86400 "
+                         "seconds");
     /* issue 17 item 3, as for archive-lmtdb: a runaway range, or one
      * outside the file's span, is refused before any work */
     const char *runaway[] = { CMD, "--input", in, "1900-01-01T00:00:00",

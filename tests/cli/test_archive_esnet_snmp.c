@@ -44,8 +44,7 @@ test_archive_esnet_snmp_matches_golden(void **state)
     struct tokio_workdir *wd = *state;
     char out[4200];
 
-    if (wd->inputs == NULL)
-        skip();
+    TOKIO_TEST_NEED_INPUTS(wd);
     const char *argv[] = { CMD, "--init-start", "2019-02-11T00:00:00",
                            "--init-end", "2019-02-11T23:59:59", "--input",
                            "inputs/esnet_snmp.json.gz", "--output", "e.hdf5",
@@ -59,35 +58,24 @@ test_archive_esnet_snmp_matches_golden(void **state)
     tts_assert_same(out, tokio_test_data(GOLDEN), sets, 2);
 }
 
-static json_t *
-recorded(const char *dir)
-{
-    char path[4200];
-
-    snprintf(path, sizeof(path), "%s/esnet_snmp.json.gz", dir);
-    return http_server_json_file(path);
-}
-
 static void
 test_archive_esnet_snmp_live_equals_input(void **state)
 {
     struct tokio_workdir *wd = *state;
-    char uri[128], out[4200];
+    char out[4200];
 
-    if (wd->inputs == NULL)
-        skip();
-    json_t *rates = recorded(wd->inputs);
+    TOKIO_TEST_NEED_INPUTS(wd);
+    json_t *rates = http_server_esnet_rates(wd->inputs);
     struct http_server_config c = { .esnet = rates };
     struct http_server s;
+    struct http_esnet_env live_env;
     http_server_start(&s, &c);
-    snprintf(uri, sizeof(uri), "PYTOKIO_ESNET_SNMP_URI=%s/snmp/west", s.url);
-    const char *live_env[] = { "TZ=America/Los_Angeles",
-                               "PYTOKIO_CONFIG=inputs/site.json", uri, NULL };
+    http_server_esnet_env(&live_env, &s, "/snmp/west");
     const char *argv[] = { CMD, "--init-start", "2019-02-11T00:00:00",
                            "--init-end", "2019-02-11T23:59:59", "--output",
                            "live.hdf5", "2019-02-11T00:00:00",
                            "2019-02-11T23:59:59", "nersc", NULL };
-    run_ok(wd->dir, live_env, argv);
+    run_ok(wd->dir, live_env.env, argv);
     snprintf(out, sizeof(out), "%s/live.hdf5", wd->dir);
     tts_assert_same(out, tokio_test_data(GOLDEN), sets, 2);
     char *log = http_server_log(&s);
@@ -111,8 +99,8 @@ test_archive_esnet_snmp_live_equals_input(void **state)
                                          .fault_at = faults[i].at,
                                          .status = 500 };
         http_server_start(&s, &fc);
-        snprintf(uri, sizeof(uri), "PYTOKIO_ESNET_SNMP_URI=%s", s.url);
-        struct tokio_run r = tokio_test_run(wd->dir, live_env, argv);
+        http_server_esnet_env(&live_env, &s, "");
+        struct tokio_run r = tokio_test_run(wd->dir, live_env.env, argv);
         assert_int_equal(r.status, 1);
         assert_contains(r.err, s.url);
         assert_contains(r.err, faults[i].msg);
@@ -123,11 +111,11 @@ test_archive_esnet_snmp_live_equals_input(void **state)
     json_t *none = json_pack("{s:{s:{s:{},s:{}}}}", "e", "i", "in", "out");
     struct http_server_config nc = { .esnet = none };
     http_server_start(&s, &nc);
-    snprintf(uri, sizeof(uri), "PYTOKIO_ESNET_SNMP_URI=%s", s.url);
+    http_server_esnet_env(&live_env, &s, "");
     const char *empty[] = { CMD, "--output", "live.hdf5",
                             "2019-02-11T00:00:00", "2019-02-11T23:59:59",
                             "e:i", NULL };
-    struct tokio_run r = tokio_test_run(wd->dir, live_env, empty);
+    struct tokio_run r = tokio_test_run(wd->dir, live_env.env, empty);
     assert_int_equal(r.status, 1);
     assert_contains(r.err, "e:i:in returned no data");
     tokio_run_free(&r);
@@ -145,8 +133,7 @@ test_archive_esnet_snmp_errors(void **state)
 {
     struct tokio_workdir *wd = *state;
 
-    if (wd->inputs == NULL)
-        skip();
+    TOKIO_TEST_NEED_INPUTS(wd);
     const char *missing[] = { CMD, "--input", "inputs/esnet_snmp.json.gz",
                               "-o", "m.hdf5", "2019-02-11T00:00:00",
                               "2019-02-11T23:59:59", "alcf", NULL };

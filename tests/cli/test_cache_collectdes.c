@@ -3,11 +3,12 @@
  * reference's four goldens (golden/pytokio/COMMANDS.md, cache_collectdes)
  * byte for byte from --input; then live, against tests/http_server.c
  * serving the same recorded hits: the output equals the --input run's,
- * the scroll is freed, basic auth comes from the environment; then the
- * failures the issue lists (a dropped connection, HTTP 404/429/500, a
- * page that is not JSON, a server slower than --timeout, an expired
- * scroll, nothing listening): exit 1, the server and the failure named,
- * no -o file, and the scroll freed wherever the server still answers.
+ * the scroll is freed, basic auth comes from the environment or the
+ * site configuration; then the failures the issue lists (a dropped
+ * connection, HTTP 404/429/500, a page that is not JSON, a server slower
+ * than --timeout, an expired scroll, nothing listening): exit 1, the
+ * server and the failure named, no -o file, and the scroll freed
+ * wherever the server still answers.
  */
 #include "testutil.h"
 #include "http_server.h"
@@ -47,8 +48,7 @@ test_cache_collectdes_matches_goldens(void **state)
     };
     struct tokio_workdir *wd = *state;
 
-    if (wd->inputs == NULL)
-        skip();
+    TOKIO_TEST_NEED_INPUTS(wd);
     tokio_test_golden_cases(wd->dir, GOLDEN, cases,
                             sizeof(cases) / sizeof(cases[0]), 1);
 }
@@ -99,8 +99,6 @@ test_cache_collectdes_live_equals_input(void **state)
 
         snprintf(rel, sizeof(rel), "pytokio-inputs/%s.json.gz", samples[i]);
         json_t *hits = http_server_hits_of(rel);
-        if (hits == NULL)
-            skip();
         struct http_server_config c = { .hits = hits, .page_hits = 5000 };
         struct http_server s;
         http_server_start(&s, &c);
@@ -145,9 +143,6 @@ test_cache_collectdes_live_keeps_all_queries(void **state)
     json_t *hits = http_server_hits_of("pytokio-inputs/"
                                        "collectdes_cpuloads.json.gz");
     char *dir = tokio_test_mkdtemp(), saved[4200];
-
-    if (hits == NULL)
-        skip();
     struct http_server_config c = { .hits = hits, .page_hits = 7 };
     struct http_server s;
     http_server_start(&s, &c);
@@ -184,7 +179,8 @@ test_cache_collectdes_live_keeps_all_queries(void **state)
     free(dir);
 }
 
-/* Basic auth from PYTOKIO_ES_USER/PYTOKIO_ES_PASSWORD; without them the
+/* Basic auth from PYTOKIO_ES_USER/PYTOKIO_ES_PASSWORD, else from the
+ * site configuration's es_user and es_password; with neither, the
  * server's 401 is the message. */
 static void
 test_cache_collectdes_basic_auth(void **state)
@@ -220,8 +216,41 @@ test_cache_collectdes_basic_auth(void **state)
     assert_contains(r.err, "HTTP 401 Unauthorized: security_exception");
     assert_string_equal(r.out, "");
     tokio_run_free(&r);
+
+    /* else from the site configuration's es_user and es_password */
+    char *dir = tokio_test_mkdtemp(), site[4200], site_env[4300];
+    snprintf(site, sizeof(site), "%s/site.json", dir);
+    tokio_test_write_file(site, "{\"es_user\": \"reader\", "
+                          "\"es_password\": \"s3cret\"}", SIZE_MAX);
+    snprintf(site_env, sizeof(site_env), "PYTOKIO_CONFIG=%s", site);
+    const char *from_site[] = { "TZ=America/Los_Angeles", "PYTOKIO_ES_USER=",
+                                "PYTOKIO_ES_PASSWORD=", site_env, NULL };
+    r = run_live(&s, from_site, "--csv", NULL, NULL, NULL);
+    if (r.status != 0)
+        fail_msg("exit %d: %s", r.status, r.err);
+    assert_contains(r.out, "\n0,2017-12-13T08:00:01.000Z,bb1,memory,");
+    tokio_run_free(&r);
+    tokio_test_rmtree(dir);
+    free(dir);
     http_server_stop(&s);
     json_decref(hits);
+}
+
+/* The server's log once it shows a scroll freed (the DELETE may trail
+ * the client's end by a moment; at most 5 s): free() it. */
+static char *
+log_when_freed(const struct http_server *s)
+{
+    char *log = NULL;
+
+    for (int i = 0; i < 500; i++) {
+        free(log);
+        log = http_server_log(s);
+        if (strstr(log, "freed=1") != NULL)
+            break;
+        usleep(10000);
+    }
+    return log;
 }
 
 /* One failure: exit 1, the server and `what` in the message, no -o
@@ -247,15 +276,7 @@ check_fault(const json_t *hits, enum http_fault fault, size_t at, int status,
     assert_int_equal(tokio_test_count_entries(dir), 0);
     tokio_run_free(&r);
     if (freed) {
-        /* the DELETE may trail the failure by a moment */
-        char *log = NULL;
-        for (int i = 0; i < 200; i++) {
-            free(log);
-            log = http_server_log(&s);
-            if (strstr(log, "freed=1") != NULL)
-                break;
-            usleep(10000);
-        }
+        char *log = log_when_freed(&s);
         assert_contains(log, "DELETE /_search/scroll\nfreed=1");
         free(log);
     }
@@ -271,8 +292,6 @@ test_cache_collectdes_failures(void **state)
     json_t *hits = http_server_hits_of("pytokio-inputs/"
                                        "sample_collectdes-full.json.gz");
 
-    if (hits == NULL)
-        skip();
     /* the disk query is the second: its pages come after the cpu query's
      * one (empty) answer; 7038 hits are 8 pages of 1000 */
     check_fault(hits, HTTP_FAULT_DROP, 3, 0, "transfer closed", 1);
@@ -334,9 +353,6 @@ test_cache_collectdes_interrupt_frees_scroll(void **state)
                                        "sample_collectdes-full.json.gz");
     char *dir = tokio_test_mkdtemp(), out[4200], port[16];
     int status;
-
-    if (hits == NULL)
-        skip();
     struct http_server_config c = { .hits = hits, .page_hits = 1000,
                                     .fault = HTTP_FAULT_SLOW, .fault_at = 3,
                                     .slow_seconds = 3 };
@@ -368,14 +384,7 @@ test_cache_collectdes_interrupt_frees_scroll(void **state)
     assert_true(WIFSIGNALED(status));
     assert_int_equal(WTERMSIG(status), SIGINT);
     assert_int_equal(tokio_test_count_entries(dir), 0);
-    char *log = NULL;
-    for (int i = 0; i < 500; i++) {
-        free(log);
-        log = http_server_log(&s);
-        if (strstr(log, "freed=1") != NULL)
-            break;
-        usleep(10000);
-    }
+    char *log = log_when_freed(&s);
     assert_contains(log, "DELETE /_search/scroll\nfreed=1");
     free(log);
     http_server_stop(&s);
@@ -448,12 +457,15 @@ test_cache_collectdes_usage_errors(void **state)
     const char *swapped[] = { CMD, "--input", "x", END, START, NULL };
     const char *bad[] = { CMD, "--input", "x", "2017-12-13", END, NULL };
     const char *port[] = { CMD, "-p", "70000", START, END, NULL };
+    const char *timeout[] = { CMD, "--timeout", "0", START, END, NULL };
     const char *one[] = { CMD, START, NULL };
 
     tokio_test_run_fails(env, swapped, 2, "<end> is before <start>");
     tokio_test_run_fails(env, bad, 2, "<start> '2017-12-13' is not a time "
                          "YYYY-MM-DDTHH:MM:SS");
     tokio_test_run_fails(env, port, 2, "--port");
+    tokio_test_run_fails(env, timeout, 2, "--timeout must be 1 to 86400 "
+                         "seconds");
     tokio_test_run_fails(env, one, 2, "start and an end");
 }
 

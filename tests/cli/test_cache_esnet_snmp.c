@@ -43,8 +43,7 @@ test_cache_esnet_snmp_matches_goldens(void **state)
     };
     struct tokio_workdir *wd = *state;
 
-    if (wd->inputs == NULL)
-        skip();
+    TOKIO_TEST_NEED_INPUTS(wd);
     /* tokio_test_golden_cases() sets no site configuration: the
      * reference ran with inputs/site.json, for "nersc" */
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -62,31 +61,19 @@ test_cache_esnet_snmp_matches_goldens(void **state)
     }
 }
 
-static json_t *
-recorded(const char *dir)
-{
-    char path[4200];
-
-    snprintf(path, sizeof(path), "%s/esnet_snmp.json.gz", dir);
-    return http_server_json_file(path);
-}
-
 /* The same rates live and from --input: JSON, CSV and -o alike. */
 static void
 test_cache_esnet_snmp_live_equals_input(void **state)
 {
     struct tokio_workdir *wd = *state;
-    char uri[128];
 
-    if (wd->inputs == NULL)
-        skip();
-    json_t *rates = recorded(wd->inputs);
+    TOKIO_TEST_NEED_INPUTS(wd);
+    json_t *rates = http_server_esnet_rates(wd->inputs);
     struct http_server_config c = { .esnet = rates };
     struct http_server s;
+    struct http_esnet_env live_env;
     http_server_start(&s, &c);
-    snprintf(uri, sizeof(uri), "PYTOKIO_ESNET_SNMP_URI=%s/snmp/west", s.url);
-    const char *live_env[] = { "TZ=America/Los_Angeles",
-                               "PYTOKIO_CONFIG=inputs/site.json", uri, NULL };
+    http_server_esnet_env(&live_env, &s, "/snmp/west");
     static const char *const forms[][2] = { { "--json", NULL },
                                             { "--csv", NULL },
                                             { "-o", "out.json" } };
@@ -107,7 +94,7 @@ test_cache_esnet_snmp_live_equals_input(void **state)
         } else {
             input[8] = "in.json";
         }
-        struct tokio_run r = tokio_test_run(wd->dir, live_env, live);
+        struct tokio_run r = tokio_test_run(wd->dir, live_env.env, live);
         if (r.status != 0)
             fail_msg("exit %d: %s", r.status, r.err);
         struct tokio_run in = tokio_test_run(wd->dir, env, input);
@@ -152,11 +139,10 @@ static void
 test_cache_esnet_snmp_failures(void **state)
 {
     struct tokio_workdir *wd = *state;
-    char uri[128];
+    struct http_esnet_env e;
 
-    if (wd->inputs == NULL)
-        skip();
-    json_t *rates = recorded(wd->inputs);
+    TOKIO_TEST_NEED_INPUTS(wd);
+    json_t *rates = http_server_esnet_rates(wd->inputs);
     static const struct { enum http_fault f; size_t at; int status;
                           const char *msg; } faults[] = {
         { HTTP_FAULT_STATUS, 3, 500, "HTTP 500 Internal Server Error" },
@@ -173,14 +159,11 @@ test_cache_esnet_snmp_failures(void **state)
                                         .slow_seconds = 2 };
         struct http_server s;
         http_server_start(&s, &c);
-        snprintf(uri, sizeof(uri), "PYTOKIO_ESNET_SNMP_URI=%s/snmp/west",
-                 s.url);
-        const char *e[] = { "TZ=America/Los_Angeles",
-                            "PYTOKIO_CONFIG=inputs/site.json", uri, NULL };
+        http_server_esnet_env(&e, &s, "/snmp/west");
         const char *argv[] = { CMD, "--timeout", "1", "-s",
                                "2019-02-11T01:00:00", "-o", "out.json",
                                "nersc", NULL };
-        struct tokio_run r = tokio_test_run(wd->dir, e, argv);
+        struct tokio_run r = tokio_test_run(wd->dir, e.env, argv);
         if (r.status != 1)
             fail_msg("fault %zu: exit %d: %s", i, r.status, r.err);
         assert_contains(r.err, s.url);
@@ -195,11 +178,9 @@ test_cache_esnet_snmp_failures(void **state)
     struct http_server_config c = { .esnet = rates };
     struct http_server s;
     http_server_start(&s, &c);
-    snprintf(uri, sizeof(uri), "PYTOKIO_ESNET_SNMP_URI=%s", s.url);
-    const char *e[] = { "TZ=America/Los_Angeles",
-                        "PYTOKIO_CONFIG=inputs/site.json", uri, NULL };
+    http_server_esnet_env(&e, &s, "");
     const char *unknown[] = { CMD, "sunn-cr5:to_nowhere", NULL };
-    struct tokio_run r = tokio_test_run(wd->dir, e, unknown);
+    struct tokio_run r = tokio_test_run(wd->dir, e.env, unknown);
     assert_int_equal(r.status, 1);
     assert_contains(r.err, "/sunn-cr5/interface/to_nowhere/in?");
     assert_contains(r.err, "HTTP 404 Not Found");
@@ -208,9 +189,10 @@ test_cache_esnet_snmp_failures(void **state)
     json_decref(rates);
 
     /* nothing listening; no URL configured */
-    snprintf(uri, sizeof(uri), "PYTOKIO_ESNET_SNMP_URI=http://127.0.0.1:%d",
+    snprintf(e.uri, sizeof(e.uri),
+             "PYTOKIO_ESNET_SNMP_URI=http://127.0.0.1:%d",
              http_server_free_port());
-    r = tokio_test_run(wd->dir, e, unknown);
+    r = tokio_test_run(wd->dir, e.env, unknown);
     assert_int_equal(r.status, 1);
     assert_contains(r.err, "Couldn't connect to server");
     tokio_run_free(&r);
@@ -231,16 +213,6 @@ test_cache_esnet_snmp_usage_and_bad_input(void **state)
     tokio_test_run_fails(env, end_only, 2, "--start must be specified");
     tokio_test_run_fails(env, swapped, 2, "--end is before --start");
     tokio_test_run_fails(env, none, 2, "<endpoints>");
-    if (wd->inputs == NULL)
-        skip();
-    const char *unknown[] = { CMD, "-i", "inputs/esnet_snmp.json.gz",
-                              "mars", NULL };
-    struct tokio_run r = tokio_test_run(wd->dir, env, unknown);
-    assert_int_equal(r.status, 1);
-    assert_contains(r.err, "invalid endpoint specification 'mars'");
-    assert_contains(r.err, "nersc, alcf");
-    tokio_run_free(&r);
-
     static const struct { const char *text, *msg; } bad[] = {
         { "{\"e\": {\"i\": {\"in\": {\"12x\": 1.0}}}}",
           "e/i/in: '12x' is not a timestamp" },
@@ -258,6 +230,16 @@ test_cache_esnet_snmp_usage_and_bad_input(void **state)
         const char *no_site[] = { "PYTOKIO_CONFIG=", NULL };
         tokio_test_run_fails(no_site, argv, 1, bad[i].msg);
     }
+
+    /* a name the site configuration does not know */
+    TOKIO_TEST_NEED_INPUTS(wd);
+    const char *unknown[] = { CMD, "-i", "inputs/esnet_snmp.json.gz",
+                              "mars", NULL };
+    struct tokio_run r = tokio_test_run(wd->dir, env, unknown);
+    assert_int_equal(r.status, 1);
+    assert_contains(r.err, "invalid endpoint specification 'mars'");
+    assert_contains(r.err, "nersc, alcf");
+    tokio_run_free(&r);
 }
 
 int

@@ -13,70 +13,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "tokio/connectors/darshan.h"
-#include "tokio/connectors/darshan_writer.h"
+#include "darshan_gen.h"
 
-#define FILES 100
-#define RANKS 300       /* 30,000 POSIX records */
-
-/* Counters that compress about as real ones do (xorshift64). */
-static uint64_t
-next(uint64_t *x)
-{
-    *x ^= *x << 13;
-    *x ^= *x >> 7;
-    *x ^= *x << 17;
-    return *x;
-}
-
-static void
-make_big_log(const char *path)
-{
-    static const struct tokio_darshan_mount mounts[] = {
-        { "/scratch", "lustre" },
-    };
-    struct tokio_darshan_job_info job = {
-        .uid = 1, .jobid = 2, .start_time = 1600000000,
-        .end_time = 1600000100, .nprocs = RANKS, .exe = "/bin/big",
-        .n_mounts = 1, .mounts = mounts,
-    };
-    const int P = TOKIO_DARSHAN_POSIX;
-    size_t n = tokio_darshan_counter_count(P);
-    size_t nf = tokio_darshan_fcounter_count(P);
-    int64_t *c = calloc(n, sizeof(*c));
-    double *f = calloc(nf, sizeof(*f));
-    struct tokio_darshan_writer *w = NULL;
-    uint64_t x = 88172645463325252ull;
-
-    assert_non_null(c);
-    assert_non_null(f);
-    assert_int_equal(tokio_darshan_writer_new(&w, &job), TOKIO_OK);
-    for (int k = 0; k < FILES; k++) {
-        char name[64];
-        snprintf(name, sizeof(name), "/scratch/big/file%03d", k);
-        assert_int_equal(tokio_darshan_writer_add_name(w, (uint64_t)k + 1,
-                                                       name), TOKIO_OK);
-        for (int r = 0; r < RANKS; r++) {
-            for (size_t i = 0; i < n; i++)
-                c[i] = (int64_t)(next(&x) >> (54 + i % 10));
-            for (size_t i = 0; i < nf; i++)
-                f[i] = (double)(next(&x) >> 52) / 1e3 + 0.001;
-            assert_int_equal(tokio_darshan_writer_add_record(
-                                 w, P, (uint64_t)k + 1, r, c, n, f, nf),
-                             TOKIO_OK);
-        }
-        struct tokio_darshan_lustre_comp comp = { .counters = {
-            1 << 20, 2, 0, 0, 0, -1, 0 } };
-        int64_t osts[2] = { k % 8, (k + 3) % 8 };
-        assert_int_equal(tokio_darshan_writer_add_lustre(
-                             w, (uint64_t)k + 1, -1, &comp, 1, osts, 2),
-                         TOKIO_OK);
-    }
-    assert_int_equal(tokio_darshan_writer_write(w, path), TOKIO_OK);
-    tokio_darshan_writer_free(w);
-    free(c);
-    free(f);
-}
+#define RECORDS 30000    /* 100 files, 300 ranks each */
 
 static void
 test_peak_memory_follows_the_file_not_the_records(void **state)
@@ -87,7 +26,8 @@ test_peak_memory_follows_the_file_not_the_records(void **state)
     if (tokio_test_sanitized())
         skip();     /* ASan's shadow and quarantine are not ours */
     char *log = tokio_test_join(dir, "big.darshan");
-    make_big_log(log);
+    assert_int_equal(tokio_test_darshan_records_log(log, RECORDS, 100),
+                     TOKIO_OK);
     assert_int_equal(stat(log, &st), 0);
     long file_kib = (long)(st.st_size / 1024);
     const char *const cmds[][8] = {

@@ -33,17 +33,9 @@ static char *shared_logs;
 static int
 make_shared_logs(void **state)
 {
-    char path[4300];
-
     (void)state;
     shared_logs = tokio_test_mkdtemp();
-    for (unsigned i = 0; i < N_LOGS; i++) {
-        snprintf(path, sizeof(path), "%s/u%u_app_id%u_1-1-1-1_1.darshan",
-                 shared_logs, i % 13, 1000 + i);
-        tokio_test_make_darshan_log(path, i);
-    }
-    snprintf(path, sizeof(path), "%s/zz-broken.darshan", shared_logs);
-    tokio_test_write_file(path, "not a log", 9);
+    tokio_test_make_darshan_logs(shared_logs, N_LOGS);
     return 0;
 }
 

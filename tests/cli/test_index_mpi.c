@@ -40,13 +40,7 @@ test_mpi_index_is_one_run(void **state)
     snprintf(path, sizeof(path), "%s/logs", dir);
     snprintf(cmd, sizeof(cmd), "mkdir '%s'", path);
     assert_int_equal(system(cmd), 0);
-    for (unsigned i = 0; i < N_LOGS; i++) {
-        snprintf(path, sizeof(path), "%s/logs/u%u_app_id%u_1-1-1-1_1.darshan",
-                 dir, i % 13, 1000 + i);
-        tokio_test_make_darshan_log(path, i);
-    }
-    snprintf(path, sizeof(path), "%s/logs/zz-broken.darshan", dir);
-    tokio_test_write_file(path, "not a log", 9);
+    tokio_test_make_darshan_logs(path, N_LOGS);
 
     snprintf(cmd, sizeof(cmd), "cd '%s' && env -u OMPI_COMM_WORLD_SIZE "
              "'%s' index-darshanlogs -q -o one.db logs", dir, bin);

@@ -307,6 +307,35 @@ test_darshan_partial_flags_are_reported(void **state)
     tokio_darshan_free(log);
 }
 
+/* Counters found by name are the ones of that name, and only those. */
+static void
+test_darshan_counter_index_finds_names(void **state)
+{
+    const int P = TOKIO_DARSHAN_POSIX;
+
+    (void)state;
+    assert_int_equal(tokio_darshan_counter_index(P, "POSIX_OPENS", 0), 0);
+    assert_int_equal(tokio_darshan_counter_index(P, "POSIX_F_WRITE_TIME", 1),
+                     9);
+    for (int mod = 0; mod < TOKIO_DARSHAN_KNOWN_MODULES; mod++) {
+        for (size_t i = 0; i < tokio_darshan_counter_count(mod); i++)
+            assert_int_equal(tokio_darshan_counter_index(
+                                 mod, tokio_darshan_counter_name(mod, i), 0),
+                             (int)i);
+        for (size_t i = 0; i < tokio_darshan_fcounter_count(mod); i++)
+            assert_int_equal(tokio_darshan_counter_index(
+                                 mod, tokio_darshan_fcounter_name(mod, i), 1),
+                             (int)i);
+    }
+    /* the other list, another module, no name, no module */
+    assert_int_equal(tokio_darshan_counter_index(P, "POSIX_OPENS", 1), -1);
+    assert_int_equal(tokio_darshan_counter_index(TOKIO_DARSHAN_MPIIO,
+                                                 "POSIX_OPENS", 0), -1);
+    assert_int_equal(tokio_darshan_counter_index(P, "POSIX_NONE", 0), -1);
+    assert_int_equal(tokio_darshan_counter_index(P, NULL, 0), -1);
+    assert_int_equal(tokio_darshan_counter_index(-1, "POSIX_OPENS", 0), -1);
+}
+
 static void
 test_darshan_accessors_expose_records(void **state)
 {
@@ -689,6 +718,7 @@ main(void)
         cmocka_unit_test(test_darshan_base_matches_golden_pytokio_logs),
         cmocka_unit_test(test_darshan_base_matches_golden_derived_logs),
         cmocka_unit_test(test_darshan_rejected_versions_name_the_log),
+        cmocka_unit_test(test_darshan_counter_index_finds_names),
         cmocka_unit_test(test_darshan_empty_logs_are_eformat),
         cmocka_unit_test(test_darshan_open_non_files_name_the_path),
         cmocka_unit_test(test_darshan_oom_messages_name_the_log),

@@ -33,7 +33,12 @@
  * hdf5_small_dataset_access, hdf5_collective_dataset_access,
  * pnetcdf_small_var_access, pnetcdf_collective_var_access; server side
  * fs_contention, ost_full, ost_failover, slow_ost, metadata_pressure,
- * history.
+ * history.  With o->job.dxt only, after the client side:
+ * dxt_concentration (from the DXT traces' heat map: warning when one
+ * rank of several moved at least dxt_rank_share 0.5 of the traced bytes,
+ * info when one time bin, 1/100 of the run, moved at least
+ * dxt_burst_share 0.5 of them; fixed thresholds, not set by the
+ * configuration or overrides); it is no --csv column.
  *
  * Thresholds have names and the peer's (Drishti's) values by default;
  * the site configuration's key `insights` (an object of name: number,

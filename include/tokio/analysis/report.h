@@ -27,7 +27,12 @@ struct tokio_report_opts {
  * Write the report of the job whose Darshan logs are `logs` (or whose
  * window o->job gives) to `fp`: the job, its I/O, the file system during
  * it (a window around it, its span marked), OST fullness and failovers,
- * topology, concurrent jobs and an UMAMI diagram against o->history.  A
+ * topology, concurrent jobs and an UMAMI diagram against o->history;
+ * with o->job.dxt, after the I/O, "DXT: bytes by rank and time": a heat
+ * map of the log's DXT traces (as tokio_summarize_job_dxt_heatmap()
+ * makes it, 60 time bins, at most 32 rows of ranks) folded in the same
+ * pass that reads the rest of the log for the page, or a sentence saying
+ * the log has none (without it, DXT regions are not even inflated).  A
  * section whose data is absent says so.  Everything taken from a log, a
  * database or a file is HTML-escaped.
  * @param[out] warnings_out  a new JSON list of what could not be shown

@@ -276,6 +276,13 @@ TOKIO_API size_t tokio_darshan_fcounter_count(int mod);
 TOKIO_API const char *tokio_darshan_counter_name(int mod, size_t i);
 /** e.g. "POSIX_F_READ_TIME"; NULL out of range. */
 TOKIO_API const char *tokio_darshan_fcounter_name(int mod, size_t i);
+/**
+ * The position of module `mod`'s counter named `name` (its whole name,
+ * "POSIX_BYTES_READ"), among the fcounters when `fcounter` is non-zero
+ * ("POSIX_F_READ_TIME"); -1 when the module has no such counter.
+ */
+TOKIO_API int tokio_darshan_counter_index(int mod, const char *name,
+                                          int fcounter);
 
 /**
  * Write what `darshan-parser --base --show-incomplete` prints for the
@@ -511,6 +518,35 @@ struct tokio_darshan_dxt_heatmap {
 TOKIO_API int tokio_darshan_dxt_heatmap(
     const char *path, size_t nbins, int modules,
     struct tokio_darshan_dxt_heatmap **out);
+
+/**
+ * An empty heat map of `nbins` (1 - 100000) time bins, to fold a log's
+ * DXT traces into as it is read, in the same pass as other figures: hand
+ * tokio_darshan_dxt_heatmap_record() the DXT records (in pieces:
+ * tokio_darshan_select's dxt_pieces), then call
+ * tokio_darshan_dxt_heatmap_end().  TOKIO_OK, TOKIO_EINVAL (bins),
+ * TOKIO_ENOMEM; *out (free with tokio_darshan_dxt_heatmap_free()).
+ */
+TOKIO_API int tokio_darshan_dxt_heatmap_new(
+    struct tokio_darshan_dxt_heatmap **out, size_t nbins);
+
+/**
+ * Fold record `r` of module `mod` of `log` (a tokio_darshan_record_fn;
+ * `payload` is the heat map) as tokio_darshan_dxt_heatmap() does: the
+ * segments of a DXT_POSIX or DXT_MPIIO piece (other modules are
+ * ignored).  The map takes the job's shape at the first one.  TOKIO_OK,
+ * TOKIO_EINVAL (a map too big), TOKIO_ENOMEM.
+ */
+TOKIO_API int tokio_darshan_dxt_heatmap_record(
+    void *payload, const struct tokio_darshan *log, int mod,
+    const struct tokio_darshan_record *r);
+
+/**
+ * After the log is read: a map no segment came to takes the job's shape
+ * (every cell 0).  TOKIO_OK, TOKIO_EINVAL, TOKIO_ENOMEM.
+ */
+TOKIO_API int tokio_darshan_dxt_heatmap_end(
+    struct tokio_darshan_dxt_heatmap *h, const struct tokio_darshan *log);
 
 /** Release a heat map (NULL is fine). */
 TOKIO_API void tokio_darshan_dxt_heatmap_free(

@@ -36,7 +36,69 @@ struct tokio_summarize_job_opts {
                                    cache */
     const char *jobhost;        /* the system, for concurrentjobs */
     int silent_errors;          /* skip inputs that are no Darshan logs */
+    int dxt;                    /* read the DXT traces too, in the same
+                                   pass as the rest of the log, folded
+                                   into a heat map as
+                                   tokio_summarize_job_dxt_heatmap()
+                                   makes it (the bins:
+                                   TOKIO_SUMMARIZE_JOB_DXT_BINS); each
+                                   row gets, after its
+                                   darshan_* keys: dxt_segments (segments
+                                   traced; 0 and no other key when the log
+                                   has none), dxt_bytes (bytes they moved,
+                                   a whole number), dxt_bin_seconds (a
+                                   bin's width), dxt_peak_bin_bytes (the
+                                   busiest bin's, all ranks),
+                                   dxt_peak_bin_share (its share of
+                                   dxt_bytes), dxt_active_bin_share (the
+                                   share of bins moving any byte),
+                                   dxt_busiest_rank (the rank moving most
+                                   bytes), dxt_busiest_rank_share and
+                                   dxt_active_ranks (ranks moving any
+                                   byte).  Memory is the map's, whatever
+                                   the number of segments.  0: DXT regions
+                                   are not even inflated */
 };
+
+/* The time bins of the heat map behind the dxt_* keys. */
+#define TOKIO_SUMMARIZE_JOB_DXT_BINS 100
+
+struct tokio_darshan_dxt_heatmap;
+
+/** What a DXT heat map says in a few numbers. */
+struct tokio_summarize_job_dxt {
+    uint64_t segments;          /* DXT segments counted */
+    double total_bytes;         /* read and written, all ranks and bins */
+    double bin_seconds;         /* a time bin's width */
+    double peak_bin_bytes;      /* the busiest time bin's bytes (all ranks) */
+    size_t peak_bin;            /* which bin (from 0) */
+    double peak_bin_share;      /* peak_bin_bytes / total_bytes */
+    size_t active_bins;         /* bins with any bytes */
+    long busiest_rank;          /* the rank moving most bytes (-1: none) */
+    double busiest_rank_share;  /* its bytes / total_bytes */
+    size_t active_ranks;        /* ranks with any bytes */
+};
+
+/**
+ * The heat map (tokio_darshan_dxt_heatmap()) of the log at `path` in
+ * `nbins` bins from its DXT_POSIX traces, or from its DXT_MPIIO traces
+ * when it has no POSIX ones: the bytes of one layer, not both (an MPI-IO
+ * write is also traced as the POSIX writes it makes), in one pass over
+ * the DXT regions (DXT_POSIX's come first; the MPI-IO segments are
+ * folded only when no POSIX one came).
+ * @param[out] layer  "POSIX" or "MPI-IO" (may be NULL).
+ * @return as tokio_darshan_dxt_heatmap().
+ */
+TOKIO_API int tokio_summarize_job_dxt_heatmap(
+    const char *path, size_t nbins,
+    struct tokio_darshan_dxt_heatmap **out, const char **layer);
+
+/**
+ * The figures of heat map `h` (shares are 0 when it holds no bytes).
+ */
+TOKIO_API void tokio_summarize_job_dxt_stats(
+    const struct tokio_darshan_dxt_heatmap *h,
+    struct tokio_summarize_job_dxt *out);
 
 /* Keys whose values are the reference's datetimes: local wall-clock
  * times counted as if UTC, as its JSON serializer wrote them. */
