@@ -49,13 +49,7 @@ setup_logs(const char *dir)
     snprintf(path, sizeof(path), "%s/logs", dir);
     snprintf(cmd, sizeof(cmd), "mkdir '%s'", path);
     assert_int_equal(system(cmd), 0);
-    for (unsigned i = 0; i < N_LOGS; i++) {
-        snprintf(path, sizeof(path), "%s/logs/u%u_app_id%u_1-1-1-1_1.darshan",
-                 dir, i % 13, 1000 + i);
-        tokio_test_make_darshan_log(path, i);
-    }
-    snprintf(path, sizeof(path), "%s/logs/zz-broken.darshan", dir);
-    tokio_test_write_file(path, "not a log", 9);
+    tokio_test_make_darshan_logs(path, N_LOGS);
     snprintf(path, sizeof(path), "%s/logs/m-empty.darshan", dir);
     tokio_test_write_file(path, "", 0);
     for (size_t i = 0; i < sizeof(pack) / sizeof(*pack); i++) {
