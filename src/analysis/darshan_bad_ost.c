@@ -60,6 +60,11 @@ struct tokio_darshan_bad_ost {
     struct obs *files;
     size_t n, cap;
     size_t no_time;
+    /* open addressing, file index + 1 (0: empty): the first file of each
+     * key and of each label, so adding files one at a time (--parts, MPI)
+     * stays linear; n_slots is 0 or a power of two over twice n */
+    size_t *by_key, *by_label;
+    size_t n_slots;
 };
 
 /* A record of the log under its name, for grouping by name. */
@@ -342,27 +347,101 @@ done:
     return rc;
 }
 
+/* FNV-1a of `len` bytes */
+static size_t
+hash_of(const char *s, size_t len)
+{
+    uint64_t h = 14695981039346656037u;
+
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211u;
+    return (size_t)h;
+}
+
+/* The slot of `key` in b->by_key, or the empty one where it would go. */
+static size_t *
+key_slot(const struct tokio_darshan_bad_ost *b, const char *key)
+{
+    size_t mask = b->n_slots - 1, h = hash_of(key, strlen(key)) & mask;
+
+    while (b->by_key[h] != 0 &&
+           strcmp(b->files[b->by_key[h] - 1].key, key) != 0)
+        h = (h + 1) & mask;
+    return &b->by_key[h];
+}
+
+/* The slot of label[0, len) in b->by_label, or the empty one. */
+static size_t *
+label_slot(const struct tokio_darshan_bad_ost *b, const char *label,
+           size_t len)
+{
+    size_t mask = b->n_slots - 1, h = hash_of(label, len) & mask;
+
+    while (b->by_label[h] != 0) {
+        const struct obs *o = &b->files[b->by_label[h] - 1];
+        if (o->label_len == len && memcmp(o->key, label, len) == 0)
+            break;
+        h = (h + 1) & mask;
+    }
+    return &b->by_label[h];
+}
+
+/* File i into the indexes, unless a file before it has its key or
+ * label.  The tables have room (index_room()). */
+static void
+index_file(struct tokio_darshan_bad_ost *b, size_t i)
+{
+    size_t *k = key_slot(b, b->files[i].key);
+    size_t *l = label_slot(b, b->files[i].key, b->files[i].label_len);
+
+    if (*k == 0)
+        *k = i + 1;
+    if (*l == 0)
+        *l = i + 1;
+}
+
+/* Room in the indexes for `n` files (the set unchanged on failure). */
+static int
+index_room(struct tokio_darshan_bad_ost *b, size_t n)
+{
+    size_t want = b->n_slots ? b->n_slots : 128;
+    size_t *k, *l;
+
+    while (want < 2 * n)
+        want *= 2;
+    if (want == b->n_slots)
+        return TOKIO_OK;
+    k = tokio__calloc(want, sizeof(*k));
+    l = tokio__calloc(want, sizeof(*l));
+    if (k == NULL || l == NULL) {
+        free(k);
+        free(l);
+        return TOKIO_ENOMEM;
+    }
+    free(b->by_key);
+    free(b->by_label);
+    b->by_key = k;
+    b->by_label = l;
+    b->n_slots = want;
+    for (size_t i = 0; i < b->n; i++)
+        index_file(b, i);
+    return TOKIO_OK;
+}
+
 /* Index of the file with `key` among the set's files, or b->n. */
 static size_t
 find_file(const struct tokio_darshan_bad_ost *b, const char *key)
 {
-    for (size_t i = 0; i < b->n; i++)
-        if (strcmp(b->files[i].key, key) == 0)
-            return i;
-    return b->n;
+    size_t at = b->n_slots ? *key_slot(b, key) : 0;
+
+    return at ? at - 1 : b->n;
 }
 
 /* Nonzero if a file of the set came from `label`. */
 static int
 label_seen(const struct tokio_darshan_bad_ost *b, const char *label)
 {
-    size_t len = strlen(label);
-
-    for (size_t i = 0; i < b->n; i++)
-        if (b->files[i].label_len == len &&
-            memcmp(b->files[i].key, label, len) == 0)
-            return 1;
-    return 0;
+    return b->n_slots && *label_slot(b, label, strlen(label)) != 0;
 }
 
 /* The sorted union of two sorted id sets, into *out (free()). */
@@ -465,10 +544,13 @@ add_observations(struct tokio_darshan_bad_ost *b, const char *label,
         b->files = f;
         b->cap = cap;
     }
+    if (index_room(b, b->n + fresh) < 0)
+        goto nomem;
 
     for (size_t i = 0; i < n; i++) {
         if (at[i] == old_n) {
             b->files[b->n++] = v[i];
+            index_file(b, b->n - 1);
             continue;
         }
         struct obs *o = &b->files[at[i]];
@@ -979,5 +1061,7 @@ tokio_darshan_bad_ost_free(struct tokio_darshan_bad_ost *b)
     if (b == NULL)
         return;
     obs_array_free(b->files, b->n);
+    free(b->by_key);
+    free(b->by_label);
     free(b);
 }

@@ -21,6 +21,12 @@
  * would have: files in argument order, so the very same numbers.
  * Parts of different shard counts, one shard twice or one log in two
  * parts are refused, naming the parts.
+ *
+ * Under mpirun (src/cli/mpi/mpi_run.h) each log is read on whichever
+ * rank asks for work, into what a part holds of it plus the messages its
+ * reading would have printed; rank 0 prints those and adds the
+ * observations in argument order, as --parts does, so the report, the
+ * messages and the exit status are one process's.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +34,9 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#ifdef TOKIO_HAVE_MPI
+#include "cli/mpi/mpi_run.h"
+#endif
 #include "cli/shard.h"
 #include "tokio/analysis/darshan_bad_ost.h"
 #include "tokio/connectors/darshan.h"
@@ -47,29 +56,33 @@ static const char description[] =
     "correlation are likely unhealthy.  More logs give more\n"
     "observations.  Only logs with LUSTRE records can be used.";
 
-/* Warn and go on, as the reference did, or fail: see the file header. */
+/* Warn and go on, as the reference did, or fail: see the file header.
+ * Messages go to `msgs` (stderr; under MPI a worker's memory). */
 static int
-add_one(const char *cmd, struct tokio_darshan_bad_ost *b, const char *path)
+add_one(const char *cmd, struct tokio_darshan_bad_ost *b, const char *path,
+        FILE *msgs)
 {
     struct stat st;
     int rc;
 
     if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0) {
-        fprintf(stderr, "tokio %s: warning: '%s' is empty (0 bytes); "
+        fprintf(msgs, "tokio %s: warning: '%s' is empty (0 bytes); "
                 "skipped\n", cmd, path);
         return 0;
     }
     /* records folded as they are decoded: memory is per file */
     rc = tokio_darshan_bad_ost_add_path(b, path);
     if (rc == TOKIO_PARTIAL)
-        fprintf(stderr, "tokio %s: warning: '%s' is incomplete (a module "
+        fprintf(msgs, "tokio %s: warning: '%s' is incomplete (a module "
                 "ran out of memory); using what it holds\n", cmd, path);
     if (rc == TOKIO_ENOTFOUND) {
-        fprintf(stderr, "tokio %s: warning: %s; skipped\n", cmd,
+        fprintf(msgs, "tokio %s: warning: %s; skipped\n", cmd,
                 tokio_errmsg());
         return 0;
     }
-    return rc < 0 ? cli_fail(cmd, NULL) : 0;
+    if (rc < 0)
+        fprintf(msgs, "tokio %s: error: %s\n", cmd, tokio_errmsg());
+    return rc < 0 ? CLI_EXIT_FAILURE : 0;
 }
 
 /* --shard: the observations of each log of the share, as a part. */
@@ -172,6 +185,38 @@ cmp_index(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* One log of a part (its "path", "no_time", "files") into `b`. */
+static int
+add_part_log(const char *cmd, struct tokio_darshan_bad_ost *b,
+             const json_t *log)
+{
+    const char *path = json_string_value(json_object_get(log, "path"));
+    json_t *files = json_object_get(log, "files"), *f;
+    size_t i;
+    int rc = CLI_EXIT_OK;
+
+    if (path == NULL ||
+        tokio_darshan_bad_ost_add_file(b, path, NULL, 0, NULL, 0,
+            (size_t)json_integer_value(json_object_get(log, "no_time"))) < 0)
+        rc = cli_fail(cmd, "a part holds a log without a path");
+    json_array_foreach(files, i, f) {
+        int64_t osts[4096];
+        size_t n_osts = 0, k;
+        json_t *o;
+        if (rc != CLI_EXIT_OK)
+            break;
+        json_array_foreach(json_array_get(f, 2), k, o)
+            if (n_osts < sizeof(osts) / sizeof(*osts))
+                osts[n_osts++] = json_integer_value(o);
+        if (tokio_darshan_bad_ost_add_file(
+                b, path, json_string_value(json_array_get(f, 0)),
+                json_number_value(json_array_get(f, 1)), osts, n_osts,
+                0) < 0)
+            rc = cli_fail(cmd, NULL);
+    }
+    return rc;
+}
+
 /* --parts: the observations of every part, in the logs' argument order. */
 static int
 add_parts(const char *cmd, struct tokio_darshan_bad_ost *b, char **argv,
@@ -196,37 +241,55 @@ add_parts(const char *cmd, struct tokio_darshan_bad_ost *b, char **argv,
             order[m++] = v;
         qsort(order, m, sizeof(*order), cmp_index);
     }
-    for (size_t l = 0; rc == CLI_EXIT_OK && l < m; l++) {
-        const char *path = json_string_value(json_object_get(order[l],
-                                                             "path"));
-        json_t *files = json_object_get(order[l], "files"), *f;
-        size_t i;
-        if (path == NULL ||
-            tokio_darshan_bad_ost_add_file(b, path, NULL, 0, NULL, 0,
-                (size_t)json_integer_value(json_object_get(order[l],
-                                                           "no_time"))) < 0)
-            rc = cli_fail(cmd, "a part holds a log without a path");
-        json_array_foreach(files, i, f) {
-            int64_t osts[4096];
-            size_t n_osts = 0, k;
-            json_t *o;
-            if (rc != CLI_EXIT_OK)
-                break;
-            json_array_foreach(json_array_get(f, 2), k, o)
-                if (n_osts < sizeof(osts) / sizeof(*osts))
-                    osts[n_osts++] = json_integer_value(o);
-            if (tokio_darshan_bad_ost_add_file(
-                    b, path, json_string_value(json_array_get(f, 0)),
-                    json_number_value(json_array_get(f, 1)), osts, n_osts,
-                    0) < 0)
-                rc = cli_fail(cmd, NULL);
-        }
-    }
+    for (size_t l = 0; rc == CLI_EXIT_OK && l < m; l++)
+        rc = add_part_log(cmd, b, order[l]);
     free(order);
     free(seen);
     json_decref(all);
     return rc;
 }
+
+#ifdef TOKIO_HAVE_MPI
+/* One log read on a worker rank (MPI): {"messages": what add_one()
+ * printed, "failed": whether it failed, "log": its part entry (null when
+ * failed)}.  NULL when out of memory. */
+static json_t *
+observe_remote(void *arg, const char *path)
+{
+    const char *cmd = arg;
+    struct tokio_darshan_bad_ost *b = NULL;
+    json_t *logs = json_array(), *out = NULL;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *msgs = open_memstream(&text, &len);
+    int rc = -1;
+
+    if (logs != NULL && msgs != NULL && tokio_darshan_bad_ost_new(&b) == 0)
+        rc = add_one(cmd, b, path, msgs);
+    if (msgs != NULL && fclose(msgs) != 0)
+        rc = -1;
+    if (rc == 0 && add_to_part(logs, b, 0, path, 0, 0) < 0)
+        rc = -1;
+    if (rc >= 0)
+        out = json_pack("{s:s, s:b, s:O?}", "messages", text,
+                        "failed", rc != 0, "log", json_array_get(logs, 0));
+    free(text);
+    json_decref(logs);
+    tokio_darshan_bad_ost_free(b);
+    return out;
+}
+
+/* A log observe_remote() read into `b`, as add_one() would have. */
+static int
+add_observed(const char *cmd, struct tokio_darshan_bad_ost *b,
+             const json_t *seen)
+{
+    fputs(json_string_value(json_object_get(seen, "messages")), stderr);
+    if (json_is_true(json_object_get(seen, "failed")))
+        return CLI_EXIT_FAILURE;
+    return add_part_log(cmd, b, json_object_get(seen, "log"));
+}
+#endif
 
 /* The text report: the results and the options that made them. */
 struct report {
@@ -306,8 +369,26 @@ cmd_darshan_bad_ost(int argc, char **argv)
         return cli_usage_error(cmd, "--parts and --shard do not go "
                                "together");
 
-    if (tokio_darshan_bad_ost_new(&b) < 0)
-        return cli_fail(cmd, NULL);
+#ifdef TOKIO_HAVE_MPI
+    /* under mpirun the other ranks only read logs for rank 0 */
+    json_t **pre = NULL;
+    int mpi = cli_mpi_active() && shard == NULL && !parts;
+    if (mpi && cli_mpi_start() != 0)
+        return cli_mpi_serve(cmd, observe_remote, (void *)cmd);
+    if (mpi && ((pre = calloc((size_t)npos, sizeof(*pre))) == NULL ||
+                cli_mpi_map(cmd, (const char *const *)argv + 1,
+                            (size_t)npos, observe_remote, (void *)cmd,
+                            pre) < 0)) {
+        if (pre == NULL)
+            cli_fail(cmd, "out of memory");
+        free(pre);
+        return cli_mpi_end(CLI_EXIT_FAILURE);
+    }
+#endif
+    if (tokio_darshan_bad_ost_new(&b) < 0) {
+        rc = cli_fail(cmd, NULL);
+        goto out;
+    }
     json_t *logs = shard != NULL ? json_array() : NULL;
     if (shard != NULL && logs == NULL)
         rc = cli_fail(cmd, "out of memory");
@@ -318,7 +399,13 @@ cmd_darshan_bad_ost(int argc, char **argv)
             continue;
         size_t before = tokio_darshan_bad_ost_file_count(b);
         size_t no_time = tokio_darshan_bad_ost_no_time(b);
-        rc = add_one(cmd, b, argv[i]);
+#ifdef TOKIO_HAVE_MPI
+        if (pre != NULL) {
+            rc = add_observed(cmd, b, pre[i - 1]);
+            continue;
+        }
+#endif
+        rc = add_one(cmd, b, argv[i], stderr);
         if (rc == 0 && logs != NULL &&
             add_to_part(logs, b, i, argv[i], before, no_time) < 0)
             rc = cli_fail(cmd, "out of memory");
@@ -346,6 +433,14 @@ cmd_darshan_bad_ost(int argc, char **argv)
             rc = emit(cmd, output, as_json, res, n_res, &o);
     }
     free(res);
+out:
     tokio_darshan_bad_ost_free(b);
+#ifdef TOKIO_HAVE_MPI
+    for (int i = 0; pre != NULL && i < npos; i++)
+        json_decref(pre[i]);
+    free(pre);
+    if (mpi)
+        rc = cli_mpi_end(rc);
+#endif
     return rc;
 }

@@ -32,10 +32,7 @@
 
 #ifdef TOKIO_HAVE_MPI
 /* src/cli/mpi/mpi_run.c: run under mpirun (rank 0 hands out batches) */
-int cli_mpi_active(void);
-int cli_mpi_index(const char *cmd, const char *output, char **inputs,
-                  size_t n, const struct tokio_config *cfg,
-                  const struct tokio_darshan_index_opts *base, int quiet);
+#include "cli/mpi/mpi_run.h"
 #endif
 
 static const char *const usage[] = {

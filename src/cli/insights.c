@@ -4,6 +4,10 @@
  * (tokio/analysis/insights.h), as text for a terminal, JSON or CSV.
  * Results are gathered for every log before anything is written, so a
  * log that cannot be read leaves no partial output.
+ *
+ * Under mpirun (src/cli/mpi/mpi_run.h) each log is read on whichever
+ * rank asks for work; its result, or why it could not be had, comes back
+ * to rank 0, which goes on as one process with it, in argument order.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +16,9 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#ifdef TOKIO_HAVE_MPI
+#include "cli/mpi/mpi_run.h"
+#endif
 #include "tokio/analysis/insights.h"
 #include "tokio/config.h"
 #include "tokio/output.h"
@@ -63,6 +70,29 @@ write_result(FILE *fp, void *ctx)
     return rc;
 }
 
+#ifdef TOKIO_HAVE_MPI
+/* what a worker rank needs to read a log (MPI) */
+struct remote {
+    const struct tokio_config *cfg;
+    const struct tokio_insights_opts *o;
+};
+
+/* One log's result on a worker rank: {"res": result} or {"error": why,
+ * "skippable": whether --silent-errors skips it}.  NULL: out of memory. */
+static json_t *
+insights_remote(void *arg, const char *path)
+{
+    const struct remote *w = arg;
+    json_t *res = NULL;
+    int lrc = tokio_insights_log(&res, w->cfg, path, NULL, w->o);
+
+    if (lrc < 0)
+        return json_pack("{s:s, s:b}", "error", tokio_errmsg(),
+                         "skippable", lrc != TOKIO_ENOMEM);
+    return json_pack("{s:o}", "res", res);
+}
+#endif
+
 int
 cmd_insights(int argc, char **argv)
 {
@@ -110,6 +140,10 @@ cmd_insights(int argc, char **argv)
     struct tokio_config *cfg = NULL;
     json_t *results = NULL, *thresholds = NULL;
     int npos, rc = CLI_EXIT_OK;
+#ifdef TOKIO_HAVE_MPI
+    json_t **pre = NULL;        /* each log's result from its rank */
+    int mpi = 0;
+#endif
 
     npos = cli_parse(argc, argv, opts, usage, description);
     if (npos < 0) {
@@ -150,8 +184,48 @@ cmd_insights(int argc, char **argv)
         rc = cli_fail(cmd, "out of memory");
         goto done;
     }
+#ifdef TOKIO_HAVE_MPI
+    /* under mpirun the other ranks only read logs for rank 0 */
+    struct remote w = { cfg, &o };
+    if (cli_mpi_active() && cli_mpi_start() != 0) {
+        rc = cli_mpi_serve(cmd, insights_remote, &w);
+        goto done;
+    }
+    if ((mpi = cli_mpi_active()) &&
+        ((pre = calloc((size_t)npos, sizeof(*pre))) == NULL ||
+         cli_mpi_map(cmd, (const char *const *)argv + 1, (size_t)npos,
+                     insights_remote, &w, pre) < 0)) {
+        if (pre == NULL)
+            cli_fail(cmd, "out of memory");
+        rc = CLI_EXIT_FAILURE;
+        goto done;
+    }
+#endif
     for (int i = 1; i <= npos; i++) {
         json_t *res = NULL;
+#ifdef TOKIO_HAVE_MPI
+        if (pre != NULL) {
+            const json_t *got = pre[i - 1];
+            const char *why = json_string_value(json_object_get(got,
+                                                                "error"));
+            if (why != NULL && o.job.silent_errors &&
+                json_is_true(json_object_get(got, "skippable"))) {
+                fprintf(stderr, "tokio %s: warning: skipped %s\n", cmd,
+                        why);
+                continue;
+            }
+            if (why != NULL) {
+                rc = cli_fail(cmd, "%s", why);
+                goto done;
+            }
+            if (json_array_append(results, json_object_get(got, "res"))
+                < 0) {
+                rc = cli_fail(cmd, "out of memory");
+                goto done;
+            }
+            continue;
+        }
+#endif
         int lrc = tokio_insights_log(&res, cfg, argv[i], NULL, &o);
         if (lrc < 0 && lrc != TOKIO_ENOMEM && o.job.silent_errors) {
             fprintf(stderr, "tokio %s: warning: skipped %s\n", cmd,
@@ -175,9 +249,21 @@ cmd_insights(int argc, char **argv)
         job.color = (output == NULL || strcmp(output, "-") == 0) &&
                     isatty(STDOUT_FILENO) &&
                     (no_color == NULL || no_color[0] == '\0');
+#ifdef TOKIO_HAVE_MPI
+        /* mpirun hands rank 0 a terminal whatever its own output is */
+        if (mpi)
+            job.color = 0;
+#endif
         rc = cli_write_output(cmd, output, write_result, &job);
     }
 done:
+#ifdef TOKIO_HAVE_MPI
+    for (int i = 0; pre != NULL && i < npos; i++)
+        json_decref(pre[i]);
+    free(pre);
+    if (mpi)
+        rc = cli_mpi_end(rc);
+#endif
     json_decref(results);
     json_decref(thresholds);
     tokio_config_free(cfg);

@@ -23,6 +23,12 @@
  * --shard K/N takes shard K's share of the logs (by a hash of the path
  * as given) for `tokio merge-summaries`; a progress line goes to stderr
  * when it is a terminal.
+ *
+ * Under mpirun (src/cli/mpi/mpi_run.h) rank 0 does all of the above but
+ * the reading: each log it would read is read on whichever rank asks,
+ * whose result (or why the log cannot be read) comes back to rank 0 and
+ * is folded in the logs' order, so the output and the messages are one
+ * process's.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -32,6 +38,9 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#ifdef TOKIO_HAVE_MPI
+#include "cli/mpi/mpi_run.h"
+#endif
 #include "cli/progress.h"
 #include "cli/shard.h"
 #include "tokio/output.h"
@@ -67,6 +76,9 @@ struct run {
     size_t n_held;
     int any_read;
     struct cli_progress bar;    /* cleared before any message */
+    /* the log's outcome when another rank read it (MPI; borrowed):
+     * {"res": summary} or {"unreadable": why}; NULL: read here */
+    const json_t *pre;
 };
 
 /* A log was read (or was in -i): the held logs were only skipped. */
@@ -169,7 +181,15 @@ summarize_one(struct run *r, const char *path)
                 (long long)(st.st_size / 1048576));
         goto done;
     }
-    if (tokio_darshan_bytes_per_fs(&res, path) < 0) {
+    if (r->pre != NULL) {
+        const char *why = json_string_value(json_object_get(r->pre,
+                                                            "unreadable"));
+        if (why != NULL) {
+            unreadable(r, why);
+            goto done;
+        }
+        res = json_incref(json_object_get(r->pre, "res"));
+    } else if (tokio_darshan_bytes_per_fs(&res, path) < 0) {
         if (tokio_errcode() == TOKIO_ENOMEM) {
             rc = -1;
             goto done;
@@ -191,6 +211,68 @@ done:
     free(copy);
     return rc;
 }
+
+#ifdef TOKIO_HAVE_MPI
+/* What summarize_one() reads of a log, read on another rank (MPI): its
+ * r->pre.  NULL when out of memory. */
+static json_t *
+read_remote(void *arg, const char *path)
+{
+    json_t *res = NULL, *why;
+    char *copy;
+    const char *msg;
+
+    (void)arg;
+    if (tokio_darshan_bytes_per_fs(&res, path) == 0)
+        return json_pack("{s:o}", "res", res);
+    if (tokio_errcode() == TOKIO_ENOMEM || (msg = key_of(tokio_errmsg(),
+                                                         &copy)) == NULL)
+        return NULL;
+    why = json_pack("{s:s}", "unreadable", msg);
+    free(copy);
+    return why;
+}
+
+/* Read the logs of logs[0, n) that summarize_one() would read on the
+ * ranks that ask for work: (*pre)[i] is log i's outcome, or NULL for a
+ * log it does not read (in -i, over --max-mb).  An exit status. */
+static int
+read_on_ranks(const struct run *r, char **logs, size_t n, json_t ***pre)
+{
+    const char **todo = calloc(n + 1, sizeof(*todo));
+    size_t *at = calloc(n + 1, sizeof(*at)), m = 0;
+    json_t **out = calloc(n + 1, sizeof(*out));
+    int rc = CLI_EXIT_OK;
+
+    *pre = calloc(n + 1, sizeof(**pre));
+    if (todo == NULL || at == NULL || out == NULL || *pre == NULL) {
+        rc = cli_fail(r->cmd, "out of memory");
+        n = 0;
+    }
+    for (size_t i = 0; i < n; i++) {
+        struct stat st;
+        char *copy;
+        const char *key = key_of(logs[i], &copy);
+        int skip = key != NULL && json_object_get(r->all, key) != NULL;
+        free(copy);
+        if (!skip && r->max_mb > 0 && stat(logs[i], &st) == 0 &&
+            (double)st.st_size / 1048576.0 > (double)r->max_mb)
+            skip = 1;
+        if (!skip) {
+            at[m] = i;
+            todo[m++] = logs[i];
+        }
+    }
+    if (cli_mpi_map(r->cmd, todo, m, read_remote, NULL, out) < 0)
+        rc = CLI_EXIT_FAILURE;
+    for (size_t j = 0; rc == CLI_EXIT_OK && j < m; j++)
+        (*pre)[at[j]] = out[j];
+    free(todo);
+    free(at);
+    free(out);
+    return rc;
+}
+#endif
 
 /* The summaries as the reference saves them: compact, no newline. */
 static int
@@ -283,13 +365,22 @@ cmd_summarize_darshanlogs(int argc, char **argv)
     if ((rc = cli_shard(cmd, shard, &shard_k, &shard_n)) != 0)
         return rc;
     run.max_mb = max_mb;
+#ifdef TOKIO_HAVE_MPI
+    /* under mpirun the other ranks only read logs for rank 0 */
+    json_t **pre = NULL;
+    int mpi = cli_mpi_active() && shard == NULL;
+    if (mpi && cli_mpi_start() != 0)
+        return cli_mpi_serve(cmd, read_remote, NULL);
+#endif
 
     /* an update (-i, often of -o itself) takes turns with any other
      * writer of -o: the lock is taken before reading and held through
      * the rename */
     if (input != NULL && output != NULL &&
-        tokio_output_lock(output, &lock) < 0)
-        return cli_fail(cmd, NULL);
+        tokio_output_lock(output, &lock) < 0) {
+        rc = cli_fail(cmd, NULL);
+        goto out;
+    }
     if (input != NULL) {
         json_error_t err;
         run.all = json_load_file(input, 0, &err);
@@ -312,8 +403,15 @@ cmd_summarize_darshanlogs(int argc, char **argv)
                         &owned)) != CLI_EXIT_OK)
         goto out;
     run.n_given = n_logs;
+#ifdef TOKIO_HAVE_MPI
+    if (mpi)
+        rc = read_on_ranks(&run, logs, n_logs, &pre);
+#endif
     cli_progress_start(&run.bar, "logs", 1);
     for (size_t i = 0; i < n_logs && rc == CLI_EXIT_OK; i++) {
+#ifdef TOKIO_HAVE_MPI
+        run.pre = pre != NULL ? pre[i] : NULL;
+#endif
         if (summarize_one(&run, logs[i]) < 0)
             rc = cli_fail(cmd, "out of memory summarizing '%s'", logs[i]);
         cli_progress_update(&run.bar, i + 1, n_logs, 0);
@@ -348,5 +446,12 @@ out:
         free(logs[i]);
     free(logs);
     json_decref(run.all);
+#ifdef TOKIO_HAVE_MPI
+    for (size_t i = 0; pre != NULL && i < n_logs; i++)
+        json_decref(pre[i]);
+    free(pre);
+    if (mpi)
+        rc = cli_mpi_end(rc);
+#endif
     return rc;
 }
