@@ -412,28 +412,6 @@ oom(void)
     return tokio__error(TOKIO_ENOMEM, "out of memory writing a report");
 }
 
-/* Whether darshan-parser --base prints module `mod`, so that the JSON
- * has its key (the rule of connectors/darshan_json). */
-static int
-module_printed(const struct tokio_darshan *log, int mod)
-{
-    if (tokio_darshan_module_len(log, mod) == 0)
-        return tokio_darshan_module_partial(log, mod);
-    return mod > TOKIO_DARSHAN_NULL && mod != TOKIO_DARSHAN_APXC &&
-           mod != TOKIO_DARSHAN_APMPI && mod != TOKIO_DARSHAN_DXT_POSIX &&
-           mod != TOKIO_DARSHAN_DXT_MPIIO;
-}
-
-/* Whether the JSON has module `mod`'s key: a record of it was read, or
- * it is present and has "_perf" (the rule of connectors/darshan_json). */
-static int
-module_listed(const struct tokio_darshan *log, int mod, int had_records)
-{
-    return had_records || (tokio_darshan_module_len(log, mod) != 0 &&
-                           (TOKIO_DARSHAN_DERIVED_MODULES &
-                            TOKIO_DARSHAN_MODULE_BIT(mod)) != 0);
-}
-
 /* A record of module `mod` as the reader decodes it. */
 static int
 view_record(void *payload, const struct tokio_darshan *log, int mod,
@@ -448,7 +426,7 @@ view_record(void *payload, const struct tokio_darshan *log, int mod,
     if (rc == TOKIO_OK && v->dxt)
         rc = tokio__dxt_layers_record(&v->layers, log, mod, r);
     if (rc < 0 || mod >= TOKIO_DARSHAN_KNOWN_MODULES ||
-        !module_printed(log, mod))
+        !tokio__job_module_printed(log, mod))
         return rc;
     for (size_t k = 0; k < N_IO; k++)
         if (v->io_idx[mod][k] >= 0)
@@ -467,12 +445,7 @@ view_record(void *payload, const struct tokio_darshan *log, int mod,
     }
     e = &v->recs[v->n_recs];
     memset(e, 0, sizeof(*e));
-    name = tokio_darshan_name(log, r->id);
-    if (mod == TOKIO_DARSHAN_DAOS)
-        snprintf(buf, sizeof(buf), "%" PRIu64 ".%" PRIu64, r->oid_hi,
-                 r->oid_lo);
-    else if (name == NULL)      /* glibc prints a NULL %s as "(null)" */
-        name = mod == TOKIO_DARSHAN_BGQ ? "darshan-bgq-record" : "(null)";
+    name = tokio__job_record_name(log, mod, r, buf, sizeof(buf));
     if (mod == TOKIO_DARSHAN_DAOS && (name = tokio__strdup(buf)) == NULL)
         return oom();
     e->own = mod == TOKIO_DARSHAN_DAOS;
@@ -570,7 +543,7 @@ view_load(struct view *v, const char *path, size_t dxt_bins)
     if (rc < 0)
         return rc;
     for (int mod = 0; mod < TOKIO_DARSHAN_KNOWN_MODULES; mod++)
-        v->printed[mod] = module_listed(v->log, mod, v->printed[mod]);
+        v->printed[mod] = tokio__job_module_listed(v->log, mod, v->printed[mod]);
     if (v->n_recs > 1)
         qsort(v->recs, v->n_recs, sizeof(*v->recs), by_json_key);
     for (size_t i = 0; i < v->n_recs; i++)

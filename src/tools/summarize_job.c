@@ -241,10 +241,8 @@ tokio__job_counter_index(int mod, const char *name, int fcounter)
     return tokio_darshan_counter_index(mod, want, fcounter);
 }
 
-/* Whether darshan-parser --base prints module `mod`, so that the JSON
- * has its key (the rule of connectors/darshan_json). */
-static int
-module_printed(const struct tokio_darshan *log, int mod)
+int
+tokio__job_module_printed(const struct tokio_darshan *log, int mod)
 {
     if (tokio_darshan_module_len(log, mod) == 0)
         return tokio_darshan_module_partial(log, mod);
@@ -253,20 +251,16 @@ module_printed(const struct tokio_darshan *log, int mod)
            mod != TOKIO_DARSHAN_DXT_MPIIO;
 }
 
-/* Whether the JSON has module `mod`'s key: a record of it was read, or
- * it is present and has "_perf" (the rule of connectors/darshan_json). */
-static int
-module_listed(const struct tokio_darshan *log, int mod, int had_records)
+int
+tokio__job_module_listed(const struct tokio_darshan *log, int mod, int had_records)
 {
     return had_records || (tokio_darshan_module_len(log, mod) != 0 &&
                            (TOKIO_DARSHAN_DERIVED_MODULES &
                             TOKIO_DARSHAN_MODULE_BIT(mod)) != 0);
 }
 
-/* A record's key in the JSON: its name as darshan-parser printed it;
- * DAOS objects' into `buf`. */
-static const char *
-record_name(const struct tokio_darshan *log, int mod,
+const char *
+tokio__job_record_name(const struct tokio_darshan *log, int mod,
             const struct tokio_darshan_record *r, char *buf, size_t size)
 {
     const char *name = tokio_darshan_name(log, r->id);
@@ -357,10 +351,10 @@ fold_record(void *payload, const struct tokio_darshan *log, int mod,
     if (rc == TOKIO_OK && f->dxt)
         rc = tokio__dxt_layers_record(&f->layers, log, mod, r);
     if (rc < 0 || mod >= TOKIO_DARSHAN_KNOWN_MODULES ||
-        !module_printed(log, mod))
+        !tokio__job_module_printed(log, mod))
         return rc;
     f->had_records[mod] = 1;
-    name = record_name(log, mod, r, buf, sizeof(buf));
+    name = tokio__job_record_name(log, mod, r, buf, sizeof(buf));
     if (mod == TOKIO_DARSHAN_POSIX && name[0] != '_' &&
         (rc = fold_posix(f, r, name)) < 0)
         return rc;
@@ -663,7 +657,7 @@ summarize_darshan(struct job *j, const struct tokio_darshan *dlog,
     /* the modules the JSON has, by id: the order darshan-parser printed
      * them, which the reference's dict kept and its max() broke ties by */
     for (int mod = 0; mod < TOKIO_DARSHAN_KNOWN_MODULES; mod++)
-        if (module_listed(dlog, mod, f->had_records[mod]))
+        if (tokio__job_module_listed(dlog, mod, f->had_records[mod]))
             mods[n++] = mod;
     if (rc == TOKIO_OK && n > 0) {
         rc = biggest_api(j, f, mods, n, apis);

@@ -1,7 +1,9 @@
 /*
- * src/tools/summarize_job_private.h - the heat map of a log's DXT traces
- * (--dxt) folded in the pass that reads the log, for summarize-job's
- * dxt_* keys and the report's "DXT: bytes by rank and time".
+ * src/tools/summarize_job_private.h - what summarize-job and the report
+ * share of reading a Darshan log in one pass: the heat map of its DXT
+ * traces (--dxt; summarize-job's dxt_* keys and the report's "DXT: bytes
+ * by rank and time"), and the rules of the log's JSON
+ * (connectors/darshan_json.c) that their folds follow.
  */
 #ifndef TOKIO_TOOLS_SUMMARIZE_JOB_PRIVATE_H
 #define TOKIO_TOOLS_SUMMARIZE_JOB_PRIVATE_H
@@ -47,6 +49,21 @@ int tokio__dxt_layers_end(struct tokio__dxt_layers *l,
                           const char **layer);
 
 void tokio__dxt_layers_free(struct tokio__dxt_layers *l);
+
+/* Whether darshan-parser --base prints module `mod`, so that the
+ * log's JSON has its key (the rule of connectors/darshan_json). */
+int tokio__job_module_printed(const struct tokio_darshan *log, int mod);
+
+/* Whether the JSON has module `mod`'s key: a record of it was read
+ * (`had_records`), or it is present and has "_perf" (the same rule). */
+int tokio__job_module_listed(const struct tokio_darshan *log, int mod,
+                             int had_records);
+
+/* A record's key in the JSON: its name as darshan-parser printed it;
+ * a DAOS object's id written into `buf` (returned). */
+const char *tokio__job_record_name(const struct tokio_darshan *log, int mod,
+                                   const struct tokio_darshan_record *r,
+                                   char *buf, size_t size);
 
 /* The position of `mod`'s counter (or fcounter) named `name` after the
  * module's prefix, as the JSON keys it ("BYTES_READ" for
