@@ -41,6 +41,7 @@
 #include "tokio/config.h"
 #include "tokio/input.h"
 #include "tokio/output.h"
+#include "connectors/es_hits.h"
 #include "connectors/http.h"
 #include "core/alloc.h"
 #include "core/connector.h"
@@ -348,17 +349,65 @@ tokio_es_from_json(const json_t *pages, const char *name,
     return TOKIO_OK;
 }
 
+static int pages_add_hit(const struct tokio__es_value *v, size_t hit,
+                         void *pages);
+static const char *const *csv_fields(const void *pages, size_t *n_out);
+
 int
 tokio_es_from_cache(const char *path, tokio_es_page_fn fn, void *payload)
 {
+    const char *const *fields;
+    size_t n_fields;
     json_t *pages;
     int rc;
 
+    /* the CSV form: without jansson's trees where es_hits.c can */
+    if (fn == tokio_es_pages_add &&
+        (fields = csv_fields(payload, &n_fields)) != NULL)
+        return tokio__es_from_cache_hits(path, fields, n_fields,
+                                         pages_add_hit, fn, payload);
     /* refused from its head when it is not JSON; within a budget */
     if ((rc = tokio__read_json_file(path, &pages)) < 0)
         return rc;
     rc = tokio_es_from_json(pages, path, fn, payload);
     json_decref(pages);
+    return rc;
+}
+
+int
+tokio__es_from_cache_hits(const char *path, const char *const *fields,
+                          size_t n_fields, tokio__es_hit_fn hit_fn,
+                          tokio_es_page_fn page_fn, void *payload)
+{
+    struct tokio_input *in = NULL;
+    unsigned char *text = NULL;
+    size_t len = 0, page = 0;
+    json_t *pages;
+    int rc;
+
+    /* as tokio__read_json_file(), then es_hits.c or jansson */
+    if ((rc = tokio_input_open(&in, path)) == TOKIO_OK)
+        rc = tokio__read_whole(in, path, 0, tokio__bid_json, "JSON", &text,
+                               &len);
+    tokio_input_close(in);
+    if (rc == TOKIO_OK)
+        rc = tokio__es_hits_read((const char *)text, len, fields, n_fields,
+                                 hit_fn, payload, &page);
+    if (rc == TOKIO__ES_HITS_FALLBACK) {
+        rc = tokio__json_parse_named(&pages, (const char *)text, len, 0,
+                                     path);
+        free(text);
+        text = NULL;
+        if (rc == TOKIO_OK) {
+            rc = tokio_es_from_json(pages, path, page_fn, payload);
+            json_decref(pages);
+        }
+    } else if (rc < 0 && rc != TOKIO_ENOMEM && text != NULL) {
+        tokio__error_prefix("'%s' page %zu", path, page);
+    } else if (rc == TOKIO_ENOMEM && text != NULL) {
+        tokio__error(rc, "out of memory reading '%s'", path);
+    }
+    free(text);
     return rc;
 }
 
@@ -597,35 +646,67 @@ put_text(FILE *fp, const char *s, size_t n)
         putc('"', fp);
 }
 
+/* v's decimal text in buf (at least 21 bytes); its length. */
+static size_t
+int_text(char *buf, int64_t v)
+{
+    char rev[24];
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    size_t n = 0, k = 0;
+
+    do {
+        rev[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u > 0);
+    if (v < 0)
+        buf[k++] = '-';
+    while (n > 0)
+        buf[k++] = rev[--n];
+    return k;
+}
+
 static int
-put_cell(struct tokio_es_pages *p, size_t f, const json_t *v, size_t hit)
+put_cell(struct tokio_es_pages *p, size_t f, const struct tokio__es_value *v,
+         size_t hit)
 {
     struct column *c = &p->cols[f];
-    char real[40];
+    char real[40], num[24];
+    size_t n;
 
-    if (v == NULL || json_is_null(v)) {
+    switch (v->kind) {
+    case TOKIO__ES_ABSENT:
+    case TOKIO__ES_NULL:
         c->missing = 1;
-    } else if (json_is_integer(v)) {
+        break;
+    case TOKIO__ES_INT:
         c->integer = 1;
-        if (c->other) {
-            fprintf(p->spool, "%" PRId64, (int64_t)json_integer_value(v));
-        } else {
-            tokio_format_double(real, sizeof(real),
-                                (double)json_integer_value(v));
-            fprintf(p->spool, "%c%c%s%c%" PRId64 "%c", MARK, (int)(f + 1),
-                    real, ALT, (int64_t)json_integer_value(v), END);
+        n = int_text(num, v->i);
+        if (!c->other) {
+            tokio_format_double(real, sizeof(real), (double)v->i);
+            putc(MARK, p->spool);
+            putc((int)(f + 1), p->spool);
+            fputs(real, p->spool);
+            putc(ALT, p->spool);
         }
-    } else if (json_is_real(v)) {
+        fwrite(num, 1, n, p->spool);
+        if (!c->other)
+            putc(END, p->spool);
+        break;
+    case TOKIO__ES_REAL:
         c->real = 1;
-        tokio_format_double(real, sizeof(real), json_real_value(v));
+        tokio_format_double(real, sizeof(real), v->d);
         fputs(real, p->spool);
-    } else if (json_is_boolean(v)) {
+        break;
+    case TOKIO__ES_FALSE:
+    case TOKIO__ES_TRUE:
         c->other = 1;
-        fputs(json_is_true(v) ? "True" : "False", p->spool);
-    } else if (json_is_string(v)) {
+        fputs(v->kind == TOKIO__ES_TRUE ? "True" : "False", p->spool);
+        break;
+    case TOKIO__ES_STRING:
         c->other = 1;
-        put_text(p->spool, json_string_value(v), json_string_length(v));
-    } else {
+        put_text(p->spool, v->s, v->len);
+        break;
+    case TOKIO__ES_OTHER:
         return tokio__error(TOKIO_EFORMAT, "hit %zu: field '%s' is a list or "
                             "object, which has no CSV form", hit,
                             p->fields[f]);
@@ -633,10 +714,53 @@ put_cell(struct tokio_es_pages *p, size_t f, const json_t *v, size_t hit)
     return TOKIO_OK;
 }
 
+/* One CSV row: the hit's number, then its cells. */
+static int
+put_row(struct tokio_es_pages *p, const struct tokio__es_value *v,
+        size_t hit)
+{
+    char num[24];
+    int rc;
+
+    fwrite(num, 1, int_text(num, (int64_t)p->hits++), p->spool);
+    for (size_t f = 0; f < p->n_fields; f++) {
+        putc(',', p->spool);
+        if ((rc = put_cell(p, f, &v[f], hit)) < 0)
+            return rc;
+    }
+    putc('\n', p->spool);
+    return TOKIO_OK;
+}
+
+/* The fields of `pages` in the CSV form; NULL in the JSON form. */
+static const char *const *
+csv_fields(const void *pages, size_t *n_out)
+{
+    const struct tokio_es_pages *p = pages;
+
+    *n_out = p->n_fields;
+    return p->js == NULL ? p->fields : NULL;
+}
+
+/* A tokio__es_hit_fn: a hit of the CSV form, from es_hits.c. */
+static int
+pages_add_hit(const struct tokio__es_value *v, size_t hit, void *pages)
+{
+    struct tokio_es_pages *p = pages;
+    int rc = put_row(p, v, hit);
+
+    if (rc < 0)
+        return rc;
+    return ferror(p->spool) ? tokio__write_check(p->spool, "cannot write a "
+                                                 "temporary file of pages")
+                            : TOKIO_OK;
+}
+
 int
 tokio_es_pages_add(const json_t *hits, size_t page, void *pages)
 {
     struct tokio_es_pages *p = pages;
+    struct tokio__es_value v[MAX_FIELDS];
     const json_t *hit;
     size_t h;
     int rc;
@@ -658,14 +782,10 @@ tokio_es_pages_add(const json_t *hits, size_t page, void *pages)
     json_array_foreach(hits, h, hit) {
         const json_t *src = json_object_get(hit, "_source");
 
-        fprintf(p->spool, "%zu", p->hits++);
-        for (size_t f = 0; f < p->n_fields; f++) {
-            putc(',', p->spool);
-            if ((rc = put_cell(p, f, json_object_get(src, p->fields[f]),
-                               h)) < 0)
-                return rc;
-        }
-        putc('\n', p->spool);
+        for (size_t f = 0; f < p->n_fields; f++)
+            tokio__es_value_of(json_object_get(src, p->fields[f]), &v[f]);
+        if ((rc = put_row(p, v, h)) < 0)
+            return rc;
     }
     return tokio__write_check(p->spool, "cannot write a temporary file of "
                               "pages");

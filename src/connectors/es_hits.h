@@ -1,0 +1,73 @@
+/*
+ * src/connectors/es_hits.h - the values of chosen _source fields of
+ * Elasticsearch hits, read straight from a cache's text (es_hits.c) or
+ * taken from jansson's tree; for the converters of es.c and
+ * archive_collectdes.c, which handle both alike.
+ */
+#ifndef TOKIO_CONNECTORS_ES_HITS_H
+#define TOKIO_CONNECTORS_ES_HITS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "tokio/connectors/es.h"
+
+enum tokio__es_kind {
+    TOKIO__ES_ABSENT, TOKIO__ES_NULL, TOKIO__ES_FALSE, TOKIO__ES_TRUE,
+    TOKIO__ES_INT, TOKIO__ES_REAL, TOKIO__ES_STRING,
+    TOKIO__ES_OTHER         /* a list or an object */
+};
+
+/* One field of a hit's _source. */
+struct tokio__es_value {
+    enum tokio__es_kind kind;
+    size_t len;             /* STRING: its bytes */
+    const char *s;          /* STRING: NUL-ended */
+    int64_t i;              /* INT */
+    double d;               /* REAL */
+};
+
+/* One hit: `v` holds the values of the fields asked for, in their order;
+ * `hit` is its place in its page.  < 0 stops the reading (error set). */
+typedef int (*tokio__es_hit_fn)(const struct tokio__es_value *v, size_t hit,
+                                void *payload);
+
+/* tokio__es_hits_read()'s answer for a text it does not fully follow:
+ * nothing was handed on; read it with jansson. */
+#define TOKIO__ES_HITS_FALLBACK 1
+
+/*
+ * Read `text` (`len` bytes), a JSON list of pages (lists of hits), as
+ * jansson and tokio_es_from_json() would, handing each hit's values of
+ * `fields` (at most TOKIO__ES_HITS_MAX_FIELDS, names without escapes) to
+ * `fn`, page after page until an empty one.  Everything is checked
+ * before the first hit goes: a text that is not JSON, or holds anything
+ * else (a page not a list, a hit without an object _source, a field
+ * holding a list or object or given twice, escapes other than the short
+ * ones, bytes beyond ASCII, deep nesting) gives TOKIO__ES_HITS_FALLBACK.
+ * @param[out] page_out  the page of the hit that failed
+ * @return TOKIO_OK, TOKIO__ES_HITS_FALLBACK, TOKIO_ENOMEM or fn's error.
+ */
+#define TOKIO__ES_HITS_MAX_FIELDS 64
+int tokio__es_hits_read(const char *text, size_t len,
+                        const char *const *fields, size_t n_fields,
+                        tokio__es_hit_fn fn, void *payload,
+                        size_t *page_out);
+
+/* `v` (borrowed, NULL: absent) as a value; a string stays jansson's. */
+void tokio__es_value_of(const json_t *v, struct tokio__es_value *out);
+
+/*
+ * tokio_es_from_cache() for a converter that takes hits field by field
+ * (es.c): the cache `path` read whole, its hits' values of `fields` to
+ * `hit_fn` by tokio__es_hits_read(), or, where that falls back, the
+ * pages of jansson's tree to `page_fn` (which must do what hit_fn does:
+ * tokio__es_value_of() helps).  Errors as tokio_es_from_cache()'s.
+ */
+int tokio__es_from_cache_hits(const char *path, const char *const *fields,
+                              size_t n_fields, tokio__es_hit_fn hit_fn,
+                              tokio_es_page_fn page_fn, void *payload);
+
+#endif
