@@ -49,13 +49,27 @@ struct reader {
     size_t strings_len, strings_cap;
 };
 
-#define IS_WS(c) ((c) == ' ' || (c) == '\n' || (c) == '\r' || (c) == '\t')
 #define IS_DIGIT(c) ((c) >= '0' && (c) <= '9')
+
+/* Bytes by class: 1 white space, 2 a string's plain byte (printable
+ * ASCII but the quote and the backslash). */
+#define W 1
+#define P 2
+static const unsigned char cls[256] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, W, W, 0, 0, W, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    W|P, P, 0, P, P, P, P, P, P, P, P, P, P, P, P, P,
+    P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P,
+    P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P,
+    P, P, P, P, P, P, P, P, P, P, P, P, 0, P, P, P,
+    P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P,
+    P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P,
+};
 
 static void
 ws(struct reader *r)
 {
-    while (r->p < r->end && IS_WS(*r->p))
+    while (r->p < r->end && (cls[*r->p] & W))
         r->p++;
 }
 
@@ -69,7 +83,7 @@ string(struct reader *r, const unsigned char **start, size_t *len, int *esc)
     *esc = 0;
     *start = p;
     for (;;) {
-        while (p < end && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
+        while (p < end && (cls[*p] & P))
             p++;
         if (p == end || (*p != '"' && *p != '\\'))
             return FB;      /* control byte, beyond ASCII, or cut short */
