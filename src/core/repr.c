@@ -148,6 +148,89 @@ static const double POW10[] = {
  *   has 16 or 17 digits and the exact loop's last two steps follow.
  * Subnormals (fewer digits of precision) take the exact loop.
  */
+/*
+ * Whether `n` digits (exponent exp10, sign `neg`) read back as `d`:
+ * Clinger's fast path where it holds (as above), else strtod().
+ */
+static int
+reads_back(const char *digits, int n, int exp10, int neg, double d)
+{
+    uint64_t v = 0;
+    int q = exp10 - (n - 1);
+    char text[48];
+
+    for (int i = 0; i < n; i++)
+        v = v * 10 + (uint64_t)(digits[i] - '0');
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+    if (v <= (UINT64_C(1) << 53) && q >= -22 && q <= 22) {
+        double x = q >= 0 ? (double)v * POW10[q] : (double)v / POW10[-q];
+        return (neg ? -x : x) == d;
+    }
+#endif
+    snprintf(text, sizeof(text), "%s%.*se%d", neg ? "-" : "", n, digits, q);
+    return strtod(text, NULL) == d;
+}
+
+/*
+ * Candidates 3 and 4 from one "%.16e" (17 digits, R) instead of a
+ * "%.*e" per precision: "%.14e" and "%.15e" are R rounded to 15 and 16
+ * digits unless the digits R drops are exactly half ("50", "5").
+ * Rounding X (the double's exact value) and rounding R differ only when
+ * a 15- or 16-digit midpoint M lies between them; M has 17 digits, so it
+ * would be nearer X than R is, or be R itself.  In that one case (and
+ * for a text not of the expected form) the answer is 0 and the loop
+ * below decides; else the layout's length in `out`.
+ */
+static size_t
+from_17_digits(char *out, double d)
+{
+    char sci[40], r[17], c[17];
+    int neg, exp10;
+
+    snprintf(sci, sizeof(sci), "%.16e", d);
+    neg = sci[0] == '-';
+    const char *p = sci + neg;
+    if (p[1] != '.' || p[18] != 'e')
+        return 0;
+    r[0] = p[0];
+    memcpy(r + 1, p + 2, 16);
+    exp10 = atoi(p + 19);
+    for (int n = 15; n <= 16; n++) {
+        int e = exp10, up;
+
+        if (r[n] != '5')
+            up = r[n] > '5';
+        else if (n == 15 && r[16] == '0')
+            return 0;
+        else if (n == 16)
+            return 0;
+        else
+            up = 1;
+        memcpy(c, r, (size_t)n);
+        for (int i = n - 1; up && i >= 0; i--) {
+            if (c[i] == '9') {
+                c[i] = '0';
+            } else {
+                c[i]++;
+                up = 0;
+            }
+        }
+        if (up) {               /* 99..9 rounded up to 100..0 */
+            c[0] = '1';
+            e++;
+        }
+        if (reads_back(c, n, e, neg, d)) {
+            while (n > 1 && c[n - 1] == '0')
+                n--;
+            return repr_layout(out, neg, c, n, e);
+        }
+    }
+    int n = 17;
+    while (n > 1 && r[n - 1] == '0')
+        n--;
+    return repr_layout(out, neg, r, n, exp10);
+}
+
 int
 tokio_format_double(char *buf, size_t size, double d)
 {
@@ -190,6 +273,9 @@ tokio_format_double(char *buf, size_t size, double d)
         }
     }
 #endif
+    size_t n = from_17_digits(out, d);
+    if (n > 0)
+        return finish_double(buf, size, out, n);
     for (int prec = 15; prec <= 17; prec++) {
         snprintf(sci, sizeof(sci), "%.*e", prec - 1, d);
         if (prec == 17 || strtod(sci, NULL) == d)
