@@ -542,6 +542,8 @@ struct tokio_es_pages {
     size_t n_fields;
     struct column cols[MAX_FIELDS];
     size_t hits;
+    char *row;                      /* the CSV row being made */
+    size_t row_len, row_cap;
 };
 
 /* A temporary file nobody else can open: in $TMPDIR (tmpfile() ignores
@@ -622,28 +624,58 @@ tokio_es_pages_count(const struct tokio_es_pages *p)
     return p->hits;
 }
 
+/* Room for `n` more bytes in the row being made. */
+static int
+row_room(struct tokio_es_pages *p, size_t n)
+{
+    if (p->row_cap - p->row_len >= n)
+        return TOKIO_OK;
+    size_t cap = p->row_cap ? p->row_cap : 1024;
+    while (cap - p->row_len < n)
+        cap *= 2;
+    char *row = tokio__realloc(p->row, cap);
+    if (row == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory keeping pages");
+    p->row = row;
+    p->row_cap = cap;
+    return TOKIO_OK;
+}
+
 /* A text cell, quoted as pandas quotes (a comma, quote, CR or LF), its
  * bytes 1..3 escaped for the copy. */
-static void
-put_text(FILE *fp, const char *s, size_t n)
+static int
+put_text(struct tokio_es_pages *p, const char *s, size_t n)
 {
-    int quote = 0;
+    int quote = 0, plain = 1;
+    char *o;
 
-    for (size_t i = 0; i < n && !quote; i++)
-        quote = s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n';
-    if (quote)
-        putc('"', fp);
     for (size_t i = 0; i < n; i++) {
-        if (s[i] == '"' && quote) {
-            putc('"', fp);
-        } else if (s[i] >= MARK && s[i] <= END) {
-            putc(MARK, fp);
-            putc('\0', fp);
-        }
-        putc(s[i], fp);
+        quote |= s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n';
+        plain &= s[i] < MARK || s[i] > END;
+    }
+    if (row_room(p, 3 * n + 2) < 0)
+        return TOKIO_ENOMEM;
+    o = p->row + p->row_len;
+    if (!quote && plain) {
+        memcpy(o, s, n);
+        p->row_len += n;
+        return TOKIO_OK;
     }
     if (quote)
-        putc('"', fp);
+        *o++ = '"';
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '"' && quote) {
+            *o++ = '"';
+        } else if (s[i] >= MARK && s[i] <= END) {
+            *o++ = MARK;
+            *o++ = '\0';
+        }
+        *o++ = s[i];
+    }
+    if (quote)
+        *o++ = '"';
+    p->row_len = (size_t)(o - p->row);
+    return TOKIO_OK;
 }
 
 /* v's decimal text in buf (at least 21 bytes); its length. */
@@ -665,6 +697,15 @@ int_text(char *buf, int64_t v)
     return k;
 }
 
+/* Append `s` (room made before). */
+static void
+put(struct tokio_es_pages *p, const char *s, size_t n)
+{
+    memcpy(p->row + p->row_len, s, n);
+    p->row_len += n;
+}
+
+/* A cell of the row, after its comma. */
 static int
 put_cell(struct tokio_es_pages *p, size_t f, const struct tokio__es_value *v,
          size_t hit)
@@ -673,6 +714,12 @@ put_cell(struct tokio_es_pages *p, size_t f, const struct tokio__es_value *v,
     char real[40], num[24];
     size_t n;
 
+    if (v->kind == TOKIO__ES_STRING) {
+        c->other = 1;
+        return put_text(p, v->s, v->len);
+    }
+    if (row_room(p, sizeof(real) + sizeof(num) + 4) < 0)
+        return TOKIO_ENOMEM;
     switch (v->kind) {
     case TOKIO__ES_ABSENT:
     case TOKIO__ES_NULL:
@@ -683,28 +730,29 @@ put_cell(struct tokio_es_pages *p, size_t f, const struct tokio__es_value *v,
         n = int_text(num, v->i);
         if (!c->other) {
             tokio_format_double(real, sizeof(real), (double)v->i);
-            putc(MARK, p->spool);
-            putc((int)(f + 1), p->spool);
-            fputs(real, p->spool);
-            putc(ALT, p->spool);
+            p->row[p->row_len++] = MARK;
+            p->row[p->row_len++] = (char)(f + 1);
+            put(p, real, strlen(real));
+            p->row[p->row_len++] = ALT;
         }
-        fwrite(num, 1, n, p->spool);
+        put(p, num, n);
         if (!c->other)
-            putc(END, p->spool);
+            p->row[p->row_len++] = END;
         break;
     case TOKIO__ES_REAL:
         c->real = 1;
         tokio_format_double(real, sizeof(real), v->d);
-        fputs(real, p->spool);
+        put(p, real, strlen(real));
         break;
     case TOKIO__ES_FALSE:
     case TOKIO__ES_TRUE:
         c->other = 1;
-        fputs(v->kind == TOKIO__ES_TRUE ? "True" : "False", p->spool);
+        if (v->kind == TOKIO__ES_TRUE)
+            put(p, "True", 4);
+        else
+            put(p, "False", 5);
         break;
     case TOKIO__ES_STRING:
-        c->other = 1;
-        put_text(p->spool, v->s, v->len);
         break;
     case TOKIO__ES_OTHER:
         return tokio__error(TOKIO_EFORMAT, "hit %zu: field '%s' is a list or "
@@ -714,7 +762,7 @@ put_cell(struct tokio_es_pages *p, size_t f, const struct tokio__es_value *v,
     return TOKIO_OK;
 }
 
-/* One CSV row: the hit's number, then its cells. */
+/* One CSV row: the hit's number, then its cells; one write. */
 static int
 put_row(struct tokio_es_pages *p, const struct tokio__es_value *v,
         size_t hit)
@@ -722,13 +770,21 @@ put_row(struct tokio_es_pages *p, const struct tokio__es_value *v,
     char num[24];
     int rc;
 
-    fwrite(num, 1, int_text(num, (int64_t)p->hits++), p->spool);
+    p->row_len = 0;
+    if (row_room(p, sizeof(num)) < 0)
+        return TOKIO_ENOMEM;
+    put(p, num, int_text(num, (int64_t)p->hits++));
     for (size_t f = 0; f < p->n_fields; f++) {
-        putc(',', p->spool);
+        if (row_room(p, 2) < 0)
+            return TOKIO_ENOMEM;
+        p->row[p->row_len++] = ',';
         if ((rc = put_cell(p, f, &v[f], hit)) < 0)
             return rc;
     }
-    putc('\n', p->spool);
+    if (row_room(p, 1) < 0)
+        return TOKIO_ENOMEM;
+    p->row[p->row_len++] = '\n';
+    fwrite(p->row, 1, p->row_len, p->spool);
     return TOKIO_OK;
 }
 
@@ -892,5 +948,6 @@ tokio_es_pages_free(struct tokio_es_pages *p)
         tokio__jstream_close(p->js);
     if (p->spool != NULL)
         fclose(p->spool);
+    free(p->row);
     free(p);
 }
