@@ -181,20 +181,97 @@ reads_back(const char *digits, int n, int exp10, int neg, double d)
  * for a text not of the expected form) the answer is 0 and the loop
  * below decides; else the layout's length in `out`.
  */
+/* hi:lo = a * b */
+static void
+mul_64x64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
+{
+    uint64_t a0 = a & 0xffffffffu, a1 = a >> 32;
+    uint64_t b0 = b & 0xffffffffu, b1 = b >> 32;
+    uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+    uint64_t mid = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
+
+    *lo = (mid << 32) | (p00 & 0xffffffffu);
+    *hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+}
+
+/*
+ * "%.16e"'s 17 digits of `a` (> 0, normal) by integer arithmetic where it
+ * is exact: a = m * 2^e, so a * 10^k = m * 5^k * 2^(e + k), held in 128
+ * bits for 5^k < 2^64 (k <= 27), rounded half to even on the bits shifted
+ * out as glibc's printf rounds.  0 where it does not apply.
+ */
+static int
+digits_17(double a, char r[17], int *exp_out)
+{
+    static const uint64_t E17 = UINT64_C(100000000000000000);
+    uint64_t bits, m, hi, lo, n, p5 = 1;
+    int e, exp10 = (int)floor(log10(a));
+
+    memcpy(&bits, &a, sizeof(bits));
+    m = (bits & ((UINT64_C(1) << 52) - 1)) | (UINT64_C(1) << 52);
+    e = (int)((bits >> 52) & 0x7ff) - 1075;
+    for (int tries = 0; tries < 3; tries++) {
+        int k = 16 - exp10, s = -(e + k);
+
+        if (k < 0 || k > 27 || s <= 0 || s >= 128)
+            return 0;
+        p5 = 1;
+        for (int i = 0; i < k; i++)
+            p5 *= 5;
+        mul_64x64(m, p5, &hi, &lo);
+        /* n = hi:lo >> s, then the rounding of what went */
+        int half, more;
+        if (s >= 64) {
+            n = hi >> (s - 64);
+            half = s == 64 ? (int)(lo >> 63)
+                           : (int)((hi >> (s - 65)) & 1);
+            more = s == 64 ? (lo << 1) != 0
+                           : lo != 0 || (s > 65 &&
+                             (hi & ((UINT64_C(1) << (s - 65)) - 1)) != 0);
+        } else {
+            if ((hi >> s) != 0)
+                return 0;
+            n = (lo >> s) | (hi << (64 - s));
+            half = (int)((lo >> (s - 1)) & 1);
+            more = s > 1 && (lo & ((UINT64_C(1) << (s - 1)) - 1)) != 0;
+        }
+        if (half && (more || (n & 1)))
+            n++;
+        if (n >= E17 && n != E17) {
+            exp10++;
+            continue;
+        }
+        if (n < E17 / 10) {
+            exp10--;
+            continue;
+        }
+        if (n == E17) {         /* rounded up to 10^17 */
+            n = E17 / 10;
+            exp10++;
+        }
+        for (int i = 16; i >= 0; i--, n /= 10)
+            r[i] = (char)('0' + n % 10);
+        *exp_out = exp10;
+        return 1;
+    }
+    return 0;
+}
+
 static size_t
 from_17_digits(char *out, double d)
 {
     char sci[40], r[17], c[17];
-    int neg, exp10;
+    int neg = d < 0, exp10;
 
-    snprintf(sci, sizeof(sci), "%.16e", d);
-    neg = sci[0] == '-';
-    const char *p = sci + neg;
-    if (p[1] != '.' || p[18] != 'e')
-        return 0;
-    r[0] = p[0];
-    memcpy(r + 1, p + 2, 16);
-    exp10 = atoi(p + 19);
+    if (!digits_17(fabs(d), r, &exp10)) {
+        snprintf(sci, sizeof(sci), "%.16e", d);
+        const char *p = sci + neg;
+        if (p[1] != '.' || p[18] != 'e')
+            return 0;
+        r[0] = p[0];
+        memcpy(r + 1, p + 2, 16);
+        exp10 = atoi(p + 19);
+    }
     for (int n = 15; n <= 16; n++) {
         int e = exp10, up;
 
