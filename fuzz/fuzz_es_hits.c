@@ -4,7 +4,9 @@
  * each page and hit, and each of collectd's _source fields, the same
  * value (tokio_es_from_json()'s pages: up to the first false one); what
  * jansson refuses, es_hits.c must leave to it (fall back, handing
- * nothing on).  Then the CSV of tokio cache-collectdes --input, made
+ * nothing on; with a reset function, one pass: having reset what went).
+ * A converter that fails gets its error back only where jansson takes the
+ * text and es_hits.c follows all of it.  Then the CSV of tokio cache-collectdes --input, made
  * through es_hits.c where it can (a cache file), must equal, byte for
  * byte and error for error, the CSV made from jansson's tree.  Any
  * difference aborts.  Seeds: fuzz/corpus/es_hits/.
@@ -29,7 +31,8 @@ struct cursor {
     const json_t *pages;
     const char *const *fields;
     size_t n_fields;
-    size_t page, hit, calls;
+    size_t page, hit, calls, resets;
+    int fail;                   /* the first hit fails */
 };
 
 /* Python's truth, as es.c's falsy(). */
@@ -67,6 +70,10 @@ check_hit(const struct tokio__es_value *v, size_t hit, void *payload)
     struct cursor *c = payload;
     const json_t *page, *src;
 
+    if (c->fail)
+        return c->calls++, TOKIO_EFORMAT;
+    if (c->pages == NULL)
+        return c->calls++, TOKIO_OK;    /* one pass: a fallback follows */
     if (c->calls++ > 0 && hit == 0) {
         c->page++;
         c->hit = 0;
@@ -82,6 +89,37 @@ check_hit(const struct tokio__es_value *v, size_t hit, void *payload)
     for (size_t f = 0; f < c->n_fields; f++)
         same_value(&v[f], json_object_get(src, c->fields[f]));
     return TOKIO_OK;
+}
+
+static int
+reset(void *payload)
+{
+    struct cursor *c = payload;
+
+    c->resets++;
+    return TOKIO_OK;
+}
+
+/* tokio__es_hits_read() with a fresh cursor: two passes (mode 0), one
+ * (1), one with the first hit failing (2). */
+static int
+read_hits(const uint8_t *data, size_t size, const json_t *pages, int mode,
+          struct cursor *c, size_t *page)
+{
+    memset(c, 0, sizeof(*c));
+    c->pages = pages;
+    c->fields = tokio_collectd_es_fields(&c->n_fields);
+    c->fail = mode == 2;
+    int rc = tokio__es_hits_read((const char *)data, size, c->fields,
+                                 c->n_fields, check_hit,
+                                 mode ? reset : NULL, c, page);
+    if (rc == TOKIO__ES_HITS_FALLBACK && c->resets != (c->calls > 0))
+        abort();    /* hits went, no reset; or a reset for nothing */
+    if (rc != TOKIO__ES_HITS_FALLBACK && c->resets != 0)
+        abort();
+    if (mode == 0 && c->calls > 0 && rc == TOKIO__ES_HITS_FALLBACK)
+        abort();    /* two passes fell back after handing hits on */
+    return rc;
 }
 
 /* The CSV of `pages` (jansson's) or of the cache `path` (es_hits.c
@@ -113,15 +151,17 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     json_t *pages = json_loadb((const char *)data, size, 0, NULL);
-    struct cursor c = { pages, NULL, 0, 0, 0, 0 };
+    struct cursor c;
     size_t page, truthy_pages = 0;
-    int rc;
+    int rc = TOKIO_OK, first = 0;
 
-    c.fields = tokio_collectd_es_fields(&c.n_fields);
-    rc = tokio__es_hits_read((const char *)data, size, c.fields, c.n_fields,
-                             check_hit, &c, &page);
-    if (rc == TOKIO__ES_HITS_FALLBACK && c.calls > 0)
-        abort();    /* fell back after handing hits on */
+    for (int mode = 0; mode < 2; mode++) {
+        rc = read_hits(data, size, pages, mode, &c, &page);
+        if (mode == 0)
+            first = rc;
+        else if (rc != first)
+            abort();    /* one pass and two differ */
+    }
     if (rc != TOKIO__ES_HITS_FALLBACK && rc != TOKIO_ENOMEM) {
         if (rc != TOKIO_OK || pages == NULL || !json_is_array(pages))
             abort();    /* took what jansson refuses */
@@ -137,6 +177,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                                                 c.page))))
             abort();
     }
+    /* a converter's error only for a text followed to its end */
+    int failed = read_hits(data, size, pages, 2, &c, &page);
+    if ((failed == TOKIO_EFORMAT && (rc != TOKIO_OK || page != 0)) ||
+        (failed == TOKIO_OK && (rc != TOKIO_OK || c.calls != 0)) ||
+        (failed == TOKIO__ES_HITS_FALLBACK && rc != failed))
+        abort();
 
     /* the CSV, both ways: through a cache file as the command reads it */
     char path[] = "/tmp/fuzz-es-hits-XXXXXX";

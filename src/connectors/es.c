@@ -351,6 +351,7 @@ tokio_es_from_json(const json_t *pages, const char *name,
 
 static int pages_add_hit(const struct tokio__es_value *v, size_t hit,
                          void *pages);
+static int pages_reset(void *pages);
 static const char *const *csv_fields(const void *pages, size_t *n_out);
 
 int
@@ -365,7 +366,8 @@ tokio_es_from_cache(const char *path, tokio_es_page_fn fn, void *payload)
     if (fn == tokio_es_pages_add &&
         (fields = csv_fields(payload, &n_fields)) != NULL)
         return tokio__es_from_cache_hits(path, fields, n_fields,
-                                         pages_add_hit, fn, payload);
+                                         pages_add_hit, pages_reset, fn,
+                                         payload);
     /* refused from its head when it is not JSON; within a budget */
     if ((rc = tokio__read_json_file(path, &pages)) < 0)
         return rc;
@@ -377,6 +379,7 @@ tokio_es_from_cache(const char *path, tokio_es_page_fn fn, void *payload)
 int
 tokio__es_from_cache_hits(const char *path, const char *const *fields,
                           size_t n_fields, tokio__es_hit_fn hit_fn,
+                          int (*reset)(void *payload),
                           tokio_es_page_fn page_fn, void *payload)
 {
     struct tokio_input *in = NULL;
@@ -392,7 +395,7 @@ tokio__es_from_cache_hits(const char *path, const char *const *fields,
     tokio_input_close(in);
     if (rc == TOKIO_OK)
         rc = tokio__es_hits_read((const char *)text, len, fields, n_fields,
-                                 hit_fn, payload, &page);
+                                 hit_fn, reset, payload, &page);
     if (rc == TOKIO__ES_HITS_FALLBACK) {
         rc = tokio__json_parse_named(&pages, (const char *)text, len, 0,
                                      path);
@@ -796,6 +799,21 @@ csv_fields(const void *pages, size_t *n_out)
 
     *n_out = p->n_fields;
     return p->js == NULL ? p->fields : NULL;
+}
+
+/* The CSV form as new, for es_hits.c's fallback to jansson. */
+static int
+pages_reset(void *pages)
+{
+    struct tokio_es_pages *p = pages;
+
+    p->hits = 0;
+    memset(p->cols, 0, sizeof(p->cols));
+    if (fflush(p->spool) != 0 || ftruncate(fileno(p->spool), 0) != 0 ||
+        fseek(p->spool, 0, SEEK_SET) != 0)
+        return tokio__error(TOKIO_EIO, "cannot write a temporary file of "
+                            "pages: %m");
+    return TOKIO_OK;
 }
 
 /* A tokio__es_hit_fn: a hit of the CSV form, from es_hits.c. */

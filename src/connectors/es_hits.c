@@ -474,17 +474,25 @@ hit(struct reader *r, int depth)
     return 0;
 }
 
-/* One pass over the text; hits to `fn` when given. */
+/* What a pass hands on, and what came of it. */
+struct hand {
+    tokio__es_hit_fn fn;        /* NULL: check only */
+    void *payload;
+    size_t delivered;           /* hits handed on */
+    int failed;                 /* fn's error, then only checked */
+    size_t failed_page;
+};
+
+/* One pass over the text; hits to h->fn while it takes them. */
 static int
-pass(struct reader *r, const char *text, size_t len, tokio__es_hit_fn fn,
-     void *payload, size_t *page_out)
+pass(struct reader *r, const char *text, size_t len, struct hand *h)
 {
     size_t page = 0;
     int stopped = 0, rc;
 
     r->p = (const unsigned char *)text;
     r->end = r->p + len;
-    r->extract = fn != NULL;
+    r->extract = h->fn != NULL;
     ws(r);
     if (r->p == r->end || *r->p != '[')
         return FB;
@@ -501,7 +509,6 @@ pass(struct reader *r, const char *text, size_t len, tokio__es_hit_fn fn,
             }
             if (r->p == r->end || *r->p != '[')
                 return FB;      /* not a list: jansson's tree decides */
-            *page_out = page;
             r->p++;
             ws(r);
             if (r->p < r->end && *r->p == ']') {
@@ -509,13 +516,24 @@ pass(struct reader *r, const char *text, size_t len, tokio__es_hit_fn fn,
                 stopped = 1;    /* an empty page ends the pages */
                 continue;
             }
-            size_t h = 0;
+            size_t i = 0;
             do {
                 if ((rc = hit(r, 2)) < 0)
                     return rc;
-                if (fn != NULL && (rc = fn(r->row, h, payload)) < 0)
-                    return rc;
-                h++;
+                if (h->fn != NULL) {
+                    h->delivered++;
+                    if ((rc = h->fn(r->row, i, h->payload)) == TOKIO_ENOMEM)
+                        return rc;
+                    if (rc < 0) {
+                        /* jansson would refuse a text that is not JSON
+                         * before any hit: check the rest first */
+                        h->failed = rc;
+                        h->failed_page = page;
+                        h->fn = NULL;
+                        r->extract = 0;
+                    }
+                }
+                i++;
             } while ((rc = next(r, ']')) == 0);
             if (rc < 0)
                 return FB;
@@ -531,10 +549,12 @@ pass(struct reader *r, const char *text, size_t len, tokio__es_hit_fn fn,
 int
 tokio__es_hits_read(const char *text, size_t len,
                     const char *const *fields, size_t n_fields,
-                    tokio__es_hit_fn fn, void *payload, size_t *page_out)
+                    tokio__es_hit_fn fn, int (*reset)(void *payload),
+                    void *payload, size_t *page_out)
 {
+    struct hand check = { NULL, NULL, 0, 0, 0 };
+    struct hand hand = { fn, payload, 0, 0, 0 };
     struct reader *r;
-    size_t page = 0;
     int rc;
 
     *page_out = 0;
@@ -547,9 +567,16 @@ tokio__es_hits_read(const char *text, size_t len,
     r->n_fields = n_fields;
     for (size_t f = 0; f < n_fields; f++)
         r->field_len[f] = strlen(fields[f]);
-    rc = pass(r, text, len, NULL, NULL, &page);
+    /* without a reset, all is checked before the first hit goes */
+    rc = reset != NULL ? 0 : pass(r, text, len, &check);
     if (rc == 0)
-        rc = pass(r, text, len, fn, payload, page_out);
+        rc = pass(r, text, len, &hand);
+    if (rc == FB && hand.delivered > 0 && (rc = reset(payload)) >= 0)
+        rc = FB;
+    if (rc == 0 && hand.failed < 0) {
+        rc = hand.failed;
+        *page_out = hand.failed_page;
+    }
     free(r->strings);
     free(r);
     return rc == FB ? TOKIO__ES_HITS_FALLBACK : rc;

@@ -42,19 +42,23 @@ typedef int (*tokio__es_hit_fn)(const struct tokio__es_value *v, size_t hit,
  * Read `text` (`len` bytes), a JSON list of pages (lists of hits), as
  * jansson and tokio_es_from_json() would, handing each hit's values of
  * `fields` (at most TOKIO__ES_HITS_MAX_FIELDS, names without escapes) to
- * `fn`, page after page until an empty one.  Everything is checked
- * before the first hit goes: a text that is not JSON, or holds anything
- * else (a page not a list, a hit without an object _source, a field
- * holding a list or object or given twice, escapes other than the short
- * ones, bytes beyond ASCII, deep nesting) gives TOKIO__ES_HITS_FALLBACK.
+ * `fn`, page after page until an empty one.  A text that is not JSON, or
+ * holds anything else (a page not a list, a hit without an object
+ * _source, a field holding a list or object or given twice, escapes
+ * other than the short ones, bytes beyond ASCII, deep nesting) gives
+ * TOKIO__ES_HITS_FALLBACK: with `reset` NULL that is known before the
+ * first hit goes (two passes); else hits may have gone and `reset`
+ * (payload) was called to undo them (one pass).  fn's error is returned
+ * only if the whole text is otherwise followed.
  * @param[out] page_out  the page of the hit that failed
- * @return TOKIO_OK, TOKIO__ES_HITS_FALLBACK, TOKIO_ENOMEM or fn's error.
+ * @return TOKIO_OK, TOKIO__ES_HITS_FALLBACK, TOKIO_ENOMEM, fn's or
+ *         reset's error.
  */
 #define TOKIO__ES_HITS_MAX_FIELDS 64
 int tokio__es_hits_read(const char *text, size_t len,
                         const char *const *fields, size_t n_fields,
-                        tokio__es_hit_fn fn, void *payload,
-                        size_t *page_out);
+                        tokio__es_hit_fn fn, int (*reset)(void *payload),
+                        void *payload, size_t *page_out);
 
 /* `v` (borrowed, NULL: absent) as a value; a string stays jansson's. */
 void tokio__es_value_of(const json_t *v, struct tokio__es_value *out);
@@ -62,12 +66,14 @@ void tokio__es_value_of(const json_t *v, struct tokio__es_value *out);
 /*
  * tokio_es_from_cache() for a converter that takes hits field by field
  * (es.c): the cache `path` read whole, its hits' values of `fields` to
- * `hit_fn` by tokio__es_hits_read(), or, where that falls back, the
- * pages of jansson's tree to `page_fn` (which must do what hit_fn does:
- * tokio__es_value_of() helps).  Errors as tokio_es_from_cache()'s.
+ * `hit_fn` (and `reset`) by tokio__es_hits_read(), or, where that falls
+ * back, the pages of jansson's tree to `page_fn` (which must do what
+ * hit_fn does: tokio__es_value_of() helps).  Errors as
+ * tokio_es_from_cache()'s.
  */
 int tokio__es_from_cache_hits(const char *path, const char *const *fields,
                               size_t n_fields, tokio__es_hit_fn hit_fn,
+                              int (*reset)(void *payload),
                               tokio_es_page_fn page_fn, void *payload);
 
 #endif

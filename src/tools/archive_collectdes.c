@@ -94,6 +94,8 @@ struct archiver {
     struct tokio_timeseries *ts[N_DATASETS];
     uint32_t *count[3];     /* per cell of cpuload, cpuuser, cpusys */
     size_t hit;             /* of the page being read */
+    struct tokio_hdf5_update *u;
+    const struct tokio_archive_collectdes_options *o;
 };
 
 static int
@@ -328,6 +330,27 @@ open_dataset(struct archiver *a, struct tokio_hdf5_update *u, size_t set,
     return TOKIO_OK;
 }
 
+/* Every dataset as it was before the first hit: es_hits.c's fallback
+ * to jansson reads the pages again. */
+static int
+reset(void *payload)
+{
+    struct archiver *a = payload;
+    int rc = TOKIO_OK;
+
+    for (size_t set = 0; set < N_DATASETS; set++) {
+        tokio_timeseries_free(a->ts[set]);
+        a->ts[set] = NULL;
+    }
+    for (size_t i = 0; i < 3; i++) {
+        free(a->count[i]);
+        a->count[i] = NULL;
+    }
+    for (size_t set = 0; set < N_DATASETS && rc >= 0; set++)
+        rc = open_dataset(a, a->u, set, a->o);
+    return rc;
+}
+
 /* CPU sums into averages; what is not a number becomes missing. */
 static void
 normalize(struct archiver *a)
@@ -363,6 +386,8 @@ tokio_archive_collectdes(const struct tokio_archive_collectdes_options *o)
                             o->num_nodes, o->ssds_per_node);
     memset(&a, 0, sizeof(a));
     rc = tokio_hdf5_update_begin(&u, o->output);
+    a.u = u;
+    a.o = o;
     if (rc >= 0)
         rc = tokio_hdf5_update_set_version(u, SCHEMA_VERSION);
     for (size_t set = 0; set < N_DATASETS && rc >= 0; set++)
@@ -370,7 +395,7 @@ tokio_archive_collectdes(const struct tokio_archive_collectdes_options *o)
     if (rc >= 0)
         rc = o->input != NULL
              ? tokio__es_from_cache_hits(o->input, fields, N_FIELDS,
-                                         add_hit, add_page, &a)
+                                         add_hit, reset, add_page, &a)
              : tokio_collectd_es_scroll(o->es, o->range.start, o->range.end,
                                         add_page, &a);
     if (rc >= 0)
