@@ -3,23 +3,30 @@
  * hands each hit's _source fields to the converters without building
  * jansson trees: an exception to "jansson is the only JSON parser".
  *
- * Why: building and freeing jansson's tree of every hit was some 80% of
+ * Why: building and freeing jansson's tree of every hit was 70-80% of
  * `tokio cache-collectdes --csv --input` and `tokio archive-collectdes
- * --input` (perf, bench/bench-collectdes.sh: 1.3 s of CPU for 10 pages
- * of 10,000 hits, 35 MB/s); with this reader they take FIGURE.
+ * --input` (perf; bench/bench-collectdes.sh, 10 pages of 10,000 hits,
+ * 49.5 MB: 1.35 s and 1.25 s of CPU, 35 MB/s).  This reader alone made
+ * them 0.37 s and 0.28 s (3.6x and 4.5x); with the faster repr() and one
+ * pass that followed, 0.20 s (240 MB/s) and 0.31 s.
  *
  * It follows only what it fully understands and leaves everything else
- * to jansson: a first pass over the whole text checks that it is JSON as
- * jansson reads it (a list of pages, each a list of hit objects with an
- * object _source until an empty page, the rest any JSON) in a plain
- * subset (ASCII strings with the short escapes, keys without escapes,
- * numbers jansson takes, nesting under 32 deep, no field asked for given
- * twice or holding a list or object); a second pass hands the hits on.
- * Anything outside that subset gives TOKIO__ES_HITS_FALLBACK before a
- * single hit went out, and the caller reads the text with jansson as
- * before: same values, same errors.  fuzz/fuzz_es_hits.c checks, on
- * every input, that what this reader accepts jansson accepts with the
- * same values, and that what jansson refuses this reader does not take.
+ * to jansson: the text must be JSON as jansson reads it (a list of
+ * pages, each a list of hit objects with an object _source until an
+ * empty page, the rest any JSON) in a plain subset (ASCII strings with
+ * the short escapes, keys without escapes, numbers jansson takes,
+ * nesting under 32 deep, no field asked for given twice or holding a
+ * list or object).  Anything outside it gives TOKIO__ES_HITS_FALLBACK
+ * and the caller reads the text with jansson as before: same values,
+ * same errors.  Without a reset function a first pass checks the whole
+ * text before a second hands hits on, so nothing went out before a
+ * fallback; with one (the CSV form, archive-collectdes) one pass does
+ * both, and a fallback first resets what the hits did.  A converter's
+ * error is returned only once the rest of the text is checked, so that
+ * jansson's refusal of a text still comes first.  fuzz/fuzz_es_hits.c
+ * checks, on every input, that what this reader accepts jansson accepts
+ * with the same values, that what jansson refuses this reader does not
+ * take, and that both ways make the same CSV and errors.
  */
 #include "connectors/es_hits.h"
 
