@@ -14,8 +14,29 @@
 #    against bench/es_bench_server.py serving 10 and then 100 pages of
 #    10,000 hits to each of the three queries: peak RSS stays that of one
 #    page (the server's page JSON is printed beside it for scale).
-# The conversion is bound by jansson, the project's one JSON parser:
-# parsing and freeing its trees is some 70% of the CPU time (perf).
+# MB/s is of the bytes of page JSON the command reads: the cache as the
+# reference's json.dump(indent=4) writes it, much of it white space
+# (`du -m`, MiB).
+#
+# Figures (2026-11-26, a shared 2-core VM under load, best of 3 CPU
+# seconds; 10 pages, 48 MB; reference 2.28 s, 2.14 s, 9.71 s):
+#                                     before           after (es_hits.c)
+#   cache-collectdes --csv --input    1.35 s  35 MB/s  0.19 s 253 MB/s  x12.0
+#   cache-collectdes --json --input   1.30 s  37 MB/s  1.29 s  37 MB/s  x1.7
+#   archive-collectdes --input        1.25 s  38 MB/s  0.32 s 150 MB/s  x30.3
+#   (before: x1.7, x1.6, x7.8 the reference)
+# Live peak RSS, 3 queries of 10 / 100 pages of 10,000 hits (2 MB each):
+# cache-collectdes 43 / 43 MB, archive-collectdes 66 / 67 MB: one page.
+# Where the time went before: jansson's parse and the freeing of its
+# trees, 70-80% (perf).  Now: --csv and archive read the cache with
+# src/connectors/es_hits.c (falls back to jansson for anything outside
+# its plain subset) and print doubles without snprintf where exact; what
+# is left of --csv: the scan of the text ~40%, repr() ~17%, reading the
+# file whole ~13%; of archive, HDF5's gzip of the datasets ~33% (a fixed
+# cost, level 4 as h5py's) and the scan ~35%.  --json still goes through
+# jansson's tree (its output is that tree re-serialised), as do live
+# pages (one page at a time).  30x the reference is met by archive, not
+# by --csv: the reference's CSV path is json.load and pandas, both C.
 set -u
 build=$1
 pages=${PAGES:-10}
