@@ -5,10 +5,12 @@
  * value (tokio_es_from_json()'s pages: up to the first false one); what
  * jansson refuses, es_hits.c must leave to it (fall back, handing
  * nothing on; with a reset function, one pass: having reset what went).
- * A converter that fails gets its error back only where jansson takes the
- * text and es_hits.c follows all of it.  Then the CSV of tokio cache-collectdes --input, made
- * through es_hits.c where it can (a cache file), must equal, byte for
- * byte and error for error, the CSV made from jansson's tree.  Any
+ * A converter that fails gets its error back only where jansson takes
+ * the text and es_hits.c follows all of it.  The same text read as a
+ * scroll's search response (its _scroll_id and hits.hits) must agree
+ * with jansson's too.  Then the CSV of tokio cache-collectdes --input,
+ * made through es_hits.c where it can (a cache file), must equal, byte
+ * for byte and error for error, the CSV made from jansson's tree.  Any
  * difference aborts.  Seeds: fuzz/corpus/es_hits/.
  */
 #include <stddef.h>
@@ -122,6 +124,42 @@ read_hits(const uint8_t *data, size_t size, const json_t *pages, int mode,
     return rc;
 }
 
+/* tokio__es_hits_response() against jansson: the text as a search
+ * response, checked, then its hits handed on. */
+static void
+check_response(const uint8_t *data, size_t size, const json_t *j)
+{
+    struct tokio__es_response r, again;
+    struct cursor c;
+    const json_t *hits = json_object_get(json_object_get(j, "hits"), "hits");
+    const char *id = json_string_value(json_object_get(j, "_scroll_id"));
+    json_t *one = json_array();
+    int rc;
+
+    memset(&c, 0, sizeof(c));
+    c.fields = tokio_collectd_es_fields(&c.n_fields);
+    rc = tokio__es_hits_response((const char *)data, size, c.fields,
+                                 c.n_fields, NULL, NULL, &r);
+    if (rc == TOKIO__ES_HITS_FALLBACK || rc == TOKIO_ENOMEM) {
+        json_decref(one);
+        return;
+    }
+    if (rc != TOKIO_OK || !json_is_array(hits) ||
+        r.hits != json_array_size(hits) ||
+        (id == NULL) != (r.scroll_id == NULL) ||
+        (id != NULL && (strlen(id) != r.scroll_id_len ||
+                        memcmp(id, r.scroll_id, r.scroll_id_len) != 0)))
+        abort();
+    /* the hits, as the one page of a cache */
+    json_array_append((json_t *)one, (json_t *)hits);
+    c.pages = one;
+    rc = tokio__es_hits_response((const char *)data, size, c.fields,
+                                 c.n_fields, check_hit, &c, &again);
+    if (rc != TOKIO_OK || c.calls != r.hits || again.hits != r.hits)
+        abort();
+    json_decref(one);
+}
+
 /* The CSV of `pages` (jansson's) or of the cache `path` (es_hits.c
  * where it can); its bytes and the error message, as one string. */
 static char *
@@ -183,6 +221,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         (failed == TOKIO_OK && (rc != TOKIO_OK || c.calls != 0)) ||
         (failed == TOKIO__ES_HITS_FALLBACK && rc != failed))
         abort();
+
+    check_response(data, size, pages);
 
     /* the CSV, both ways: through a cache file as the command reads it */
     char path[] = "/tmp/fuzz-es-hits-XXXXXX";

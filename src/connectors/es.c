@@ -137,6 +137,11 @@ tokio_es_free(struct tokio_es *es)
 
 /* ---- the scroll --------------------------------------------------------- */
 
+static int pages_add_hit(const struct tokio__es_value *v, size_t hit,
+                         void *pages);
+static int pages_reset(void *pages);
+static const char *const *csv_fields(const void *pages, size_t *n_out);
+
 /* The failure of an answer with HTTP status >= 400: Elasticsearch's
  * error type and reason when the body has them. */
 static int
@@ -161,15 +166,53 @@ http_failure(struct tokio_es *es, const char *what, long status,
     return rc;
 }
 
+/* A page of a scroll: read by es_hits.c (its text kept for handing the
+ * hits on) or by jansson. */
+struct page {
+    char *text;
+    size_t len;
+    json_t *json, *hits;        /* jansson's: the response, its hits */
+    size_t n_hits;
+};
+
+static void
+page_clear(struct page *pg)
+{
+    free(pg->text);
+    json_decref(pg->json);
+    memset(pg, 0, sizeof(*pg));
+}
+
+/* Keep `id` (`len` bytes) in *scroll_id unless it holds it already. */
+static int
+keep_scroll_id(struct tokio_es *es, const char *id, size_t len,
+               char **scroll_id)
+{
+    char *copy;
+
+    if (*scroll_id != NULL && strlen(*scroll_id) == len &&
+        memcmp(*scroll_id, id, len) == 0)
+        return TOKIO_OK;
+    if ((copy = tokio__malloc(len + 1)) == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
+                            tokio_es_url(es));
+    memcpy(copy, id, len);
+    copy[len] = '\0';
+    free(*scroll_id);
+    *scroll_id = copy;
+    return TOKIO_OK;
+}
+
 /*
  * Send `what` (method and path) with `body`, and read the answer as a
- * search response: *page_out (a new reference), its hits (borrowed) and
- * scroll id (copied into *scroll_id, replacing it, when present).
+ * search response into *pg: by es_hits.c where it follows it (with
+ * `fields`), else by jansson; its scroll id copied into *scroll_id,
+ * replacing it, when present.
  */
 static int
 request_page(struct tokio_es *es, const char *method, const char *path,
-             const char *body, size_t page, json_t **page_out,
-             json_t **hits_out, char **scroll_id)
+             const char *body, size_t page, const char *const *fields,
+             size_t n_fields, struct page *pg, char **scroll_id)
 {
     char what[512], *text = NULL;
     size_t len;
@@ -178,8 +221,7 @@ request_page(struct tokio_es *es, const char *method, const char *path,
     const char *id;
     int rc;
 
-    *page_out = NULL;
-    *hits_out = NULL;
+    memset(pg, 0, sizeof(*pg));
     snprintf(what, sizeof(what), "page %zu (%s %s)", page, method, path);
     if ((rc = tokio__http_request(es->http, method, path, body, &text, &len,
                                   &status)) < 0)
@@ -188,6 +230,27 @@ request_page(struct tokio_es *es, const char *method, const char *path,
         rc = http_failure(es, what, status, text, len);
         free(text);
         return rc;
+    }
+    if (fields != NULL) {
+        struct tokio__es_response r;
+
+        rc = tokio__es_hits_response(text, len, fields, n_fields, NULL, NULL,
+                                     &r);
+        if (rc == TOKIO_OK && r.scroll_id != NULL)
+            rc = keep_scroll_id(es, r.scroll_id, r.scroll_id_len, scroll_id);
+        if (rc == TOKIO_OK && *scroll_id == NULL && r.hits > 0)
+            rc = tokio__error(TOKIO_EFORMAT, "'%s' %s: no _scroll_id to go "
+                              "on with", tokio_es_url(es), what);
+        if (rc != TOKIO__ES_HITS_FALLBACK) {
+            if (rc < 0) {
+                free(text);
+                return rc;
+            }
+            pg->text = text;
+            pg->len = len;
+            pg->n_hits = r.hits;
+            return TOKIO_OK;
+        }
     }
     rc = tokio__json_parse_named(&j, text, len, 0, what);
     free(text);
@@ -201,24 +264,18 @@ request_page(struct tokio_es *es, const char *method, const char *path,
                             "(no hits.hits list)", tokio_es_url(es), what);
     }
     if ((id = json_string_value(json_object_get(j, "_scroll_id"))) != NULL &&
-        (*scroll_id == NULL || strcmp(id, *scroll_id) != 0)) {
-        char *copy = tokio__strdup(id);
-
-        if (copy == NULL) {
-            json_decref(j);
-            return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
-                                tokio_es_url(es));
-        }
-        free(*scroll_id);
-        *scroll_id = copy;
+        (rc = keep_scroll_id(es, id, strlen(id), scroll_id)) < 0) {
+        json_decref(j);
+        return rc;
     }
     if (*scroll_id == NULL && json_array_size(hits) > 0) {
         json_decref(j);
         return tokio__error(TOKIO_EFORMAT, "'%s' %s: no _scroll_id to go on "
                             "with", tokio_es_url(es), what);
     }
-    *page_out = j;
-    *hits_out = hits;
+    pg->json = j;
+    pg->hits = hits;
+    pg->n_hits = json_array_size(hits);
     return TOKIO_OK;
 }
 
@@ -257,8 +314,25 @@ int
 tokio_es_scroll(struct tokio_es *es, const json_t *query,
                 tokio_es_page_fn fn, void *payload)
 {
+    const char *const *fields;
+    size_t n_fields;
+
+    /* the CSV form: without jansson's trees where es_hits.c can */
+    if (fn == tokio_es_pages_add &&
+        (fields = csv_fields(payload, &n_fields)) != NULL)
+        return tokio__es_scroll_hits(es, query, fields, n_fields,
+                                     pages_add_hit, fn, payload);
+    return tokio__es_scroll_hits(es, query, NULL, 0, NULL, fn, payload);
+}
+
+int
+tokio__es_scroll_hits(struct tokio_es *es, const json_t *query,
+                      const char *const *fields, size_t n_fields,
+                      tokio__es_hit_fn hit_fn, tokio_es_page_fn page_fn,
+                      void *payload)
+{
     char *path = NULL, *body = NULL, *scroll_id = NULL;
-    json_t *page = NULL, *hits;
+    struct page pg = { 0 };
     size_t len, n = 0;
     int rc;
 
@@ -274,13 +348,20 @@ tokio_es_scroll(struct tokio_es *es, const json_t *query,
     }
     snprintf(path, len, "/%s/_search?scroll=%s&size=%d", es->index,
              SCROLL_KEEP_ALIVE, TOKIO_ES_PAGE_SIZE);
-    rc = request_page(es, "POST", path, body, n, &page, &hits, &scroll_id);
+    rc = request_page(es, "POST", path, body, n, fields, n_fields, &pg,
+                      &scroll_id);
     free(body);
     free(path);
-    while (rc >= 0 && json_array_size(hits) > 0) {
-        rc = fn(hits, n, payload);
-        json_decref(page);
-        page = NULL;
+    while (rc >= 0 && pg.n_hits > 0) {
+        if (pg.text != NULL) {
+            struct tokio__es_response r;
+
+            rc = tokio__es_hits_response(pg.text, pg.len, fields, n_fields,
+                                         hit_fn, payload, &r);
+        } else {
+            rc = page_fn(pg.hits, n, payload);
+        }
+        page_clear(&pg);
         if (rc < 0) {
             if (rc != TOKIO_ENOMEM)
                 tokio__error_prefix("'%s' page %zu", tokio_es_url(es), n);
@@ -299,11 +380,11 @@ tokio_es_scroll(struct tokio_es *es, const json_t *query,
                               tokio_es_url(es));
             break;
         }
-        rc = request_page(es, "POST", "/_search/scroll", body, n, &page,
-                          &hits, &scroll_id);
+        rc = request_page(es, "POST", "/_search/scroll", body, n, fields,
+                          n_fields, &pg, &scroll_id);
         free(body);
     }
-    json_decref(page);
+    page_clear(&pg);
     if (scroll_id != NULL)
         clear_scroll(es, scroll_id);
     free(scroll_id);
@@ -348,11 +429,6 @@ tokio_es_from_json(const json_t *pages, const char *name,
     }
     return TOKIO_OK;
 }
-
-static int pages_add_hit(const struct tokio__es_value *v, size_t hit,
-                         void *pages);
-static int pages_reset(void *pages);
-static const char *const *csv_fields(const void *pages, size_t *n_out);
 
 int
 tokio_es_from_cache(const char *path, tokio_es_page_fn fn, void *payload)

@@ -589,6 +589,115 @@ tokio__es_hits_read(const char *text, size_t len,
     return rc == FB ? TOKIO__ES_HITS_FALLBACK : rc;
 }
 
+/* A search response's hits.hits list (at its '['): hits to fn. */
+static int
+response_hits(struct reader *r, tokio__es_hit_fn fn, void *payload,
+              size_t *n_out)
+{
+    size_t i = 0;
+    int rc;
+
+    r->p++;
+    ws(r);
+    if (r->p < r->end && *r->p == ']') {
+        r->p++;
+        return 0;
+    }
+    do {
+        if ((rc = hit(r, 3)) < 0)
+            return rc;
+        if (fn != NULL && (rc = fn(r->row, i, payload)) < 0)
+            return rc;
+        *n_out = ++i;
+    } while ((rc = next(r, ']')) == 0);
+    return rc < 0 ? FB : 0;
+}
+
+/* A search response: {"_scroll_id": ID, "hits": {"hits": [...]}, ...}. */
+static int
+response(struct reader *r, const char *text, size_t len, tokio__es_hit_fn fn,
+         void *payload, struct tokio__es_response *out)
+{
+    const unsigned char *k, *s;
+    size_t klen, n;
+    int rc, esc, got_id = 0, got_hits = 0, got_list = 0;
+
+    r->p = (const unsigned char *)text;
+    r->end = r->p + len;
+    r->extract = fn != NULL;
+    ws(r);
+    if (r->p == r->end || *r->p != '{')
+        return FB;
+    r->p++;
+    ws(r);
+    do {
+        if (key(r, &k, &klen) < 0)
+            return FB;
+        if (klen == 10 && memcmp(k, "_scroll_id", 10) == 0) {
+            if (got_id++ || r->p == r->end || *r->p != '"')
+                return FB;
+            r->p++;
+            if (string(r, &s, &n, &esc) < 0 || esc)
+                return FB;
+            out->scroll_id = (const char *)s;
+            out->scroll_id_len = n;
+        } else if (klen == 4 && memcmp(k, "hits", 4) == 0) {
+            if (got_hits++ || r->p == r->end || *r->p != '{')
+                return FB;
+            r->p++;
+            ws(r);
+            do {
+                if (key(r, &k, &klen) < 0)
+                    return FB;
+                if (klen == 4 && memcmp(k, "hits", 4) == 0) {
+                    if (got_list++ || r->p == r->end || *r->p != '[')
+                        return FB;
+                    rc = response_hits(r, fn, payload, &out->hits);
+                } else {
+                    rc = skip(r, 2);
+                }
+                if (rc < 0)
+                    return rc;
+            } while ((rc = next(r, '}')) == 0);
+            if (rc < 0)
+                return FB;
+        } else if (skip(r, 1) < 0) {
+            return FB;
+        }
+    } while ((rc = next(r, '}')) == 0);
+    if (rc < 0 || !got_list)
+        return FB;
+    ws(r);
+    return r->p == r->end ? 0 : FB;
+}
+
+int
+tokio__es_hits_response(const char *text, size_t len,
+                        const char *const *fields, size_t n_fields,
+                        tokio__es_hit_fn fn, void *payload,
+                        struct tokio__es_response *out)
+{
+    struct reader *r;
+    int rc;
+
+    memset(out, 0, sizeof(*out));
+    if (n_fields > TOKIO__ES_HITS_MAX_FIELDS)
+        return TOKIO__ES_HITS_FALLBACK;
+    if ((r = tokio__calloc(1, sizeof(*r))) == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory reading "
+                            "Elasticsearch hits");
+    r->fields = fields;
+    r->n_fields = n_fields;
+    for (size_t f = 0; f < n_fields; f++)
+        r->field_len[f] = strlen(fields[f]);
+    rc = response(r, text, len, fn, payload, out);
+    free(r->strings);
+    free(r);
+    if (rc == FB)
+        memset(out, 0, sizeof(*out));
+    return rc == FB ? TOKIO__ES_HITS_FALLBACK : rc;
+}
+
 void
 tokio__es_value_of(const json_t *v, struct tokio__es_value *out)
 {

@@ -60,6 +60,28 @@ int tokio__es_hits_read(const char *text, size_t len,
                         tokio__es_hit_fn fn, int (*reset)(void *payload),
                         void *payload, size_t *page_out);
 
+/* What a search response holds besides its hits. */
+struct tokio__es_response {
+    const char *scroll_id;      /* in the text, not NUL-ended; NULL: none */
+    size_t scroll_id_len;
+    size_t hits;                /* in hits.hits */
+};
+
+/*
+ * Read `text`, a search response ({"_scroll_id": ID, "hits": {"hits":
+ * [...]}}, members in any order, others passed over) as jansson would:
+ * with `fn` NULL, check it and find its scroll id and count its hits;
+ * with `fn`, hand its hits' values of `fields` on as well.  What is not
+ * followed gives TOKIO__ES_HITS_FALLBACK as tokio__es_hits_read(); a
+ * _scroll_id that is not a string is not followed either.  Checking
+ * first, then handing on, hands nothing on before a fallback.
+ * @return TOKIO_OK, TOKIO__ES_HITS_FALLBACK, TOKIO_ENOMEM or fn's error.
+ */
+int tokio__es_hits_response(const char *text, size_t len,
+                            const char *const *fields, size_t n_fields,
+                            tokio__es_hit_fn fn, void *payload,
+                            struct tokio__es_response *out);
+
 /* `v` (borrowed, NULL: absent) as a value; a string stays jansson's. */
 void tokio__es_value_of(const json_t *v, struct tokio__es_value *out);
 
@@ -75,5 +97,22 @@ int tokio__es_from_cache_hits(const char *path, const char *const *fields,
                               size_t n_fields, tokio__es_hit_fn hit_fn,
                               int (*reset)(void *payload),
                               tokio_es_page_fn page_fn, void *payload);
+
+/*
+ * tokio_es_scroll() for a converter that takes hits field by field: each
+ * page's hits' values of `fields` to `hit_fn` where es_hits.c follows
+ * the page, else jansson's hits of the page to `page_fn` (as for
+ * tokio__es_from_cache_hits()); `fields` NULL: jansson's always.
+ */
+int tokio__es_scroll_hits(struct tokio_es *es, const json_t *query,
+                          const char *const *fields, size_t n_fields,
+                          tokio__es_hit_fn hit_fn, tokio_es_page_fn page_fn,
+                          void *payload);
+
+/* tokio_collectd_es_scroll() (collectd_es.c) so, for such a converter. */
+int tokio__collectd_es_scroll_hits(struct tokio_es *es, int64_t start,
+                                   int64_t end, const char *const *fields,
+                                   size_t n_fields, tokio__es_hit_fn hit_fn,
+                                   tokio_es_page_fn page_fn, void *payload);
 
 #endif

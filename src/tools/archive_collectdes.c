@@ -396,8 +396,9 @@ tokio_archive_collectdes(const struct tokio_archive_collectdes_options *o)
         rc = o->input != NULL
              ? tokio__es_from_cache_hits(o->input, fields, N_FIELDS,
                                          add_hit, reset, add_page, &a)
-             : tokio_collectd_es_scroll(o->es, o->range.start, o->range.end,
-                                        add_page, &a);
+             : tokio__collectd_es_scroll_hits(o->es, o->range.start,
+                                              o->range.end, fields, N_FIELDS,
+                                              add_hit, add_page, &a);
     if (rc >= 0)
         normalize(&a);
     for (size_t set = 0; set < N_DATASETS && rc >= 0; set++)

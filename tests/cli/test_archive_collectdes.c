@@ -206,7 +206,7 @@ test_archive_collectdes_cpu_and_memory(void **state)
 
 /* The cache read by src/connectors/es_hits.c, and the same with a page
  * that reader leaves to jansson (an escaped non-ASCII plugin, which the
- * archive passes over): the same file. */
+ * archive passes over): the same file; live, a page each way, too. */
 static void
 test_archive_collectdes_either_reader(void **state)
 {
@@ -233,6 +233,33 @@ test_archive_collectdes_either_reader(void **state)
     snprintf(slow, sizeof(slow), "%s/slow.hdf5", wd->dir);
     check_derived(fast, hits);
     tts_assert_same(fast, slow, sets, N_SETS);
+
+    /* live, a page of the cpu query left to jansson (a plugin_instance
+     * beyond ASCII, which cpu ignores), the others read by es_hits.c */
+    json_t *mixed = json_deep_copy(hits);
+    size_t i;
+    json_t *hit;
+    json_array_foreach(mixed, i, hit) {
+        json_t *src = json_object_get(hit, "_source");
+        if (strcmp(json_string_value(json_object_get(src, "plugin")),
+                   "cpu") == 0) {
+            json_object_set_new(src, "plugin_instance",
+                                json_string("\xc3\xa9"));
+            break;
+        }
+    }
+    struct http_server_config c = { .hits = mixed, .page_hits = 7 };
+    struct http_server srv;
+    char port[16], live[4200];
+    http_server_start(&srv, &c);
+    snprintf(port, sizeof(port), "%d", srv.port);
+    const char *l[] = { CMD, "-h", "127.0.0.1", "-p", port, "-o",
+                        "live.hdf5", START, END, NULL };
+    run_ok(wd->dir, l);
+    http_server_stop(&srv);
+    snprintf(live, sizeof(live), "%s/live.hdf5", wd->dir);
+    tts_assert_same(live, fast, sets, N_SETS);
+    json_decref(mixed);
     json_decref(pages);
     json_decref(hits);
 }
