@@ -8,7 +8,9 @@
  * --input` (perf; bench/bench-collectdes.sh, 10 pages of 10,000 hits,
  * 49.5 MB: 1.35 s and 1.25 s of CPU, 35 MB/s).  This reader alone made
  * them 0.37 s and 0.28 s (3.6x and 4.5x); with the faster repr() and one
- * pass that followed, 0.20 s (240 MB/s) and 0.31 s.
+ * pass that followed, 0.20 s (240 MB/s) and 0.31 s.  Live, where each
+ * scroll page is a search response read the same way: 3 queries x 10
+ * pages, 4.2 s and 3.2 s of CPU before, 0.63 s each after.
  *
  * It follows only what it fully understands and leaves everything else
  * to jansson: the text must be JSON as jansson reads it (a list of
