@@ -236,6 +236,8 @@ request_page(struct tokio_es *es, const char *method, const char *path,
 
         rc = tokio__es_hits_response(text, len, fields, n_fields, NULL, NULL,
                                      &r);
+        if (rc == TOKIO_ENOMEM)     /* as jansson's parse says it */
+            tokio__error(rc, "out of memory reading '%s'", what);
         if (rc == TOKIO_OK && r.scroll_id != NULL)
             rc = keep_scroll_id(es, r.scroll_id, r.scroll_id_len, scroll_id);
         if (rc == TOKIO_OK && *scroll_id == NULL && r.hits > 0)
