@@ -14,8 +14,34 @@
 #    against bench/es_bench_server.py serving 10 and then 100 pages of
 #    10,000 hits to each of the three queries: peak RSS stays that of one
 #    page (the server's page JSON is printed beside it for scale).
-# The conversion is bound by jansson, the project's one JSON parser:
-# parsing and freeing its trees is some 70% of the CPU time (perf).
+# MB/s is of the bytes of page JSON the command reads: the cache as the
+# reference's json.dump(indent=4) writes it, much of it white space
+# (`du -m`, MiB).
+#
+# Figures (2026-11-26, a shared 2-core VM under load, best of 3 CPU
+# seconds, two runs of the bench; 10 pages, 48 MB; the reference 1.95-
+# 2.28 s for CSV and JSON, 9.5-9.7 s for archive):
+#                                    before          after
+#   cache-collectdes --csv --input   1.35 s 35 MB/s  0.19-0.25 s 192-253 MB/s
+#   cache-collectdes --json --input  1.30 s 37 MB/s  1.20-1.29 s  37-40 MB/s
+#   archive-collectdes --input       1.25 s 38 MB/s  0.28-0.32 s 150-171 MB/s
+#   that is x8.9-12.0, x1.6-1.7 and x30-34 the reference;
+#   before x1.7, x1.6 and x7.8.
+# Live, 3 queries of 10 / 100 pages of 10,000 hits (2 MB each), CPU and
+# peak RSS: cache-collectdes --csv 3.7 s 43 MB / 31.7 s 43 MB before,
+# 0.6 s 21 MB / 6.2 s 21 MB after; archive-collectdes 3.2 s 66 MB /
+# 26.8 s 67 MB before, 0.6 s 45 MB / 4.3 s 45 MB after: one page.
+# Where the time went before: jansson's parse and the freeing of its
+# trees, 70-80% (perf).  Now: --csv and archive read the cache and live
+# pages with src/connectors/es_hits.c (falls back to jansson for anything
+# outside its plain subset) and print doubles without snprintf where
+# exact; what is left of --csv: the scan of the text ~40%, repr() ~17%,
+# reading the file whole ~13%; of archive, HDF5's gzip of the datasets
+# ~33% (a fixed cost, level 4 as h5py's) and the scan ~35%.  --json
+# still goes through jansson's tree (its output is that tree
+# re-serialised).  30x the reference is met by archive, not by --csv:
+# the reference's CSV path is json.load and pandas, both C; 30x would
+# need some 600 MB/s.
 set -u
 build=$1
 pages=${PAGES:-10}

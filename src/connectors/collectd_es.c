@@ -17,6 +17,7 @@
 
 #include <jansson.h>
 
+#include "connectors/es_hits.h"
 #include "core/error.h"
 
 /* The reference's SOURCE_FILTER, in its order. */
@@ -102,6 +103,16 @@ int
 tokio_collectd_es_scroll(struct tokio_es *es, int64_t start, int64_t end,
                          tokio_es_page_fn fn, void *payload)
 {
+    return tokio__collectd_es_scroll_hits(es, start, end, NULL, 0, NULL, fn,
+                                          payload);
+}
+
+int
+tokio__collectd_es_scroll_hits(struct tokio_es *es, int64_t start,
+                               int64_t end, const char *const *want,
+                               size_t n_want, tokio__es_hit_fn hit_fn,
+                               tokio_es_page_fn fn, void *payload)
+{
     /* the reference's order in cache_collectdes and archive_collectdes */
     static const enum tokio_collectd_es_query order[] = {
         TOKIO_COLLECTD_ES_CPU, TOKIO_COLLECTD_ES_DISK,
@@ -114,7 +125,10 @@ tokio_collectd_es_scroll(struct tokio_es *es, int64_t start, int64_t end,
 
         if ((rc = tokio_collectd_es_query(&q, order[i], start, end)) < 0)
             break;
-        rc = tokio_es_scroll(es, q, fn, payload);
+        rc = want != NULL
+             ? tokio__es_scroll_hits(es, q, want, n_want, hit_fn, fn,
+                                     payload)
+             : tokio_es_scroll(es, q, fn, payload);
         json_decref(q);
     }
     return rc;

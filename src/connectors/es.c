@@ -41,6 +41,7 @@
 #include "tokio/config.h"
 #include "tokio/input.h"
 #include "tokio/output.h"
+#include "connectors/es_hits.h"
 #include "connectors/http.h"
 #include "core/alloc.h"
 #include "core/connector.h"
@@ -136,6 +137,11 @@ tokio_es_free(struct tokio_es *es)
 
 /* ---- the scroll --------------------------------------------------------- */
 
+static int pages_add_hit(const struct tokio__es_value *v, size_t hit,
+                         void *pages);
+static int pages_reset(void *pages);
+static const char *const *csv_fields(const void *pages, size_t *n_out);
+
 /* The failure of an answer with HTTP status >= 400: Elasticsearch's
  * error type and reason when the body has them. */
 static int
@@ -160,15 +166,53 @@ http_failure(struct tokio_es *es, const char *what, long status,
     return rc;
 }
 
+/* A page of a scroll: read by es_hits.c (its text kept for handing the
+ * hits on) or by jansson. */
+struct page {
+    char *text;
+    size_t len;
+    json_t *json, *hits;        /* jansson's: the response, its hits */
+    size_t n_hits;
+};
+
+static void
+page_clear(struct page *pg)
+{
+    free(pg->text);
+    json_decref(pg->json);
+    memset(pg, 0, sizeof(*pg));
+}
+
+/* Keep `id` (`len` bytes) in *scroll_id unless it holds it already. */
+static int
+keep_scroll_id(struct tokio_es *es, const char *id, size_t len,
+               char **scroll_id)
+{
+    char *copy;
+
+    if (*scroll_id != NULL && strlen(*scroll_id) == len &&
+        memcmp(*scroll_id, id, len) == 0)
+        return TOKIO_OK;
+    if ((copy = tokio__malloc(len + 1)) == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
+                            tokio_es_url(es));
+    memcpy(copy, id, len);
+    copy[len] = '\0';
+    free(*scroll_id);
+    *scroll_id = copy;
+    return TOKIO_OK;
+}
+
 /*
  * Send `what` (method and path) with `body`, and read the answer as a
- * search response: *page_out (a new reference), its hits (borrowed) and
- * scroll id (copied into *scroll_id, replacing it, when present).
+ * search response into *pg: by es_hits.c where it follows it (with
+ * `fields`), else by jansson; its scroll id copied into *scroll_id,
+ * replacing it, when present.
  */
 static int
 request_page(struct tokio_es *es, const char *method, const char *path,
-             const char *body, size_t page, json_t **page_out,
-             json_t **hits_out, char **scroll_id)
+             const char *body, size_t page, const char *const *fields,
+             size_t n_fields, struct page *pg, char **scroll_id)
 {
     char what[512], *text = NULL;
     size_t len;
@@ -177,8 +221,7 @@ request_page(struct tokio_es *es, const char *method, const char *path,
     const char *id;
     int rc;
 
-    *page_out = NULL;
-    *hits_out = NULL;
+    memset(pg, 0, sizeof(*pg));
     snprintf(what, sizeof(what), "page %zu (%s %s)", page, method, path);
     if ((rc = tokio__http_request(es->http, method, path, body, &text, &len,
                                   &status)) < 0)
@@ -187,6 +230,29 @@ request_page(struct tokio_es *es, const char *method, const char *path,
         rc = http_failure(es, what, status, text, len);
         free(text);
         return rc;
+    }
+    if (fields != NULL) {
+        struct tokio__es_response r;
+
+        rc = tokio__es_hits_response(text, len, fields, n_fields, NULL, NULL,
+                                     &r);
+        if (rc == TOKIO_ENOMEM)     /* as jansson's parse says it */
+            tokio__error(rc, "out of memory reading '%s'", what);
+        if (rc == TOKIO_OK && r.scroll_id != NULL)
+            rc = keep_scroll_id(es, r.scroll_id, r.scroll_id_len, scroll_id);
+        if (rc == TOKIO_OK && *scroll_id == NULL && r.hits > 0)
+            rc = tokio__error(TOKIO_EFORMAT, "'%s' %s: no _scroll_id to go "
+                              "on with", tokio_es_url(es), what);
+        if (rc != TOKIO__ES_HITS_FALLBACK) {
+            if (rc < 0) {
+                free(text);
+                return rc;
+            }
+            pg->text = text;
+            pg->len = len;
+            pg->n_hits = r.hits;
+            return TOKIO_OK;
+        }
     }
     rc = tokio__json_parse_named(&j, text, len, 0, what);
     free(text);
@@ -200,24 +266,18 @@ request_page(struct tokio_es *es, const char *method, const char *path,
                             "(no hits.hits list)", tokio_es_url(es), what);
     }
     if ((id = json_string_value(json_object_get(j, "_scroll_id"))) != NULL &&
-        (*scroll_id == NULL || strcmp(id, *scroll_id) != 0)) {
-        char *copy = tokio__strdup(id);
-
-        if (copy == NULL) {
-            json_decref(j);
-            return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
-                                tokio_es_url(es));
-        }
-        free(*scroll_id);
-        *scroll_id = copy;
+        (rc = keep_scroll_id(es, id, strlen(id), scroll_id)) < 0) {
+        json_decref(j);
+        return rc;
     }
     if (*scroll_id == NULL && json_array_size(hits) > 0) {
         json_decref(j);
         return tokio__error(TOKIO_EFORMAT, "'%s' %s: no _scroll_id to go on "
                             "with", tokio_es_url(es), what);
     }
-    *page_out = j;
-    *hits_out = hits;
+    pg->json = j;
+    pg->hits = hits;
+    pg->n_hits = json_array_size(hits);
     return TOKIO_OK;
 }
 
@@ -256,8 +316,25 @@ int
 tokio_es_scroll(struct tokio_es *es, const json_t *query,
                 tokio_es_page_fn fn, void *payload)
 {
+    const char *const *fields;
+    size_t n_fields;
+
+    /* the CSV form: without jansson's trees where es_hits.c can */
+    if (fn == tokio_es_pages_add &&
+        (fields = csv_fields(payload, &n_fields)) != NULL)
+        return tokio__es_scroll_hits(es, query, fields, n_fields,
+                                     pages_add_hit, fn, payload);
+    return tokio__es_scroll_hits(es, query, NULL, 0, NULL, fn, payload);
+}
+
+int
+tokio__es_scroll_hits(struct tokio_es *es, const json_t *query,
+                      const char *const *fields, size_t n_fields,
+                      tokio__es_hit_fn hit_fn, tokio_es_page_fn page_fn,
+                      void *payload)
+{
     char *path = NULL, *body = NULL, *scroll_id = NULL;
-    json_t *page = NULL, *hits;
+    struct page pg = { 0 };
     size_t len, n = 0;
     int rc;
 
@@ -273,13 +350,20 @@ tokio_es_scroll(struct tokio_es *es, const json_t *query,
     }
     snprintf(path, len, "/%s/_search?scroll=%s&size=%d", es->index,
              SCROLL_KEEP_ALIVE, TOKIO_ES_PAGE_SIZE);
-    rc = request_page(es, "POST", path, body, n, &page, &hits, &scroll_id);
+    rc = request_page(es, "POST", path, body, n, fields, n_fields, &pg,
+                      &scroll_id);
     free(body);
     free(path);
-    while (rc >= 0 && json_array_size(hits) > 0) {
-        rc = fn(hits, n, payload);
-        json_decref(page);
-        page = NULL;
+    while (rc >= 0 && pg.n_hits > 0) {
+        if (pg.text != NULL) {
+            struct tokio__es_response r;
+
+            rc = tokio__es_hits_response(pg.text, pg.len, fields, n_fields,
+                                         hit_fn, payload, &r);
+        } else {
+            rc = page_fn(pg.hits, n, payload);
+        }
+        page_clear(&pg);
         if (rc < 0) {
             if (rc != TOKIO_ENOMEM)
                 tokio__error_prefix("'%s' page %zu", tokio_es_url(es), n);
@@ -298,11 +382,11 @@ tokio_es_scroll(struct tokio_es *es, const json_t *query,
                               tokio_es_url(es));
             break;
         }
-        rc = request_page(es, "POST", "/_search/scroll", body, n, &page,
-                          &hits, &scroll_id);
+        rc = request_page(es, "POST", "/_search/scroll", body, n, fields,
+                          n_fields, &pg, &scroll_id);
         free(body);
     }
-    json_decref(page);
+    page_clear(&pg);
     if (scroll_id != NULL)
         clear_scroll(es, scroll_id);
     free(scroll_id);
@@ -339,14 +423,60 @@ tokio_es_from_json(const json_t *pages, const char *name,
 int
 tokio_es_from_cache(const char *path, tokio_es_page_fn fn, void *payload)
 {
+    const char *const *fields;
+    size_t n_fields;
     json_t *pages;
     int rc;
 
+    /* the CSV form: without jansson's trees where es_hits.c can */
+    if (fn == tokio_es_pages_add &&
+        (fields = csv_fields(payload, &n_fields)) != NULL)
+        return tokio__es_from_cache_hits(path, fields, n_fields,
+                                         pages_add_hit, pages_reset, fn,
+                                         payload);
     /* refused from its head when it is not JSON; within a budget */
     if ((rc = tokio__read_json_file(path, &pages)) < 0)
         return rc;
     rc = tokio_es_from_json(pages, path, fn, payload);
     json_decref(pages);
+    return rc;
+}
+
+int
+tokio__es_from_cache_hits(const char *path, const char *const *fields,
+                          size_t n_fields, tokio__es_hit_fn hit_fn,
+                          int (*reset)(void *payload),
+                          tokio_es_page_fn page_fn, void *payload)
+{
+    struct tokio_input *in = NULL;
+    unsigned char *text = NULL;
+    size_t len = 0, page = 0;
+    json_t *pages;
+    int rc;
+
+    /* as tokio__read_json_file(), then es_hits.c or jansson */
+    if ((rc = tokio_input_open(&in, path)) == TOKIO_OK)
+        rc = tokio__read_whole(in, path, 0, tokio__bid_json, "JSON", &text,
+                               &len);
+    tokio_input_close(in);
+    if (rc == TOKIO_OK)
+        rc = tokio__es_hits_read((const char *)text, len, fields, n_fields,
+                                 hit_fn, reset, payload, &page);
+    if (rc == TOKIO__ES_HITS_FALLBACK) {
+        rc = tokio__json_parse_named(&pages, (const char *)text, len, 0,
+                                     path);
+        free(text);
+        text = NULL;
+        if (rc == TOKIO_OK) {
+            rc = tokio_es_from_json(pages, path, page_fn, payload);
+            json_decref(pages);
+        }
+    } else if (rc < 0 && rc != TOKIO_ENOMEM && text != NULL) {
+        tokio__error_prefix("'%s' page %zu", path, page);
+    } else if (rc == TOKIO_ENOMEM && text != NULL) {
+        tokio__error(rc, "out of memory reading '%s'", path);
+    }
+    free(text);
     return rc;
 }
 
@@ -481,6 +611,8 @@ struct tokio_es_pages {
     size_t n_fields;
     struct column cols[MAX_FIELDS];
     size_t hits;
+    char *row;                      /* the CSV row being made */
+    size_t row_len, row_cap;
 };
 
 /* A temporary file nobody else can open: in $TMPDIR (tmpfile() ignores
@@ -561,59 +693,137 @@ tokio_es_pages_count(const struct tokio_es_pages *p)
     return p->hits;
 }
 
-/* A text cell, quoted as pandas quotes (a comma, quote, CR or LF), its
- * bytes 1..3 escaped for the copy. */
-static void
-put_text(FILE *fp, const char *s, size_t n)
+/* Room for `n` more bytes in the row being made. */
+static int
+row_room(struct tokio_es_pages *p, size_t n)
 {
-    int quote = 0;
-
-    for (size_t i = 0; i < n && !quote; i++)
-        quote = s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n';
-    if (quote)
-        putc('"', fp);
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] == '"' && quote) {
-            putc('"', fp);
-        } else if (s[i] >= MARK && s[i] <= END) {
-            putc(MARK, fp);
-            putc('\0', fp);
-        }
-        putc(s[i], fp);
-    }
-    if (quote)
-        putc('"', fp);
+    if (p->row_cap - p->row_len >= n)
+        return TOKIO_OK;
+    size_t cap = p->row_cap ? p->row_cap : 1024;
+    while (cap - p->row_len < n)
+        cap *= 2;
+    char *row = tokio__realloc(p->row, cap);
+    if (row == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory keeping pages");
+    p->row = row;
+    p->row_cap = cap;
+    return TOKIO_OK;
 }
 
+/* A text cell, quoted as pandas quotes (a comma, quote, CR or LF), its
+ * bytes 1..3 escaped for the copy. */
 static int
-put_cell(struct tokio_es_pages *p, size_t f, const json_t *v, size_t hit)
+put_text(struct tokio_es_pages *p, const char *s, size_t n)
+{
+    int quote = 0, plain = 1;
+    char *o;
+
+    for (size_t i = 0; i < n; i++) {
+        quote |= s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n';
+        plain &= s[i] < MARK || s[i] > END;
+    }
+    if (row_room(p, 3 * n + 2) < 0)
+        return TOKIO_ENOMEM;
+    o = p->row + p->row_len;
+    if (!quote && plain) {
+        memcpy(o, s, n);
+        p->row_len += n;
+        return TOKIO_OK;
+    }
+    if (quote)
+        *o++ = '"';
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '"' && quote) {
+            *o++ = '"';
+        } else if (s[i] >= MARK && s[i] <= END) {
+            *o++ = MARK;
+            *o++ = '\0';
+        }
+        *o++ = s[i];
+    }
+    if (quote)
+        *o++ = '"';
+    p->row_len = (size_t)(o - p->row);
+    return TOKIO_OK;
+}
+
+/* v's decimal text in buf (at least 21 bytes); its length. */
+static size_t
+int_text(char *buf, int64_t v)
+{
+    char rev[24];
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    size_t n = 0, k = 0;
+
+    do {
+        rev[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u > 0);
+    if (v < 0)
+        buf[k++] = '-';
+    while (n > 0)
+        buf[k++] = rev[--n];
+    return k;
+}
+
+/* Append `s` (room made before). */
+static void
+put(struct tokio_es_pages *p, const char *s, size_t n)
+{
+    memcpy(p->row + p->row_len, s, n);
+    p->row_len += n;
+}
+
+/* A cell of the row, after its comma. */
+static int
+put_cell(struct tokio_es_pages *p, size_t f, const struct tokio__es_value *v,
+         size_t hit)
 {
     struct column *c = &p->cols[f];
-    char real[40];
+    char real[40], num[24];
+    size_t n;
 
-    if (v == NULL || json_is_null(v)) {
+    if (v->kind == TOKIO__ES_STRING) {
+        c->other = 1;
+        return put_text(p, v->s, v->len);
+    }
+    if (row_room(p, sizeof(real) + sizeof(num) + 4) < 0)
+        return TOKIO_ENOMEM;
+    switch (v->kind) {
+    case TOKIO__ES_ABSENT:
+    case TOKIO__ES_NULL:
         c->missing = 1;
-    } else if (json_is_integer(v)) {
+        break;
+    case TOKIO__ES_INT:
         c->integer = 1;
-        if (c->other) {
-            fprintf(p->spool, "%" PRId64, (int64_t)json_integer_value(v));
-        } else {
-            tokio_format_double(real, sizeof(real),
-                                (double)json_integer_value(v));
-            fprintf(p->spool, "%c%c%s%c%" PRId64 "%c", MARK, (int)(f + 1),
-                    real, ALT, (int64_t)json_integer_value(v), END);
+        n = int_text(num, v->i);
+        if (!c->other) {
+            tokio_format_double(real, sizeof(real), (double)v->i);
+            p->row[p->row_len++] = MARK;
+            p->row[p->row_len++] = (char)(f + 1);
+            put(p, real, strlen(real));
+            p->row[p->row_len++] = ALT;
         }
-    } else if (json_is_real(v)) {
+        put(p, num, n);
+        if (!c->other)
+            p->row[p->row_len++] = END;
+        break;
+    case TOKIO__ES_REAL:
         c->real = 1;
-        tokio_format_double(real, sizeof(real), json_real_value(v));
-        fputs(real, p->spool);
-    } else if (json_is_boolean(v)) {
+        tokio_format_double(real, sizeof(real), v->d);
+        put(p, real, strlen(real));
+        break;
+    case TOKIO__ES_FALSE:
+    case TOKIO__ES_TRUE:
         c->other = 1;
-        fputs(json_is_true(v) ? "True" : "False", p->spool);
-    } else if (json_is_string(v)) {
-        c->other = 1;
-        put_text(p->spool, json_string_value(v), json_string_length(v));
-    } else {
+        if (v->kind == TOKIO__ES_TRUE)
+            put(p, "True", 4);
+        else
+            put(p, "False", 5);
+        break;
+    case TOKIO__ES_STRING:
+        break;
+    case TOKIO__ES_OTHER:
         return tokio__error(TOKIO_EFORMAT, "hit %zu: field '%s' is a list or "
                             "object, which has no CSV form", hit,
                             p->fields[f]);
@@ -621,10 +831,76 @@ put_cell(struct tokio_es_pages *p, size_t f, const json_t *v, size_t hit)
     return TOKIO_OK;
 }
 
+/* One CSV row: the hit's number, then its cells; one write. */
+static int
+put_row(struct tokio_es_pages *p, const struct tokio__es_value *v,
+        size_t hit)
+{
+    char num[24];
+    int rc;
+
+    p->row_len = 0;
+    if (row_room(p, sizeof(num)) < 0)
+        return TOKIO_ENOMEM;
+    put(p, num, int_text(num, (int64_t)p->hits++));
+    for (size_t f = 0; f < p->n_fields; f++) {
+        if (row_room(p, 2) < 0)
+            return TOKIO_ENOMEM;
+        p->row[p->row_len++] = ',';
+        if ((rc = put_cell(p, f, &v[f], hit)) < 0)
+            return rc;
+    }
+    if (row_room(p, 1) < 0)
+        return TOKIO_ENOMEM;
+    p->row[p->row_len++] = '\n';
+    fwrite(p->row, 1, p->row_len, p->spool);
+    return TOKIO_OK;
+}
+
+/* The fields of `pages` in the CSV form; NULL in the JSON form. */
+static const char *const *
+csv_fields(const void *pages, size_t *n_out)
+{
+    const struct tokio_es_pages *p = pages;
+
+    *n_out = p->n_fields;
+    return p->js == NULL ? p->fields : NULL;
+}
+
+/* The CSV form as new, for es_hits.c's fallback to jansson. */
+static int
+pages_reset(void *pages)
+{
+    struct tokio_es_pages *p = pages;
+
+    p->hits = 0;
+    memset(p->cols, 0, sizeof(p->cols));
+    if (fflush(p->spool) != 0 || ftruncate(fileno(p->spool), 0) != 0 ||
+        fseek(p->spool, 0, SEEK_SET) != 0)
+        return tokio__error(TOKIO_EIO, "cannot write a temporary file of "
+                            "pages: %m");
+    return TOKIO_OK;
+}
+
+/* A tokio__es_hit_fn: a hit of the CSV form, from es_hits.c. */
+static int
+pages_add_hit(const struct tokio__es_value *v, size_t hit, void *pages)
+{
+    struct tokio_es_pages *p = pages;
+    int rc = put_row(p, v, hit);
+
+    if (rc < 0)
+        return rc;
+    return ferror(p->spool) ? tokio__write_check(p->spool, "cannot write a "
+                                                 "temporary file of pages")
+                            : TOKIO_OK;
+}
+
 int
 tokio_es_pages_add(const json_t *hits, size_t page, void *pages)
 {
     struct tokio_es_pages *p = pages;
+    struct tokio__es_value v[MAX_FIELDS];
     const json_t *hit;
     size_t h;
     int rc;
@@ -646,14 +922,10 @@ tokio_es_pages_add(const json_t *hits, size_t page, void *pages)
     json_array_foreach(hits, h, hit) {
         const json_t *src = json_object_get(hit, "_source");
 
-        fprintf(p->spool, "%zu", p->hits++);
-        for (size_t f = 0; f < p->n_fields; f++) {
-            putc(',', p->spool);
-            if ((rc = put_cell(p, f, json_object_get(src, p->fields[f]),
-                               h)) < 0)
-                return rc;
-        }
-        putc('\n', p->spool);
+        for (size_t f = 0; f < p->n_fields; f++)
+            tokio__es_value_of(json_object_get(src, p->fields[f]), &v[f]);
+        if ((rc = put_row(p, v, h)) < 0)
+            return rc;
     }
     return tokio__write_check(p->spool, "cannot write a temporary file of "
                               "pages");
@@ -760,5 +1032,6 @@ tokio_es_pages_free(struct tokio_es_pages *p)
         tokio__jstream_close(p->js);
     if (p->spool != NULL)
         fclose(p->spool);
+    free(p->row);
     free(p);
 }

@@ -148,6 +148,166 @@ static const double POW10[] = {
  *   has 16 or 17 digits and the exact loop's last two steps follow.
  * Subnormals (fewer digits of precision) take the exact loop.
  */
+/*
+ * Whether `n` digits (exponent exp10, sign `neg`) read back as `d`:
+ * Clinger's fast path where it holds (as above), else strtod().
+ */
+static int
+reads_back(const char *digits, int n, int exp10, int neg, double d)
+{
+    uint64_t v = 0;
+    int q = exp10 - (n - 1);
+    char text[48];
+
+    for (int i = 0; i < n; i++)
+        v = v * 10 + (uint64_t)(digits[i] - '0');
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+    if (v <= (UINT64_C(1) << 53) && q >= -22 && q <= 22) {
+        double x = q >= 0 ? (double)v * POW10[q] : (double)v / POW10[-q];
+        return (neg ? -x : x) == d;
+    }
+#endif
+    snprintf(text, sizeof(text), "%s%.*se%d", neg ? "-" : "", n, digits, q);
+    return strtod(text, NULL) == d;
+}
+
+/*
+ * Candidates 3 and 4 from one "%.16e" (17 digits, R) instead of a
+ * "%.*e" per precision: "%.14e" and "%.15e" are R rounded to 15 and 16
+ * digits unless the digits R drops are exactly half ("50", "5").
+ * Rounding X (the double's exact value) and rounding R differ only when
+ * a 15- or 16-digit midpoint M lies between them; M has 17 digits, so it
+ * would be nearer X than R is, or be R itself.  In that one case (and
+ * for a text not of the expected form) the answer is 0 and the loop
+ * below decides; else the layout's length in `out`.
+ */
+/* hi:lo = a * b */
+static void
+mul_64x64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
+{
+    uint64_t a0 = a & 0xffffffffu, a1 = a >> 32;
+    uint64_t b0 = b & 0xffffffffu, b1 = b >> 32;
+    uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+    uint64_t mid = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
+
+    *lo = (mid << 32) | (p00 & 0xffffffffu);
+    *hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+}
+
+/*
+ * "%.16e"'s 17 digits of `a` (> 0, normal) by integer arithmetic where it
+ * is exact: a = m * 2^e, so a * 10^k = m * 5^k * 2^(e + k), held in 128
+ * bits for 5^k < 2^64 (k <= 27), rounded half to even on the bits shifted
+ * out as glibc's printf rounds.  0 where it does not apply.
+ */
+static int
+digits_17(double a, char r[17], int *exp_out)
+{
+    static const uint64_t E17 = UINT64_C(100000000000000000);
+    uint64_t bits, m, hi, lo, n, p5 = 1;
+    int e, exp10 = (int)floor(log10(a));
+
+    memcpy(&bits, &a, sizeof(bits));
+    m = (bits & ((UINT64_C(1) << 52) - 1)) | (UINT64_C(1) << 52);
+    e = (int)((bits >> 52) & 0x7ff) - 1075;
+    for (int tries = 0; tries < 3; tries++) {
+        int k = 16 - exp10, s = -(e + k);
+
+        if (k < 0 || k > 27 || s <= 0 || s >= 128)
+            return 0;
+        p5 = 1;
+        for (int i = 0; i < k; i++)
+            p5 *= 5;
+        mul_64x64(m, p5, &hi, &lo);
+        /* n = hi:lo >> s, then the rounding of what went */
+        int half, more;
+        if (s >= 64) {
+            n = hi >> (s - 64);
+            half = s == 64 ? (int)(lo >> 63)
+                           : (int)((hi >> (s - 65)) & 1);
+            more = s == 64 ? (lo << 1) != 0
+                           : lo != 0 || (s > 65 &&
+                             (hi & ((UINT64_C(1) << (s - 65)) - 1)) != 0);
+        } else {
+            if ((hi >> s) != 0)
+                return 0;
+            n = (lo >> s) | (hi << (64 - s));
+            half = (int)((lo >> (s - 1)) & 1);
+            more = s > 1 && (lo & ((UINT64_C(1) << (s - 1)) - 1)) != 0;
+        }
+        if (half && (more || (n & 1)))
+            n++;
+        if (n >= E17 && n != E17) {
+            exp10++;
+            continue;
+        }
+        if (n < E17 / 10) {
+            exp10--;
+            continue;
+        }
+        if (n == E17) {         /* rounded up to 10^17 */
+            n = E17 / 10;
+            exp10++;
+        }
+        for (int i = 16; i >= 0; i--, n /= 10)
+            r[i] = (char)('0' + n % 10);
+        *exp_out = exp10;
+        return 1;
+    }
+    return 0;
+}
+
+static size_t
+from_17_digits(char *out, double d)
+{
+    char sci[40], r[17], c[17];
+    int neg = d < 0, exp10;
+
+    if (!digits_17(fabs(d), r, &exp10)) {
+        snprintf(sci, sizeof(sci), "%.16e", d);
+        const char *p = sci + neg;
+        if (p[1] != '.' || p[18] != 'e')
+            return 0;
+        r[0] = p[0];
+        memcpy(r + 1, p + 2, 16);
+        exp10 = atoi(p + 19);
+    }
+    for (int n = 15; n <= 16; n++) {
+        int e = exp10, up;
+
+        if (r[n] != '5')
+            up = r[n] > '5';
+        else if (n == 15 && r[16] == '0')
+            return 0;
+        else if (n == 16)
+            return 0;
+        else
+            up = 1;
+        memcpy(c, r, (size_t)n);
+        for (int i = n - 1; up && i >= 0; i--) {
+            if (c[i] == '9') {
+                c[i] = '0';
+            } else {
+                c[i]++;
+                up = 0;
+            }
+        }
+        if (up) {               /* 99..9 rounded up to 100..0 */
+            c[0] = '1';
+            e++;
+        }
+        if (reads_back(c, n, e, neg, d)) {
+            while (n > 1 && c[n - 1] == '0')
+                n--;
+            return repr_layout(out, neg, c, n, e);
+        }
+    }
+    int n = 17;
+    while (n > 1 && r[n - 1] == '0')
+        n--;
+    return repr_layout(out, neg, r, n, exp10);
+}
+
 int
 tokio_format_double(char *buf, size_t size, double d)
 {
@@ -190,6 +350,9 @@ tokio_format_double(char *buf, size_t size, double d)
         }
     }
 #endif
+    size_t n = from_17_digits(out, d);
+    if (n > 0)
+        return finish_double(buf, size, out, n);
     for (int prec = 15; prec <= 17; prec++) {
         snprintf(sci, sizeof(sci), "%.*e", prec - 1, d);
         if (prec == 17 || strtod(sci, NULL) == d)

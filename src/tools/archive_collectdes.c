@@ -43,6 +43,7 @@
 #include "tokio/connectors/hdf5.h"
 #include "tokio/time.h"
 #include "tokio/timeseries.h"
+#include "connectors/es_hits.h"
 #include "core/alloc.h"
 #include "core/error.h"
 
@@ -78,10 +79,23 @@ static const struct { const char *type; int set; } memory_sets[] = {
     { "slab_unrecl", MEMSLAB_UNRECL },
 };
 
+/* The _source fields read. */
+enum {
+    F_TIMESTAMP, F_HOSTNAME, F_PLUGIN, F_COLLECTD_TYPE, F_TYPE_INSTANCE,
+    F_PLUGIN_INSTANCE, F_VALUE, F_READ, F_WRITE, N_FIELDS
+};
+
+static const char *const fields[N_FIELDS] = {
+    "@timestamp", "hostname", "plugin", "collectd_type", "type_instance",
+    "plugin_instance", "value", "read", "write",
+};
+
 struct archiver {
     struct tokio_timeseries *ts[N_DATASETS];
     uint32_t *count[3];     /* per cell of cpuload, cpuuser, cpusys */
     size_t hit;             /* of the page being read */
+    struct tokio_hdf5_update *u;
+    const struct tokio_archive_collectdes_options *o;
 };
 
 static int
@@ -91,39 +105,41 @@ bad_hit(const struct archiver *a, const char *what, const char *field)
                         field);
 }
 
-/* The string `field` of `src`, or NULL with the error set. */
+/* The string field `f` of the hit `src`, or NULL with the error set. */
 static const char *
-text(const struct archiver *a, const json_t *src, const char *field)
+text(const struct archiver *a, const struct tokio__es_value *src, int f)
 {
-    const json_t *v = json_object_get(src, field);
+    const struct tokio__es_value *v = &src[f];
 
-    if (!json_is_string(v)) {
-        bad_hit(a, v ? "a string is expected in" : "no", field);
+    if (v->kind != TOKIO__ES_STRING) {
+        bad_hit(a, v->kind != TOKIO__ES_ABSENT ? "a string is expected in"
+                                               : "no", fields[f]);
         return NULL;
     }
-    return json_string_value(v);
+    return v->s;
 }
 
-/* The number `field` of `src`: 1 and *out; 0 when absent or null; -1
+/* The number field `f` of `src`: 1 and *out; 0 when absent or null; -1
  * (error set) when of another type. */
 static int
-number(const struct archiver *a, const json_t *src, const char *field,
+number(const struct archiver *a, const struct tokio__es_value *src, int f,
        double *out)
 {
-    const json_t *v = json_object_get(src, field);
+    const struct tokio__es_value *v = &src[f];
 
-    if (v == NULL || json_is_null(v))
+    if (v->kind == TOKIO__ES_ABSENT || v->kind == TOKIO__ES_NULL)
         return 0;
-    if (!json_is_number(v))
-        return bad_hit(a, "a number is expected in", field), -1;
-    *out = json_number_value(v);
+    if (v->kind != TOKIO__ES_INT && v->kind != TOKIO__ES_REAL)
+        return bad_hit(a, "a number is expected in", fields[f]), -1;
+    *out = v->kind == TOKIO__ES_INT ? (double)v->i : v->d;
     return 1;
 }
 
 static int
-timestamp(const struct archiver *a, const json_t *src, int64_t *out)
+timestamp(const struct archiver *a, const struct tokio__es_value *src,
+          int64_t *out)
 {
-    const char *s = text(a, src, "@timestamp");
+    const char *s = text(a, src, F_TIMESTAMP);
 
     if (s == NULL)
         return TOKIO_EFORMAT;
@@ -160,7 +176,7 @@ put(struct archiver *a, int set, int64_t t, const char *col, double v,
 }
 
 static int
-add_disk(struct archiver *a, const json_t *src)
+add_disk(struct archiver *a, const struct tokio__es_value *src)
 {
     const char *host, *dev, *type;
     double rd = 0, wr = 0;
@@ -170,9 +186,9 @@ add_disk(struct archiver *a, const json_t *src)
 
     if ((rc = timestamp(a, src, &t)) < 0)
         return rc;
-    if ((host = text(a, src, "hostname")) == NULL ||
-        (dev = text(a, src, "plugin_instance")) == NULL ||
-        (type = text(a, src, "collectd_type")) == NULL)
+    if ((host = text(a, src, F_HOSTNAME)) == NULL ||
+        (dev = text(a, src, F_PLUGIN_INSTANCE)) == NULL ||
+        (type = text(a, src, F_COLLECTD_TYPE)) == NULL)
         return TOKIO_EFORMAT;
     if (strcmp(type, "disk_octets") == 0)
         set = READRATES;
@@ -180,8 +196,8 @@ add_disk(struct archiver *a, const json_t *src)
         set = READOPRATES;
     else
         return TOKIO_OK;
-    if ((has_rd = number(a, src, "read", &rd)) < 0 ||
-        (has_wr = number(a, src, "write", &wr)) < 0)
+    if ((has_rd = number(a, src, F_READ, &rd)) < 0 ||
+        (has_wr = number(a, src, F_WRITE, &wr)) < 0)
         return TOKIO_EFORMAT;
     if (!has_rd || !has_wr)
         return TOKIO_OK;
@@ -193,22 +209,23 @@ add_disk(struct archiver *a, const json_t *src)
 }
 
 static int
-add_cpu_or_memory(struct archiver *a, const json_t *src, int cpu)
+add_cpu_or_memory(struct archiver *a, const struct tokio__es_value *src,
+                  int cpu)
 {
     const char *host, *type;
     double v;
     int64_t t;
     int rc, has;
 
-    if (json_object_get(src, "value") == NULL)
+    if (src[F_VALUE].kind == TOKIO__ES_ABSENT)
         return TOKIO_OK;
     if ((rc = timestamp(a, src, &t)) < 0)
         return rc;
-    if ((has = number(a, src, "value", &v)) <= 0)
+    if ((has = number(a, src, F_VALUE, &v)) <= 0)
         return has < 0 ? TOKIO_EFORMAT : bad_hit(a, "a number is expected in",
                                                  "value");
-    if ((host = text(a, src, "hostname")) == NULL ||
-        (type = text(a, src, "type_instance")) == NULL)
+    if ((host = text(a, src, F_HOSTNAME)) == NULL ||
+        (type = text(a, src, F_TYPE_INSTANCE)) == NULL)
         return TOKIO_EFORMAT;
     if (cpu) {
         if (strcmp(type, "idle") == 0)
@@ -225,30 +242,45 @@ add_cpu_or_memory(struct archiver *a, const json_t *src, int cpu)
     return TOKIO_OK;
 }
 
+/* A tokio__es_hit_fn: a document into the datasets. */
+static int
+add_hit(const struct tokio__es_value *src, size_t hit, void *payload)
+{
+    struct archiver *a = payload;
+    const char *plugin;
+
+    a->hit = hit;
+    if ((plugin = text(a, src, F_PLUGIN)) == NULL)
+        return TOKIO_EFORMAT;
+    if (strcmp(plugin, "disk") == 0)
+        return add_disk(a, src);
+    if (strcmp(plugin, "cpu") == 0)
+        return add_cpu_or_memory(a, src, 1);
+    if (strcmp(plugin, "memory") == 0)
+        return add_cpu_or_memory(a, src, 0);
+    return TOKIO_OK;
+}
+
 /* A tokio_es_page_fn: every document of a page into the datasets. */
 static int
 add_page(const json_t *hits, size_t page, void *payload)
 {
     struct archiver *a = payload;
+    struct tokio__es_value v[N_FIELDS];
     const json_t *hit;
-    int rc = TOKIO_OK;
+    size_t h;
+    int rc;
 
     (void)page;
-    json_array_foreach(hits, a->hit, hit) {
+    json_array_foreach(hits, h, hit) {
         const json_t *src = json_object_get(hit, "_source");
-        const char *plugin;
 
+        a->hit = h;
         if (!json_is_object(src))
             return bad_hit(a, "no object", "_source");
-        if ((plugin = text(a, src, "plugin")) == NULL)
-            return TOKIO_EFORMAT;
-        if (strcmp(plugin, "disk") == 0)
-            rc = add_disk(a, src);
-        else if (strcmp(plugin, "cpu") == 0)
-            rc = add_cpu_or_memory(a, src, 1);
-        else if (strcmp(plugin, "memory") == 0)
-            rc = add_cpu_or_memory(a, src, 0);
-        if (rc < 0)
+        for (size_t f = 0; f < N_FIELDS; f++)
+            tokio__es_value_of(json_object_get(src, fields[f]), &v[f]);
+        if ((rc = add_hit(v, h, a)) < 0)
             return rc;
     }
     return TOKIO_OK;
@@ -298,6 +330,27 @@ open_dataset(struct archiver *a, struct tokio_hdf5_update *u, size_t set,
     return TOKIO_OK;
 }
 
+/* Every dataset as it was before the first hit: es_hits.c's fallback
+ * to jansson reads the pages again. */
+static int
+reset(void *payload)
+{
+    struct archiver *a = payload;
+    int rc = TOKIO_OK;
+
+    for (size_t set = 0; set < N_DATASETS; set++) {
+        tokio_timeseries_free(a->ts[set]);
+        a->ts[set] = NULL;
+    }
+    for (size_t i = 0; i < 3; i++) {
+        free(a->count[i]);
+        a->count[i] = NULL;
+    }
+    for (size_t set = 0; set < N_DATASETS && rc >= 0; set++)
+        rc = open_dataset(a, a->u, set, a->o);
+    return rc;
+}
+
 /* CPU sums into averages; what is not a number becomes missing. */
 static void
 normalize(struct archiver *a)
@@ -333,15 +386,19 @@ tokio_archive_collectdes(const struct tokio_archive_collectdes_options *o)
                             o->num_nodes, o->ssds_per_node);
     memset(&a, 0, sizeof(a));
     rc = tokio_hdf5_update_begin(&u, o->output);
+    a.u = u;
+    a.o = o;
     if (rc >= 0)
         rc = tokio_hdf5_update_set_version(u, SCHEMA_VERSION);
     for (size_t set = 0; set < N_DATASETS && rc >= 0; set++)
         rc = open_dataset(&a, u, set, o);
     if (rc >= 0)
         rc = o->input != NULL
-             ? tokio_es_from_cache(o->input, add_page, &a)
-             : tokio_collectd_es_scroll(o->es, o->range.start, o->range.end,
-                                        add_page, &a);
+             ? tokio__es_from_cache_hits(o->input, fields, N_FIELDS,
+                                         add_hit, reset, add_page, &a)
+             : tokio__collectd_es_scroll_hits(o->es, o->range.start,
+                                              o->range.end, fields, N_FIELDS,
+                                              add_hit, add_page, &a);
     if (rc >= 0)
         normalize(&a);
     for (size_t set = 0; set < N_DATASETS && rc >= 0; set++)

@@ -204,6 +204,66 @@ test_archive_collectdes_cpu_and_memory(void **state)
     json_decref(hits);
 }
 
+/* The cache read by src/connectors/es_hits.c, and the same with a page
+ * that reader leaves to jansson (an escaped non-ASCII plugin, which the
+ * archive passes over): the same file; live, a page each way, too. */
+static void
+test_archive_collectdes_either_reader(void **state)
+{
+    struct tokio_workdir *wd = *state;
+    char fast[4200], slow[4200];
+
+    TOKIO_TEST_NEED_INPUTS(wd);
+    json_t *hits = http_server_hits_of("pytokio-inputs/"
+                                       "collectdes_cpuloads.json.gz");
+    json_t *pages = json_pack("[O]", hits);
+    snprintf(fast, sizeof(fast), "%s/fast.json", wd->dir);
+    snprintf(slow, sizeof(slow), "%s/slow.json", wd->dir);
+    assert_int_equal(json_dump_file(pages, fast, 0), 0);
+    json_array_append_new(pages, json_pack("[{s:{s:s}}]", "_source",
+                                           "plugin", "\xc3\xa9"));
+    assert_int_equal(json_dump_file(pages, slow, JSON_ENSURE_ASCII), 0);
+    const char *a[] = { CMD, "--input", "fast.json", "-o", "fast.hdf5",
+                        START, END, NULL };
+    const char *b[] = { CMD, "--input", "slow.json", "-o", "slow.hdf5",
+                        START, END, NULL };
+    run_ok(wd->dir, a);
+    run_ok(wd->dir, b);
+    snprintf(fast, sizeof(fast), "%s/fast.hdf5", wd->dir);
+    snprintf(slow, sizeof(slow), "%s/slow.hdf5", wd->dir);
+    check_derived(fast, hits);
+    tts_assert_same(fast, slow, sets, N_SETS);
+
+    /* live, a page of the cpu query left to jansson (a plugin_instance
+     * beyond ASCII, which cpu ignores), the others read by es_hits.c */
+    json_t *mixed = json_deep_copy(hits);
+    size_t i;
+    json_t *hit;
+    json_array_foreach(mixed, i, hit) {
+        json_t *src = json_object_get(hit, "_source");
+        if (strcmp(json_string_value(json_object_get(src, "plugin")),
+                   "cpu") == 0) {
+            json_object_set_new(src, "plugin_instance",
+                                json_string("\xc3\xa9"));
+            break;
+        }
+    }
+    struct http_server_config c = { .hits = mixed, .page_hits = 7 };
+    struct http_server srv;
+    char port[16], live[4200];
+    http_server_start(&srv, &c);
+    snprintf(port, sizeof(port), "%d", srv.port);
+    const char *l[] = { CMD, "-h", "127.0.0.1", "-p", port, "-o",
+                        "live.hdf5", START, END, NULL };
+    run_ok(wd->dir, l);
+    http_server_stop(&srv);
+    snprintf(live, sizeof(live), "%s/live.hdf5", wd->dir);
+    tts_assert_same(live, fast, sets, N_SETS);
+    json_decref(mixed);
+    json_decref(pages);
+    json_decref(hits);
+}
+
 static void
 test_archive_collectdes_bad_input(void **state)
 {
@@ -232,13 +292,21 @@ test_archive_collectdes_bad_input(void **state)
 
     snprintf(in, sizeof(in), "%s/pages.json", dir);
     snprintf(out, sizeof(out), "%s/out.hdf5", dir);
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        tokio_test_write_file(in, cases[i].text, SIZE_MAX);
+    /* each read by es_hits.c, then by jansson (a last page it leaves to
+     * jansson): the same message */
+    for (size_t k = 0; k < 2 * sizeof(cases) / sizeof(cases[0]); k++) {
+        size_t i = k / 2;
+        char text[1024];
+
+        snprintf(text, sizeof(text), "%.*s%s]", (int)strlen(cases[i].text)
+                 - 1, cases[i].text, k % 2 ? ", [{\"_source\": "
+                 "{\"plugin\": \"\\u00e9\"}}]" : "");
+        tokio_test_write_file(in, text, SIZE_MAX);
         const char *argv[] = { CMD, "--input", in, "-o", out, "--num-nodes",
                                i == 5 ? "1" : "2", START, END, NULL };
         struct tokio_run r = tokio_test_run(NULL, env, argv);
         if (r.status != 1)
-            fail_msg("case %zu: exit %d: %s", i, r.status, r.err);
+            fail_msg("case %zu: exit %d: %s", k, r.status, r.err);
         assert_contains(r.err, cases[i].msg);
         tokio_run_free(&r);
         assert_null(tokio_test_read_file(out, NULL));
@@ -272,6 +340,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         TOKIO_TEST_IN_WORKDIR(test_archive_collectdes_matches_golden),
         TOKIO_TEST_IN_WORKDIR(test_archive_collectdes_cpu_and_memory),
+        TOKIO_TEST_IN_WORKDIR(test_archive_collectdes_either_reader),
         cmocka_unit_test(test_archive_collectdes_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

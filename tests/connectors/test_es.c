@@ -20,6 +20,7 @@
 #include "tokio/connectors/es.h"
 #include "tokio/output.h"
 #include "core/alloc.h"
+#include "core/connector.h"
 
 /* ---- queries ------------------------------------------------------------ */
 
@@ -166,6 +167,99 @@ test_es_csv_types_columns_as_pandas(void **state)
     csv = csv_of("[]");
     assert_string_equal(csv, "\"\"\n");
     free(csv);
+}
+
+/* The CSV of the cache file `path` read as tokio_es_from_cache() reads
+ * it (src/connectors/es_hits.c where it can), or (`jansson`) as it read
+ * it before: the text, then the status and the message. */
+static char *
+csv_of_cache(const char *path, int jansson, int *rc_out)
+{
+    struct tokio_es_pages *p = NULL;
+    json_t *pages = NULL;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    int rc = tokio_es_pages_new_csv(&p, fields, 6);
+
+    if (rc >= 0 && jansson) {
+        if ((rc = tokio__read_json_file(path, &pages)) >= 0)
+            rc = tokio_es_from_json(pages, path, tokio_es_pages_add, p);
+    } else if (rc >= 0) {
+        rc = tokio_es_from_cache(path, tokio_es_pages_add, p);
+    }
+    if (rc >= 0)
+        rc = tokio_es_pages_write(p, fp);
+    fprintf(fp, "-- %d %s", rc, rc < 0 ? tokio_errmsg() : "");
+    fclose(fp);
+    tokio_es_pages_free(p);
+    json_decref(pages);
+    if (rc_out != NULL)
+        *rc_out = rc;
+    return buf;
+}
+
+/* A first page es_hits.c follows, then what it leaves to jansson. */
+#define PAGE0 "[[{\"_source\": {\"a\": 1, \"b\": 7, \"c\": 5, \"d\": 0.5, " \
+    "\"e\": true, \"f\": \"x,\\\"y\\\"\\nz\"}}, {\"_id\": [1, {}], " \
+    "\"_source\": {\"b\": -3, \"c\": \"s\", \"d\": 10000000000000000}}]"
+
+static int
+cache_trial(void *ctx)
+{
+    int rc;
+
+    free(csv_of_cache(ctx, 0, &rc));
+    return rc;
+}
+
+static void
+test_es_cache_read_either_way(void **state)
+{
+    (void)state;
+    static const char *const texts[] = {
+        PAGE0 ", [{\"_source\": {\"a\": null, \"b\": 0, \"c\": 2, "
+        "\"d\": 3}}], [], [{\"_source\": {\"a\": [\"never read\"]}}]]",
+        /* left to jansson after hits went: the CSV starts again */
+        PAGE0 ", [{\"_source\": {\"f\": \"\\u00e9\"}}]]",
+        PAGE0 ", [{\"_source\": {\"f\": \"\xc3\xa9\"}}]]",
+        PAGE0 ", [{\"_source\": {\"c\": 1, \"c\": 2}}]]",
+        PAGE0 ", [{\"_source\": {\"a\": [1]}}]]",
+        PAGE0 ", [{\"_id\": 1}]]",
+        PAGE0 ", 7]",
+        PAGE0 ", [{\"_source\": {\"a\": 1e999}}]]",
+        PAGE0 ", [{\"_source\": {\"a\": 01}}]]",
+        PAGE0 ", [{\"_source\": {\"a\": 1}}",
+    };
+    char *dir = tokio_test_mkdtemp(), path[4200];
+
+    snprintf(path, sizeof(path), "%s/pages.json", dir);
+    for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+        tokio_test_write_file(path, texts[i], SIZE_MAX);
+        char *fast = csv_of_cache(path, 0, NULL);
+        char *slow = csv_of_cache(path, 1, NULL);
+        if (strcmp(fast, slow) != 0)
+            fail_msg("case %zu:\n%s\nbut jansson:\n%s", i, fast, slow);
+        if (i == 0)
+            assert_string_equal(fast,
+                ",a,b,c,d,e,f\n"
+                "0,1.0,7,5,0.5,True,\"x,\"\"y\"\"\nz\"\n"
+                "1,,-3,s,1e+16,,\n"
+                "2,,0,2,3.0,,\n-- 0 ");
+        if (i == 1)     /* b missing a cell: reals */
+            assert_string_equal(fast,
+                ",a,b,c,d,e,f\n"
+                "0,1.0,7.0,5,0.5,True,\"x,\"\"y\"\"\nz\"\n"
+                "1,,-3.0,s,1e+16,,\n"
+                "2,,,,,,\xc3\xa9\n-- 0 ");
+        free(fast);
+        free(slow);
+    }
+    /* out of memory anywhere, also in the start again */
+    tokio_test_write_file(path, texts[1], SIZE_MAX);
+    tokio_test_every_oom(cache_trial, path, tokio_test_oom_step());
+    tokio_test_rmtree(dir);
+    free(dir);
 }
 
 static void
@@ -466,6 +560,7 @@ main(void)
         cmocka_unit_test(test_es_builds_queries),
         cmocka_unit_test(test_collectd_es_disk_query),
         cmocka_unit_test(test_es_csv_types_columns_as_pandas),
+        cmocka_unit_test(test_es_cache_read_either_way),
         cmocka_unit_test(test_es_pages_refuse_what_has_no_table),
         cmocka_unit_test(test_es_json_pages_as_written),
         cmocka_unit_test(test_es_survives_every_oom),

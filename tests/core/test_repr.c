@@ -125,12 +125,51 @@ test_format_double_fast_equals_exact(void **state)
     }
 }
 
+/* Doubles of 16 and 17 significant digits, as measurements are (the
+ * 17-digit "%.16e" path), among them ones whose 17 digits end in 5 or
+ * 50: tokio_format_double() against the definition. */
+static void
+test_format_double_long_digits_equal_exact(void **state)
+{
+    const char *env = getenv("TOKIO_TEST_DOUBLES");
+    size_t count = env != NULL ? (size_t)strtoull(env, NULL, 10) : 100000;
+    uint64_t rng = 7;
+    char fast[40], exact[40], sci[40];
+    size_t halves = 0;
+
+    (void)state;
+    for (size_t i = 0; i < count; i++) {
+        uint64_t r = next_random(&rng);
+        double d = (double)(r >> 11) / 9007199254740992.0 *
+                   pow(10, (double)(int)(r % 48) - 24);
+        if (i % 3 == 0) {   /* a 17-digit decimal ending in 5 or 50 */
+            snprintf(sci, sizeof(sci), "%.16e", d);
+            sci[17] = '5';
+            if (i % 2)
+                sci[16] = '5', sci[17] = '0';
+            d = strtod(sci, NULL);
+        }
+        if (i % 2)
+            d = -d;
+        snprintf(sci, sizeof(sci), "%.16e", fabs(d));
+        halves += sci[17] == '5' || (sci[16] == '5' && sci[17] == '0');
+        assert_int_equal(tokio_format_double(fast, sizeof(fast), d),
+                         TOKIO_OK);
+        assert_int_equal(tokio__format_double_exact(exact, sizeof(exact), d),
+                         TOKIO_OK);
+        if (strcmp(fast, exact) != 0)
+            fail_msg("%a: fast %s, exact %s", d, fast, exact);
+    }
+    assert_true(halves > count / 10);
+}
+
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_format_double_matches_python_repr),
         cmocka_unit_test(test_format_double_fast_equals_exact),
+        cmocka_unit_test(test_format_double_long_digits_equal_exact),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
