@@ -8,6 +8,7 @@
  * absent or the command was built without TOKIO_MPI.
  */
 #include "testutil.h"
+#include "darshan_gen.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,8 +26,9 @@ have(const char *what)
     return system(cmd) == 0;
 }
 
-/* The generated logs, a broken one, and (pack) Lustre logs in dir/logs;
- * or skip when there is no MPI run to test. */
+/* The generated logs, a broken one, two generated Lustre logs (p*: so
+ * that the commands have LUSTRE records without the pack) and the pack's
+ * Lustre logs in dir/logs; or skip when there is no MPI run to test. */
 static void
 setup_logs(const char *dir)
 {
@@ -52,6 +54,11 @@ setup_logs(const char *dir)
     tokio_test_make_darshan_logs(path, N_LOGS);
     snprintf(path, sizeof(path), "%s/logs/m-empty.darshan", dir);
     tokio_test_write_file(path, "", 0);
+    for (int k = 0; k < 2; k++) {
+        snprintf(path, sizeof(path), "%s/logs/p9-lustre%d.darshan", dir, k);
+        assert_int_equal(tokio_test_darshan_records_log(path, 200 + 40 * k,
+                                                        20 + k), TOKIO_OK);
+    }
     for (size_t i = 0; i < sizeof(pack) / sizeof(*pack); i++) {
         const char *p = tokio_test_data(pack[i]);
         if (p == NULL) {
