@@ -277,10 +277,11 @@ test_export_tts_malformed_hdf5_fails_naming_file(void **state)
 static void
 test_export_tts_writes_output_file(void **state)
 {
-    char *dir = tokio_test_mkdtemp(), out[600], *text;
+    char *dir, out[600], *text;
     size_t len;
     (void)state;
     TOKIO_TEST_NEED_DATA(in, "pytokio-inputs/sample_tokiots.hdf5");
+    dir = tokio_test_mkdtemp();
 
     snprintf(out, sizeof(out), "%s/out.csv", dir);
     const char *argv[] = { "export-tts", "-o", out, in,
