@@ -20,10 +20,11 @@ next(uint64_t *x)
     return *x;
 }
 
-/* The records of tokio_test_darshan_records_log() into `w`. */
+/* The records of tokio_test_darshan_records_log() into `w`; the LUSTRE
+ * ones only when `lustre`. */
 static int
 add_records(struct tokio_darshan_writer *w, long long records,
-            long long files, long long ranks)
+            long long files, long long ranks, int lustre)
 {
     const int P = TOKIO_DARSHAN_POSIX;
     size_t n = tokio_darshan_counter_count(P);
@@ -69,7 +70,7 @@ add_records(struct tokio_darshan_writer *w, long long records,
             rc = tokio_darshan_writer_add_record(w, P, (uint64_t)k + 1, r,
                                                  c, n, f, nf);
         }
-    for (long long k = 0; rc == TOKIO_OK && k < files; k++) {
+    for (long long k = 0; lustre && rc == TOKIO_OK && k < files; k++) {
         struct tokio_darshan_lustre_comp comp = { .counters = {
             1 << 20, 4, 0, 0, 0, -1, 0 } };
         int64_t osts[4];
@@ -83,9 +84,8 @@ add_records(struct tokio_darshan_writer *w, long long records,
     return rc;
 }
 
-int
-tokio_test_darshan_records_log(const char *path, long long records,
-                               long long files)
+static int
+records_log(const char *path, long long records, long long files, int lustre)
 {
     static const struct tokio_darshan_mount mounts[] = {
         { "/scratch", "lustre" },
@@ -104,11 +104,25 @@ tokio_test_darshan_records_log(const char *path, long long records,
     };
     int rc = tokio_darshan_writer_new(&w, &job);
     if (rc == TOKIO_OK)
-        rc = add_records(w, records, files, ranks);
+        rc = add_records(w, records, files, ranks, lustre);
     if (rc == TOKIO_OK)
         rc = tokio_darshan_writer_write(w, path);
     tokio_darshan_writer_free(w);
     return rc;
+}
+
+int
+tokio_test_darshan_records_log(const char *path, long long records,
+                               long long files)
+{
+    return records_log(path, records, files, 1);
+}
+
+int
+tokio_test_darshan_posix_log(const char *path, long long records,
+                             long long files)
+{
+    return records_log(path, records, files, 0);
 }
 
 int

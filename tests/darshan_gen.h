@@ -25,6 +25,13 @@ int tokio_test_darshan_records_log(const char *path, long long records,
                                    long long files);
 
 /*
+ * The log of tokio_test_darshan_records_log() without its LUSTRE records:
+ * POSIX records only.
+ */
+int tokio_test_darshan_posix_log(const char *path, long long records,
+                                 long long files);
+
+/*
  * Write at `path` a log of `ranks` DXT_POSIX records (rank r on
  * /lus/scratch/ior/out.RRRRR, lustre), each of `segments` 1 MiB segments
  * (32 bytes each in the log): sequential writes, then reads of the same
