@@ -172,6 +172,17 @@ report(const char *dir, const char *log, int dxt)
     return html;
 }
 
+/* The DXT section of a report's page, up to its figure's end. */
+static char *
+dxt_section(const char *html)
+{
+    const char *sec = strstr(html, "<h2>DXT: bytes by rank and time</h2>");
+    assert_non_null(sec);
+    const char *end = strstr(sec, "</figure>");
+    assert_non_null(end);
+    return strndup(sec, (size_t)(end - sec));
+}
+
 static void
 test_report_dxt_section(void **state)
 {
@@ -183,11 +194,7 @@ test_report_dxt_section(void **state)
     write_log(none, NULL, 0);
 
     char *html = report(dir, log, 1);
-    const char *sec = strstr(html, "<h2>DXT: bytes by rank and time</h2>");
-    assert_non_null(sec);
-    const char *end = strstr(sec, "</figure>");
-    assert_non_null(end);
-    char *part = strndup(sec, (size_t)(end - sec));
+    char *part = dxt_section(html);
     assert_contains(part, "<p>7 POSIX segments traced moved 8.0 MiB in 60 "
                           "time bins");
     assert_contains(part, "the busiest bin moved 75% of the bytes, the "
@@ -222,11 +229,7 @@ test_report_dxt_section(void **state)
         all[r] = (struct access){ r, 1, 20.2, MIB };
     write_log_of(log, 40, all, 40);
     html = report(dir, log, 1);
-    sec = strstr(html, "<h2>DXT: bytes by rank and time</h2>");
-    assert_non_null(sec);
-    end = strstr(sec, "</figure>");
-    assert_non_null(end);
-    part = strndup(sec, (size_t)(end - sec));
+    part = dxt_section(html);
     assert_contains(part, "<p>40 POSIX segments traced moved 40.0 MiB in 60 "
                           "time bins of 1.67 s (32 rows of about 1.25 ranks "
                           "each)");
@@ -265,6 +268,22 @@ num(const json_t *row, const char *key)
     return json_number_value(v);
 }
 
+/* summarize-job --dxt's row of `log`, its keys that every case checks
+ * compared: segments, MiB, the busiest bin's and rank's shares, ranks. */
+static json_t *
+dxt_row(const char *log, int segments, double mib, double peak_bin_share,
+        double busiest_rank_share, int active_ranks)
+{
+    json_t *row = summary(log, 1);
+
+    assert_int_equal(num(row, "dxt_segments"), segments);
+    assert_true(num(row, "dxt_bytes") == mib * MIB);
+    assert_true(num(row, "dxt_peak_bin_share") == peak_bin_share);
+    assert_true(num(row, "dxt_busiest_rank_share") == busiest_rank_share);
+    assert_int_equal(num(row, "dxt_active_ranks"), active_ranks);
+    return row;
+}
+
 static void
 test_summarize_job_dxt_keys(void **state)
 {
@@ -279,19 +298,14 @@ test_summarize_job_dxt_keys(void **state)
     double run = tokio_darshan_run_time(l);
     tokio_darshan_free(l);
 
-    json_t *row = summary(log, 1);
     /* by hand: 7 segments, 4 + 2 + 2 MiB; bins of run/100 s, the one at
      * 10 s holding rank 0's 4 MiB and rank 3's 2 MiB (75%); 3 bins of
      * 100 busy; rank 0 moved half; ranks 0, 1, 3 moved any */
-    assert_int_equal(num(row, "dxt_segments"), 7);
-    assert_true(num(row, "dxt_bytes") == 8.0 * MIB);
+    json_t *row = dxt_row(log, 7, 8.0, 0.75, 0.5, 3);
     assert_true(fabs(num(row, "dxt_bin_seconds") - run / 100) < 1e-12);
     assert_true(num(row, "dxt_peak_bin_bytes") == 6.0 * MIB);
-    assert_true(num(row, "dxt_peak_bin_share") == 0.75);
     assert_true(num(row, "dxt_active_bin_share") == 0.03);
     assert_int_equal(num(row, "dxt_busiest_rank"), 0);
-    assert_true(num(row, "dxt_busiest_rank_share") == 0.5);
-    assert_int_equal(num(row, "dxt_active_ranks"), 3);
     json_decref(row);
 
     /* without --dxt: no dxt_ key (the goldens stay as they are) */
@@ -416,6 +430,21 @@ test_insights_dxt_finding(void **state)
     free(log);
 }
 
+/* report --dxt's page of `log` holds `says`; the finding is at `lvl`,
+ * its source naming `source`. */
+static void
+assert_page_and_finding(const char *dir, const char *log, const char *says,
+                        const char *lvl, const char *source)
+{
+    char *html = report(dir, log, 1);
+    assert_contains(html, says);
+    free(html);
+    json_t *x = finding(log, 1);
+    assert_string_equal(level(x), lvl);
+    assert_contains(json_string_value(json_object_get(x, "source")), source);
+    json_decref(x);
+}
+
 /* One layer's bytes, not both: the DXT_MPIIO traces when the log has no
  * DXT_POSIX segment, else the POSIX ones only (the reader hands POSIX's
  * records over first, in the pass that reads the rest of the log). */
@@ -424,50 +453,27 @@ test_dxt_mpiio_only_without_posix(void **state)
 {
     const char *dir = *state;
     char *log = tokio_test_join(dir, "m.darshan");
-    json_t *row, *x;
-    char *html;
+    json_t *row;
 
     /* MPI-IO only: the figures of `concentrated` as for POSIX */
     write_layers(log, NPROCS, NULL, 0, concentrated, N(concentrated));
-    row = summary(log, 1);
-    assert_int_equal(num(row, "dxt_segments"), 7);
-    assert_true(num(row, "dxt_bytes") == 8.0 * MIB);
-    assert_true(num(row, "dxt_peak_bin_share") == 0.75);
+    row = dxt_row(log, 7, 8.0, 0.75, 0.5, 3);
     assert_int_equal(num(row, "dxt_busiest_rank"), 0);
-    assert_true(num(row, "dxt_busiest_rank_share") == 0.5);
-    assert_int_equal(num(row, "dxt_active_ranks"), 3);
     json_decref(row);
-    html = report(dir, log, 1);
-    assert_contains(html, "<p>7 MPI-IO segments traced moved 8.0 MiB in 60 "
-                          "time bins");
-    free(html);
-    x = finding(log, 1);
-    assert_string_equal(level(x), "warning");
-    assert_contains(json_string_value(json_object_get(x, "source")),
-                    "DXT_MPIIO traces");
-    json_decref(x);
+    assert_page_and_finding(dir, log, "<p>7 MPI-IO segments traced moved "
+                            "8.0 MiB in 60 time bins", "warning",
+                            "DXT_MPIIO traces");
 
     /* both: POSIX's `spread` (4 x 1 MiB, one rank each, 4 bins), the
      * MPI-IO `concentrated` left out */
     write_layers(log, NPROCS, spread, N(spread), concentrated,
                  N(concentrated));
-    row = summary(log, 1);
-    assert_int_equal(num(row, "dxt_segments"), 4);
-    assert_true(num(row, "dxt_bytes") == 4.0 * MIB);
-    assert_true(num(row, "dxt_peak_bin_share") == 0.25);
+    row = dxt_row(log, 4, 4.0, 0.25, 0.25, 4);
     assert_true(num(row, "dxt_active_bin_share") == 0.04);
-    assert_true(num(row, "dxt_busiest_rank_share") == 0.25);
-    assert_int_equal(num(row, "dxt_active_ranks"), 4);
     json_decref(row);
-    html = report(dir, log, 1);
-    assert_contains(html, "<p>4 POSIX segments traced moved 4.0 MiB in 60 "
-                          "time bins");
-    free(html);
-    x = finding(log, 1);
-    assert_string_equal(level(x), "ok");
-    assert_contains(json_string_value(json_object_get(x, "source")),
-                    "DXT_POSIX traces");
-    json_decref(x);
+    assert_page_and_finding(dir, log, "<p>4 POSIX segments traced moved "
+                            "4.0 MiB in 60 time bins", "ok",
+                            "DXT_POSIX traces");
     free(log);
 }
 
