@@ -221,23 +221,45 @@ title(const json_t *res, const char *code)
     return json_string_value(json_object_get(finding(res, code), "title"));
 }
 
+/* The result of `r` on the log of `w`, written (and the writer freed)
+ * into a folder of its own that is gone again. */
+static json_t *
+insights_of(struct tokio_darshan_writer *w, const struct run *r)
+{
+    char *dir = tokio_test_mkdtemp(), *path = save(w, dir, "job.darshan");
+    json_t *res = insights(path, r);
+
+    tokio_test_rmtree(dir);
+    free(dir);
+    free(path);
+    return res;
+}
+
 /* Write `w` and check that rule `code` comes out at `expected` (with
  * `override` in force), client side only. */
 static void
 expect(struct tokio_darshan_writer *w, const char *code,
        const char *override, const char *expected)
 {
-    char *dir = tokio_test_mkdtemp(), *path = save(w, dir, "job.darshan");
     struct run r = { NULL, override, NULL, NULL, NULL, 0 };
-    json_t *res = insights(path, &r);
+    json_t *res = insights_of(w, &r);
 
     if (strcmp(level(res, code), expected) != 0)
         fail_msg("%s: '%s', not %s: %s", code, level(res, code), expected,
                  title(res, code));
     json_decref(res);
-    tokio_test_rmtree(dir);
-    free(dir);
-    free(path);
+}
+
+/* expect() of a job of 4 ranks with one record: `spec` of `mod` for
+ * `file` at `rank` (add()). */
+static void
+expect1(int mod, const char *file, int64_t rank, const char *spec,
+        const char *code, const char *override, const char *expected)
+{
+    struct tokio_darshan_writer *w = new_job(4, NULL);
+
+    add(w, mod, file, rank, spec);
+    expect(w, code, override, expected);
 }
 
 /* ---- client side, rule by rule ------------------------------------------ */
@@ -285,15 +307,13 @@ test_no_mpiio_levels(void **state)
     struct tokio_darshan_writer *w;
 
     (void)state;
-    w = new_job(4, NULL);
-    add(w, TOKIO_DARSHAN_POSIX, "/scratch/u/a", 0, "POSIX_WRITES=1");
-    expect(w, "no_mpiio", NULL, "warning");
+    expect1(TOKIO_DARSHAN_POSIX, "/scratch/u/a", 0, "POSIX_WRITES=1",
+            "no_mpiio", NULL, "warning");
     w = new_job(1, NULL);
     add(w, TOKIO_DARSHAN_POSIX, "/scratch/u/a", 0, "POSIX_WRITES=1");
     expect(w, "no_mpiio", NULL, "info");
-    w = new_job(4, NULL);
-    add(w, TOKIO_DARSHAN_MPIIO, "/scratch/u/a", -1, "MPIIO_COLL_WRITES=1");
-    expect(w, "no_mpiio", NULL, "ok");
+    expect1(TOKIO_DARSHAN_MPIIO, "/scratch/u/a", -1, "MPIIO_COLL_WRITES=1",
+            "no_mpiio", NULL, "ok");
 }
 
 /* |W - R| / (W + R) > 0.1: 56 writes and 44 reads is 0.12 (info); 55
@@ -303,16 +323,14 @@ test_intensity_both_sides(void **state)
 {
     (void)state;
     for (int k = 0; k < 2; k++) {
-        struct tokio_darshan_writer *w = new_job(4, NULL);
         char spec[160];
         snprintf(spec, sizeof(spec), "POSIX_WRITES=%d POSIX_READS=%d "
                  "POSIX_BYTES_WRITTEN=%d POSIX_BYTES_READ=%d",
                  k ? 55 : 56, k ? 45 : 44, k ? 55 : 56, k ? 45 : 44);
-        add(w, TOKIO_DARSHAN_POSIX, "/scratch/u/a", -1, spec);
-        expect(w, "operation_intensity", NULL, k ? "ok" : "info");
-        w = new_job(4, NULL);
-        add(w, TOKIO_DARSHAN_POSIX, "/scratch/u/a", -1, spec);
-        expect(w, "byte_intensity", NULL, k ? "ok" : "info");
+        expect1(TOKIO_DARSHAN_POSIX, "/scratch/u/a", -1, spec,
+                "operation_intensity", NULL, k ? "ok" : "info");
+        expect1(TOKIO_DARSHAN_POSIX, "/scratch/u/a", -1, spec,
+                "byte_intensity", NULL, k ? "ok" : "info");
     }
 }
 
@@ -329,14 +347,13 @@ test_small_reads_both_thresholds(void **state)
 
     (void)state;
     for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
-        struct tokio_darshan_writer *w = new_job(4, NULL);
         char spec[160];
         snprintf(spec, sizeof(spec), "POSIX_READS=%d POSIX_BYTES_READ=%d "
                  "POSIX_SIZE_READ_1K_10K=%d POSIX_SIZE_READ_1M_4M=%d",
                  cases[i].ops, cases[i].ops, cases[i].small,
                  cases[i].ops - cases[i].small);
-        add(w, TOKIO_DARSHAN_POSIX, "/scratch/u/a", 0, spec);
-        expect(w, "small_reads", NULL, cases[i].level);
+        expect1(TOKIO_DARSHAN_POSIX, "/scratch/u/a", 0, spec,
+                "small_reads", NULL, cases[i].level);
     }
 }
 
@@ -355,10 +372,9 @@ test_small_shared_writes_only_shared_files(void **state)
             "POSIX_WRITES=10000 POSIX_SIZE_WRITE_4M_10M=10000");
         expect(w, "small_shared_writes", NULL, shared ? "high" : "ok");
     }
-    struct tokio_darshan_writer *w = new_job(4, NULL);
-    add(w, TOKIO_DARSHAN_POSIX, "/scratch/u/a", 0,
-        "POSIX_WRITES=10000 POSIX_SIZE_WRITE_0_100=2000");
-    expect(w, "small_writes", NULL, "high");
+    expect1(TOKIO_DARSHAN_POSIX, "/scratch/u/a", 0,
+            "POSIX_WRITES=10000 POSIX_SIZE_WRITE_0_100=2000", "small_writes",
+            NULL, "high");
 }
 
 /* Regression (Drishti's small_bytes was configurable but unused): 2000
@@ -369,12 +385,10 @@ test_small_bytes_threshold_is_used(void **state)
 {
     (void)state;
     for (int k = 0; k < 2; k++) {
-        struct tokio_darshan_writer *w = new_job(4, NULL);
-        add(w, TOKIO_DARSHAN_POSIX, "/scratch/u/a", 0,
-            "POSIX_READS=10000 POSIX_SIZE_READ_100K_1M=2000 "
-            "POSIX_SIZE_READ_1M_4M=8000");
-        expect(w, "small_reads", k ? "small_bytes=102400" : NULL,
-               k ? "ok" : "high");
+        expect1(TOKIO_DARSHAN_POSIX, "/scratch/u/a", 0,
+                "POSIX_READS=10000 POSIX_SIZE_READ_100K_1M=2000 "
+                "POSIX_SIZE_READ_1M_4M=8000", "small_reads",
+                k ? "small_bytes=102400" : NULL, k ? "ok" : "high");
     }
 }
 
@@ -413,16 +427,14 @@ test_misaligned_both_sides(void **state)
 {
     (void)state;
     for (int k = 0; k < 2; k++) {
-        struct tokio_darshan_writer *w = new_job(4, NULL);
         char spec[160];
         snprintf(spec, sizeof(spec), "POSIX_WRITES=1000 "
                  "POSIX_MEM_NOT_ALIGNED=%d POSIX_FILE_NOT_ALIGNED=%d",
                  k ? 100 : 101, k ? 100 : 101);
-        add(w, TOKIO_DARSHAN_POSIX, "/scratch/u/a", -1, spec);
-        expect(w, "misaligned_memory", NULL, k ? "ok" : "high");
-        w = new_job(4, NULL);
-        add(w, TOKIO_DARSHAN_POSIX, "/scratch/u/a", -1, spec);
-        expect(w, "misaligned_file", NULL, k ? "ok" : "high");
+        expect1(TOKIO_DARSHAN_POSIX, "/scratch/u/a", -1, spec,
+                "misaligned_memory", NULL, k ? "ok" : "high");
+        expect1(TOKIO_DARSHAN_POSIX, "/scratch/u/a", -1, spec,
+                "misaligned_file", NULL, k ? "ok" : "high");
     }
 }
 
@@ -434,24 +446,18 @@ test_misaligned_file_advises_h5pset_alignment_for_hdf5(void **state)
 {
     (void)state;
     for (int hdf5 = 0; hdf5 < 2; hdf5++) {
-        char *dir = tokio_test_mkdtemp(), *path;
         struct tokio_darshan_writer *w = new_job(4, NULL);
         struct run r = { NULL, NULL, NULL, NULL, NULL, 0 };
-        json_t *res;
         add(w, TOKIO_DARSHAN_POSIX, "/scratch/u/a.h5", -1,
             "POSIX_WRITES=1000 POSIX_FILE_NOT_ALIGNED=500");
         if (hdf5)
             add(w, TOKIO_DARSHAN_H5F, "/scratch/u/a.h5", -1, "H5F_OPENS=1");
-        path = save(w, dir, "job.darshan");
-        res = insights(path, &r);
+        json_t *res = insights_of(w, &r);
         assert_string_equal(level(res, "misaligned_file"), "high");
         const char *rec = json_string_value(json_object_get(
             finding(res, "misaligned_file"), "recommendation"));
         assert_int_equal(strstr(rec, "H5Pset_alignment") != NULL, hdf5);
         json_decref(res);
-        tokio_test_rmtree(dir);
-        free(dir);
-        free(path);
     }
 }
 
@@ -472,17 +478,15 @@ test_redundant_reads_both_sides(void **state)
 
     (void)state;
     for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
-        struct tokio_darshan_writer *w = new_job(4, NULL);
         char spec[160];
         snprintf(spec, sizeof(spec), "POSIX_READS=10 POSIX_BYTES_READ=%d "
                  "POSIX_MAX_BYTE_READ=999", cases[i].bytes);
-        add(w, TOKIO_DARSHAN_POSIX, "/scratch/u/in", -1, spec);
-        expect(w, "redundant_reads", cases[i].override, cases[i].level);
+        expect1(TOKIO_DARSHAN_POSIX, "/scratch/u/in", -1, spec,
+                "redundant_reads", cases[i].override, cases[i].level);
     }
-    struct tokio_darshan_writer *w = new_job(4, NULL);
-    add(w, TOKIO_DARSHAN_POSIX, "/scratch/u/out", 0, "POSIX_WRITES=10 "
-        "POSIX_BYTES_WRITTEN=3000 POSIX_MAX_BYTE_WRITTEN=999");
-    expect(w, "redundant_writes", NULL, "warning");
+    expect1(TOKIO_DARSHAN_POSIX, "/scratch/u/out", 0, "POSIX_WRITES=10 "
+            "POSIX_BYTES_WRITTEN=3000 POSIX_MAX_BYTE_WRITTEN=999",
+            "redundant_writes", NULL, "warning");
 }
 
 /* Random: reads - sequential, share > 0.2 and count > 1000.  10000
@@ -493,12 +497,11 @@ test_random_reads_both_sides(void **state)
 {
     (void)state;
     for (int k = 0; k < 2; k++) {
-        struct tokio_darshan_writer *w = new_job(4, NULL);
         char spec[160];
         snprintf(spec, sizeof(spec), "POSIX_READS=10000 POSIX_SEQ_READS=%d "
                  "POSIX_CONSEC_READS=5000", k ? 8000 : 7999);
-        add(w, TOKIO_DARSHAN_POSIX, "/scratch/u/a", 0, spec);
-        expect(w, "random_reads", NULL, k ? "ok" : "high");
+        expect1(TOKIO_DARSHAN_POSIX, "/scratch/u/a", 0, spec,
+                "random_reads", NULL, k ? "ok" : "high");
     }
 }
 
@@ -531,10 +534,9 @@ test_metadata_time_per_rank(void **state)
         add(w, TOKIO_DARSHAN_POSIX, "/scratch/u/b", 1, spec);
         expect(w, "metadata_time", NULL, k ? "ok" : "high");
     }
-    struct tokio_darshan_writer *w = new_job(4, NULL);
-    add(w, TOKIO_DARSHAN_POSIX, "/scratch/u/a", -1,
-        "POSIX_OPENS=4 POSIX_F_META_TIME=124");
-    expect(w, "metadata_time", NULL, "high");
+    expect1(TOKIO_DARSHAN_POSIX, "/scratch/u/a", -1,
+            "POSIX_OPENS=4 POSIX_F_META_TIME=124", "metadata_time", NULL,
+            "high");
 }
 
 /* Stragglers on a shared file: |slowest - fastest| / total > 0.15.
@@ -545,18 +547,16 @@ test_stragglers_both_sides(void **state)
 {
     (void)state;
     for (int k = 0; k < 2; k++) {
-        struct tokio_darshan_writer *w = new_job(4, NULL);
         char spec[256];
         snprintf(spec, sizeof(spec), "POSIX_WRITES=10 "
                  "POSIX_BYTES_WRITTEN=1000 POSIX_SLOWEST_RANK_BYTES=400 "
                  "POSIX_FASTEST_RANK_BYTES=%d POSIX_F_WRITE_TIME=100 "
                  "POSIX_F_SLOWEST_RANK_TIME=30 POSIX_F_FASTEST_RANK_TIME=%s",
                  k ? 250 : 249, k ? "15" : "14.9");
-        add(w, TOKIO_DARSHAN_POSIX, "/scratch/u/a", -1, spec);
-        expect(w, "straggler_bytes", NULL, k ? "ok" : "high");
-        w = new_job(4, NULL);
-        add(w, TOKIO_DARSHAN_POSIX, "/scratch/u/a", -1, spec);
-        expect(w, "straggler_time", NULL, k ? "ok" : "high");
+        expect1(TOKIO_DARSHAN_POSIX, "/scratch/u/a", -1, spec,
+                "straggler_bytes", NULL, k ? "ok" : "high");
+        expect1(TOKIO_DARSHAN_POSIX, "/scratch/u/a", -1, spec,
+                "straggler_time", NULL, k ? "ok" : "high");
     }
 }
 
@@ -594,13 +594,12 @@ test_collective_reads_both_sides(void **state)
 
     (void)state;
     for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
-        struct tokio_darshan_writer *w = new_job(4, NULL);
         char spec[128];
         snprintf(spec, sizeof(spec), "MPIIO_INDEP_READS=%d "
                  "MPIIO_COLL_READS=%d MPIIO_NB_READS=1", cases[i].indep,
                  cases[i].coll);
-        add(w, TOKIO_DARSHAN_MPIIO, "/scratch/u/a", -1, spec);
-        expect(w, "collective_reads", NULL, cases[i].level);
+        expect1(TOKIO_DARSHAN_MPIIO, "/scratch/u/a", -1, spec,
+                "collective_reads", NULL, cases[i].level);
     }
 }
 
@@ -609,19 +608,14 @@ test_collective_reads_both_sides(void **state)
 static void
 test_nonblocking_writes(void **state)
 {
-    struct tokio_darshan_writer *w;
-
     (void)state;
-    w = new_job(4, NULL);
-    add(w, TOKIO_DARSHAN_MPIIO, "/scratch/u/a", -1, "MPIIO_COLL_WRITES=10");
-    expect(w, "nonblocking_writes", NULL, "warning");
-    w = new_job(4, NULL);
-    add(w, TOKIO_DARSHAN_MPIIO, "/scratch/u/a", -1,
-        "MPIIO_COLL_WRITES=10 MPIIO_NB_WRITES=1");
-    expect(w, "nonblocking_writes", NULL, "ok");
-    w = new_job(4, NULL);
-    add(w, TOKIO_DARSHAN_POSIX, "/scratch/u/a", -1, "POSIX_WRITES=10");
-    expect(w, "nonblocking_writes", NULL, "n/a");
+    expect1(TOKIO_DARSHAN_MPIIO, "/scratch/u/a", -1, "MPIIO_COLL_WRITES=10",
+            "nonblocking_writes", NULL, "warning");
+    expect1(TOKIO_DARSHAN_MPIIO, "/scratch/u/a", -1,
+            "MPIIO_COLL_WRITES=10 MPIIO_NB_WRITES=1", "nonblocking_writes",
+            NULL, "ok");
+    expect1(TOKIO_DARSHAN_POSIX, "/scratch/u/a", -1, "POSIX_WRITES=10",
+            "nonblocking_writes", NULL, "n/a");
 }
 
 /* HDF5 and PnetCDF: small accesses as for POSIX (1001 of 10000 high,
@@ -683,7 +677,6 @@ test_hdf5_serial_files_are_ok(void **state)
 static void
 test_missing_modules_are_not_evaluated(void **state)
 {
-    char *dir = tokio_test_mkdtemp(), *path;
     struct tokio_darshan_writer *w = new_job(1, NULL);
     struct run r = { NULL, NULL, NULL, NULL, NULL, 0 };
     json_t *res;
@@ -691,8 +684,7 @@ test_missing_modules_are_not_evaluated(void **state)
     (void)state;
     add(w, TOKIO_DARSHAN_STDIO, "/scratch/u/params.txt", 0,
         "STDIO_BYTES_READ=100");
-    path = save(w, dir, "job.darshan");
-    res = insights(path, &r);
+    res = insights_of(w, &r);
     assert_string_equal(level(res, "stdio_share"), "high");
     assert_string_equal(json_string_value(json_object_get(json_array_get(
         json_object_get(finding(res, "stdio_share"), "files"), 0), "name")),
@@ -706,9 +698,6 @@ test_missing_modules_are_not_evaluated(void **state)
     assert_string_equal(level(res, "fs_contention"), "n/a");
     assert_contains(title(res, "fs_contention"), "--client-only");
     json_decref(res);
-    tokio_test_rmtree(dir);
-    free(dir);
-    free(path);
 }
 
 /* ---- server side --------------------------------------------------------- */
