@@ -439,4 +439,12 @@ void tokio_test_make_darshan_log(const char *path, unsigned seed);
  */
 void tokio_test_make_darshan_logs(const char *dir, unsigned n);
 
+/*
+ * tokio_test_read_file() of a file of the test data pack, following the
+ * pack's symbolic links when they arrive as small files holding the
+ * link's target (a copy made without -L; at most 4 hops).  NULL when
+ * the file cannot be read.
+ */
+char *tokio_test_read_data(const char *path, size_t *len_out);
+
 #endif

@@ -16,41 +16,6 @@
 
 /* ---- fixtures ------------------------------------------------------- */
 
-/*
- * The pack's aliases may arrive as small text files holding the relative
- * target instead of symlinks (when copied without -L); follow those.
- */
-static char *
-read_data(const char *path, size_t *len_out)
-{
-    char cur[4096];
-
-    snprintf(cur, sizeof(cur), "%s", path);
-    for (int hop = 0; hop < 4; hop++) {
-        size_t len = 0;
-        char *buf = tokio_test_read_file(cur, &len);
-        if (buf == NULL || len == 0 || len > 255 || memchr(buf, 0, len) ||
-            memchr(buf, '\n', len) || buf[0] == '#') {
-            *len_out = len;
-            return buf;
-        }
-        char next[4096];
-        const char *slash = strrchr(cur, '/');
-        int dir = slash ? (int)(slash - cur) : 0;
-        snprintf(next, sizeof(next), "%.*s%s%s", dir, cur, dir ? "/" : "",
-                 buf);
-        FILE *fp = fopen(next, "rb");
-        if (fp == NULL) {
-            *len_out = len;
-            return buf;
-        }
-        fclose(fp);
-        free(buf);
-        snprintf(cur, sizeof(cur), "%s", next);
-    }
-    return NULL;
-}
-
 /* A golden text file, gunzipped if it ends in .gz. */
 static char *
 read_golden(const char *path, size_t *len_out)
@@ -58,7 +23,7 @@ read_golden(const char *path, size_t *len_out)
     size_t n = strlen(path);
 
     if (n < 3 || strcmp(path + n - 3, ".gz") != 0)
-        return read_data(path, len_out);
+        return tokio_test_read_data(path, len_out);
     gzFile gz = gzopen(path, "rb");
     assert_non_null(gz);
     size_t cap = 1 << 20, len = 0;
@@ -107,7 +72,7 @@ check_golden(const char *logrel, const char *goldrel, int expect_rc)
     const char *gp = tokio_test_data(goldrel);
     assert_non_null(gp);
     size_t len = 0, glen = 0, tlen = 0;
-    unsigned char *buf = (unsigned char *)read_data(lp, &len);
+    unsigned char *buf = (unsigned char *)tokio_test_read_data(lp, &len);
     assert_non_null(buf);
     char *golden = read_golden(gp, &glen);
     assert_non_null(golden);
@@ -388,7 +353,7 @@ load(const char *rel, size_t *len)
     const char *p = tokio_test_data(rel);
 
     assert_non_null(p);
-    unsigned char *buf = (unsigned char *)read_data(p, len);
+    unsigned char *buf = (unsigned char *)tokio_test_read_data(p, len);
     assert_non_null(buf);
     return buf;
 }

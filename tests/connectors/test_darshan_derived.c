@@ -17,47 +17,12 @@
 
 /* ---- fixtures ------------------------------------------------------- */
 
-/*
- * The pack's aliases may arrive as small text files holding the relative
- * target instead of symlinks (when copied without -L); follow those.
- */
-static char *
-read_data(const char *path, size_t *len_out)
-{
-    char cur[4096];
-
-    snprintf(cur, sizeof(cur), "%s", path);
-    for (int hop = 0; hop < 4; hop++) {
-        size_t len = 0;
-        char *buf = tokio_test_read_file(cur, &len);
-        if (buf == NULL || len == 0 || len > 255 || memchr(buf, 0, len) ||
-            memchr(buf, '\n', len) || buf[0] == '#') {
-            *len_out = len;
-            return buf;
-        }
-        char next[4096];
-        const char *slash = strrchr(cur, '/');
-        int dir = slash ? (int)(slash - cur) : 0;
-        snprintf(next, sizeof(next), "%.*s%s%s", dir, cur, dir ? "/" : "",
-                 buf);
-        FILE *fp = fopen(next, "rb");
-        if (fp == NULL) {
-            *len_out = len;
-            return buf;
-        }
-        fclose(fp);
-        free(buf);
-        snprintf(cur, sizeof(cur), "%s", next);
-    }
-    return NULL;
-}
-
 /* Open a log under testdata, following alias files. */
 static struct tokio_darshan *
 open_log(const char *path, int expect_rc)
 {
     size_t len = 0;
-    unsigned char *buf = (unsigned char *)read_data(path, &len);
+    unsigned char *buf = (unsigned char *)tokio_test_read_data(path, &len);
     struct tokio_darshan *log = NULL;
 
     assert_non_null(buf);
@@ -162,7 +127,7 @@ check_views(const char *logrel, const char *gdir, const char *gbase,
         const char *gp = tokio_test_data(gr);
         assert_non_null(gp);
         size_t glen = 0, tlen = 0;
-        char *golden = read_data(gp, &glen);
+        char *golden = tokio_test_read_data(gp, &glen);
         assert_non_null(golden);
         char *text = view_text(log, views[v].write, &tlen);
         if (tlen != glen || memcmp(text, golden, glen) != 0) {

@@ -374,30 +374,6 @@ test_darshan_writer_empty_log_reads_back(void **state)
 
 /* ---- real logs -------------------------------------------------------- */
 
-/*
- * The pack may hold a symlinked log as a small text file naming its
- * target (a copy made without -L): follow such files.
- */
-static unsigned char *
-read_log(const char *path, size_t *len)
-{
-    char cur[4096], next[4096];
-
-    snprintf(cur, sizeof(cur), "%s", path);
-    for (int hop = 0; hop < 4; hop++) {
-        char *buf = tokio_test_read_file(cur, len);
-        if (buf == NULL || *len == 0 || *len > 255 ||
-            memchr(buf, '\0', *len) || memchr(buf, '\n', *len))
-            return (unsigned char *)buf;
-        const char *slash = strrchr(cur, '/');
-        int dir = slash ? (int)(slash - cur) : 0;
-        snprintf(next, sizeof(next), "%.*s/%s", dir, cur, buf);
-        free(buf);
-        snprintf(cur, sizeof(cur), "%s", next);
-    }
-    return NULL;
-}
-
 static char *
 base_text(const struct tokio_darshan *log)
 {
@@ -502,7 +478,7 @@ roundtrip_log(const char *path, int comp)
     unsigned char *buf = NULL, *out = NULL;
     size_t len = 0, olen = 0;
 
-    buf = read_log(path, &len);
+    buf = (unsigned char *)tokio_test_read_data(path, &len);
     assert_non_null(buf);
     int rc = tokio_darshan_open_mem(&a, buf, len, path);
     free(buf);
