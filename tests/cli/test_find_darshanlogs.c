@@ -404,25 +404,36 @@ test_cli_find_load_invalid_exit_2(void **state)
     tokio_run_free(&r);
 }
 
+/* find-darshanlogs --load base of the log folder `dir` holding one file,
+ * 2020/1/5/<name>: the log of tokio_test_make_darshan_log(seed), or with
+ * `seed` < 0 "garbage". */
+static struct tokio_run
+load_one(const char *dir, const char *name, int seed)
+{
+    static const char *const days[] = { "2020", "2020/1", "2020/1/5" };
+    const char *argv[] = { "find-darshanlogs", "-s", "2020-01-05",
+                           "--logdir", dir, "--load", "base", NULL };
+    char path[4200];
+
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(path, sizeof(path), "%s/%s", dir, days[i]);
+        mkdir(path, 0777);
+    }
+    snprintf(path, sizeof(path), "%s/2020/1/5/%s", dir, name);
+    if (seed < 0)
+        tokio_test_write_file(path, "garbage", SIZE_MAX);
+    else
+        tokio_test_make_darshan_log(path, (unsigned)seed);
+    return tokio_test_run(NULL, NULL, argv);
+}
+
 /* An unreadable log fails the load, naming it. */
 static void
 test_cli_find_load_bad_log_exit_1(void **state)
 {
     (void)state;
     char *dir = tokio_test_mkdtemp();
-    char path[4200];
-    snprintf(path, sizeof(path), "%s/2020", dir);
-    mkdir(path, 0777);
-    snprintf(path, sizeof(path), "%s/2020/1", dir);
-    mkdir(path, 0777);
-    snprintf(path, sizeof(path), "%s/2020/1/5", dir);
-    mkdir(path, 0777);
-    snprintf(path, sizeof(path), "%s/2020/1/5/a_b_id1_1-5-1-1_1.darshan",
-             dir);
-    tokio_test_write_file(path, "garbage", SIZE_MAX);
-    const char *argv[] = { "find-darshanlogs", "-s", "2020-01-05",
-                           "--logdir", dir, "--load", "base", NULL };
-    struct tokio_run r = tokio_test_run(NULL, NULL, argv);
+    struct tokio_run r = load_one(dir, "a_b_id1_1-5-1-1_1.darshan", -1);
 
     expect_run(&r, 1);
     assert_string_equal(r.out, "");
@@ -440,19 +451,7 @@ test_cli_find_load_name_not_utf8(void **state)
 {
     (void)state;
     char *dir = tokio_test_mkdtemp();
-    char path[4200];
-    snprintf(path, sizeof(path), "%s/2020", dir);
-    mkdir(path, 0777);
-    snprintf(path, sizeof(path), "%s/2020/1", dir);
-    mkdir(path, 0777);
-    snprintf(path, sizeof(path), "%s/2020/1/5", dir);
-    mkdir(path, 0777);
-    snprintf(path, sizeof(path), "%s/2020/1/5/caf\xe9_b_id1_1-5-1-1_1"
-             ".darshan", dir);
-    tokio_test_make_darshan_log(path, 3);
-    const char *argv[] = { "find-darshanlogs", "-s", "2020-01-05",
-                           "--logdir", dir, "--load", "base", NULL };
-    struct tokio_run r = tokio_test_run(NULL, NULL, argv);
+    struct tokio_run r = load_one(dir, "caf\xe9_b_id1_1-5-1-1_1.darshan", 3);
 
     expect_run(&r, 0);
     assert_contains(r.out, "/2020/1/5/caf?_b_id1_1-5-1-1_1.darshan\": {");
