@@ -44,55 +44,50 @@ archive(const char *input, const char *out, const char *day,
     tokio_run_free(&r);
 }
 
+/* archive() of the pack's database `input` for `day` into a new file,
+ * `times` times over, equals the pack's `golden`. */
+static void
+archive_matches(const char *input, const char *golden, const char *day,
+                const char *next, const char *end, int times)
+{
+    TOKIO_TEST_NEED_DATA(in, input);
+    char *dir = tokio_test_mkdtemp(), out[4200], want[4200];
+
+    snprintf(want, sizeof(want), "%s", tokio_test_data(golden));
+    snprintf(out, sizeof(out), "%s/a.hdf5", dir);
+    for (int i = 0; i < times; i++)
+        archive(in, out, day, next, end);
+    lmt_assert_same_tts(out, want);
+    tokio_test_rmtree(dir);
+    free(dir);
+}
+
 static void
 test_archive_lmtdb_matches_golden(void **state)
 {
-    TOKIO_TEST_NEED_DATA(in, INPUTS "snx11025_2018-01-28.sqlite3");
-    char *dir = tokio_test_mkdtemp(), out[4200], golden[4200];
     (void)state;
-
-    snprintf(golden, sizeof(golden), "%s",
-             tokio_test_data(GOLDEN "snx11025_2018-01-28.hdf5"));
-    snprintf(out, sizeof(out), "%s/snx11025_2018-01-28.hdf5", dir);
-    archive(in, out, "2018-01-28", NULL, "00:05:00");
-    lmt_assert_same_tts(out, golden);
-    tokio_test_rmtree(dir);
-    free(dir);
+    archive_matches(INPUTS "snx11025_2018-01-28.sqlite3",
+                    GOLDEN "snx11025_2018-01-28.hdf5", "2018-01-28", NULL,
+                    "00:05:00", 1);
 }
 
 /* Counters that go backwards (an OSS reboot) become -0.0, not negative. */
 static void
 test_archive_lmtdb_reset_matches_golden(void **state)
 {
-    TOKIO_TEST_NEED_DATA(in, INPUTS "lmtdb-reset.sqlite3");
-    char *dir = tokio_test_mkdtemp(), out[4200], golden[4200];
     (void)state;
-
-    snprintf(golden, sizeof(golden), "%s",
-             tokio_test_data(GOLDEN "lmtdb-reset.hdf5"));
-    snprintf(out, sizeof(out), "%s/lmtdb-reset.hdf5", dir);
-    archive(in, out, "2018-04-18", "2018-04-19", "00:00:00");
-    lmt_assert_same_tts(out, golden);
-    tokio_test_rmtree(dir);
-    free(dir);
+    archive_matches(INPUTS "lmtdb-reset.sqlite3", GOLDEN "lmtdb-reset.hdf5",
+                    "2018-04-18", "2018-04-19", "00:00:00", 1);
 }
 
 /* Archiving the same range into an existing file changes no value. */
 static void
 test_archive_lmtdb_update_is_idempotent(void **state)
 {
-    TOKIO_TEST_NEED_DATA(in, INPUTS "snx11025_2018-01-28.sqlite3");
-    char *dir = tokio_test_mkdtemp(), out[4200], golden[4200];
     (void)state;
-
-    snprintf(golden, sizeof(golden), "%s",
-             tokio_test_data(GOLDEN "snx11025_2018-01-28.hdf5"));
-    snprintf(out, sizeof(out), "%s/a.hdf5", dir);
-    archive(in, out, "2018-01-28", NULL, "00:05:00");
-    archive(in, out, "2018-01-28", NULL, "00:05:00");
-    lmt_assert_same_tts(out, golden);
-    tokio_test_rmtree(dir);
-    free(dir);
+    archive_matches(INPUTS "snx11025_2018-01-28.sqlite3",
+                    GOLDEN "snx11025_2018-01-28.hdf5", "2018-01-28", NULL,
+                    "00:05:00", 2);
 }
 
 /* A cache written by cache-lmtdb archives like the database it came from. */
