@@ -316,26 +316,35 @@ fill_striped(struct tokio_darshan_writer *w)
                                               &d), TOKIO_OK);
 }
 
-static void
-test_darshan_dxt_without_traces_says_so(void **state)
+/* The DXT text of a log made with `fill` (make_log(), zlib). */
+static char *
+made_dxt_text(void (*fill)(struct tokio_darshan_writer *))
 {
     size_t len = 0;
-    unsigned char *buf = make_log(fill_posix_only, TOKIO_DARSHAN_ZLIB, &len);
+    unsigned char *buf = make_log(fill, TOKIO_DARSHAN_ZLIB, &len);
     struct tokio_darshan *log = NULL;
     int rc;
 
-    (void)state;
     assert_int_equal(tokio_darshan_open_mem(&log, buf, len, "mem"),
                      TOKIO_OK);
     char *text = dxt_text(log, &rc);
     assert_int_equal(rc, TOKIO_OK);
+    tokio_darshan_free(log);
+    free(buf);
+    return text;
+}
+
+static void
+test_darshan_dxt_without_traces_says_so(void **state)
+{
+    char *text = made_dxt_text(fill_posix_only);
+
+    (void)state;
     const char *tail = "# mount entry:\t/lus\tlustre\n\n# no DXT module data "
                        "available for this Darshan log.\n";
     assert_true(strlen(text) > strlen(tail));
     assert_string_equal(text + strlen(text) - strlen(tail), tail);
     free(text);
-    tokio_darshan_free(log);
-    free(buf);
 }
 
 /* The OST walk and component lines worked out by hand from the layout
@@ -377,24 +386,15 @@ test_darshan_dxt_annotates_lustre_osts(void **state)
         "    Start(s)      End(s)   Pthread-ID\n"
         " X_MPIIO       2  write        0               0         3145728"
         "      0.5000      1.2500   N/A\n";
-    size_t len = 0;
-    unsigned char *buf = make_log(fill_striped, TOKIO_DARSHAN_ZLIB, &len);
-    struct tokio_darshan *log = NULL;
     char expect[4096], id[32];
-    int rc;
 
     (void)state;
     snprintf(id, sizeof(id), "%llu", (unsigned long long)
              tokio_darshan_writer_hash("/lus/striped"));
     snprintf(expect, sizeof(expect), want, id);
-    assert_int_equal(tokio_darshan_open_mem(&log, buf, len, "mem"),
-                     TOKIO_OK);
-    char *text = dxt_text(log, &rc);
-    assert_int_equal(rc, TOKIO_OK);
+    char *text = made_dxt_text(fill_striped);
     assert_same_text("striped", after_preamble(text), expect);
     free(text);
-    tokio_darshan_free(log);
-    free(buf);
 }
 
 /* ---- malformed inputs ------------------------------------------------- */
