@@ -124,6 +124,15 @@ check(int64_t start, int64_t end, const json_t *tmpl, const char *key,
 
 /* ---- the reference's test_tools_common.py ---------------------------- */
 
+/* What its templates find from START to END: the first day's first file;
+ * each day's first (match_first); all of them. */
+static const char *const day1_file1[] = { "inputs/2017-03-20/file1", NULL };
+static const char *const first_a_day[] = {
+    "inputs/2017-03-20/file1", "inputs/2017-03-21/file2", NULL };
+static const char *const all_files[] = {
+    "inputs/2017-03-20/file1", "inputs/2017-03-20/file2",
+    "inputs/2017-03-21/file2", NULL };
+
 /* TEST_FILE, TEST_LIST, TEST_DICT, TEST_RECURSE of the reference */
 static json_t *
 test_file(struct fixture *fx)
@@ -136,14 +145,13 @@ test_enumerate_dated_files_str(void **state)
 {
     struct fixture *fx = *state;
     TOKIO_TEST_NEED_DATA(data, "pytokio-inputs/site.json");
-    static const char *const expect[] = { "inputs/2017-03-20/file1", NULL };
 
     (void)data;
     assert_string_equal(json_string_value(test_file(fx)),
                         "inputs/%Y-%m-%d/file1");
     /* the reference's default: match_first, one-day steps, no glob */
     assert_int_equal(check(START, END, test_file(fx), NULL, 1, DAY, 0,
-                           expect), 1);
+                           day1_file1), 1);
 }
 
 static void
@@ -151,19 +159,14 @@ test_enumerate_dated_files_list(void **state)
 {
     struct fixture *fx = *state;
     TOKIO_TEST_NEED_DATA(data, "pytokio-inputs/site.json");
-    static const char *const first[] = {
-        "inputs/2017-03-20/file1", "inputs/2017-03-21/file2", NULL };
-    static const char *const all[] = {
-        "inputs/2017-03-20/file1", "inputs/2017-03-20/file2",
-        "inputs/2017-03-21/file2", NULL };
 
     (void)data;
     /* match_first returns at most one entry per day */
     assert_int_equal(check(START, END, site(fx, "test_list"), NULL, 1, DAY,
-                           0, first), EXPECTED_DAYS);
+                           0, first_a_day), EXPECTED_DAYS);
     /* without it, more than one per day */
     assert_true(check(START, END, site(fx, "test_list"), NULL, 0, DAY, 0,
-                      all) > EXPECTED_DAYS);
+                      all_files) > EXPECTED_DAYS);
 }
 
 static json_t *
@@ -180,12 +183,11 @@ test_enumerate_dated_files_dict_scalar(void **state)
 {
     struct fixture *fx = *state;
     TOKIO_TEST_NEED_DATA(data, "pytokio-inputs/site.json");
-    static const char *const expect[] = { "inputs/2017-03-20/file1", NULL };
     json_t *dict = test_dict(fx);
 
     (void)data;
-    assert_int_equal(check(START, END, dict, "fakefs", 1, DAY, 0, expect),
-                     1);
+    assert_int_equal(check(START, END, dict, "fakefs", 1, DAY, 0,
+                           day1_file1), 1);
     json_decref(dict);
 }
 
@@ -194,12 +196,11 @@ test_enumerate_dated_files_dict_scalar_nokey(void **state)
 {
     struct fixture *fx = *state;
     TOKIO_TEST_NEED_DATA(data, "pytokio-inputs/site.json");
-    static const char *const expect[] = {
-        "inputs/2017-03-20/file1", "inputs/2017-03-21/file2", NULL };
     json_t *dict = test_dict(fx);
 
     (void)data;
-    assert_int_equal(check(START, END, dict, NULL, 1, DAY, 0, expect), 2);
+    assert_int_equal(check(START, END, dict, NULL, 1, DAY, 0, first_a_day),
+                     2);
     json_decref(dict);
 }
 
@@ -208,17 +209,12 @@ test_enumerate_dated_files_dict_list(void **state)
 {
     struct fixture *fx = *state;
     TOKIO_TEST_NEED_DATA(data, "pytokio-inputs/site.json");
-    static const char *const first[] = {
-        "inputs/2017-03-20/file1", "inputs/2017-03-21/file2", NULL };
-    static const char *const all[] = {
-        "inputs/2017-03-20/file1", "inputs/2017-03-20/file2",
-        "inputs/2017-03-21/file2", NULL };
     json_t *recurse = json_pack("{sO}", "fakefs", site(fx, "test_list"));
 
     (void)data;
-    assert_int_equal(check(START, END, recurse, "fakefs", 1, DAY, 0, first),
-                     EXPECTED_DAYS);
-    assert_true(check(START, END, recurse, "fakefs", 0, DAY, 0, all)
+    assert_int_equal(check(START, END, recurse, "fakefs", 1, DAY, 0,
+                           first_a_day), EXPECTED_DAYS);
+    assert_true(check(START, END, recurse, "fakefs", 0, DAY, 0, all_files)
                 > EXPECTED_DAYS);
     json_decref(recurse);
 }
