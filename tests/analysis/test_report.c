@@ -114,18 +114,35 @@ make_site(const char *dir, int with_tts)
     return cfg;
 }
 
+/* The report of the log of write_log() on the site of make_site(dir,
+ * `fs_data`), with the history `history` (CSV text; NULL: none); its
+ * warnings into *warnings. */
 static char *
-report(const struct tokio_config *cfg, const char *log,
-       const struct tokio_report_opts *o, json_t **warnings)
+report(int fs_data, const char *history, json_t **warnings)
 {
+    char *dir = tokio_test_mkdtemp(), *log = tokio_test_join(dir, "a.darshan");
+    char *hist = tokio_test_join(dir, "history.csv");
+    struct tokio_report_opts o = { 0 };
     char *html = NULL;
     size_t len = 0;
     FILE *fp = open_memstream(&html, &len);
 
     assert_non_null(fp);
-    if (tokio_report_write(fp, cfg, &log, 1, o, warnings) < 0)
+    write_log(log);
+    struct tokio_config *cfg = make_site(dir, fs_data);
+    if (history != NULL) {
+        tokio_test_write_file(hist, history, SIZE_MAX);
+        o.history = hist;
+    }
+    const char *const logs[] = { log };
+    if (tokio_report_write(fp, cfg, logs, 1, &o, warnings) < 0)
         fail_msg("%s", tokio_errmsg());
     fclose(fp);
+    tokio_config_free(cfg);
+    tokio_test_rmtree(dir);
+    free(hist);
+    free(log);
+    free(dir);
     return html;
 }
 
@@ -143,15 +160,9 @@ static void
 test_report_escapes_what_the_log_says(void **state)
 {
     (void)state;
-    char *dir = tokio_test_mkdtemp(), *log = tokio_test_join(dir, "a.darshan");
-    struct tokio_config *cfg;
-    struct tokio_report_opts o = { 0 };
     json_t *warnings = NULL;
-    char *html;
+    char *html = report(0, NULL, &warnings);
 
-    write_log(log);
-    cfg = make_site(dir, 0);
-    html = report(cfg, log, &o, &warnings);
     /* no markup from the log: only ours */
     assert_null(strstr(html, "<script"));
     assert_null(strstr(html, "<b>"));
@@ -167,25 +178,15 @@ test_report_escapes_what_the_log_says(void **state)
     assert_null(strstr(html, "src="));
     json_decref(warnings);
     free(html);
-    tokio_config_free(cfg);
-    tokio_test_rmtree(dir);
-    free(log);
-    free(dir);
 }
 
 static void
 test_report_says_what_is_absent(void **state)
 {
     (void)state;
-    char *dir = tokio_test_mkdtemp(), *log = tokio_test_join(dir, "a.darshan");
-    struct tokio_config *cfg;
-    struct tokio_report_opts o = { 0 };
     json_t *warnings = NULL;
-    char *html;
+    char *html = report(0, NULL, &warnings);
 
-    write_log(log);
-    cfg = make_site(dir, 0);
-    html = report(cfg, log, &o, &warnings);
     assert_contains(html, "<h2>The job</h2>");
     assert_contains(html, "<h2>Its I/O (Darshan)</h2>");
     assert_contains(html, "No file system data: the site has no TTS or H5LMT"
@@ -200,10 +201,6 @@ test_report_says_what_is_absent(void **state)
     assert_true(json_array_size(warnings) >= 1);
     json_decref(warnings);
     free(html);
-    tokio_config_free(cfg);
-    tokio_test_rmtree(dir);
-    free(log);
-    free(dir);
 }
 
 /* With the file system's data and a history: charts and UMAMI, every
@@ -212,22 +209,12 @@ static void
 test_report_draws_the_file_system_and_history(void **state)
 {
     (void)state;
-    char *dir = tokio_test_mkdtemp(), *log = tokio_test_join(dir, "a.darshan");
-    char *hist = tokio_test_join(dir, "history.csv");
-    struct tokio_config *cfg;
-    struct tokio_report_opts o = { 0 };
     json_t *warnings = NULL;
-    char *html;
-
-    write_log(log);
-    cfg = make_site(dir, 1);
-    tokio_test_write_file(hist,
-        "index,_datetime_start,darshan_tot_bytes_written_posix\n"
-        "0,2019-02-10 02:00:00,100000000\n"
-        "1,2019-02-11 02:00:00,400000000\n"
-        "2,2019-02-12 02:00:00,200000000\n", SIZE_MAX);
-    o.history = hist;
-    html = report(cfg, log, &o, &warnings);
+    char *html = report(1, "index,_datetime_start,"
+                           "darshan_tot_bytes_written_posix\n"
+                           "0,2019-02-10 02:00:00,100000000\n"
+                           "1,2019-02-11 02:00:00,400000000\n"
+                           "2,2019-02-12 02:00:00,200000000\n", &warnings);
     assert_contains(html, "the job's span is shaded");
     assert_contains(html, "coverage factor");
     assert_contains(html, "against 3 earlier runs");
@@ -245,11 +232,6 @@ test_report_draws_the_file_system_and_history(void **state)
     }
     json_decref(warnings);
     free(html);
-    tokio_config_free(cfg);
-    tokio_test_rmtree(dir);
-    free(hist);
-    free(log);
-    free(dir);
 }
 
 int
