@@ -230,6 +230,14 @@ make_tree(void)
     return dir;
 }
 
+/* Walk `path` into `s`: status `rc`, `n` members seen. */
+static void
+walk(const char *path, struct seen *s, int rc, size_t n)
+{
+    assert_int_equal(tokio_walk_file_collection(path, remember, s), rc);
+    assert_int_equal(s->n, n);
+}
+
 /* ---- golden comparisons with the shared data ---- */
 
 /* Expected values from `tar tvzf` (and Python's tarfile for mtimes) */
@@ -241,9 +249,7 @@ test_collection_mmperfmon_tgz_members(void **state)
     size_t total = 0;
 
     (void)state;
-    assert_int_equal(tokio_walk_file_collection(path, remember, &s),
-                     TOKIO_OK);
-    assert_int_equal(s.n, 36);          /* 37 entries less the folder */
+    walk(path, &s, TOKIO_OK, 36);      /* 37 entries less the folder */
     assert_string_equal(s.name[0], "mmperfmon_dir/ngfsv459.nersc.gov."
                         "2019-01-11-10:00:00.out");
     assert_int_equal(s.len[0], 5487);
@@ -270,9 +276,7 @@ test_collection_isdct_tgz_members(void **state)
     size_t total = 0;
 
     (void)state;
-    assert_int_equal(tokio_walk_file_collection(path, remember, &s),
-                     TOKIO_OK);
-    assert_int_equal(s.n, 80);          /* 85 entries less 5 folders */
+    walk(path, &s, TOKIO_OK, 80);      /* 85 entries less 5 folders */
     assert_string_equal(s.name[0],
                         "sample_nersc_isdct_dir/nid04242/ssd1_sensor_info.txt");
     assert_int_equal(s.len[0], 630);
@@ -313,9 +317,7 @@ test_collection_darshanlogs_folder(void **state)
     };
 
     (void)state;
-    assert_int_equal(tokio_walk_file_collection(path, remember, &s),
-                     TOKIO_OK);
-    assert_int_equal(s.n, 5);
+    walk(path, &s, TOKIO_OK, 5);
     for (size_t i = 0; i < 5; i++) {
         snprintf(want, sizeof(want), "%s/%s", path, rel[i]);
         assert_string_equal(s.name[i], want);
@@ -395,16 +397,12 @@ test_collection_callback_status_stops_walk(void **state)
     (void)state;
     s.stop_after = 2;
     s.stop_rc = TOKIO_ENOTFOUND;
-    assert_int_equal(tokio_walk_file_collection(dir, remember, &s),
-                     TOKIO_ENOTFOUND);
-    assert_int_equal(s.n, 2);
+    walk(dir, &s, TOKIO_ENOTFOUND, 2);
     seen_free(&s);
     /* any status but OK stops, a positive one too */
     s.stop_after = 5;
     s.stop_rc = TOKIO_PARTIAL;
-    assert_int_equal(tokio_walk_file_collection(dir, remember, &s),
-                     TOKIO_PARTIAL);
-    assert_int_equal(s.n, 5);
+    walk(dir, &s, TOKIO_PARTIAL, 5);
     seen_free(&s);
     for (size_t i = 0; i < 3; i++)
         e[i] = (struct tar_entry){ names[i], TAR_FILE, "x", 1, 0 };
@@ -413,9 +411,7 @@ test_collection_callback_status_stops_walk(void **state)
     tokio_test_write_file(path, tar, len);
     s.stop_after = 1;
     s.stop_rc = TOKIO_EFORMAT;
-    assert_int_equal(tokio_walk_file_collection(path, remember, &s),
-                     TOKIO_EFORMAT);
-    assert_int_equal(s.n, 1);
+    walk(path, &s, TOKIO_EFORMAT, 1);
     assert_string_equal(s.name[0], "a");
     seen_free(&s);
     free(tar);
@@ -451,9 +447,7 @@ test_collection_tar_gives_regular_members_as_stored(void **state)
 
         snprintf(path, sizeof(path), "%s/t%zu", dir, f);
         tokio_test_write_file(path, tar, len);
-        assert_int_equal(tokio_walk_file_collection(path, remember, &s),
-                         TOKIO_OK);
-        assert_int_equal(s.n, 3);
+        walk(path, &s, TOKIO_OK, 3);
         assert_string_equal(s.name[0], "top/b.txt");
         assert_string_equal(s.data[0], "beta\nline 2\n");
         assert_int_equal(s.len[0], 12);
@@ -588,9 +582,7 @@ test_collection_truncated_tar_names_archive_member(void **state)
     (void)state;
     snprintf(path, sizeof(path), "%s/cut.tar", dir);
     tokio_test_write_file(path, tar, len / 2);
-    assert_int_equal(tokio_walk_file_collection(path, remember, &s),
-                     TOKIO_EFORMAT);
-    assert_int_equal(s.n, 1);
+    walk(path, &s, TOKIO_EFORMAT, 1);
     assert_string_equal(s.name[0], "top/small");
     assert_contains(tokio_errmsg(), path);
     assert_contains(tokio_errmsg(), "member 'top/big'");
@@ -601,9 +593,7 @@ test_collection_truncated_tar_names_archive_member(void **state)
     tgz = make_tar(e, 3, "gzip", &tgzlen);
     snprintf(path, sizeof(path), "%s/cut.tgz", dir);
     tokio_test_write_file(path, tgz, tgzlen / 2);
-    assert_int_equal(tokio_walk_file_collection(path, remember, &s),
-                     TOKIO_EFORMAT);
-    assert_int_equal(s.n, 1);
+    walk(path, &s, TOKIO_EFORMAT, 1);
     assert_contains(tokio_errmsg(), path);
     assert_contains(tokio_errmsg(), "member 'top/big'");
     seen_free(&s);
@@ -611,9 +601,7 @@ test_collection_truncated_tar_names_archive_member(void **state)
     /* cut after a whole member: found looking for the next header */
     snprintf(path, sizeof(path), "%s/cut2.tar", dir);
     tokio_test_write_file(path, tar, 512 + 512 + 100);
-    assert_int_equal(tokio_walk_file_collection(path, remember, &s),
-                     TOKIO_EFORMAT);
-    assert_int_equal(s.n, 1);
+    walk(path, &s, TOKIO_EFORMAT, 1);
     assert_contains(tokio_errmsg(), "after member 'top/small'");
     seen_free(&s);
     free(tgz);
@@ -646,9 +634,7 @@ test_collection_many_members_order_stop_and_damage(void **state)
     tgz = make_tar(e, 40, "gzip", &len);
     snprintf(path, sizeof(path), "%s/forty.tgz", dir);
     tokio_test_write_file(path, tgz, len);
-    assert_int_equal(tokio_walk_file_collection(path, remember, &s),
-                     TOKIO_OK);
-    assert_int_equal(s.n, 40);
+    walk(path, &s, TOKIO_OK, 40);
     for (size_t i = 0; i < 40; i++) {
         assert_string_equal(s.name[i], names[i]);
         assert_string_equal(s.data[i], texts[i]);
@@ -658,9 +644,7 @@ test_collection_many_members_order_stop_and_damage(void **state)
 
     s.stop_after = 3;
     s.stop_rc = TOKIO_ENOTFOUND;
-    assert_int_equal(tokio_walk_file_collection(path, remember, &s),
-                     TOKIO_ENOTFOUND);
-    assert_int_equal(s.n, 3);
+    walk(path, &s, TOKIO_ENOTFOUND, 3);
     assert_string_equal(s.name[2], "m/02");
     seen_free(&s);
     free(tgz);
@@ -668,9 +652,7 @@ test_collection_many_members_order_stop_and_damage(void **state)
     /* plain tar cut inside the 31st member */
     tgz = make_tar(e, 40, NULL, &len);
     tokio_test_write_file(path, tgz, 30 * 1024 + 512 + 100);
-    assert_int_equal(tokio_walk_file_collection(path, remember, &s),
-                     TOKIO_EFORMAT);
-    assert_int_equal(s.n, 30);
+    walk(path, &s, TOKIO_EFORMAT, 30);
     assert_contains(tokio_errmsg(), path);
     assert_contains(tokio_errmsg(), "member 'm/30'");
     assert_contains(tokio_errmsg(), "runcated");
