@@ -15,6 +15,16 @@
 #include "core/alloc.h"
 #include "tokio/output.h"
 
+/* The file at `path` holds `want`. */
+static void
+assert_holds(const char *path, const char *want)
+{
+    char *text = tokio_test_read_file(path, NULL);
+
+    assert_string_equal(text, want);
+    free(text);
+}
+
 static void
 test_output_commit_replaces_file_whole(void **state)
 {
@@ -29,14 +39,10 @@ test_output_commit_replaces_file_whole(void **state)
     assert_int_equal(tokio_output_open(&o, path), TOKIO_OK);
     fputs("new contents\n", tokio_output_fp(o));
     /* nothing visible before the commit */
-    char *text = tokio_test_read_file(path, NULL);
-    assert_string_equal(text, "old");
-    free(text);
+    assert_holds(path, "old");
     assert_int_equal(tokio_test_count_entries(dir), 2);
     assert_int_equal(tokio_output_commit(o), TOKIO_OK);
-    text = tokio_test_read_file(path, NULL);
-    assert_string_equal(text, "new contents\n");
-    free(text);
+    assert_holds(path, "new contents\n");
     assert_int_equal(tokio_test_count_entries(dir), 1);   /* no temporary left */
     struct stat st;
     assert_int_equal(stat(path, &st), 0);
@@ -58,9 +64,7 @@ test_output_abort_leaves_old_file(void **state)
     assert_int_equal(tokio_output_open(&o, path), TOKIO_OK);
     fputs("half a resu", tokio_output_fp(o));
     tokio_output_abort(o);
-    char *text = tokio_test_read_file(path, NULL);
-    assert_string_equal(text, "keep me");
-    free(text);
+    assert_holds(path, "keep me");
     assert_int_equal(tokio_test_count_entries(dir), 1);
     tokio_test_rmtree(dir);
     free(dir);
@@ -87,9 +91,7 @@ test_output_write_error_keeps_old_file(void **state)
     assert_int_equal(tokio_output_commit(o), TOKIO_EIO);
     assert_contains(tokio_errmsg(), path);
     close(saved);
-    char *text = tokio_test_read_file(path, NULL);
-    assert_string_equal(text, "before");
-    free(text);
+    assert_holds(path, "before");
     assert_int_equal(tokio_test_count_entries(dir), 1);
     tokio_test_rmtree(dir);
     free(dir);
@@ -147,7 +149,6 @@ test_output_replaces_the_file_a_link_names(void **state)
     char *link = tokio_test_join(dir, "latest.json");
     struct tokio_output *o;
     struct stat st;
-    char *text;
 
     (void)state;
     tokio_test_write_file(file, "old", SIZE_MAX);
@@ -157,9 +158,7 @@ test_output_replaces_the_file_a_link_names(void **state)
     assert_int_equal(tokio_output_commit(o), TOKIO_OK);
     assert_int_equal(lstat(link, &st), 0);
     assert_true(S_ISLNK(st.st_mode));
-    text = tokio_test_read_file(file, NULL);
-    assert_string_equal(text, "new\n");
-    free(text);
+    assert_holds(file, "new\n");
     assert_int_equal(tokio_test_count_entries(dir), 2);
     tokio_test_rmtree(dir);
     free(link);
@@ -315,9 +314,7 @@ test_output_writes_through_a_dangling_link(void **state)
     assert_int_equal(tokio_output_commit(o), TOKIO_OK);
     assert_int_equal(lstat(link, &st), 0);
     assert_true(S_ISLNK(st.st_mode));
-    char *text = tokio_test_read_file(target, NULL);
-    assert_string_equal(text, "{}");
-    free(text);
+    assert_holds(target, "{}");
     tokio_test_rmtree(dir);
     free(target);
     free(link);
@@ -349,9 +346,7 @@ test_output_refuses_a_read_only_file(void **state)
     waitpid(pid, &status, 0);
     assert_true(WIFEXITED(status));
     assert_int_equal(WEXITSTATUS(status), 0);
-    char *text = tokio_test_read_file(path, NULL);
-    assert_string_equal(text, "old");
-    free(text);
+    assert_holds(path, "old");
     tokio_test_rmtree(dir);
     free(path);
     free(dir);
