@@ -10,6 +10,7 @@
  * inflated).
  */
 #include "testutil.h"
+#include "darshan_gen.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -477,52 +478,6 @@ test_dxt_mpiio_only_without_posix(void **state)
     free(log);
 }
 
-/* A log of NPROCS records of `nseg` 1 MiB segments over the run. */
-static void
-write_big_log(const char *path, size_t nseg)
-{
-    struct tokio_darshan_job_info job = {
-        .uid = 1000, .jobid = 4244, .start_time = 1600000000,
-        .end_time = 1600000100, .nprocs = NPROCS, .exe = "./dxt-big",
-    };
-    const struct tokio_darshan_mount mounts[] = { { "/lus", "lustre" } };
-    struct tokio_darshan_writer *w = NULL;
-    struct tokio_darshan_segment *segs = calloc(nseg, sizeof(*segs));
-
-    assert_non_null(segs);
-    job.n_mounts = 1;
-    job.mounts = mounts;
-    assert_int_equal(tokio_darshan_writer_new(&w, &job), TOKIO_OK);
-    for (int r = 0; r < NPROCS; r++) {
-        char name[32];
-        snprintf(name, sizeof(name), "/lus/big.%d", r);
-        uint64_t id = tokio_darshan_writer_hash(name);
-        assert_int_equal(tokio_darshan_writer_add_name(w, id, name),
-                         TOKIO_OK);
-        for (size_t i = 0; i < nseg; i++) {
-            uint64_t x = (uint64_t)(r * 7919 + (int)i) *
-                         UINT64_C(0x9e3779b97f4a7c15);
-            segs[i].offset = (int64_t)(i * MIB);
-            segs[i].length = MIB;
-            segs[i].start_time = 99.0 * (double)i / (double)nseg +
-                                 (double)(x >> 44) * 1e-9;
-            segs[i].end_time = segs[i].start_time + 0.001;
-        }
-        struct tokio_darshan_record d = { 0 };
-        d.id = id;
-        d.rank = r;
-        d.hostname = "nid00042";
-        d.n_writes = nseg / 2;
-        d.n_reads = nseg - nseg / 2;
-        d.segments = segs;
-        assert_int_equal(tokio_darshan_writer_add(
-                             w, TOKIO_DARSHAN_DXT_POSIX, &d), TOKIO_OK);
-    }
-    assert_int_equal(tokio_darshan_writer_write(w, path), TOKIO_OK);
-    tokio_darshan_writer_free(w);
-    free(segs);
-}
-
 /* Peak memory of `tokio report [--dxt] -o <dir>/r.html log` (its page
  * into *out), or with `summarize`, of `tokio summarize-job -j [--dxt]
  * log` (its output into *out). */
@@ -569,8 +524,10 @@ test_report_dxt_memory_does_not_grow_with_segments(void **state)
     /* the big log's segments alone are 16 MB decoded; ASan adds its own */
     const long slack = tokio_test_sanitized() ? 8192 : 2048;
 
-    write_big_log(small_log, small);
-    write_big_log(big_log, big);
+    assert_int_equal(tokio_test_darshan_dxt_log(small_log, NPROCS, small),
+                     TOKIO_OK);
+    assert_int_equal(tokio_test_darshan_dxt_log(big_log, NPROCS, big),
+                     TOKIO_OK);
     for (int dxt = 1; dxt >= 0; dxt--) {
         long rss_small = peak_of(dir, small_log, 0, dxt, &p_small);
         long rss_big = peak_of(dir, big_log, 0, dxt, &p_big);
