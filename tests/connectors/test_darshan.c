@@ -473,6 +473,23 @@ test_darshan_inflation_bomb_is_eformat(void **state)
 
 /* ---- anomalies -------------------------------------------------------- */
 
+/* Open the log at `path`, a trial of tokio_test_every_oom(): a failure
+ * leaves no log, says so and names the log's file. */
+static int
+open_trial(void *path)
+{
+    struct tokio_darshan *log = NULL;
+    int rc = tokio_darshan_open(&log, path);
+
+    if (rc == TOKIO_ENOMEM) {
+        assert_null(log);
+        assert_contains(tokio_errmsg(), "out of memory");
+        assert_contains(tokio_errmsg(), strrchr(path, '/') + 1);
+    }
+    tokio_darshan_free(log);
+    return rc;
+}
+
 static void
 test_darshan_open_survives_every_oom(void **state)
 {
@@ -480,18 +497,7 @@ test_darshan_open_survives_every_oom(void **state)
     TOKIO_TEST_NEED_DATA(p, "darshan-logs/ior_hdf5_example.darshan");
     char path[4096];
     snprintf(path, sizeof(path), "%s", p);
-    for (size_t n = 1;; n++) {
-        struct tokio_darshan *log = NULL;
-        tokio_test_fail_alloc_at(n);
-        int rc = tokio_darshan_open(&log, path);
-        tokio_test_fail_alloc_at(0);
-        if (rc >= 0) {
-            tokio_darshan_free(log);
-            break;
-        }
-        assert_int_equal(rc, TOKIO_ENOMEM);
-        assert_null(log);
-    }
+    tokio_test_every_oom(open_trial, path, 1);
 }
 
 /* Every allocation failure says so and names the log (no pack needed). */
@@ -505,19 +511,7 @@ test_darshan_oom_messages_name_the_log(void **state)
     snprintf(path, sizeof(path), "%.*s/examples/data/darshanlogs/2019/2/14/"
              "alice_h5analyze_id4478655_2-14-43323-6213206756177816041_1."
              "darshan", (int)(strrchr(bin, '/') - bin), bin);
-    for (size_t n = 1;; n++) {
-        struct tokio_darshan *log = NULL;
-        tokio_test_fail_alloc_at(n);
-        int rc = tokio_darshan_open(&log, path);
-        tokio_test_fail_alloc_at(0);
-        if (rc >= 0) {
-            tokio_darshan_free(log);
-            break;
-        }
-        assert_int_equal(rc, TOKIO_ENOMEM);
-        assert_contains(tokio_errmsg(), "out of memory");
-        assert_contains(tokio_errmsg(), "alice_h5analyze_id4478655");
-    }
+    tokio_test_every_oom(open_trial, path, 1);
 }
 
 /* A folder or a device is not a log: the error names it. */
