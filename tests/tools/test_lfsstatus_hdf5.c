@@ -94,6 +94,19 @@ write_fullness(const struct site *s, const char *const *names, size_t cols,
     free(path);
 }
 
+/* tokio__lfsstatus_hdf5_fullness() of `fs` at `t` on `cfg` into *snap:
+ * status `rc`, and found or not as `found` says. */
+static void
+fullness(struct tokio__fullness_snapshot *snap, const struct tokio_config *cfg,
+         const char *fs, int64_t t, int rc, int found)
+{
+    int got = -1;
+
+    assert_int_equal(tokio__lfsstatus_hdf5_fullness(snap, &got, cfg, fs, t),
+                     rc);
+    assert_int_equal(got, found);
+}
+
 static void
 test_nearest_sample_and_filled_cells(void **state)
 {
@@ -108,16 +121,12 @@ test_nearest_sample_and_filled_cells(void **state)
                                     1024.0 * 100, 1024.0 * 200 };
     struct site s;
     struct tokio__fullness_snapshot snap;
-    int found = -1;
 
     site_new(&s, NULL);
     write_fullness(&s, names, 2, bytes, total);
 
     /* DAY0 + 5 is as near row 0 as row 1: the later one, row 1 */
-    assert_int_equal(tokio__lfsstatus_hdf5_fullness(&snap, &found, s.cfg,
-                                                    "fs1", DAY0 + 5),
-                     TOKIO_OK);
-    assert_int_equal(found, 1);
+    fullness(&snap, s.cfg, "fs1", DAY0 + 5, TOKIO_OK, 1);
     assert_int_equal(snap.timestamp, DAY0 + 10);
     assert_true(snap.has_next);
     assert_int_equal(snap.next_timestamp, DAY0 + 20);
@@ -135,10 +144,7 @@ test_nearest_sample_and_filled_cells(void **state)
     tokio__fullness_snapshot_free(&snap);
 
     /* long after: the last row, no next */
-    assert_int_equal(tokio__lfsstatus_hdf5_fullness(&snap, &found, s.cfg,
-                                                    "fs1", DAY0 + 3000),
-                     TOKIO_OK);
-    assert_int_equal(found, 1);
+    fullness(&snap, s.cfg, "fs1", DAY0 + 3000, TOKIO_OK, 1);
     assert_int_equal(snap.timestamp, DAY0 + 20);
     assert_false(snap.has_next);
     assert_int_equal(snap.targets[0].used_kib, 30);
@@ -153,22 +159,15 @@ test_nothing_to_read_is_not_an_error(void **state)
     struct site s;
     struct tokio__fullness_snapshot snap;
     struct tokio_config *empty;
-    int found = -1;
 
     site_new(&s, NULL);
     /* no file that day */
-    assert_int_equal(tokio__lfsstatus_hdf5_fullness(&snap, &found, s.cfg,
-                                                    "fs1", DAY0), TOKIO_OK);
-    assert_int_equal(found, 0);
+    fullness(&snap, s.cfg, "fs1", DAY0, TOKIO_OK, 0);
     /* a file system hdf5_files does not list */
-    assert_int_equal(tokio__lfsstatus_hdf5_fullness(&snap, &found, s.cfg,
-                                                    "fs2", DAY0), TOKIO_OK);
-    assert_int_equal(found, 0);
+    fullness(&snap, s.cfg, "fs2", DAY0, TOKIO_OK, 0);
     /* no hdf5_files at all */
     assert_int_equal(tokio_config_open_mem(&empty, "{}", 2, "empty.json"), TOKIO_OK);
-    assert_int_equal(tokio__lfsstatus_hdf5_fullness(&snap, &found, empty,
-                                                    "fs1", DAY0), TOKIO_OK);
-    assert_int_equal(found, 0);
+    fullness(&snap, empty, "fs1", DAY0, TOKIO_OK, 0);
     tokio_config_free(empty);
     /* a TTS file without the fullness datasets */
     {
@@ -182,9 +181,7 @@ test_nothing_to_read_is_not_an_error(void **state)
         assert_int_equal(tokio_hdf5_update_finish(u), TOKIO_OK);
         free(path);
     }
-    assert_int_equal(tokio__lfsstatus_hdf5_fullness(&snap, &found, s.cfg,
-                                                    "fs1", DAY0), TOKIO_OK);
-    assert_int_equal(found, 0);
+    fullness(&snap, s.cfg, "fs1", DAY0, TOKIO_OK, 0);
     site_free(&s);
 }
 
