@@ -121,27 +121,24 @@ expect_bad(const char *path, int status, const char *needle)
 static void
 test_hdf5_malformed_datasets_are_eformat(void **state)
 {
+    static const struct {
+        const char *name; enum bad how; int status; const char *says;
+    } cases[] = {
+        { "three-d", THREE_D, TOKIO_EFORMAT, "3 dimensions" },
+        { "no-timestamps", NO_TIMESTAMPS, TOKIO_ENOTFOUND, "timestamp" },
+        { "int-columns", INT_COLUMNS, TOKIO_EFORMAT, "columns" },
+        { "string-data", STRING_DATA, TOKIO_EFORMAT, "not numeric" },
+        { "huge-empty", HUGE_EMPTY, TOKIO_EFORMAT, "holds almost no data" },
+        { "short-stamps", SHORT_STAMPS, TOKIO_EFORMAT, "timestamps" },
+    };
     char *dir = tokio_test_mkdtemp(), path[600];
     (void)state;
 
-    snprintf(path, sizeof(path), "%s/three-d.hdf5", dir);
-    make_bad(path, THREE_D);
-    expect_bad(path, TOKIO_EFORMAT, "3 dimensions");
-    snprintf(path, sizeof(path), "%s/no-timestamps.hdf5", dir);
-    make_bad(path, NO_TIMESTAMPS);
-    expect_bad(path, TOKIO_ENOTFOUND, "timestamp");
-    snprintf(path, sizeof(path), "%s/int-columns.hdf5", dir);
-    make_bad(path, INT_COLUMNS);
-    expect_bad(path, TOKIO_EFORMAT, "columns");
-    snprintf(path, sizeof(path), "%s/string-data.hdf5", dir);
-    make_bad(path, STRING_DATA);
-    expect_bad(path, TOKIO_EFORMAT, "not numeric");
-    snprintf(path, sizeof(path), "%s/huge-empty.hdf5", dir);
-    make_bad(path, HUGE_EMPTY);
-    expect_bad(path, TOKIO_EFORMAT, "holds almost no data");
-    snprintf(path, sizeof(path), "%s/short-stamps.hdf5", dir);
-    make_bad(path, SHORT_STAMPS);
-    expect_bad(path, TOKIO_EFORMAT, "timestamps");
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        snprintf(path, sizeof(path), "%s/%s.hdf5", dir, cases[i].name);
+        make_bad(path, cases[i].how);
+        expect_bad(path, cases[i].status, cases[i].says);
+    }
     tokio_test_rmtree(dir);
     free(dir);
 }
