@@ -375,15 +375,10 @@ cmd_darshan_bad_ost(int argc, char **argv)
     int mpi = cli_mpi_active() && shard == NULL && !parts;
     if (mpi && cli_mpi_start() != 0)
         return cli_mpi_serve(cmd, observe_remote, (void *)cmd);
-    if (mpi && ((pre = calloc((size_t)npos, sizeof(*pre))) == NULL ||
-                cli_mpi_map(cmd, (const char *const *)argv + 1,
-                            (size_t)npos, observe_remote, (void *)cmd,
-                            pre) < 0)) {
-        if (pre == NULL)
-            cli_fail(cmd, "out of memory");
-        free(pre);
+    if (mpi && (pre = cli_mpi_map(cmd, (const char *const *)argv + 1,
+                                  (size_t)npos, observe_remote,
+                                  (void *)cmd)) == NULL)
         return cli_mpi_end(CLI_EXIT_FAILURE);
-    }
 #endif
     if (tokio_darshan_bad_ost_new(&b) < 0) {
         rc = cli_fail(cmd, NULL);
@@ -436,11 +431,8 @@ cmd_darshan_bad_ost(int argc, char **argv)
 out:
     tokio_darshan_bad_ost_free(b);
 #ifdef TOKIO_HAVE_MPI
-    for (int i = 0; pre != NULL && i < npos; i++)
-        json_decref(pre[i]);
-    free(pre);
     if (mpi)
-        rc = cli_mpi_end(rc);
+        rc = cli_mpi_finish(pre, (size_t)npos, rc);
 #endif
     return rc;
 }

@@ -192,11 +192,8 @@ cmd_insights(int argc, char **argv)
         goto done;
     }
     if ((mpi = cli_mpi_active()) &&
-        ((pre = calloc((size_t)npos, sizeof(*pre))) == NULL ||
-         cli_mpi_map(cmd, (const char *const *)argv + 1, (size_t)npos,
-                     insights_remote, &w, pre) < 0)) {
-        if (pre == NULL)
-            cli_fail(cmd, "out of memory");
+        (pre = cli_mpi_map(cmd, (const char *const *)argv + 1,
+                           (size_t)npos, insights_remote, &w)) == NULL) {
         rc = CLI_EXIT_FAILURE;
         goto done;
     }
@@ -258,11 +255,8 @@ cmd_insights(int argc, char **argv)
     }
 done:
 #ifdef TOKIO_HAVE_MPI
-    for (int i = 0; pre != NULL && i < npos; i++)
-        json_decref(pre[i]);
-    free(pre);
     if (mpi)
-        rc = cli_mpi_end(rc);
+        rc = cli_mpi_finish(pre, (size_t)npos, rc);
 #endif
     json_decref(results);
     json_decref(thresholds);

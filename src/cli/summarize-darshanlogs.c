@@ -241,11 +241,11 @@ read_on_ranks(const struct run *r, char **logs, size_t n, json_t ***pre)
 {
     const char **todo = calloc(n + 1, sizeof(*todo));
     size_t *at = calloc(n + 1, sizeof(*at)), m = 0;
-    json_t **out = calloc(n + 1, sizeof(*out));
+    json_t **out;
     int rc = CLI_EXIT_OK;
 
     *pre = calloc(n + 1, sizeof(**pre));
-    if (todo == NULL || at == NULL || out == NULL || *pre == NULL) {
+    if (todo == NULL || at == NULL || *pre == NULL) {
         rc = cli_fail(r->cmd, "out of memory");
         n = 0;
     }
@@ -263,9 +263,9 @@ read_on_ranks(const struct run *r, char **logs, size_t n, json_t ***pre)
             todo[m++] = logs[i];
         }
     }
-    if (cli_mpi_map(r->cmd, todo, m, read_remote, NULL, out) < 0)
+    if ((out = cli_mpi_map(r->cmd, todo, m, read_remote, NULL)) == NULL)
         rc = CLI_EXIT_FAILURE;
-    for (size_t j = 0; rc == CLI_EXIT_OK && j < m; j++)
+    for (size_t j = 0; out != NULL && j < m; j++)
         (*pre)[at[j]] = out[j];
     free(todo);
     free(at);
@@ -447,11 +447,8 @@ out:
     free(logs);
     json_decref(run.all);
 #ifdef TOKIO_HAVE_MPI
-    for (size_t i = 0; pre != NULL && i < n_logs; i++)
-        json_decref(pre[i]);
-    free(pre);
     if (mpi)
-        rc = cli_mpi_end(rc);
+        rc = cli_mpi_finish(pre, n_logs, rc);
 #endif
     return rc;
 }

@@ -485,6 +485,15 @@ recv_outcomes(const char *cmd, int r, json_t **out, size_t n)
     return head[1] ? -1 : 0;
 }
 
+/* out[0, n) and out released (NULL entries, or out NULL, are fine) */
+static void
+free_outcomes(json_t **out, size_t n)
+{
+    for (size_t i = 0; out != NULL && i < n; i++)
+        json_decref(out[i]);
+    free(out);
+}
+
 int
 cli_mpi_start(void)
 {
@@ -517,16 +526,20 @@ cli_mpi_serve(const char *cmd, cli_mpi_item_fn fn, void *arg)
     }
 }
 
-int
+json_t **
 cli_mpi_map(const char *cmd, const char *const *items, size_t n,
-            cli_mpi_item_fn fn, void *arg, json_t **out)
+            cli_mpi_item_fn fn, void *arg)
 {
     struct map_job job = { cmd, fn, arg, json_object() };
+    json_t **out = calloc(n + 1, sizeof(*out));
     int size, failed;
 
+    if (out == NULL) {
+        json_decref(job.got);
+        cli_fail(cmd, "out of memory");
+        return NULL;
+    }
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    for (size_t i = 0; i < n; i++)
-        out[i] = NULL;
     tell_workers(-1);
     failed = distribute(cmd, items, n, map_batch, &job) < 0;
     if (size == 1)
@@ -542,11 +555,11 @@ cli_mpi_map(const char *cmd, const char *const *items, size_t n,
             failed = 1;
         }
     }
-    for (size_t i = 0; failed && i < n; i++) {
-        json_decref(out[i]);
-        out[i] = NULL;
+    if (failed) {
+        free_outcomes(out, n);
+        return NULL;
     }
-    return failed ? -1 : 0;
+    return out;
 }
 
 int
@@ -555,4 +568,11 @@ cli_mpi_end(int rc)
     tell_workers(rc);
     MPI_Finalize();
     return rc;
+}
+
+int
+cli_mpi_finish(json_t **out, size_t n, int rc)
+{
+    free_outcomes(out, n);
+    return cli_mpi_end(rc);
 }
