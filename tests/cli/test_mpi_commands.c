@@ -17,15 +17,6 @@
 
 #define N_LOGS 48
 
-static int
-have(const char *what)
-{
-    char cmd[16500];
-
-    snprintf(cmd, sizeof(cmd), "%s >/dev/null 2>&1", what);
-    return system(cmd) == 0;
-}
-
 /* The generated logs, a broken one, two generated Lustre logs (p*: so
  * that the commands have LUSTRE records without the pack) and the pack's
  * Lustre logs in dir/logs; or skip when there is no MPI run to test. */
@@ -38,16 +29,9 @@ setup_logs(const char *dir)
         "pytokio-inputs/sample.darshan",
         "pytokio-inputs/noposix.darshan",
     };
-    const char *bin = getenv("TOKIO_BIN");
     char cmd[16384], path[4300];
 
-    assert_non_null(bin);
-    snprintf(cmd, sizeof(cmd), "grep -q 'rank%%d.part' '%s'", bin);
-    if (!have("command -v mpirun") || !have(cmd)) {
-        fprintf(stderr, "skipped: no mpirun, or tokio built without "
-                "TOKIO_MPI\n");
-        skip();
-    }
+    tokio_test_need_mpi();
     snprintf(path, sizeof(path), "%s/logs", dir);
     snprintf(cmd, sizeof(cmd), "mkdir '%s'", path);
     assert_int_equal(system(cmd), 0);
