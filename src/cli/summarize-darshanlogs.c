@@ -30,7 +30,6 @@
  * is folded in the logs' order, so the output and the messages are one
  * process's.
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,12 +55,6 @@ static const char description[] =
     "Print, per Darshan log and mount point, the bytes its POSIX\n"
     "records read and wrote, as JSON.  One folder argument stands for\n"
     "the files in it.";
-
-static int
-skip_filter(const struct dirent *e)
-{
-    return strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-}
 
 /* A run over many logs: what summarize_one() folds them into. */
 struct run {
@@ -282,41 +275,32 @@ write_compact(FILE *fp, void *ctx)
 }
 
 /* The logs to summarize: the arguments, or the regular files of the one
- * folder given, in name order; only those of the shard.  *out (free()
- * it and, when *owned, each entry) holds *n_out. */
+ * folder given, in name order (as index-darshanlogs lists it); only those
+ * of the shard.  *out (free() it and, when *owned, each entry) holds
+ * *n_out. */
 static int
 list_logs(const char *cmd, char **argv, int npos, unsigned k, unsigned n,
           char ***out, size_t *n_out, int *owned)
 {
     struct stat st;
-    char **v;
-    size_t m = 0;
+    char **v = NULL;
+    size_t m = 0, n_v = 0;
 
     *out = NULL;
     *n_out = 0;
     *owned = 0;
     if (npos == 1 && stat(argv[1], &st) == 0 && S_ISDIR(st.st_mode)) {
-        struct dirent **ents = NULL;
-        int ne = scandir(argv[1], &ents, skip_filter, alphasort);
-        if (ne < 0)
-            return cli_fail(cmd, "cannot read folder '%s'", argv[1]);
-        v = calloc((size_t)ne + 1, sizeof(*v));
-        for (int i = 0; i < ne; i++) {
-            size_t len = strlen(argv[1]) + strlen(ents[i]->d_name) + 2;
-            char *path = v != NULL ? malloc(len) : NULL;
-            if (path != NULL) {
-                snprintf(path, len, "%s/%s", argv[1], ents[i]->d_name);
-                if (stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-                    tokio_darshan_in_shard(path, k, n))
-                    v[m++] = path;
-                else
-                    free(path);
-            }
-            free(ents[i]);
-        }
-        free(ents);
-        if (v == NULL)
+        int rc = tokio_darshan_list_folder(argv[1], &v, &n_v);
+        if (rc == TOKIO_ENOMEM)
             return cli_fail(cmd, "out of memory");
+        if (rc < 0)
+            return cli_fail(cmd, "cannot read folder '%s'", argv[1]);
+        for (size_t i = 0; i < n_v; i++) {
+            if (tokio_darshan_in_shard(v[i], k, n))
+                v[m++] = v[i];
+            else
+                free(v[i]);
+        }
         *owned = 1;
     } else {
         if ((v = calloc((size_t)npos + 1, sizeof(*v))) == NULL)

@@ -33,7 +33,6 @@
  * jansson: reals are written in shortest round-trip form, so they come
  * back the same doubles), and rank 0 folds them in the items' order.
  */
-#include <dirent.h>
 #include <limits.h>
 #include <mpi.h>
 #include <stdint.h>
@@ -90,14 +89,9 @@ cli_mpi_active(void)
            getenv("PMI_SIZE") != NULL || getenv("PMIX_RANK") != NULL;
 }
 
-static int
-cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* The logs to index: `inputs`, or the regular files in the one folder
- * given, in name order.  NULL (and *n 0) on failure. */
+ * given, as the one-process command lists it.  NULL (and *n 0) on
+ * failure, or for a folder without files. */
 static char **
 expand(char **inputs, size_t n_in, size_t *n)
 {
@@ -105,38 +99,9 @@ expand(char **inputs, size_t n_in, size_t *n)
     char **out = NULL;
 
     *n = 0;
-    if (n_in == 1 && stat(inputs[0], &sb) == 0 && S_ISDIR(sb.st_mode)) {
-        DIR *d = opendir(inputs[0]);
-        struct dirent *e;
-        size_t cap = 0;
-        if (d == NULL)
-            return NULL;
-        while ((e = readdir(d)) != NULL) {
-            size_t len = strlen(inputs[0]) + strlen(e->d_name) + 2;
-            char *p = malloc(len);
-            if (p == NULL)
-                break;
-            snprintf(p, len, "%s/%s", inputs[0], e->d_name);
-            if (stat(p, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-                free(p);
-                continue;
-            }
-            if (*n == cap) {
-                char **more = realloc(out, (cap = cap ? 2 * cap : 256) *
-                                      sizeof(*out));
-                if (more == NULL) {
-                    free(p);
-                    break;
-                }
-                out = more;
-            }
-            out[(*n)++] = p;
-        }
-        closedir(d);
-        if (*n > 0)
-            qsort(out, *n, sizeof(*out), cmp_str);
-        return out;
-    }
+    if (n_in == 1 && stat(inputs[0], &sb) == 0 && S_ISDIR(sb.st_mode))
+        return tokio_darshan_list_folder(inputs[0], &out, n) == 0 ? out
+                                                                  : NULL;
     out = calloc(n_in ? n_in : 1, sizeof(*out));
     for (size_t i = 0; out != NULL && i < n_in; i++)
         if ((out[(*n)++] = strdup(inputs[i])) == NULL)
