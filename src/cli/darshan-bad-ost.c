@@ -357,6 +357,9 @@ cmd_darshan_bad_ost(int argc, char **argv)
     size_t n_res = 0;
     int npos, rc = 0;
 
+#ifdef TOKIO_HAVE_MPI
+    cli_mpi_hush();             /* under mpirun, rank 0 answers alone */
+#endif
     npos = cli_parse(argc, argv, opts, usage, description);
     if (npos < 0)
         return cli_parse_exit(npos);
@@ -372,6 +375,7 @@ cmd_darshan_bad_ost(int argc, char **argv)
 #ifdef TOKIO_HAVE_MPI
     /* under mpirun the other ranks only read logs for rank 0 */
     json_t **pre = NULL;
+    cli_mpi_unhush();
     int mpi = cli_mpi_active() && shard == NULL && !parts;
     if (mpi && cli_mpi_start() != 0)
         return cli_mpi_serve(cmd, observe_remote, (void *)cmd);

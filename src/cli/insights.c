@@ -145,6 +145,9 @@ cmd_insights(int argc, char **argv)
     int mpi = 0;
 #endif
 
+#ifdef TOKIO_HAVE_MPI
+    cli_mpi_hush();             /* under mpirun, rank 0 answers alone */
+#endif
     npos = cli_parse(argc, argv, opts, usage, description);
     if (npos < 0) {
         free(th.items);
@@ -187,6 +190,7 @@ cmd_insights(int argc, char **argv)
 #ifdef TOKIO_HAVE_MPI
     /* under mpirun the other ranks only read logs for rank 0 */
     struct remote w = { cfg, &o };
+    cli_mpi_unhush();
     if (cli_mpi_active() && cli_mpi_start() != 0) {
         rc = cli_mpi_serve(cmd, insights_remote, &w);
         goto done;

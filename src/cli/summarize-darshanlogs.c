@@ -339,6 +339,9 @@ cmd_summarize_darshanlogs(int argc, char **argv)
     unsigned shard_k, shard_n;
     int npos, owned = 0, lock = -1, rc = CLI_EXIT_OK;
 
+#ifdef TOKIO_HAVE_MPI
+    cli_mpi_hush();             /* under mpirun, rank 0 answers alone */
+#endif
     npos = cli_parse(argc, argv, opts, usage, description);
     if (npos < 0)
         return cli_parse_exit(npos);
@@ -352,6 +355,7 @@ cmd_summarize_darshanlogs(int argc, char **argv)
 #ifdef TOKIO_HAVE_MPI
     /* under mpirun the other ranks only read logs for rank 0 */
     json_t **pre = NULL;
+    cli_mpi_unhush();
     int mpi = cli_mpi_active() && shard == NULL;
     if (mpi && cli_mpi_start() != 0)
         return cli_mpi_serve(cmd, read_remote, NULL);

@@ -33,6 +33,7 @@
  * jansson: reals are written in shortest round-trip form, so they come
  * back the same doubles), and rank 0 folds them in the items' order.
  */
+#include <fcntl.h>
 #include <limits.h>
 #include <mpi.h>
 #include <stdint.h>
@@ -87,6 +88,63 @@ cli_mpi_active(void)
 {
     return getenv("OMPI_COMM_WORLD_SIZE") != NULL ||
            getenv("PMI_SIZE") != NULL || getenv("PMIX_RANK") != NULL;
+}
+
+/* A hushed rank's standard output and error (-1: not hushed). */
+static int hushed_out = -1, hushed_err = -1;
+
+/*
+ * A rank that ends still hushed (--help, a bad command line) exits 0:
+ * mpirun aborts the job as soon as any rank exits non-zero, and could
+ * kill rank 0 before it has said why.  Rank 0's status is the job's.
+ */
+static void
+exit_hushed(void)
+{
+    if (hushed_err >= 0)
+        _exit(0);
+}
+
+void
+cli_mpi_hush(void)
+{
+    const char *rank = getenv("OMPI_COMM_WORLD_RANK");
+    int null;
+
+    if (rank == NULL)
+        rank = getenv("PMI_RANK");
+    if (rank == NULL)
+        rank = getenv("PMIX_RANK");
+    if (rank == NULL || atoi(rank) == 0 || hushed_err >= 0 ||
+        (null = open("/dev/null", O_WRONLY)) < 0)
+        return;
+    fflush(stdout);
+    fflush(stderr);
+    hushed_out = dup(STDOUT_FILENO);
+    hushed_err = dup(STDERR_FILENO);
+    if (hushed_out >= 0 && hushed_err >= 0 && atexit(exit_hushed) == 0) {
+        dup2(null, STDOUT_FILENO);
+        dup2(null, STDERR_FILENO);
+    } else {                    /* cannot be undone: say it all */
+        close(hushed_out);
+        close(hushed_err);
+        hushed_out = hushed_err = -1;
+    }
+    close(null);
+}
+
+void
+cli_mpi_unhush(void)
+{
+    if (hushed_err < 0)
+        return;
+    fflush(stdout);
+    fflush(stderr);
+    dup2(hushed_out, STDOUT_FILENO);
+    dup2(hushed_err, STDERR_FILENO);
+    close(hushed_out);
+    close(hushed_err);
+    hushed_out = hushed_err = -1;
 }
 
 /* The logs to index: `inputs`, or the regular files in the one folder

@@ -32,6 +32,16 @@ struct tokio_darshan_index_opts;
 /* Whether an MPI launcher started this process (no flag needed). */
 int cli_mpi_active(void);
 
+/* Before the command line is read: on a launcher's rank other than 0,
+ * standard output and error go to /dev/null until cli_mpi_unhush(), so
+ * --help, a bad command line and the checks before the run are said
+ * once, by rank 0; a rank that exits still hushed exits 0, leaving the
+ * job's exit status to rank 0. */
+void cli_mpi_hush(void);
+
+/* Once the command line is read: standard output and error back. */
+void cli_mpi_unhush(void);
+
 /* `mpirun -n N tokio index-darshanlogs`: the whole run; an exit status. */
 int cli_mpi_index(const char *cmd, const char *output, char **inputs,
                   size_t n, const struct tokio_config *cfg,
