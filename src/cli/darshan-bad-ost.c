@@ -105,13 +105,15 @@ add_to_part(json_t *logs, struct tokio_darshan_bad_ost *b, int index,
         for (size_t k = 0; o != NULL && k < n_osts; k++)
             if (json_array_append_new(o, json_integer(osts[k])) < 0)
                 break;
-        f = json_pack("[s, f, o]", key + plen + 1, perf, o);
+        f = json_pack("[o, f, o]", json_string_nocheck(key + plen + 1),
+                      perf, o);
         if (f == NULL || json_array_append_new(files, f) < 0) {
             json_decref(files);
             return -1;
         }
     }
-    one = json_pack("{s:i, s:s, s:I, s:o}", "index", index, "path", path,
+    one = json_pack("{s:i, s:o, s:I, s:o}", "index", index,
+                    "path", json_string_nocheck(path),
                     "no_time", (json_int_t)(tokio_darshan_bad_ost_no_time(b)
                                             - no_time_before),
                     "files", files);
@@ -271,7 +273,8 @@ observe_remote(void *arg, const char *path)
     if (rc == 0 && add_to_part(logs, b, 0, path, 0, 0) < 0)
         rc = -1;
     if (rc >= 0)
-        out = json_pack("{s:s, s:b, s:O?}", "messages", text,
+        out = json_pack("{s:o, s:b, s:O?}",
+                        "messages", json_string_nocheck(text),
                         "failed", rc != 0, "log", json_array_get(logs, 0));
     free(text);
     json_decref(logs);

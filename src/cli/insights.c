@@ -87,7 +87,8 @@ insights_remote(void *arg, const char *path)
     int lrc = tokio_insights_log(&res, w->cfg, path, NULL, w->o);
 
     if (lrc < 0)
-        return json_pack("{s:s, s:b}", "error", tokio_errmsg(),
+        return json_pack("{s:o, s:b}",
+                         "error", json_string_nocheck(tokio_errmsg()),
                          "skippable", lrc != TOKIO_ENOMEM);
     return json_pack("{s:o}", "res", res);
 }

@@ -211,19 +211,15 @@ done:
 static json_t *
 read_remote(void *arg, const char *path)
 {
-    json_t *res = NULL, *why;
-    char *copy;
-    const char *msg;
+    json_t *res = NULL;
 
     (void)arg;
     if (tokio_darshan_bytes_per_fs(&res, path) == 0)
         return json_pack("{s:o}", "res", res);
-    if (tokio_errcode() == TOKIO_ENOMEM || (msg = key_of(tokio_errmsg(),
-                                                         &copy)) == NULL)
+    if (tokio_errcode() == TOKIO_ENOMEM)
         return NULL;
-    why = json_pack("{s:s}", "unreadable", msg);
-    free(copy);
-    return why;
+    return json_pack("{s:o}", "unreadable",
+                     json_string_nocheck(tokio_errmsg()));
 }
 
 /* Read the logs of logs[0, n) that summarize_one() would read on the

@@ -206,6 +206,53 @@ test_insights(void **state)
     assert_file_has(dir, "one/err", "error: '../logs/zz-broken.darshan'");
 }
 
+/*
+ * Logs whose names are not UTF-8 (a log's outcome travels between ranks
+ * as JSON, which holds only UTF-8): their messages and results name them
+ * byte for byte as one process does.  In dir/logs: v-e<ff>.darshan
+ * (empty), v-l<ff>.darshan (a log) and w-b<fe>.darshan (not a log).
+ */
+static void
+test_names_not_utf8(void **state)
+{
+    const char *dir = *state;
+    char path[4300], *log;
+    size_t len;
+
+    setup_logs(dir);
+    snprintf(path, sizeof(path), "%s/logs/v-e\xff.darshan", dir);
+    tokio_test_write_file(path, "", 0);
+    snprintf(path, sizeof(path), "%s/logs/w-b\xfe.darshan", dir);
+    tokio_test_write_file(path, "not a log", 9);
+    snprintf(path, sizeof(path), "%s/logs/u1_app_id1001_1-1-1-1_1.darshan",
+             dir);
+    log = tokio_test_read_file(path, &len);
+    assert_non_null(log);
+    snprintf(path, sizeof(path), "%s/logs/v-l\xff.darshan", dir);
+    tokio_test_write_file(path, log, len);
+    free(log);
+
+    assert_int_equal(same_as_one(dir, "darshan-bad-ost ../logs/p9* "
+                                 "../logs/v-*", NULL), 0);
+    assert_file_has(dir, "one/err", "'../logs/v-e\xff.darshan' is empty");
+    assert_int_equal(same_as_one(dir, "darshan-bad-ost ../logs/p9* "
+                                 "../logs/w-*", NULL), 1);
+    assert_file_has(dir, "one/err", "error: '../logs/w-b\xfe.darshan'");
+    assert_int_equal(same_as_one(dir, "insights ../logs/p9* ../logs/v-l*",
+                                 NULL), 0);
+    assert_file_has(dir, "one/out", "== ../logs/v-l\xff.darshan");
+    assert_int_equal(same_as_one(dir, "insights --csv ../logs/v-l* "
+                                 "../logs/p9*", NULL), 0);
+    assert_int_equal(same_as_one(dir, "insights --silent-errors -j "
+                                 "../logs/w-* ../logs/p9*", NULL), 0);
+    assert_file_has(dir, "one/err", "skipped '../logs/w-b\xfe.darshan'");
+    assert_int_equal(same_as_one(dir, "insights ../logs/v-l* ../logs/w-*",
+                                 NULL), 1);
+    assert_int_equal(same_as_one(dir, "summarize-darshanlogs ../logs/v-l* "
+                                 "../logs/w-* ../logs/u2_*", NULL), 0);
+    assert_file_has(dir, "one/err", "skipping: '../logs/w-b\xfe.darshan'");
+}
+
 /* --help and a bad command line are said once (by rank 0), with the
  * one process's exit status */
 static void
@@ -242,6 +289,9 @@ main(void)
                                         tokio_test_mkdtemp_setup,
                                         tokio_test_remove_dir),
         cmocka_unit_test_setup_teardown(test_insights,
+                                        tokio_test_mkdtemp_setup,
+                                        tokio_test_remove_dir),
+        cmocka_unit_test_setup_teardown(test_names_not_utf8,
                                         tokio_test_mkdtemp_setup,
                                         tokio_test_remove_dir),
         cmocka_unit_test_setup_teardown(test_command_line,

@@ -31,7 +31,9 @@
  * the worker keeps by the item's place; at the end each worker sends its
  * outcomes to rank 0 as JSON text (tokio_json_dumps(), read back with
  * jansson: reals are written in shortest round-trip form, so they come
- * back the same doubles), and rank 0 folds them in the items' order.
+ * back the same doubles; strings are escaped on the way, recode(), so
+ * that bytes that are not UTF-8 come back too), and rank 0 folds them in
+ * the items' order.
  */
 #include <fcntl.h>
 #include <limits.h>
@@ -48,6 +50,7 @@
 #include "cli/mpi/mpi_run.h"
 #include "tokio/output.h"
 #include "tokio/tools/darshan_indexer.h"
+#include "tokio/util.h"
 
 enum { TAG_REQ = 1, TAG_WORK = 2, TAG_RES = 3, TAG_CTL = 4, BATCH = 4 };
 
@@ -426,9 +429,99 @@ map_batch(void *arg, const size_t *index, const char *const *items,
         snprintf(key, sizeof(key), "%zu", index[k]);
         if (v == NULL || json_object_set_new(j->got, key, v) < 0) {
             cli_fail(j->cmd, "cannot keep the result of '%s' (out of "
-                     "memory, or a name that is not UTF-8)", items[k]);
+                     "memory)", items[k]);
             return -1;
         }
+    }
+    return 0;
+}
+
+/*
+ * Outcomes travel as JSON text, which holds only UTF-8; a log's path, and
+ * so its messages and results, need not be.  On the way each string value
+ * is escaped and then restored: each byte that does not decode as UTF-8,
+ * and each ESC, becomes ESC and two hex digits.  (Keys name fields: they
+ * are UTF-8.)
+ */
+enum { ESC = 0x01 };
+
+static int
+hex_digit(int c)
+{
+    return c >= '0' && c <= '9' ? c - '0'
+         : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* Whether `s` (n bytes) changes when escaped (to_wire) or restored. */
+static int
+changes(const unsigned char *s, size_t n, int to_wire)
+{
+    const unsigned char *p = s, *end = s + n;
+
+    if (memchr(s, ESC, n) != NULL)
+        return 1;
+    while (to_wire && p < end)
+        if (tokio_utf8_next(&p, end) == TOKIO_UTF8_INVALID)
+            return 1;
+    return 0;
+}
+
+/* The string `v` escaped (to_wire) or restored, in place.  0, or -1
+ * when out of memory. */
+static int
+recode_string(json_t *v, int to_wire)
+{
+    const unsigned char *p = (const unsigned char *)json_string_value(v);
+    size_t n = json_string_length(v), k = 0;
+    const unsigned char *end = p + n;
+    char *t;
+    int rc;
+
+    if (!changes(p, n, to_wire))
+        return 0;
+    if ((t = malloc(3 * n + 1)) == NULL)
+        return -1;
+    while (p < end) {
+        const unsigned char *c = p;
+        if (to_wire && (*c == ESC ||
+                        tokio_utf8_next(&p, end) == TOKIO_UTF8_INVALID)) {
+            k += (size_t)sprintf(t + k, "%c%02x", ESC, *c);
+            p = c + 1;
+        } else if (to_wire) {
+            memcpy(t + k, c, (size_t)(p - c));
+            k += (size_t)(p - c);
+        } else if (*c == ESC && end - c >= 3 && hex_digit(c[1]) >= 0 &&
+                   hex_digit(c[2]) >= 0) {
+            t[k++] = (char)(hex_digit(c[1]) * 16 + hex_digit(c[2]));
+            p += 3;
+        } else {
+            t[k++] = (char)*p++;
+        }
+    }
+    rc = json_string_setn_nocheck(v, t, k);
+    free(t);
+    return rc;
+}
+
+/* Every string value in `v` escaped or restored (recode_string()). */
+static int
+recode(json_t *v, int to_wire)
+{
+    const char *key;
+    json_t *x;
+    size_t i;
+
+    if (json_is_string(v))
+        return recode_string(v, to_wire);
+    if (json_is_array(v)) {
+        json_array_foreach(v, i, x)
+            if (recode(x, to_wire) < 0)
+                return -1;
+    }
+    if (json_is_object(v)) {
+        json_object_foreach(v, key, x)
+            if (recode(x, to_wire) < 0)
+                return -1;
     }
     return 0;
 }
@@ -439,12 +532,15 @@ enum { CHUNK = 1 << 30 };
 /* A worker's outcomes, as JSON text, to rank 0: first its length and
  * whether this rank failed, then the text. */
 static void
-send_outcomes(const char *cmd, const json_t *got, int failed)
+send_outcomes(const char *cmd, json_t *got, int failed)
 {
     char *text = NULL;
     long long head[2] = { 0, failed };
 
-    if (!failed && tokio_json_dumps(&text, got, 0) < 0) {
+    if (!failed && recode(got, 1) < 0) {
+        cli_fail(cmd, "out of memory sending results");
+        head[1] = 1;
+    } else if (!failed && tokio_json_dumps(&text, got, 0) < 0) {
         cli_fail(cmd, NULL);
         head[1] = 1;
     }
@@ -501,6 +597,11 @@ recv_outcomes(const char *cmd, int r, json_t **out, size_t n)
     free(text);
     if (got == NULL) {
         cli_fail(cmd, "rank %d's results cannot be read: %s", r, err.text);
+        return -1;
+    }
+    if (recode(got, 0) < 0) {
+        cli_fail(cmd, "out of memory taking rank %d's results", r);
+        json_decref(got);
         return -1;
     }
     take_outcomes(got, out, n);
