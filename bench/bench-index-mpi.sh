@@ -30,30 +30,10 @@ tokio=$build/tokio
 pfs_mbs=${PFS_MBS:-20000}
 log_kib=${LOG_KIB:-500}
 
-command -v mpirun >/dev/null || { echo "no mpirun: nothing to bench"; exit 0; }
-grep -q 'rank%d.part' "$tokio" ||
-    { echo "tokio built without TOKIO_MPI: nothing to bench"; exit 0; }
-
-if [ -d "$data/pytokio-inputs" ]; then
-    small=$(ls "$data"/pytokio-inputs/sample.darshan \
-            "$data"/pytokio-inputs/sample-2.darshan \
-            "$data"/pytokio-inputs/sample-goodost.darshan 2>/dev/null)
-else
-    small=$(find "$build/examples/data/darshanlogs" -name '*.darshan')
-fi
-[ -n "$small" ] || { echo "no sample logs found"; exit 0; }
-mkdir "$work/logs"
-set -- $small
-i=0
-while [ $i -lt "$n_logs" ]; do
-    [ $# -eq 0 ] && set -- $small
-    # a copy, not a link: the pack's files may be stored symlinks
-    cp "$(readlink -f "$1")" "$work/logs/u1_app_id$i.darshan"
-    shift
-    i=$((i + 1))
-done
-
 . "$top/bench/lib.sh"
+need_mpi "$tokio"
+make_logs "$n_logs" "$build" sample.darshan sample-2.darshan \
+    sample-goodost.darshan
 for n in 1 2 4; do
     rm -f "$work/out.db"
     s=$(wall mpirun --allow-run-as-root --oversubscribe -n $n "$tokio" \

@@ -1,6 +1,7 @@
 # bench/lib.sh - what the bench scripts measure with, sourced by them.
-# Callers set $work (a scratch folder) first.  Figures are printed, never
-# judged: benches are not tests.
+# Callers set $work (a scratch folder) first, and $data (the test data
+# pack) for make_logs.  Figures are printed, never judged: benches are
+# not tests.
 
 # MB/s of $1 bytes in $2 seconds
 mbs() {
@@ -46,4 +47,40 @@ cpu_rss() {
     /usr/bin/time -f '%U %S %M' -o "$work/time" "$@" > "$out" 2>/dev/null ||
         { echo "- -"; return; }
     awk '{ printf "%.2f %d", $1 + $2, $3 }' "$work/time"
+}
+# exit 0, saying why, unless mpirun is on PATH and the tokio $1 was built
+# with TOKIO_MPI (its part names are in the binary): the MPI benches' check
+need_mpi() {
+    command -v mpirun >/dev/null ||
+        { echo "no mpirun: nothing to bench"; exit 0; }
+    grep -q 'rank%d.part' "$1" ||
+        { echo "tokio built without TOKIO_MPI: nothing to bench"; exit 0; }
+}
+# $work/logs: $1 Darshan logs u1_app_id<i>.darshan, copies in turn of the
+# pack's ($data) pytokio-inputs logs named $3..., else of the project's
+# generated logs in the build folder $2; exit 0, saying so, if none
+make_logs() {
+    logs_n=$1 logs_build=$2
+    shift 2
+    if [ -d "$data/pytokio-inputs" ]; then
+        logs_from=
+        for f in "$@"; do logs_from="$logs_from $data/pytokio-inputs/$f"; done
+        # shellcheck disable=SC2086
+        logs_from=$(ls $logs_from 2>/dev/null)
+    else
+        logs_from=$(find "$logs_build/examples/data/darshanlogs" -name '*.darshan')
+    fi
+    [ -n "$logs_from" ] || { echo "no sample logs found"; exit 0; }
+    mkdir "$work/logs"
+    # shellcheck disable=SC2086
+    set -- $logs_from
+    logs_i=0
+    while [ $logs_i -lt "$logs_n" ]; do
+        # shellcheck disable=SC2086
+        [ $# -eq 0 ] && set -- $logs_from
+        # a copy, not a link: the pack's files may be stored symlinks
+        cp "$(readlink -f "$1")" "$work/logs/u1_app_id$logs_i.darshan"
+        shift
+        logs_i=$((logs_i + 1))
+    done
 }

@@ -1048,6 +1048,23 @@ tokio_test_sqlite_dump(const char *db)
     return text;
 }
 
+void
+tokio_test_need_mpi(void)
+{
+    const char *bin = getenv("TOKIO_BIN");
+    char cmd[4400];
+
+    assert_non_null(bin);
+    /* the MPI build's part names are in the binary */
+    snprintf(cmd, sizeof(cmd), "command -v mpirun >/dev/null 2>&1 && "
+             "grep -q 'rank%%d.part' '%s'", bin);
+    if (system(cmd) != 0) {
+        print_message("skipped: no mpirun, or tokio built without "
+                      "TOKIO_MPI\n");
+        skip();
+    }
+}
+
 /* ---- writers under stress: at once, interrupted, on hostile files ---- */
 
 /* Start $TOKIO_BIN `argv` in `cwd` with `env`, standard input /dev/null,

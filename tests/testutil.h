@@ -345,6 +345,10 @@ char *tokio_test_sqlite_dump(const char *db);
         }                                                                   \
     } while (0)
 
+/* Skip the current test, saying why, unless mpirun is on PATH and
+ * $TOKIO_BIN was built with TOKIO_MPI (its MPI runs can be tested). */
+void tokio_test_need_mpi(void);
+
 /* ---- writers under stress: at once, interrupted, on hostile files ---- */
 
 /*

@@ -105,13 +105,15 @@ add_to_part(json_t *logs, struct tokio_darshan_bad_ost *b, int index,
         for (size_t k = 0; o != NULL && k < n_osts; k++)
             if (json_array_append_new(o, json_integer(osts[k])) < 0)
                 break;
-        f = json_pack("[s, f, o]", key + plen + 1, perf, o);
+        f = json_pack("[o, f, o]", json_string_nocheck(key + plen + 1),
+                      perf, o);
         if (f == NULL || json_array_append_new(files, f) < 0) {
             json_decref(files);
             return -1;
         }
     }
-    one = json_pack("{s:i, s:s, s:I, s:o}", "index", index, "path", path,
+    one = json_pack("{s:i, s:o, s:I, s:o}", "index", index,
+                    "path", json_string_nocheck(path),
                     "no_time", (json_int_t)(tokio_darshan_bad_ost_no_time(b)
                                             - no_time_before),
                     "files", files);
@@ -271,7 +273,8 @@ observe_remote(void *arg, const char *path)
     if (rc == 0 && add_to_part(logs, b, 0, path, 0, 0) < 0)
         rc = -1;
     if (rc >= 0)
-        out = json_pack("{s:s, s:b, s:O?}", "messages", text,
+        out = json_pack("{s:o, s:b, s:O?}",
+                        "messages", json_string_nocheck(text),
                         "failed", rc != 0, "log", json_array_get(logs, 0));
     free(text);
     json_decref(logs);
@@ -357,6 +360,9 @@ cmd_darshan_bad_ost(int argc, char **argv)
     size_t n_res = 0;
     int npos, rc = 0;
 
+#ifdef TOKIO_HAVE_MPI
+    cli_mpi_hush();             /* under mpirun, rank 0 answers alone */
+#endif
     npos = cli_parse(argc, argv, opts, usage, description);
     if (npos < 0)
         return cli_parse_exit(npos);
@@ -372,18 +378,14 @@ cmd_darshan_bad_ost(int argc, char **argv)
 #ifdef TOKIO_HAVE_MPI
     /* under mpirun the other ranks only read logs for rank 0 */
     json_t **pre = NULL;
+    cli_mpi_unhush();
     int mpi = cli_mpi_active() && shard == NULL && !parts;
     if (mpi && cli_mpi_start() != 0)
         return cli_mpi_serve(cmd, observe_remote, (void *)cmd);
-    if (mpi && ((pre = calloc((size_t)npos, sizeof(*pre))) == NULL ||
-                cli_mpi_map(cmd, (const char *const *)argv + 1,
-                            (size_t)npos, observe_remote, (void *)cmd,
-                            pre) < 0)) {
-        if (pre == NULL)
-            cli_fail(cmd, "out of memory");
-        free(pre);
+    if (mpi && (pre = cli_mpi_map(cmd, (const char *const *)argv + 1,
+                                  (size_t)npos, observe_remote,
+                                  (void *)cmd)) == NULL)
         return cli_mpi_end(CLI_EXIT_FAILURE);
-    }
 #endif
     if (tokio_darshan_bad_ost_new(&b) < 0) {
         rc = cli_fail(cmd, NULL);
@@ -436,11 +438,8 @@ cmd_darshan_bad_ost(int argc, char **argv)
 out:
     tokio_darshan_bad_ost_free(b);
 #ifdef TOKIO_HAVE_MPI
-    for (int i = 0; pre != NULL && i < npos; i++)
-        json_decref(pre[i]);
-    free(pre);
     if (mpi)
-        rc = cli_mpi_end(rc);
+        rc = cli_mpi_finish(pre, (size_t)npos, rc);
 #endif
     return rc;
 }

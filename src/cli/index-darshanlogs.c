@@ -178,6 +178,9 @@ cmd_index_darshanlogs(int argc, char **argv)
     struct ui ui = { 0 };
     int npos, rc;
 
+#ifdef TOKIO_HAVE_MPI
+    cli_mpi_hush();             /* under mpirun, rank 0 answers alone */
+#endif
     npos = cli_parse(argc, argv, opts, usage, description);
     if (npos < 0)
         return cli_parse_exit(npos);
@@ -217,6 +220,7 @@ cmd_index_darshanlogs(int argc, char **argv)
         .arg = &ui,
     };
 #ifdef TOKIO_HAVE_MPI
+    cli_mpi_unhush();
     if (cli_mpi_active() && shard == NULL) {
         rc = cli_mpi_index(cmd, output, argv + 1, (size_t)npos, cfg, &o,
                            quiet);

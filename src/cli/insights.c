@@ -87,7 +87,8 @@ insights_remote(void *arg, const char *path)
     int lrc = tokio_insights_log(&res, w->cfg, path, NULL, w->o);
 
     if (lrc < 0)
-        return json_pack("{s:s, s:b}", "error", tokio_errmsg(),
+        return json_pack("{s:o, s:b}",
+                         "error", json_string_nocheck(tokio_errmsg()),
                          "skippable", lrc != TOKIO_ENOMEM);
     return json_pack("{s:o}", "res", res);
 }
@@ -145,6 +146,9 @@ cmd_insights(int argc, char **argv)
     int mpi = 0;
 #endif
 
+#ifdef TOKIO_HAVE_MPI
+    cli_mpi_hush();             /* under mpirun, rank 0 answers alone */
+#endif
     npos = cli_parse(argc, argv, opts, usage, description);
     if (npos < 0) {
         free(th.items);
@@ -187,16 +191,14 @@ cmd_insights(int argc, char **argv)
 #ifdef TOKIO_HAVE_MPI
     /* under mpirun the other ranks only read logs for rank 0 */
     struct remote w = { cfg, &o };
+    cli_mpi_unhush();
     if (cli_mpi_active() && cli_mpi_start() != 0) {
         rc = cli_mpi_serve(cmd, insights_remote, &w);
         goto done;
     }
     if ((mpi = cli_mpi_active()) &&
-        ((pre = calloc((size_t)npos, sizeof(*pre))) == NULL ||
-         cli_mpi_map(cmd, (const char *const *)argv + 1, (size_t)npos,
-                     insights_remote, &w, pre) < 0)) {
-        if (pre == NULL)
-            cli_fail(cmd, "out of memory");
+        (pre = cli_mpi_map(cmd, (const char *const *)argv + 1,
+                           (size_t)npos, insights_remote, &w)) == NULL) {
         rc = CLI_EXIT_FAILURE;
         goto done;
     }
@@ -258,11 +260,8 @@ cmd_insights(int argc, char **argv)
     }
 done:
 #ifdef TOKIO_HAVE_MPI
-    for (int i = 0; pre != NULL && i < npos; i++)
-        json_decref(pre[i]);
-    free(pre);
     if (mpi)
-        rc = cli_mpi_end(rc);
+        rc = cli_mpi_finish(pre, (size_t)npos, rc);
 #endif
     json_decref(results);
     json_decref(thresholds);

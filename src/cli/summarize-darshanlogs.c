@@ -30,7 +30,6 @@
  * is folded in the logs' order, so the output and the messages are one
  * process's.
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,12 +55,6 @@ static const char description[] =
     "Print, per Darshan log and mount point, the bytes its POSIX\n"
     "records read and wrote, as JSON.  One folder argument stands for\n"
     "the files in it.";
-
-static int
-skip_filter(const struct dirent *e)
-{
-    return strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-}
 
 /* A run over many logs: what summarize_one() folds them into. */
 struct run {
@@ -218,19 +211,15 @@ done:
 static json_t *
 read_remote(void *arg, const char *path)
 {
-    json_t *res = NULL, *why;
-    char *copy;
-    const char *msg;
+    json_t *res = NULL;
 
     (void)arg;
     if (tokio_darshan_bytes_per_fs(&res, path) == 0)
         return json_pack("{s:o}", "res", res);
-    if (tokio_errcode() == TOKIO_ENOMEM || (msg = key_of(tokio_errmsg(),
-                                                         &copy)) == NULL)
+    if (tokio_errcode() == TOKIO_ENOMEM)
         return NULL;
-    why = json_pack("{s:s}", "unreadable", msg);
-    free(copy);
-    return why;
+    return json_pack("{s:o}", "unreadable",
+                     json_string_nocheck(tokio_errmsg()));
 }
 
 /* Read the logs of logs[0, n) that summarize_one() would read on the
@@ -241,11 +230,11 @@ read_on_ranks(const struct run *r, char **logs, size_t n, json_t ***pre)
 {
     const char **todo = calloc(n + 1, sizeof(*todo));
     size_t *at = calloc(n + 1, sizeof(*at)), m = 0;
-    json_t **out = calloc(n + 1, sizeof(*out));
+    json_t **out;
     int rc = CLI_EXIT_OK;
 
     *pre = calloc(n + 1, sizeof(**pre));
-    if (todo == NULL || at == NULL || out == NULL || *pre == NULL) {
+    if (todo == NULL || at == NULL || *pre == NULL) {
         rc = cli_fail(r->cmd, "out of memory");
         n = 0;
     }
@@ -263,9 +252,9 @@ read_on_ranks(const struct run *r, char **logs, size_t n, json_t ***pre)
             todo[m++] = logs[i];
         }
     }
-    if (cli_mpi_map(r->cmd, todo, m, read_remote, NULL, out) < 0)
+    if ((out = cli_mpi_map(r->cmd, todo, m, read_remote, NULL)) == NULL)
         rc = CLI_EXIT_FAILURE;
-    for (size_t j = 0; rc == CLI_EXIT_OK && j < m; j++)
+    for (size_t j = 0; out != NULL && j < m; j++)
         (*pre)[at[j]] = out[j];
     free(todo);
     free(at);
@@ -282,41 +271,32 @@ write_compact(FILE *fp, void *ctx)
 }
 
 /* The logs to summarize: the arguments, or the regular files of the one
- * folder given, in name order; only those of the shard.  *out (free()
- * it and, when *owned, each entry) holds *n_out. */
+ * folder given, in name order (as index-darshanlogs lists it); only those
+ * of the shard.  *out (free() it and, when *owned, each entry) holds
+ * *n_out. */
 static int
 list_logs(const char *cmd, char **argv, int npos, unsigned k, unsigned n,
           char ***out, size_t *n_out, int *owned)
 {
     struct stat st;
-    char **v;
-    size_t m = 0;
+    char **v = NULL;
+    size_t m = 0, n_v = 0;
 
     *out = NULL;
     *n_out = 0;
     *owned = 0;
     if (npos == 1 && stat(argv[1], &st) == 0 && S_ISDIR(st.st_mode)) {
-        struct dirent **ents = NULL;
-        int ne = scandir(argv[1], &ents, skip_filter, alphasort);
-        if (ne < 0)
-            return cli_fail(cmd, "cannot read folder '%s'", argv[1]);
-        v = calloc((size_t)ne + 1, sizeof(*v));
-        for (int i = 0; i < ne; i++) {
-            size_t len = strlen(argv[1]) + strlen(ents[i]->d_name) + 2;
-            char *path = v != NULL ? malloc(len) : NULL;
-            if (path != NULL) {
-                snprintf(path, len, "%s/%s", argv[1], ents[i]->d_name);
-                if (stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-                    tokio_darshan_in_shard(path, k, n))
-                    v[m++] = path;
-                else
-                    free(path);
-            }
-            free(ents[i]);
-        }
-        free(ents);
-        if (v == NULL)
+        int rc = tokio_darshan_list_folder(argv[1], &v, &n_v);
+        if (rc == TOKIO_ENOMEM)
             return cli_fail(cmd, "out of memory");
+        if (rc < 0)
+            return cli_fail(cmd, "cannot read folder '%s'", argv[1]);
+        for (size_t i = 0; i < n_v; i++) {
+            if (tokio_darshan_in_shard(v[i], k, n))
+                v[m++] = v[i];
+            else
+                free(v[i]);
+        }
         *owned = 1;
     } else {
         if ((v = calloc((size_t)npos + 1, sizeof(*v))) == NULL)
@@ -355,6 +335,9 @@ cmd_summarize_darshanlogs(int argc, char **argv)
     unsigned shard_k, shard_n;
     int npos, owned = 0, lock = -1, rc = CLI_EXIT_OK;
 
+#ifdef TOKIO_HAVE_MPI
+    cli_mpi_hush();             /* under mpirun, rank 0 answers alone */
+#endif
     npos = cli_parse(argc, argv, opts, usage, description);
     if (npos < 0)
         return cli_parse_exit(npos);
@@ -368,6 +351,7 @@ cmd_summarize_darshanlogs(int argc, char **argv)
 #ifdef TOKIO_HAVE_MPI
     /* under mpirun the other ranks only read logs for rank 0 */
     json_t **pre = NULL;
+    cli_mpi_unhush();
     int mpi = cli_mpi_active() && shard == NULL;
     if (mpi && cli_mpi_start() != 0)
         return cli_mpi_serve(cmd, read_remote, NULL);
@@ -447,11 +431,8 @@ out:
     free(logs);
     json_decref(run.all);
 #ifdef TOKIO_HAVE_MPI
-    for (size_t i = 0; pre != NULL && i < n_logs; i++)
-        json_decref(pre[i]);
-    free(pre);
     if (mpi)
-        rc = cli_mpi_end(rc);
+        rc = cli_mpi_finish(pre, n_logs, rc);
 #endif
     return rc;
 }

@@ -1329,6 +1329,12 @@ list_dir(char ***out, size_t *n_out, const char *dir)
     return TOKIO_OK;
 }
 
+int
+tokio_darshan_list_folder(const char *dir, char ***out, size_t *n_out)
+{
+    return list_dir(out, n_out, dir);
+}
+
 static void
 warn_log(const struct tokio_darshan_index_opts *o, const char *path,
          const char *why)

@@ -17,15 +17,6 @@
 
 #define N_LOGS 48
 
-static int
-have(const char *what)
-{
-    char cmd[16500];
-
-    snprintf(cmd, sizeof(cmd), "%s >/dev/null 2>&1", what);
-    return system(cmd) == 0;
-}
-
 /* The generated logs, a broken one, two generated Lustre logs (p*: so
  * that the commands have LUSTRE records without the pack) and the pack's
  * Lustre logs in dir/logs; or skip when there is no MPI run to test. */
@@ -38,16 +29,9 @@ setup_logs(const char *dir)
         "pytokio-inputs/sample.darshan",
         "pytokio-inputs/noposix.darshan",
     };
-    const char *bin = getenv("TOKIO_BIN");
     char cmd[16384], path[4300];
 
-    assert_non_null(bin);
-    snprintf(cmd, sizeof(cmd), "grep -q 'rank%%d.part' '%s'", bin);
-    if (!have("command -v mpirun") || !have(cmd)) {
-        fprintf(stderr, "skipped: no mpirun, or tokio built without "
-                "TOKIO_MPI\n");
-        skip();
-    }
+    tokio_test_need_mpi();
     snprintf(path, sizeof(path), "%s/logs", dir);
     snprintf(cmd, sizeof(cmd), "mkdir '%s'", path);
     assert_int_equal(system(cmd), 0);
@@ -77,9 +61,9 @@ setup_logs(const char *dir)
  * `tokio ARGS` (a shell word list) once as one process in dir/one and
  * once under mpirun -n 4 in dir/mpi: the same standard output, the same
  * file F1 there (when written), the same exit status (returned), and the
- * same stderr -- whole when the status is 0; else its "tokio ..." lines,
- * as mpirun adds its own notice.  `seed` (or NULL): a file of dir copied
- * to F1 before each run.
+ * same stderr -- whole when the status is 0; else without mpirun's own
+ * notices (each a block between lines of dashes).  `seed` (or NULL): a
+ * file of dir copied to F1 before each run.
  */
 static int
 same_as_one(const char *dir, const char *args, const char *seed)
@@ -110,8 +94,8 @@ same_as_one(const char *dir, const char *args, const char *seed)
     assert_true(WIFEXITED(one) && WIFEXITED(mpi));
     assert_int_equal(WEXITSTATUS(mpi), WEXITSTATUS(one));
     if (WEXITSTATUS(one) != 0) {
-        snprintf(cmd, sizeof(cmd), "cd '%s/mpi' && grep '^tokio ' err "
-                 ">errt; mv errt err", dir);
+        snprintf(cmd, sizeof(cmd), "cd '%s/mpi' && sed '/^-----*$/,"
+                 "/^-----*$/d' err >errt && mv errt err", dir);
         assert_int_equal(system(cmd), 0);
     }
     for (size_t i = 0; i < 6; i++) {
@@ -222,6 +206,78 @@ test_insights(void **state)
     assert_file_has(dir, "one/err", "error: '../logs/zz-broken.darshan'");
 }
 
+/*
+ * Logs whose names are not UTF-8 (a log's outcome travels between ranks
+ * as JSON, which holds only UTF-8): their messages and results name them
+ * byte for byte as one process does.  In dir/logs: v-e<ff>.darshan
+ * (empty), v-l<ff>.darshan (a log) and w-b<fe>.darshan (not a log).
+ */
+static void
+test_names_not_utf8(void **state)
+{
+    const char *dir = *state;
+    char path[4300], *log;
+    size_t len;
+
+    setup_logs(dir);
+    snprintf(path, sizeof(path), "%s/logs/v-e\xff.darshan", dir);
+    tokio_test_write_file(path, "", 0);
+    snprintf(path, sizeof(path), "%s/logs/w-b\xfe.darshan", dir);
+    tokio_test_write_file(path, "not a log", 9);
+    snprintf(path, sizeof(path), "%s/logs/u1_app_id1001_1-1-1-1_1.darshan",
+             dir);
+    log = tokio_test_read_file(path, &len);
+    assert_non_null(log);
+    snprintf(path, sizeof(path), "%s/logs/v-l\xff.darshan", dir);
+    tokio_test_write_file(path, log, len);
+    free(log);
+
+    assert_int_equal(same_as_one(dir, "darshan-bad-ost ../logs/p9* "
+                                 "../logs/v-*", NULL), 0);
+    assert_file_has(dir, "one/err", "'../logs/v-e\xff.darshan' is empty");
+    assert_int_equal(same_as_one(dir, "darshan-bad-ost ../logs/p9* "
+                                 "../logs/w-*", NULL), 1);
+    assert_file_has(dir, "one/err", "error: '../logs/w-b\xfe.darshan'");
+    assert_int_equal(same_as_one(dir, "insights ../logs/p9* ../logs/v-l*",
+                                 NULL), 0);
+    assert_file_has(dir, "one/out", "== ../logs/v-l\xff.darshan");
+    assert_int_equal(same_as_one(dir, "insights --csv ../logs/v-l* "
+                                 "../logs/p9*", NULL), 0);
+    assert_int_equal(same_as_one(dir, "insights --silent-errors -j "
+                                 "../logs/w-* ../logs/p9*", NULL), 0);
+    assert_file_has(dir, "one/err", "skipped '../logs/w-b\xfe.darshan'");
+    assert_int_equal(same_as_one(dir, "insights ../logs/v-l* ../logs/w-*",
+                                 NULL), 1);
+    assert_int_equal(same_as_one(dir, "summarize-darshanlogs ../logs/v-l* "
+                                 "../logs/w-* ../logs/u2_*", NULL), 0);
+    assert_file_has(dir, "one/err", "skipping: '../logs/w-b\xfe.darshan'");
+}
+
+/* --help and a bad command line are said once (by rank 0), with the
+ * one process's exit status */
+static void
+test_command_line(void **state)
+{
+    static const char *const cmds[] = {
+        "summarize-darshanlogs", "darshan-bad-ost", "insights",
+        "index-darshanlogs",
+    };
+    const char *dir = *state;
+    char args[256];
+
+    tokio_test_need_mpi();
+    for (size_t i = 0; i < sizeof(cmds) / sizeof(*cmds); i++) {
+        snprintf(args, sizeof(args), "%s --help", cmds[i]);
+        assert_int_equal(same_as_one(dir, args, NULL), 0);
+        assert_file_has(dir, "one/out", "usage: tokio ");
+        snprintf(args, sizeof(args), "%s --no-such-option x", cmds[i]);
+        assert_int_equal(same_as_one(dir, args, NULL), 2);
+        assert_file_has(dir, "one/err", "unknown option '--no-such-option'");
+        /* no logs given */
+        assert_int_equal(same_as_one(dir, cmds[i], NULL), 2);
+    }
+}
+
 int
 main(void)
 {
@@ -233,6 +289,12 @@ main(void)
                                         tokio_test_mkdtemp_setup,
                                         tokio_test_remove_dir),
         cmocka_unit_test_setup_teardown(test_insights,
+                                        tokio_test_mkdtemp_setup,
+                                        tokio_test_remove_dir),
+        cmocka_unit_test_setup_teardown(test_names_not_utf8,
+                                        tokio_test_mkdtemp_setup,
+                                        tokio_test_remove_dir),
+        cmocka_unit_test_setup_teardown(test_command_line,
                                         tokio_test_mkdtemp_setup,
                                         tokio_test_remove_dir),
     };

@@ -142,6 +142,17 @@ TOKIO_API int tokio_darshan_index(
     struct tokio_darshan_index_stats *stats_out);
 
 /**
+ * The logs tokio_darshan_index() takes for the folder `dir`: its regular
+ * files (links to them included) as "dir/name", in byte order of their
+ * names.  *out is a new array of *n_out new strings (free() each and it;
+ * NULL when there are none).
+ *
+ * @return TOKIO_OK; TOKIO_EIO (the folder cannot be read); TOKIO_ENOMEM.
+ */
+TOKIO_API int tokio_darshan_list_folder(const char *dir, char ***out,
+                                        size_t *n_out);
+
+/**
  * Whether `name` belongs to shard `k` of `n` (1 <= k <= n): zlib's
  * crc32 of its bytes, modulo n, is k - 1.  Stable across runs, hosts and
  * versions, so a Slurm array task or cron job always gets the same share.

@@ -31,9 +31,11 @@
  * the worker keeps by the item's place; at the end each worker sends its
  * outcomes to rank 0 as JSON text (tokio_json_dumps(), read back with
  * jansson: reals are written in shortest round-trip form, so they come
- * back the same doubles), and rank 0 folds them in the items' order.
+ * back the same doubles; strings are escaped on the way, recode(), so
+ * that bytes that are not UTF-8 come back too), and rank 0 folds them in
+ * the items' order.
  */
-#include <dirent.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <mpi.h>
 #include <stdint.h>
@@ -48,6 +50,7 @@
 #include "cli/mpi/mpi_run.h"
 #include "tokio/output.h"
 #include "tokio/tools/darshan_indexer.h"
+#include "tokio/util.h"
 
 enum { TAG_REQ = 1, TAG_WORK = 2, TAG_RES = 3, TAG_CTL = 4, BATCH = 4 };
 
@@ -90,14 +93,66 @@ cli_mpi_active(void)
            getenv("PMI_SIZE") != NULL || getenv("PMIX_RANK") != NULL;
 }
 
-static int
-cmp_str(const void *a, const void *b)
+/* A hushed rank's standard output and error (-1: not hushed). */
+static int hushed_out = -1, hushed_err = -1;
+
+/*
+ * A rank that ends still hushed (--help, a bad command line) exits 0:
+ * mpirun aborts the job as soon as any rank exits non-zero, and could
+ * kill rank 0 before it has said why.  Rank 0's status is the job's.
+ */
+static void
+exit_hushed(void)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    if (hushed_err >= 0)
+        _exit(0);
+}
+
+void
+cli_mpi_hush(void)
+{
+    const char *rank = getenv("OMPI_COMM_WORLD_RANK");
+    int null;
+
+    if (rank == NULL)
+        rank = getenv("PMI_RANK");
+    if (rank == NULL)
+        rank = getenv("PMIX_RANK");
+    if (rank == NULL || atoi(rank) == 0 || hushed_err >= 0 ||
+        (null = open("/dev/null", O_WRONLY)) < 0)
+        return;
+    fflush(stdout);
+    fflush(stderr);
+    hushed_out = dup(STDOUT_FILENO);
+    hushed_err = dup(STDERR_FILENO);
+    if (hushed_out >= 0 && hushed_err >= 0 && atexit(exit_hushed) == 0) {
+        dup2(null, STDOUT_FILENO);
+        dup2(null, STDERR_FILENO);
+    } else {                    /* cannot be undone: say it all */
+        close(hushed_out);
+        close(hushed_err);
+        hushed_out = hushed_err = -1;
+    }
+    close(null);
+}
+
+void
+cli_mpi_unhush(void)
+{
+    if (hushed_err < 0)
+        return;
+    fflush(stdout);
+    fflush(stderr);
+    dup2(hushed_out, STDOUT_FILENO);
+    dup2(hushed_err, STDERR_FILENO);
+    close(hushed_out);
+    close(hushed_err);
+    hushed_out = hushed_err = -1;
 }
 
 /* The logs to index: `inputs`, or the regular files in the one folder
- * given, in name order.  NULL (and *n 0) on failure. */
+ * given, as the one-process command lists it.  NULL (and *n 0) on
+ * failure, or for a folder without files. */
 static char **
 expand(char **inputs, size_t n_in, size_t *n)
 {
@@ -105,38 +160,9 @@ expand(char **inputs, size_t n_in, size_t *n)
     char **out = NULL;
 
     *n = 0;
-    if (n_in == 1 && stat(inputs[0], &sb) == 0 && S_ISDIR(sb.st_mode)) {
-        DIR *d = opendir(inputs[0]);
-        struct dirent *e;
-        size_t cap = 0;
-        if (d == NULL)
-            return NULL;
-        while ((e = readdir(d)) != NULL) {
-            size_t len = strlen(inputs[0]) + strlen(e->d_name) + 2;
-            char *p = malloc(len);
-            if (p == NULL)
-                break;
-            snprintf(p, len, "%s/%s", inputs[0], e->d_name);
-            if (stat(p, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-                free(p);
-                continue;
-            }
-            if (*n == cap) {
-                char **more = realloc(out, (cap = cap ? 2 * cap : 256) *
-                                      sizeof(*out));
-                if (more == NULL) {
-                    free(p);
-                    break;
-                }
-                out = more;
-            }
-            out[(*n)++] = p;
-        }
-        closedir(d);
-        if (*n > 0)
-            qsort(out, *n, sizeof(*out), cmp_str);
-        return out;
-    }
+    if (n_in == 1 && stat(inputs[0], &sb) == 0 && S_ISDIR(sb.st_mode))
+        return tokio_darshan_list_folder(inputs[0], &out, n) == 0 ? out
+                                                                  : NULL;
     out = calloc(n_in ? n_in : 1, sizeof(*out));
     for (size_t i = 0; out != NULL && i < n_in; i++)
         if ((out[(*n)++] = strdup(inputs[i])) == NULL)
@@ -403,9 +429,99 @@ map_batch(void *arg, const size_t *index, const char *const *items,
         snprintf(key, sizeof(key), "%zu", index[k]);
         if (v == NULL || json_object_set_new(j->got, key, v) < 0) {
             cli_fail(j->cmd, "cannot keep the result of '%s' (out of "
-                     "memory, or a name that is not UTF-8)", items[k]);
+                     "memory)", items[k]);
             return -1;
         }
+    }
+    return 0;
+}
+
+/*
+ * Outcomes travel as JSON text, which holds only UTF-8; a log's path, and
+ * so its messages and results, need not be.  On the way each string value
+ * is escaped and then restored: each byte that does not decode as UTF-8,
+ * and each ESC, becomes ESC and two hex digits.  (Keys name fields: they
+ * are UTF-8.)
+ */
+enum { ESC = 0x01 };
+
+static int
+hex_digit(int c)
+{
+    return c >= '0' && c <= '9' ? c - '0'
+         : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* Whether `s` (n bytes) changes when escaped (to_wire) or restored. */
+static int
+changes(const unsigned char *s, size_t n, int to_wire)
+{
+    const unsigned char *p = s, *end = s + n;
+
+    if (memchr(s, ESC, n) != NULL)
+        return 1;
+    while (to_wire && p < end)
+        if (tokio_utf8_next(&p, end) == TOKIO_UTF8_INVALID)
+            return 1;
+    return 0;
+}
+
+/* The string `v` escaped (to_wire) or restored, in place.  0, or -1
+ * when out of memory. */
+static int
+recode_string(json_t *v, int to_wire)
+{
+    const unsigned char *p = (const unsigned char *)json_string_value(v);
+    size_t n = json_string_length(v), k = 0;
+    const unsigned char *end = p + n;
+    char *t;
+    int rc;
+
+    if (!changes(p, n, to_wire))
+        return 0;
+    if ((t = malloc(3 * n + 1)) == NULL)
+        return -1;
+    while (p < end) {
+        const unsigned char *c = p;
+        if (to_wire && (*c == ESC ||
+                        tokio_utf8_next(&p, end) == TOKIO_UTF8_INVALID)) {
+            k += (size_t)sprintf(t + k, "%c%02x", ESC, *c);
+            p = c + 1;
+        } else if (to_wire) {
+            memcpy(t + k, c, (size_t)(p - c));
+            k += (size_t)(p - c);
+        } else if (*c == ESC && end - c >= 3 && hex_digit(c[1]) >= 0 &&
+                   hex_digit(c[2]) >= 0) {
+            t[k++] = (char)(hex_digit(c[1]) * 16 + hex_digit(c[2]));
+            p += 3;
+        } else {
+            t[k++] = (char)*p++;
+        }
+    }
+    rc = json_string_setn_nocheck(v, t, k);
+    free(t);
+    return rc;
+}
+
+/* Every string value in `v` escaped or restored (recode_string()). */
+static int
+recode(json_t *v, int to_wire)
+{
+    const char *key;
+    json_t *x;
+    size_t i;
+
+    if (json_is_string(v))
+        return recode_string(v, to_wire);
+    if (json_is_array(v)) {
+        json_array_foreach(v, i, x)
+            if (recode(x, to_wire) < 0)
+                return -1;
+    }
+    if (json_is_object(v)) {
+        json_object_foreach(v, key, x)
+            if (recode(x, to_wire) < 0)
+                return -1;
     }
     return 0;
 }
@@ -416,12 +532,15 @@ enum { CHUNK = 1 << 30 };
 /* A worker's outcomes, as JSON text, to rank 0: first its length and
  * whether this rank failed, then the text. */
 static void
-send_outcomes(const char *cmd, const json_t *got, int failed)
+send_outcomes(const char *cmd, json_t *got, int failed)
 {
     char *text = NULL;
     long long head[2] = { 0, failed };
 
-    if (!failed && tokio_json_dumps(&text, got, 0) < 0) {
+    if (!failed && recode(got, 1) < 0) {
+        cli_fail(cmd, "out of memory sending results");
+        head[1] = 1;
+    } else if (!failed && tokio_json_dumps(&text, got, 0) < 0) {
         cli_fail(cmd, NULL);
         head[1] = 1;
     }
@@ -480,9 +599,23 @@ recv_outcomes(const char *cmd, int r, json_t **out, size_t n)
         cli_fail(cmd, "rank %d's results cannot be read: %s", r, err.text);
         return -1;
     }
+    if (recode(got, 0) < 0) {
+        cli_fail(cmd, "out of memory taking rank %d's results", r);
+        json_decref(got);
+        return -1;
+    }
     take_outcomes(got, out, n);
     json_decref(got);
     return head[1] ? -1 : 0;
+}
+
+/* out[0, n) and out released (NULL entries, or out NULL, are fine) */
+static void
+free_outcomes(json_t **out, size_t n)
+{
+    for (size_t i = 0; out != NULL && i < n; i++)
+        json_decref(out[i]);
+    free(out);
 }
 
 int
@@ -517,16 +650,20 @@ cli_mpi_serve(const char *cmd, cli_mpi_item_fn fn, void *arg)
     }
 }
 
-int
+json_t **
 cli_mpi_map(const char *cmd, const char *const *items, size_t n,
-            cli_mpi_item_fn fn, void *arg, json_t **out)
+            cli_mpi_item_fn fn, void *arg)
 {
     struct map_job job = { cmd, fn, arg, json_object() };
+    json_t **out = calloc(n + 1, sizeof(*out));
     int size, failed;
 
+    if (out == NULL) {
+        json_decref(job.got);
+        cli_fail(cmd, "out of memory");
+        return NULL;
+    }
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    for (size_t i = 0; i < n; i++)
-        out[i] = NULL;
     tell_workers(-1);
     failed = distribute(cmd, items, n, map_batch, &job) < 0;
     if (size == 1)
@@ -542,11 +679,11 @@ cli_mpi_map(const char *cmd, const char *const *items, size_t n,
             failed = 1;
         }
     }
-    for (size_t i = 0; failed && i < n; i++) {
-        json_decref(out[i]);
-        out[i] = NULL;
+    if (failed) {
+        free_outcomes(out, n);
+        return NULL;
     }
-    return failed ? -1 : 0;
+    return out;
 }
 
 int
@@ -555,4 +692,11 @@ cli_mpi_end(int rc)
     tell_workers(rc);
     MPI_Finalize();
     return rc;
+}
+
+int
+cli_mpi_finish(json_t **out, size_t n, int rc)
+{
+    free_outcomes(out, n);
+    return cli_mpi_end(rc);
 }

@@ -10,10 +10,10 @@
  *       if (cli_mpi_start() != 0)                 (a worker rank)
  *           return cli_mpi_serve(cmd, one_log, &ctx);
  *       ... rank 0: lists the logs as one process does ...
- *       cli_mpi_map(cmd, logs, n, one_log, &ctx, out);
+ *       out = cli_mpi_map(cmd, logs, n, one_log, &ctx);
  *       ... folds out[0..n) in the logs' order, as one process would
  *       have folded its own results, and writes ...
- *       rc = cli_mpi_end(rc);
+ *       rc = cli_mpi_finish(out, n, rc);
  *   }
  *
  * so the output, the messages and the exit status are those of one
@@ -31,6 +31,16 @@ struct tokio_darshan_index_opts;
 
 /* Whether an MPI launcher started this process (no flag needed). */
 int cli_mpi_active(void);
+
+/* Before the command line is read: on a launcher's rank other than 0,
+ * standard output and error go to /dev/null until cli_mpi_unhush(), so
+ * --help, a bad command line and the checks before the run are said
+ * once, by rank 0; a rank that exits still hushed exits 0, leaving the
+ * job's exit status to rank 0. */
+void cli_mpi_hush(void);
+
+/* Once the command line is read: standard output and error back. */
+void cli_mpi_unhush(void);
 
 /* `mpirun -n N tokio index-darshanlogs`: the whole run; an exit status. */
 int cli_mpi_index(const char *cmd, const char *output, char **inputs,
@@ -53,15 +63,19 @@ int cli_mpi_serve(const char *cmd, cli_mpi_item_fn fn, void *arg);
 
 /*
  * Rank 0: `fn` over items[0, n) on the ranks that ask for work (on rank 0
- * itself when it is the only one); out[i] gets item i's outcome (a new
- * reference each; out has n entries).  0, or -1 when a rank could not go
- * on (it named the item; out is then released and all NULL).
+ * itself when it is the only one): a new array of the n outcomes, item
+ * i's at [i] (release it with cli_mpi_finish()), or NULL when a rank
+ * could not go on (it named the item) or out of memory (reported).
  */
-int cli_mpi_map(const char *cmd, const char *const *items, size_t n,
-                cli_mpi_item_fn fn, void *arg, json_t **out);
+json_t **cli_mpi_map(const char *cmd, const char *const *items, size_t n,
+                     cli_mpi_item_fn fn, void *arg);
 
 /* Rank 0: `rc` to the workers (their cli_mpi_serve() returns it), then
  * MPI_Finalize.  Returns rc. */
 int cli_mpi_end(int rc);
+
+/* Rank 0, the end of the run: the outcomes out[0, n) of cli_mpi_map()
+ * (NULL, or entries NULL, are fine) released, then cli_mpi_end(rc). */
+int cli_mpi_finish(json_t **out, size_t n, int rc);
 
 #endif
