@@ -85,11 +85,42 @@ test_mpi_index_is_one_run(void **state)
     assert_int_not_equal(access(path, F_OK), 0);
 }
 
+/* An empty folder: an empty index, as one process writes it (the MPI
+ * run failed with "cannot list" and wrote nothing). */
+static void
+test_mpi_index_of_empty_folder(void **state)
+{
+    const char *dir = *state;
+    const char *bin = getenv("TOKIO_BIN");
+    char cmd[16384], path[4300], *want, *got;
+
+    tokio_test_need_mpi();
+    snprintf(cmd, sizeof(cmd), "cd '%s' && mkdir empty && env -u "
+             "OMPI_COMM_WORLD_SIZE '%s' index-darshanlogs -q -o one.db "
+             "empty && ASAN_OPTIONS=detect_leaks=0 mpirun "
+             "--allow-run-as-root --oversubscribe -n 2 '%s' "
+             "index-darshanlogs -o mpi.db empty", dir, bin, bin);
+    assert_int_equal(system(cmd), 0);
+    snprintf(path, sizeof(path), "%s/one.db", dir);
+    want = tokio_test_sqlite_dump(path);
+    TOKIO_TEST_NEED_SQLITE3(want);
+    assert_non_null(strstr(want, "CREATE TABLE"));
+    snprintf(path, sizeof(path), "%s/mpi.db", dir);
+    got = tokio_test_sqlite_dump(path);
+    assert_non_null(got);
+    assert_string_equal(got, want);
+    free(got);
+    free(want);
+}
+
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_mpi_index_is_one_run,
+                                        tokio_test_mkdtemp_setup,
+                                        tokio_test_remove_dir),
+        cmocka_unit_test_setup_teardown(test_mpi_index_of_empty_folder,
                                         tokio_test_mkdtemp_setup,
                                         tokio_test_remove_dir),
     };

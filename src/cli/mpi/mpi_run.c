@@ -151,23 +151,23 @@ cli_mpi_unhush(void)
 }
 
 /* The logs to index: `inputs`, or the regular files in the one folder
- * given, as the one-process command lists it.  NULL (and *n 0) on
- * failure, or for a folder without files. */
-static char **
-expand(char **inputs, size_t n_in, size_t *n)
+ * given, as the one-process command lists it (none, for an empty
+ * folder).  -1 when the folder cannot be listed or memory runs out. */
+static int
+expand(char **inputs, size_t n_in, char ***out, size_t *n)
 {
     struct stat sb;
-    char **out = NULL;
 
+    *out = NULL;
     *n = 0;
     if (n_in == 1 && stat(inputs[0], &sb) == 0 && S_ISDIR(sb.st_mode))
-        return tokio_darshan_list_folder(inputs[0], &out, n) == 0 ? out
-                                                                  : NULL;
-    out = calloc(n_in ? n_in : 1, sizeof(*out));
-    for (size_t i = 0; out != NULL && i < n_in; i++)
-        if ((out[(*n)++] = strdup(inputs[i])) == NULL)
-            (*n)--;
-    return out;
+        return tokio_darshan_list_folder(inputs[0], out, n) == 0 ? 0 : -1;
+    if ((*out = calloc(n_in ? n_in : 1, sizeof(**out))) == NULL)
+        return -1;
+    for (; *n < n_in; (*n)++)
+        if (((*out)[*n] = strdup(inputs[*n])) == NULL)
+            return -1;
+    return 0;
 }
 
 static void
@@ -363,8 +363,7 @@ cli_mpi_index(const char *cmd, const char *output, char **inputs, size_t n,
         return CLI_EXIT_FAILURE;
     }
     if (rank == 0) {
-        logs = expand(inputs, n, &n_logs);
-        if (logs == NULL && n_logs == 0) {
+        if (expand(inputs, n, &logs, &n_logs) < 0) {
             cli_fail(cmd, "cannot list '%s'", inputs[0]);
             MPI_Abort(MPI_COMM_WORLD, CLI_EXIT_FAILURE);
         }
@@ -393,6 +392,9 @@ cli_mpi_index(const char *cmd, const char *output, char **inputs, size_t n,
             rc = CLI_EXIT_FAILURE;
         } else if (np > 0 && tokio_darshan_index_merge(
                        output, (const char *const *)parts, np) < 0) {
+            rc = cli_fail(cmd, NULL);
+        } else if (np == 0 &&   /* nothing to index: an empty index */
+                   tokio_darshan_index(output, NULL, 0, cfg, &o, NULL) < 0) {
             rc = cli_fail(cmd, NULL);
         }
         for (size_t i = 0; i < np; i++) {
