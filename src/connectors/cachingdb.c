@@ -653,11 +653,7 @@ create_sql(const struct tokio_db_table *t)
         tokio__sbuf_str(&b, ")");
     }
     tokio__sbuf_str(&b, ")");
-    if (b.failed) {
-        free(b.s);
-        return NULL;
-    }
-    return b.s;
+    return tokio__sbuf_take(&b);
 }
 
 /* Table names are pasted into SQL: allow identifiers only. */
@@ -789,11 +785,7 @@ memo_key(const char *sql, const struct tokio_db_value *params, size_t n)
             break;
         }
     }
-    if (b.failed) {
-        free(b.s);
-        return NULL;
-    }
-    return b.s;
+    return tokio__sbuf_take(&b);
 }
 
 static int

@@ -4,6 +4,7 @@
 #include "core/sbuf.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -39,4 +40,13 @@ int
 tokio__sbuf_str(struct tokio__sbuf *b, const char *s)
 {
     return tokio__sbuf_add(b, s, strlen(s));
+}
+
+char *
+tokio__sbuf_take(struct tokio__sbuf *b)
+{
+    if (!b->failed)
+        return b->s;
+    free(b->s);
+    return NULL;
 }

@@ -21,4 +21,8 @@ int tokio__sbuf_add(struct tokio__sbuf *b, const void *p, size_t n);
 /* Append the string `s`, as tokio__sbuf_add(). */
 int tokio__sbuf_str(struct tokio__sbuf *b, const char *s);
 
+/* The string built, the caller's to free; NULL (nothing kept) when an
+ * append failed. */
+char *tokio__sbuf_take(struct tokio__sbuf *b);
+
 #endif

@@ -152,11 +152,8 @@ build_query(char **out, const struct category *c,
     tokio__sbuf_str(&b, "\nORDER BY (readbytes+writebytes) DESC");
     if (f->max_results > 0)
         tokio__sbuf_str(&b, "\nLIMIT ?");
-    if (b.failed) {
-        free(b.s);
+    if ((*out = tokio__sbuf_take(&b)) == NULL)
         return tokio__error(TOKIO_ENOMEM, "out of memory building a query");
-    }
-    *out = b.s;
     return TOKIO_OK;
 }
 

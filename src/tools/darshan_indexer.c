@@ -721,11 +721,7 @@ create_summaries_sql(void)
                     "        FOREIGN KEY (log_id) REFERENCES headers "
                     "(log_id),\n"
                     "        UNIQUE(log_id, fs_id)\n    )\n    ");
-    if (b.failed) {
-        free(b.s);
-        return NULL;
-    }
-    return b.s;
+    return tokio__sbuf_take(&b);
 }
 
 static char *
@@ -746,11 +742,7 @@ insert_summary_sql(void)
     for (int i = 0; i < N_INT + N_REAL; i++)
         tokio__sbuf_str(&b, ", ?");
     tokio__sbuf_str(&b, ")");
-    if (b.failed) {
-        free(b.s);
-        return NULL;
-    }
-    return b.s;
+    return tokio__sbuf_take(&b);
 }
 
 /* The header's columns in the reference's insert order; a headers row
