@@ -40,6 +40,7 @@
 #include "core/alloc.h"
 #include "core/beside.h"
 #include "core/error.h"
+#include "core/sbuf.h"
 
 /* Connector/C defaults when the caller gives none (seconds). */
 #define DEFAULT_CONNECT_TIMEOUT 10
@@ -133,42 +134,6 @@ quote_ident(char *buf, size_t size, const char *name)
     buf[j++] = '"';
     buf[j] = '\0';
     return 0;
-}
-
-/* A growing string; `ok` drops to 0 on the first failed append. */
-struct sbuf {
-    char *s;
-    size_t len, cap;
-    int ok;
-};
-
-static void
-sb_add(struct sbuf *b, const char *s, size_t n)
-{
-    if (!b->ok)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 128;
-        char *p;
-
-        while (b->len + n + 1 > cap)
-            cap *= 2;
-        if ((p = tokio__realloc(b->s, cap)) == NULL) {
-            b->ok = 0;
-            return;
-        }
-        b->s = p;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->len, s, n);
-    b->len += n;
-    b->s[b->len] = '\0';
-}
-
-static void
-sb_str(struct sbuf *b, const char *s)
-{
-    sb_add(b, s, strlen(s));
 }
 
 /* ---- the server ------------------------------------------------------ */
@@ -663,36 +628,32 @@ store_open(struct tokio_cachingdb *db)
 static char *
 create_sql(const struct tokio_db_table *t)
 {
-    struct sbuf b = { NULL, 0, 0, 1 };
+    struct tokio__sbuf b = { 0 };
     char q[512];
 
     if (quote_ident(q, sizeof(q), t->name) < 0)
         return NULL;
     /* the reference's "CREATE TABLE IF NOT EXISTS %s (%s, PRIMARY KEY(%s))",
      * with the name as given so the stored schema reads as the reference's */
-    sb_str(&b, "CREATE TABLE IF NOT EXISTS ");
-    sb_str(&b, t->name);
-    sb_str(&b, " (");
+    tokio__sbuf_str(&b, "CREATE TABLE IF NOT EXISTS ");
+    tokio__sbuf_str(&b, t->name);
+    tokio__sbuf_str(&b, " (");
     for (size_t i = 0; i < t->n_columns; i++) {
         if (i)
-            sb_str(&b, ", ");
-        sb_str(&b, t->columns[i]);
+            tokio__sbuf_str(&b, ", ");
+        tokio__sbuf_str(&b, t->columns[i]);
     }
     if (t->n_primary_key) {
-        sb_str(&b, ", PRIMARY KEY(");
+        tokio__sbuf_str(&b, ", PRIMARY KEY(");
         for (size_t i = 0; i < t->n_primary_key; i++) {
             if (i)
-                sb_str(&b, ", ");
-            sb_str(&b, t->primary_key[i]);
+                tokio__sbuf_str(&b, ", ");
+            tokio__sbuf_str(&b, t->primary_key[i]);
         }
-        sb_str(&b, ")");
+        tokio__sbuf_str(&b, ")");
     }
-    sb_str(&b, ")");
-    if (!b.ok) {
-        free(b.s);
-        return NULL;
-    }
-    return b.s;
+    tokio__sbuf_str(&b, ")");
+    return tokio__sbuf_take(&b);
 }
 
 /* Table names are pasted into SQL: allow identifiers only. */
@@ -754,17 +715,17 @@ keep_row(struct tokio_cachingdb *db, struct kept_table *t,
     int rc;
 
     if (t->width == 0) {
-        struct sbuf b = { NULL, 0, 0, 1 };
+        struct tokio__sbuf b = { 0 };
         char q[512];
 
         quote_ident(q, sizeof(q), t->name);
-        sb_str(&b, "INSERT OR REPLACE INTO ");
-        sb_str(&b, q);
-        sb_str(&b, " VALUES (");
+        tokio__sbuf_str(&b, "INSERT OR REPLACE INTO ");
+        tokio__sbuf_str(&b, q);
+        tokio__sbuf_str(&b, " VALUES (");
         for (size_t i = 0; i < n; i++)
-            sb_str(&b, i ? ",?" : "?");
-        sb_str(&b, ")");
-        if (!b.ok) {
+            tokio__sbuf_str(&b, i ? ",?" : "?");
+        tokio__sbuf_str(&b, ")");
+        if (b.failed) {
             free(b.s);
             return tokio__error(TOKIO_ENOMEM, "out of memory keeping table "
                                 "'%s'", t->name);
@@ -800,35 +761,31 @@ keep_row(struct tokio_cachingdb *db, struct kept_table *t,
 static char *
 memo_key(const char *sql, const struct tokio_db_value *params, size_t n)
 {
-    struct sbuf b = { NULL, 0, 0, 1 };
+    struct tokio__sbuf b = { 0 };
     char num[64];
 
-    sb_str(&b, sql);
+    tokio__sbuf_str(&b, sql);
     for (size_t i = 0; i < n; i++) {
-        sb_add(&b, "\x1f", 1);
+        tokio__sbuf_add(&b, "\x1f", 1);
         switch (params[i].type) {
         case TOKIO_DB_INT:
             snprintf(num, sizeof(num), "i%" PRId64, params[i].i);
-            sb_str(&b, num);
+            tokio__sbuf_str(&b, num);
             break;
         case TOKIO_DB_REAL:
             snprintf(num, sizeof(num), "r%.17g", params[i].d);
-            sb_str(&b, num);
+            tokio__sbuf_str(&b, num);
             break;
         case TOKIO_DB_TEXT:
-            sb_add(&b, "t", 1);
-            sb_add(&b, params[i].s ? params[i].s : "", params[i].len);
+            tokio__sbuf_add(&b, "t", 1);
+            tokio__sbuf_add(&b, params[i].s ? params[i].s : "", params[i].len);
             break;
         default:
-            sb_add(&b, "n", 1);
+            tokio__sbuf_add(&b, "n", 1);
             break;
         }
     }
-    if (!b.ok) {
-        free(b.s);
-        return NULL;
-    }
-    return b.s;
+    return tokio__sbuf_take(&b);
 }
 
 static int
@@ -1157,7 +1114,7 @@ copy_file(const char *from, const char *to)
 static int
 save_tables(struct tokio_cachingdb *db, const char *tmp, const char *path)
 {
-    struct sbuf b = { NULL, 0, 0, 1 };
+    struct tokio__sbuf b = { 0 };
     int rc;
 
     if (db->store_in_txn) {
@@ -1165,8 +1122,8 @@ save_tables(struct tokio_cachingdb *db, const char *tmp, const char *path)
             return rc;
         db->store_in_txn = 0;
     }
-    sb_str(&b, "ATTACH DATABASE ? AS tokio_out");
-    if (!b.ok)
+    tokio__sbuf_str(&b, "ATTACH DATABASE ? AS tokio_out");
+    if (b.failed)
         return tokio__error(TOKIO_ENOMEM, "out of memory saving '%s'", path);
     sqlite3_stmt *st = NULL;
     rc = sqlite3_prepare_v2(db->store, b.s, -1, &st, NULL);
@@ -1189,7 +1146,7 @@ save_tables(struct tokio_cachingdb *db, const char *tmp, const char *path)
         rc = store_exec(db, "BEGIN");
     for (size_t i = 0; rc >= 0 && i < db->n_tables; i++) {
         struct kept_table *t = &db->tables[i];
-        struct sbuf c = { NULL, 0, 0, 1 };
+        struct tokio__sbuf c = { 0 };
         char q[512];
 
         if (t->width == 0)
@@ -1197,14 +1154,15 @@ save_tables(struct tokio_cachingdb *db, const char *tmp, const char *path)
         quote_ident(q, sizeof(q), t->name);
         /* the same text as the reference's, in the attached file: SQLite
          * stores "CREATE TABLE name (...)" whatever the schema prefix */
-        sb_str(&c, "CREATE TABLE IF NOT EXISTS tokio_out.");
-        sb_str(&c, t->create_sql + strlen("CREATE TABLE IF NOT EXISTS "));
-        sb_str(&c, "; INSERT OR REPLACE INTO tokio_out.");
-        sb_str(&c, q);
-        sb_str(&c, " SELECT * FROM main.");
-        sb_str(&c, q);
-        sb_str(&c, " ORDER BY rowid");
-        if (!c.ok)
+        tokio__sbuf_str(&c, "CREATE TABLE IF NOT EXISTS tokio_out.");
+        tokio__sbuf_str(&c, t->create_sql +
+                            strlen("CREATE TABLE IF NOT EXISTS "));
+        tokio__sbuf_str(&c, "; INSERT OR REPLACE INTO tokio_out.");
+        tokio__sbuf_str(&c, q);
+        tokio__sbuf_str(&c, " SELECT * FROM main.");
+        tokio__sbuf_str(&c, q);
+        tokio__sbuf_str(&c, " ORDER BY rowid");
+        if (c.failed)
             rc = tokio__error(TOKIO_ENOMEM, "out of memory saving '%s'",
                               path);
         else if ((rc = sqlite3_exec(db->store, c.s, NULL, NULL, NULL))

@@ -223,11 +223,25 @@ tokio_lmtdb_name_of(const struct tokio_lmtdb *lmt, enum tokio_lmtdb_kind kind,
     return m->names[m->ids[lo - 1].index];
 }
 
-/* "YYYY-MM-DD HH:MM:SS" of a local epoch (the reference's strftime). */
+/* The two text parameters of a query over start..end: each time as
+ * "YYYY-MM-DD HH:MM:SS" of a local epoch (the reference's strftime),
+ * written into a and b. */
 static int
-stamp(char buf[32], int64_t t)
+range_params(struct tokio_db_value p[2], char a[32], char b[32],
+             int64_t start, int64_t end)
 {
-    return tokio_time_format(buf, 32, t, "%Y-%m-%d %H:%M:%S");
+    int rc;
+
+    if ((rc = tokio_time_format(a, 32, start, "%Y-%m-%d %H:%M:%S")) < 0 ||
+        (rc = tokio_time_format(b, 32, end, "%Y-%m-%d %H:%M:%S")) < 0)
+        return rc;
+    memset(p, 0, 2 * sizeof(*p));
+    p[0].type = p[1].type = TOKIO_DB_TEXT;
+    p[0].s = a;
+    p[0].len = strlen(a);
+    p[1].s = b;
+    p[1].len = strlen(b);
+    return TOKIO_OK;
 }
 
 struct minmax {
@@ -260,14 +274,8 @@ tokio_lmtdb_get_ts_ids(struct tokio_lmtdb *lmt, int64_t start, int64_t end,
     struct tokio_db_value p[2];
     int rc;
 
-    if ((rc = stamp(a, start)) < 0 || (rc = stamp(b, end)) < 0)
+    if ((rc = range_params(p, a, b, start, end)) < 0)
         return rc;
-    memset(p, 0, sizeof(p));
-    p[0].type = p[1].type = TOKIO_DB_TEXT;
-    p[0].s = a;
-    p[0].len = strlen(a);
-    p[1].s = b;
-    p[1].len = strlen(b);
     rc = tokio_cachingdb_query(lmt->db, "SELECT TIMESTAMP_INFO.TS_ID FROM "
                                "TIMESTAMP_INFO WHERE TIMESTAMP >= %(ps)s AND "
                                "TIMESTAMP <= %(ps)s", p, 2, NULL, 0,
@@ -356,14 +364,8 @@ tokio_lmtdb_get_timeseries_data(struct tokio_lmtdb *lmt, const char *table,
 
         if (chunk_end > end)
             chunk_end = end;
-        if ((rc = stamp(a, chunk_start)) < 0 || (rc = stamp(b, chunk_end)) < 0)
+        if ((rc = range_params(p, a, b, chunk_start, chunk_end)) < 0)
             break;
-        memset(p, 0, sizeof(p));
-        p[0].type = p[1].type = TOKIO_DB_TEXT;
-        p[0].s = a;
-        p[0].len = strlen(a);
-        p[1].s = b;
-        p[1].len = strlen(b);
         rc = tokio_cachingdb_query(lmt->db, sql, p, 2, keep ? &keep_as : NULL,
                                    0, fn, payload);
         if (rc < 0 || timechunk == 0)
@@ -570,18 +572,12 @@ tokio_lmtdb_stamps_read(struct tokio_lmtdb *lmt, int64_t start, int64_t end,
     int rc;
 
     *out = NULL;
-    if ((rc = stamp(a, start)) < 0 || (rc = stamp(b, end)) < 0)
+    if ((rc = range_params(p, a, b, start, end)) < 0)
         return rc;
     if ((st = tokio__calloc(1, sizeof(*st))) == NULL)
         return tokio__error(TOKIO_ENOMEM, "out of memory reading LMT "
                             "timestamps");
     st->map.sorted = 1;
-    memset(p, 0, sizeof(p));
-    p[0].type = p[1].type = TOKIO_DB_TEXT;
-    p[0].s = a;
-    p[0].len = strlen(a);
-    p[1].s = b;
-    p[1].len = strlen(b);
     rc = tokio_cachingdb_query(lmt->db, "SELECT TS_ID, TIMESTAMP FROM "
                                "TIMESTAMP_INFO WHERE TIMESTAMP >= ? AND "
                                "TIMESTAMP < ?", p, 2, NULL, 0, add_stamp,

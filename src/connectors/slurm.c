@@ -55,6 +55,7 @@
 #include "core/error.h"
 #include "core/json.h"
 #include "core/run.h"
+#include "core/sbuf.h"
 #include "core/text.h"
 #include "tokio/output.h"
 #include "tokio/time.h"
@@ -85,32 +86,6 @@ static int
 oom(void)
 {
     return tokio__error(TOKIO_ENOMEM, "out of memory reading Slurm tasks");
-}
-
-/* A growing NUL-ended string. */
-struct sbuf {
-    char *s;
-    size_t len, cap;
-};
-
-/* Append `n` bytes; -1 when out of memory. */
-static int
-sbuf_add(struct sbuf *b, const char *s, size_t n)
-{
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 64;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *p = tokio__realloc(b->s, cap);
-        if (p == NULL)
-            return -1;
-        b->s = p;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->len, s, n);
-    b->len += n;
-    b->s[b->len] = '\0';
-    return 0;
 }
 
 /* ---- node lists ------------------------------------------------------ */
@@ -393,19 +368,19 @@ cname_cmp(const void *a, const void *b)
 }
 
 static int
-sbuf_num(struct sbuf *b, uint64_t v, int width)
+sbuf_num(struct tokio__sbuf *b, uint64_t v, int width)
 {
     char num[32];
     int n = snprintf(num, sizeof(num), "%0*" PRIu64, width, v);
 
-    return sbuf_add(b, num, (size_t)n);
+    return tokio__sbuf_add(b, num, (size_t)n);
 }
 
 int
 tokio_slurm_nodelist_compact(const char *const *names, size_t n, char **out)
 {
     struct cname *c = NULL;
-    struct sbuf b = { NULL, 0, 0 };
+    struct tokio__sbuf b = { 0 };
 
     *out = NULL;
     if (n > 0 && (c = tokio__calloc(n, sizeof(*c))) == NULL)
@@ -427,7 +402,7 @@ tokio_slurm_nodelist_compact(const char *const *names, size_t n, char **out)
     }
     if (n > 0)
         qsort(c, n, sizeof(*c), cname_cmp);
-    if (sbuf_add(&b, "", 0) < 0)
+    if (tokio__sbuf_add(&b, "", 0) < 0)
         goto oom;
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
@@ -436,8 +411,8 @@ tokio_slurm_nodelist_compact(const char *const *names, size_t n, char **out)
                c[j].prefix_len == c[i].prefix_len &&
                memcmp(c[j].name, c[i].name, c[i].prefix_len) == 0)
             j++;
-        if ((b.len > 0 && sbuf_add(&b, ",", 1) < 0) ||
-            sbuf_add(&b, c[i].name, c[i].prefix_len) < 0)
+        if ((b.len > 0 && tokio__sbuf_add(&b, ",", 1) < 0) ||
+            tokio__sbuf_add(&b, c[i].name, c[i].prefix_len) < 0)
             goto oom;
         if (c[i].width == 0) {
             /* identical standalone names are duplicates */
@@ -448,23 +423,23 @@ tokio_slurm_nodelist_compact(const char *const *names, size_t n, char **out)
             continue;
         }
         int bracket = c[j - 1].value != c[i].value;
-        if (bracket && sbuf_add(&b, "[", 1) < 0)
+        if (bracket && tokio__sbuf_add(&b, "[", 1) < 0)
             goto oom;
         for (size_t k = i; k < j;) {
             size_t m = k;
             /* duplicates and consecutive numbers extend the range */
             while (m + 1 < j && c[m + 1].value <= c[m].value + 1)
                 m++;
-            if ((k > i && sbuf_add(&b, ",", 1) < 0) ||
+            if ((k > i && tokio__sbuf_add(&b, ",", 1) < 0) ||
                 sbuf_num(&b, c[k].value, c[i].width) < 0)
                 goto oom;
             if (c[m].value != c[k].value &&
-                (sbuf_add(&b, "-", 1) < 0 ||
+                (tokio__sbuf_add(&b, "-", 1) < 0 ||
                  sbuf_num(&b, c[m].value, c[i].width) < 0))
                 goto oom;
             k = m + 1;
         }
-        if (bracket && sbuf_add(&b, "]", 1) < 0)
+        if (bracket && tokio__sbuf_add(&b, "]", 1) < 0)
             goto oom;
         i = j;
     }
@@ -750,7 +725,7 @@ tokio_slurm_jobs_running_between(struct tokio_slurm **out, int64_t start,
 {
     static const char *const default_keys[] = { "jobidraw", "start", "end" };
     char t0[32], t1[32];
-    struct sbuf fmt = { NULL, 0, 0 };
+    struct tokio__sbuf fmt = { 0 };
     int rc = TOKIO_OK;
 
     *out = NULL;
@@ -764,8 +739,8 @@ tokio_slurm_jobs_running_between(struct tokio_slurm **out, int64_t start,
     if (n_keys == 0)
         return tokio__error(TOKIO_EINVAL, "no sacct fields asked for");
     for (size_t i = 0; i < n_keys && rc == TOKIO_OK; i++)
-        if ((i > 0 && sbuf_add(&fmt, ",", 1) < 0) ||
-            sbuf_add(&fmt, keys[i], strlen(keys[i])) < 0)
+        if ((i > 0 && tokio__sbuf_add(&fmt, ",", 1) < 0) ||
+            tokio__sbuf_add(&fmt, keys[i], strlen(keys[i])) < 0)
             rc = oom();
     if (rc == TOKIO_OK) {
         const char *argv[] = { "sacct", "--parsable", "--starttime", t0,
@@ -936,7 +911,7 @@ cells_free(struct cells *c)
 static char *
 cell_text(const json_t *v)
 {
-    struct sbuf b = { NULL, 0, 0 };
+    struct tokio__sbuf b = { 0 };
     char num[40];
     const json_t *item;
     size_t i;
@@ -945,13 +920,13 @@ cell_text(const json_t *v)
     case JSON_STRING:
         return tokio__strdup(json_string_value(v));
     case JSON_ARRAY:
-        if (sbuf_add(&b, "", 0) < 0)
+        if (tokio__sbuf_add(&b, "", 0) < 0)
             return NULL;
         json_array_foreach(v, i, item) {
             const char *str = json_is_string(item) ? json_string_value(item)
                                                    : "";
-            if ((i > 0 && sbuf_add(&b, ",", 1) < 0) ||
-                sbuf_add(&b, str, strlen(str)) < 0) {
+            if ((i > 0 && tokio__sbuf_add(&b, ",", 1) < 0) ||
+                tokio__sbuf_add(&b, str, strlen(str)) < 0) {
                 free(b.s);
                 return NULL;
             }

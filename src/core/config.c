@@ -49,6 +49,7 @@
 #include "core/error.h"
 #include "core/text.h"
 #include "core/json.h"
+#include "core/sbuf.h"
 #include "tokio/output.h"
 
 #ifndef TOKIO_DEFAULT_CONFIG
@@ -75,34 +76,6 @@ struct tokio_config {
 
 /* ------------------------------------------------------------------ */
 /* Small helpers                                                        */
-
-/* A growing byte string; `data` is NUL-ended whenever len > 0. */
-struct strbuf {
-    char *data;
-    size_t len;
-    size_t cap;
-};
-
-static int
-strbuf_add(struct strbuf *sb, const char *s, size_t n)
-{
-    if (n >= SIZE_MAX - sb->len)
-        return -1;
-    if (sb->len + n + 1 > sb->cap) {
-        size_t cap = sb->cap ? sb->cap : 64;
-        while (cap < sb->len + n + 1)
-            cap = cap > SIZE_MAX / 2 ? sb->len + n + 1 : cap * 2;
-        char *data = tokio__realloc(sb->data, cap);
-        if (data == NULL)
-            return -1;
-        sb->data = data;
-        sb->cap = cap;
-    }
-    memcpy(sb->data + sb->len, s, n);
-    sb->len += n;
-    sb->data[sb->len] = '\0';
-    return 0;
-}
 
 /* A value's nesting depth, 1 for a scalar; stops counting past `limit`. */
 static size_t
@@ -169,24 +142,24 @@ has_braced_var(const char *s, size_t n)
  * is, and substituted values are not scanned again.
  */
 static int
-expand_vars(const char *s, size_t n, struct strbuf *out)
+expand_vars(const char *s, size_t n, struct tokio__sbuf *out)
 {
     size_t i = 0;
 
     while (i < n) {
         const char *dollar = memchr(s + i, '$', n - i);
         if (dollar == NULL)
-            return strbuf_add(out, s + i, n - i);
+            return tokio__sbuf_add(out, s + i, n - i);
         size_t d = (size_t)(dollar - s);
         size_t name_at, name_len, end;
 
-        if (strbuf_add(out, s + i, d - i) < 0)
+        if (tokio__sbuf_add(out, s + i, d - i) < 0)
             return -1;
         if (d + 1 < n && s[d + 1] == '{') {
             const char *close = memchr(s + d + 2, '}', n - d - 2);
             if (close == NULL) {
                 /* not a variable; a later $NAME still may be */
-                if (strbuf_add(out, "$", 1) < 0)
+                if (tokio__sbuf_add(out, "$", 1) < 0)
                     return -1;
                 i = d + 1;
                 continue;
@@ -202,7 +175,7 @@ expand_vars(const char *s, size_t n, struct strbuf *out)
                 name_len++;
             end = name_at + name_len;
             if (name_len == 0) {
-                if (strbuf_add(out, "$", 1) < 0)
+                if (tokio__sbuf_add(out, "$", 1) < 0)
                     return -1;
                 i = d + 1;
                 continue;
@@ -219,15 +192,15 @@ expand_vars(const char *s, size_t n, struct strbuf *out)
             free(name);
         }
         if (value != NULL) {
-            if (strbuf_add(out, value, strlen(value)) < 0)
+            if (tokio__sbuf_add(out, value, strlen(value)) < 0)
                 return -1;
-        } else if (strbuf_add(out, s + d, end - d) < 0) {
+        } else if (tokio__sbuf_add(out, s + d, end - d) < 0) {
             return -1;
         }
         i = end;
     }
-    if (out->data == NULL)
-        return strbuf_add(out, "", 0);
+    if (out->s == NULL)
+        return tokio__sbuf_add(out, "", 0);
     return 0;
 }
 
@@ -804,14 +777,14 @@ static int
 expanded_string(struct yaml_builder *b, const char *s, size_t n,
                 yaml_mark_t m, json_t **out)
 {
-    struct strbuf sb = { NULL, 0, 0 };
+    struct tokio__sbuf sb = { 0 };
 
     if (expand_vars(s, n, &sb) < 0) {
-        free(sb.data);
+        free(sb.s);
         return oom(b->name);
     }
-    int rc = new_string(b, sb.data, sb.len, m, out);
-    free(sb.data);
+    int rc = new_string(b, sb.s, sb.len, m, out);
+    free(sb.s);
     return rc;
 }
 

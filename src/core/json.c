@@ -207,6 +207,21 @@ newline_indent(struct out *o, unsigned indent, unsigned depth)
     }
 }
 
+/* Before an item or member at `depth`: after the first, its separator
+ * ("," when indenting, else ", "); then, when indenting, its own line. */
+static void
+item_start(struct out *o, unsigned indent, unsigned depth, int first)
+{
+    if (!first) {
+        if (indent)
+            tokio__wbuf_char(&o->w, ',');
+        else
+            put_lit(o, ", ");
+    }
+    if (indent)
+        newline_indent(o, indent, depth);
+}
+
 struct member {
     const char *key;
     size_t len;
@@ -345,14 +360,7 @@ write_value(struct out *o, const json_t *v, unsigned flags, unsigned depth)
         }
         tokio__wbuf_char(&o->w, '[');
         for (size_t i = 0; i < n; i++) {
-            if (i > 0) {
-                if (indent)
-                    tokio__wbuf_char(&o->w, ',');
-                else
-                    put_lit(o, ", ");
-            }
-            if (indent)
-                newline_indent(o, indent, depth + 1);
+            item_start(o, indent, depth + 1, i == 0);
             int rc = write_value(o, json_array_get(v, i), flags, depth + 1);
             if (rc < 0)
                 return rc;
@@ -392,14 +400,7 @@ write_value(struct out *o, const json_t *v, unsigned flags, unsigned depth)
         tokio__wbuf_char(&o->w, '{');
         int rc = TOKIO_OK;
         for (i = 0; i < n && rc == TOKIO_OK; i++) {
-            if (i > 0) {
-                if (indent)
-                    tokio__wbuf_char(&o->w, ',');
-                else
-                    put_lit(o, ", ");
-            }
-            if (indent)
-                newline_indent(o, indent, depth + 1);
+            item_start(o, indent, depth + 1, i == 0);
             write_string(o, mem[i].key, mem[i].len);
             put_lit(o, ": ");
             rc = write_value(o, mem[i].value, flags, depth + 1);
@@ -612,18 +613,13 @@ tokio__jstream_end(struct tokio__jstream *js)
 static void
 jstream_next(struct tokio__jstream *js)
 {
-    const unsigned indent = js->flags & 0xffu;
+    const int first = js->first[js->depth];
 
-    if (js->first[js->depth]) {
+    if (first) {
         tokio__wbuf_char(&js->o.w, js->list[js->depth] ? '[' : '{');
         js->first[js->depth] = 0;
-    } else if (indent) {
-        tokio__wbuf_char(&js->o.w, ',');
-    } else {
-        put_lit(&js->o, ", ");
     }
-    if (indent)
-        newline_indent(&js->o, indent, js->depth);
+    item_start(&js->o, js->flags & 0xffu, js->depth, first);
 }
 
 void

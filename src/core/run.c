@@ -24,34 +24,11 @@
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/sbuf.h"
 #include "tokio/input.h"
 
 /* How much of a failing tool's stderr is kept to quote. */
 #define MAX_STDERR_KEPT 1024
-
-struct outbuf {
-    char *s;
-    size_t len, cap;
-};
-
-static int
-outbuf_add(struct outbuf *b, const char *data, size_t n)
-{
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 65536;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *s = tokio__realloc(b->s, cap);
-        if (s == NULL)
-            return -1;
-        b->s = s;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->len, data, n);
-    b->len += n;
-    b->s[b->len] = '\0';
-    return 0;
-}
 
 static void
 describe_command(char *buf, size_t size, const char *const *argv)
@@ -128,8 +105,8 @@ exec_child(const char *const *argv, int out_fd, int err_fd, int status_fd)
 
 /* Read both pipes to their end; 1 if stdout overflowed `max` or memory. */
 static int
-drain(int out_fd, int err_fd, size_t max, struct outbuf *ob, char *errbuf,
-      size_t *errlen)
+drain(int out_fd, int err_fd, size_t max, struct tokio__sbuf *ob,
+      char *errbuf, size_t *errlen)
 {
     struct pollfd fds[2] = { { out_fd, POLLIN, 0 }, { err_fd, POLLIN, 0 } };
     int open_fds = 2, overflow = 0;
@@ -153,7 +130,7 @@ drain(int out_fd, int err_fd, size_t max, struct outbuf *ob, char *errbuf,
             } else if (i == 0 && !overflow) {
                 /* a runaway tool must not take all memory */
                 if (ob->len + (size_t)n > max ||
-                    outbuf_add(ob, chunk, (size_t)n) < 0)
+                    tokio__sbuf_add(ob, chunk, (size_t)n) < 0)
                     overflow = 1;
             } else if (i == 1 && *errlen < MAX_STDERR_KEPT) {
                 size_t k = (size_t)n < MAX_STDERR_KEPT - *errlen
@@ -172,7 +149,7 @@ tokio__run_capture(const char *const *argv, const char *tool, size_t max,
                    char **out, size_t *len_out)
 {
     int po[2] = { -1, -1 }, pe[2] = { -1, -1 }, px[2] = { -1, -1 };
-    struct outbuf ob = { NULL, 0, 0 };
+    struct tokio__sbuf ob = { 0 };
     char errbuf[MAX_STDERR_KEPT + 1], cmd[512];
     size_t errlen = 0;
     int rc = TOKIO_OK, status = 0, child_errno = 0, overflow;
@@ -230,7 +207,7 @@ tokio__run_capture(const char *const *argv, const char *tool, size_t max,
         rc = tokio__error(TOKIO_EIO, "'%s' failed with exit status %d%s%s",
                           cmd, WEXITSTATUS(status), errlen ? ": " : "",
                           last_line(errbuf, errlen));
-    else if (ob.s == NULL && outbuf_add(&ob, "", 0) < 0)
+    else if (ob.s == NULL && tokio__sbuf_add(&ob, "", 0) < 0)
         rc = tokio__error(TOKIO_ENOMEM, "out of memory reading the output "
                           "of '%s'", cmd);
 done:

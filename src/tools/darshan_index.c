@@ -36,6 +36,7 @@
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/sbuf.h"
 #include "core/text.h"
 #include "tokio/output.h"
 
@@ -91,54 +92,23 @@ static const struct category categories[] = {
  * Building a query
  */
 
-/* A growing string; `failed` is set once an allocation fails. */
-struct sqlbuf {
-    char *s;
-    size_t len, cap;
-    int failed;
-};
-
-static void
-sql_add(struct sqlbuf *b, const char *text)
-{
-    size_t n = strlen(text);
-
-    if (b->failed)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 512;
-        char *s;
-
-        while (b->len + n + 1 > cap)
-            cap *= 2;
-        if ((s = tokio__realloc(b->s, cap)) == NULL) {
-            b->failed = 1;
-            return;
-        }
-        b->s = s;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->len, text, n + 1);
-    b->len += n;
-}
-
 /*
  * One WHERE term for a value list: `clause` repeated once per value,
  * joined by `joiner`, in parentheses.  Nothing when the list is empty.
  */
 static void
-sql_add_term(struct sqlbuf *b, int *n_terms, size_t n_values,
+sql_add_term(struct tokio__sbuf *b, int *n_terms, size_t n_values,
              const char *clause, const char *joiner)
 {
     if (n_values == 0)
         return;
-    sql_add(b, *n_terms == 0 ? "WHERE\n    (" : "\n    AND (");
+    tokio__sbuf_str(b, *n_terms == 0 ? "WHERE\n    (" : "\n    AND (");
     for (size_t i = 0; i < n_values; i++) {
         if (i > 0)
-            sql_add(b, joiner);
-        sql_add(b, clause);
+            tokio__sbuf_str(b, joiner);
+        tokio__sbuf_str(b, clause);
     }
-    sql_add(b, ")");
+    tokio__sbuf_str(b, ")");
     (*n_terms)++;
 }
 
@@ -151,20 +121,20 @@ static int
 build_query(char **out, const struct category *c,
             const struct tokio_scoreboard_filters *f)
 {
-    struct sqlbuf b = { NULL, 0, 0, 0 };
+    struct tokio__sbuf b = { 0 };
     int n_terms = 0;
 
     *out = NULL;
-    sql_add(&b, "SELECT\n"
-                "    SUM(s.bytes_read) AS readbytes,\n"
-                "    SUM(s.bytes_written) AS writebytes,\n"
-                "    COUNT(DISTINCT h.filename) AS jobcount,\n    ");
-    sql_add(&b, c->columns);
-    sql_add(&b, "\nFROM\n"
-                "    summaries AS s\n"
-                "INNER JOIN\n"
-                "    headers AS h ON h.log_id = s.log_id,\n"
-                "    mounts AS m ON m.fs_id = s.fs_id\n");
+    tokio__sbuf_str(&b, "SELECT\n"
+                        "    SUM(s.bytes_read) AS readbytes,\n"
+                        "    SUM(s.bytes_written) AS writebytes,\n"
+                        "    COUNT(DISTINCT h.filename) AS jobcount,\n    ");
+    tokio__sbuf_str(&b, c->columns);
+    tokio__sbuf_str(&b, "\nFROM\n"
+                        "    summaries AS s\n"
+                        "INNER JOIN\n"
+                        "    headers AS h ON h.log_id = s.log_id,\n"
+                        "    mounts AS m ON m.fs_id = s.fs_id\n");
     sql_add_term(&b, &n_terms, f->n_limit_fs,
                  "(m.mountpt LIKE ? OR m.fsname LIKE ?)", " OR ");
     sql_add_term(&b, &n_terms, f->n_exclude_fs,
@@ -176,17 +146,14 @@ build_query(char **out, const struct category *c,
     sql_add_term(&b, &n_terms, f->n_exclude_exe, "h.exename NOT LIKE ?",
                  " AND ");
     if (n_terms > 0)
-        sql_add(&b, "\n");
-    sql_add(&b, "GROUP BY ");
-    sql_add(&b, c->group);
-    sql_add(&b, "\nORDER BY (readbytes+writebytes) DESC");
+        tokio__sbuf_str(&b, "\n");
+    tokio__sbuf_str(&b, "GROUP BY ");
+    tokio__sbuf_str(&b, c->group);
+    tokio__sbuf_str(&b, "\nORDER BY (readbytes+writebytes) DESC");
     if (f->max_results > 0)
-        sql_add(&b, "\nLIMIT ?");
-    if (b.failed) {
-        free(b.s);
+        tokio__sbuf_str(&b, "\nLIMIT ?");
+    if ((*out = tokio__sbuf_take(&b)) == NULL)
         return tokio__error(TOKIO_ENOMEM, "out of memory building a query");
-    }
-    *out = b.s;
     return TOKIO_OK;
 }
 

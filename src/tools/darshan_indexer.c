@@ -69,6 +69,7 @@
 #include "core/alloc.h"
 #include "core/beside.h"
 #include "core/error.h"
+#include "core/sbuf.h"
 #include "tokio/config.h"
 #include "tokio/connectors/darshan.h"
 #include "tokio/tools/darshan.h"
@@ -697,83 +698,51 @@ static const char create_headers[] =
     "        walltime INTEGER\n"
     "    )\n    ";
 
-struct sqlbuf {
-    char *s;
-    size_t len, cap;
-    int oom;
-};
-
-static void
-sb_add(struct sqlbuf *b, const char *t)
-{
-    size_t n = strlen(t);
-
-    if (b->oom)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = (b->len + n + 1) * 2;
-        char *p = tokio__realloc(b->s, cap);
-        if (p == NULL) {
-            b->oom = 1;
-            return;
-        }
-        b->s = p;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->len, t, n + 1);
-    b->len += n;
-}
-
 /* The summaries table as the reference assembles it from its lists. */
 static char *
 create_summaries_sql(void)
 {
-    struct sqlbuf b = { 0 };
+    struct tokio__sbuf b = { 0 };
 
-    sb_add(&b, "CREATE TABLE IF NOT EXISTS summaries (\n"
-               "        log_id INTEGER,\n"
-               "        fs_id INTEGER,\n    ");
+    tokio__sbuf_str(&b, "CREATE TABLE IF NOT EXISTS summaries (\n"
+                        "        log_id INTEGER,\n"
+                        "        fs_id INTEGER,\n    ");
     for (int i = 0; i < N_INT; i++) {
-        sb_add(&b, int_names[i]);
-        sb_add(&b, i + 1 < N_INT ? " INTEGER,\n    " : " INTEGER, \n    ");
+        tokio__sbuf_str(&b, int_names[i]);
+        tokio__sbuf_str(&b, i + 1 < N_INT ? " INTEGER,\n    "
+                                          : " INTEGER, \n    ");
     }
     for (int i = 0; i < N_REAL; i++) {
-        sb_add(&b, real_names[i]);
-        sb_add(&b, " REAL,\n    ");
+        tokio__sbuf_str(&b, real_names[i]);
+        tokio__sbuf_str(&b, " REAL,\n    ");
     }
-    sb_add(&b, "\n        FOREIGN KEY (fs_id) REFERENCES mounts (fs_id),\n"
-               "        FOREIGN KEY (log_id) REFERENCES headers (log_id),\n"
-               "        UNIQUE(log_id, fs_id)\n    )\n    ");
-    if (b.oom) {
-        free(b.s);
-        return NULL;
-    }
-    return b.s;
+    tokio__sbuf_str(&b, "\n"
+                    "        FOREIGN KEY (fs_id) REFERENCES mounts (fs_id),\n"
+                    "        FOREIGN KEY (log_id) REFERENCES headers "
+                    "(log_id),\n"
+                    "        UNIQUE(log_id, fs_id)\n    )\n    ");
+    return tokio__sbuf_take(&b);
 }
 
 static char *
 insert_summary_sql(void)
 {
-    struct sqlbuf b = { 0 };
+    struct tokio__sbuf b = { 0 };
 
-    sb_add(&b, "INSERT OR REPLACE INTO summaries (log_id, fs_id");
+    tokio__sbuf_str(&b, "INSERT OR REPLACE INTO summaries (log_id, fs_id");
     for (int i = 0; i < N_INT; i++) {
-        sb_add(&b, ", ");
-        sb_add(&b, int_names[i]);
+        tokio__sbuf_str(&b, ", ");
+        tokio__sbuf_str(&b, int_names[i]);
     }
     for (int i = 0; i < N_REAL; i++) {
-        sb_add(&b, ", ");
-        sb_add(&b, real_names[i]);
+        tokio__sbuf_str(&b, ", ");
+        tokio__sbuf_str(&b, real_names[i]);
     }
-    sb_add(&b, ") VALUES (?, ?");
+    tokio__sbuf_str(&b, ") VALUES (?, ?");
     for (int i = 0; i < N_INT + N_REAL; i++)
-        sb_add(&b, ", ?");
-    sb_add(&b, ")");
-    if (b.oom) {
-        free(b.s);
-        return NULL;
-    }
-    return b.s;
+        tokio__sbuf_str(&b, ", ?");
+    tokio__sbuf_str(&b, ")");
+    return tokio__sbuf_take(&b);
 }
 
 /* The header's columns in the reference's insert order; a headers row
@@ -1655,7 +1624,7 @@ cmp_mlog(const void *a, const void *b)
 static char *
 schema_text(sqlite3 *h)
 {
-    struct sqlbuf b = { 0 };
+    struct tokio__sbuf b = { 0 };
     sqlite3_stmt *st = NULL;
     int step;
 
@@ -1663,15 +1632,15 @@ schema_text(sqlite3 *h)
                            "coalesce(sql, '') FROM sqlite_master ORDER BY "
                            "name", -1, &st, NULL) != SQLITE_OK)
         return NULL;
-    sb_add(&b, "");
+    tokio__sbuf_str(&b, "");
     while ((step = sqlite3_step(st)) == SQLITE_ROW)
         for (int c = 0; c < 4; c++) {
             const unsigned char *t = sqlite3_column_text(st, c);
-            sb_add(&b, t ? (const char *)t : "");
-            sb_add(&b, "\x1f");
+            tokio__sbuf_str(&b, t ? (const char *)t : "");
+            tokio__sbuf_str(&b, "\x1f");
         }
     sqlite3_finalize(st);
-    if (step != SQLITE_DONE || b.oom) {
+    if (step != SQLITE_DONE || b.failed) {
         free(b.s);
         return NULL;
     }
@@ -1877,21 +1846,21 @@ merge_copy(struct db *d, sqlite3 **h, const char *const *parts, size_t n,
     sqlite3_stmt **gh = tokio__calloc(n, sizeof(*gh));
     sqlite3_stmt **gs = tokio__calloc(n, sizeof(*gs));
     sqlite3_stmt *put = NULL;
-    struct sqlbuf q = { 0 };
+    struct tokio__sbuf q = { 0 };
     int rc = TOKIO_OK;
 
-    sb_add(&q, "SELECT m.mountpt, m.fsname");
+    tokio__sbuf_str(&q, "SELECT m.mountpt, m.fsname");
     for (int i = 0; i < N_INT; i++) {
-        sb_add(&q, ", s.");
-        sb_add(&q, int_names[i]);
+        tokio__sbuf_str(&q, ", s.");
+        tokio__sbuf_str(&q, int_names[i]);
     }
     for (int i = 0; i < N_REAL; i++) {
-        sb_add(&q, ", s.");
-        sb_add(&q, real_names[i]);
+        tokio__sbuf_str(&q, ", s.");
+        tokio__sbuf_str(&q, real_names[i]);
     }
-    sb_add(&q, " FROM summaries AS s INNER JOIN mounts AS m ON "
-               "s.fs_id = m.fs_id WHERE s.log_id = ? ORDER BY s.rowid");
-    if (gh == NULL || gs == NULL || q.oom) {
+    tokio__sbuf_str(&q, " FROM summaries AS s INNER JOIN mounts AS m ON "
+                    "s.fs_id = m.fs_id WHERE s.log_id = ? ORDER BY s.rowid");
+    if (gh == NULL || gs == NULL || q.failed) {
         rc = tokio__error(TOKIO_ENOMEM, "out of memory merging");
         goto done;
     }
