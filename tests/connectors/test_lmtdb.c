@@ -180,6 +180,13 @@ test_lmtdb_timeseries_chunks(void **state)
     assert_true(tokio_lmtdb_get_mds_data(lmt, start, start + 10, NULL,
                                          NULL) < 0);
     assert_contains(tokio_errmsg(), "MDS_DATA");
+    /* so are OSS_DATA and MDS_OPS_DATA: each wrapper asks its own table */
+    assert_true(tokio_lmtdb_get_oss_data(lmt, start, start + 10, NULL,
+                                         NULL) < 0);
+    assert_contains(tokio_errmsg(), "OSS_DATA");
+    assert_true(tokio_lmtdb_get_mds_ops_data(lmt, start, start + 10, NULL,
+                                             NULL) < 0);
+    assert_contains(tokio_errmsg(), "MDS_OPS_DATA");
     tokio_lmtdb_free(lmt);
 }
 

@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <jansson.h>
 
 #include "core/alloc.h"
@@ -566,6 +567,55 @@ test_slurm_query_without_sacct_is_enotfound(void **state)
     }
 }
 
+/* jobs_running_between() asks sacct for the jobs running in a window,
+ * the times as local ISO 8601 (a fake sacct on PATH records its
+ * arguments and answers two jobs). */
+static void
+test_slurm_jobs_running_between_asks_sacct(void **state)
+{
+    const char *dir = *state;
+    struct tokio_slurm *s = NULL;
+    char path[4200], script[8800];
+    char *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+
+    snprintf(script, sizeof(script),
+             "#!/bin/sh\nfor a; do echo \"$a\"; done >'%s/args'\n"
+             "echo 'JobIDRaw|Start|End|'\n"
+             "echo '11|2020-06-01T11:00:00|2020-06-01T12:30:00|'\n"
+             "echo '12|2020-06-01T12:10:00|2020-06-01T14:00:00|'\n", dir);
+    snprintf(path, sizeof(path), "%s/sacct", dir);
+    tokio_test_write_file(path, script, strlen(script));
+    assert_int_equal(chmod(path, 0755), 0);
+    setenv("PATH", dir, 1);
+    assert_int_equal(tokio_slurm_jobs_running_between(
+                         &s, tokio_test_local(2020, 6, 1, 12, 0, 0),
+                         tokio_test_local(2020, 6, 1, 13, 0, 0), NULL, 0),
+                     TOKIO_OK);
+    assert_int_equal(tokio_slurm_count(s), 2);
+    tokio_slurm_free(s);
+    snprintf(path, sizeof(path), "%s/args", dir);
+    char *args = tokio_test_read_file(path, NULL);
+    assert_string_equal(args, "--parsable\n--starttime\n2020-06-01T12:00:00\n"
+                        "--endtime\n2020-06-01T13:00:00\n--state\nR\n"
+                        "--allusers\n--format\njobidraw,start,end\n");
+    free(args);
+    /* keys of one's own; none at all is a caller's error */
+    static const char *const keys[] = { "jobidraw", "nodelist" };
+    assert_int_equal(tokio_slurm_jobs_running_between(&s, 0, 60, keys, 0),
+                     TOKIO_EINVAL);
+    assert_null(s);
+    assert_int_equal(tokio_slurm_jobs_running_between(&s, 0, 60, keys, 2),
+                     TOKIO_OK);
+    tokio_slurm_free(s);
+    args = tokio_test_read_file(path, NULL);
+    assert_non_null(strstr(args, "--format\njobidraw,nodelist\n"));
+    free(args);
+    if (old) {
+        setenv("PATH", old, 1);
+        free(old);
+    }
+}
+
 int
 main(void)
 {
@@ -586,6 +636,9 @@ main(void)
         cmocka_unit_test(test_slurm_native_needs_first_tasks_fields),
         cmocka_unit_test(test_slurm_sample_survives_every_oom),
         cmocka_unit_test(test_slurm_query_without_sacct_is_enotfound),
+        cmocka_unit_test_setup_teardown(
+            test_slurm_jobs_running_between_asks_sacct,
+            tokio_test_mkdtemp_setup, tokio_test_remove_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
