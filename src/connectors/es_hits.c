@@ -40,6 +40,7 @@
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/repr.h"
 
 #define MAX_DEPTH 32
 #define FB INT_MIN              /* not followed: read it with jansson */
@@ -165,11 +166,6 @@ keep_string(struct reader *r, size_t f, const unsigned char *s, size_t len,
     return 0;
 }
 
-static const double POW10[] = {
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
-    1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-};
-
 /*
  * A number as jansson's lexer takes it: an integer (no fraction or
  * exponent) within int64_t, or a real that does not overflow.  With
@@ -247,14 +243,9 @@ number(struct reader *r, struct tokio__es_value *out)
     if (out == NULL && !inexact)
         return 0;       /* cannot overflow */
     double d;
-#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
-    if (!inexact && !overflow && m <= (1ULL << 53) && e10 >= -22 &&
-        e10 <= 22) {
-        d = e10 >= 0 ? (double)m * POW10[e10] : (double)m / POW10[-e10];
-        d = neg ? -d : d;
-    } else
-#endif
-    {
+
+    if (inexact || overflow ||
+        !tokio__decimal_to_double(m, (int)e10, neg, &d)) {
         char tmp[MAX_NUMBER];
         size_t n = (size_t)(p - start);
 
