@@ -474,6 +474,63 @@ hit(struct reader *r, int depth)
     return 0;
 }
 
+/* A reader of `fields`, or FB when there are too many of them. */
+static int
+reader_new(struct reader **out, const char *const *fields, size_t n_fields)
+{
+    struct reader *r;
+
+    *out = NULL;
+    if (n_fields > TOKIO__ES_HITS_MAX_FIELDS)
+        return FB;
+    if ((r = tokio__calloc(1, sizeof(*r))) == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory reading "
+                            "Elasticsearch hits");
+    r->fields = fields;
+    r->n_fields = n_fields;
+    for (size_t f = 0; f < n_fields; f++)
+        r->field_len[f] = strlen(fields[f]);
+    *out = r;
+    return 0;
+}
+
+/* Free `r`; `rc` in the callers' words. */
+static int
+reader_free(struct reader *r, int rc)
+{
+    if (r != NULL)
+        free(r->strings);
+    free(r);
+    return rc == FB ? TOKIO__ES_HITS_FALLBACK : rc;
+}
+
+/* The start of `text`: white space, then `open` (passed), white space. */
+static int
+text_begin(struct reader *r, const char *text, size_t len, int extract,
+           unsigned char open)
+{
+    r->p = (const unsigned char *)text;
+    r->end = r->p + len;
+    r->extract = extract;
+    ws(r);
+    if (r->p == r->end || *r->p != open)
+        return FB;
+    r->p++;
+    ws(r);
+    return 0;
+}
+
+/* The end of the text after its one value, walked with `rc` (< 0: not
+ * followed): white space only. */
+static int
+text_end(struct reader *r, int rc)
+{
+    if (rc < 0)
+        return FB;
+    ws(r);
+    return r->p == r->end ? 0 : FB;
+}
+
 /* What a pass hands on, and what came of it. */
 struct hand {
     tokio__es_hit_fn fn;        /* NULL: check only */
@@ -488,16 +545,10 @@ static int
 pass(struct reader *r, const char *text, size_t len, struct hand *h)
 {
     size_t page = 0;
-    int stopped = 0, rc;
+    int stopped = 0, rc = 0;
 
-    r->p = (const unsigned char *)text;
-    r->end = r->p + len;
-    r->extract = h->fn != NULL;
-    ws(r);
-    if (r->p == r->end || *r->p != '[')
+    if (text_begin(r, text, len, h->fn != NULL, '[') < 0)
         return FB;
-    r->p++;
-    ws(r);
     if (r->p < r->end && *r->p == ']') {
         r->p++;
     } else {
@@ -539,11 +590,8 @@ pass(struct reader *r, const char *text, size_t len, struct hand *h)
                 return FB;
             page++;
         } while ((rc = next(r, ']')) == 0);
-        if (rc < 0)
-            return FB;
     }
-    ws(r);
-    return r->p == r->end ? 0 : FB;
+    return text_end(r, rc);
 }
 
 int
@@ -558,15 +606,8 @@ tokio__es_hits_read(const char *text, size_t len,
     int rc;
 
     *page_out = 0;
-    if (n_fields > TOKIO__ES_HITS_MAX_FIELDS)
-        return TOKIO__ES_HITS_FALLBACK;
-    if ((r = tokio__calloc(1, sizeof(*r))) == NULL)
-        return tokio__error(TOKIO_ENOMEM, "out of memory reading "
-                            "Elasticsearch hits");
-    r->fields = fields;
-    r->n_fields = n_fields;
-    for (size_t f = 0; f < n_fields; f++)
-        r->field_len[f] = strlen(fields[f]);
+    if ((rc = reader_new(&r, fields, n_fields)) < 0)
+        return reader_free(NULL, rc);
     /* without a reset, all is checked before the first hit goes */
     rc = reset != NULL ? 0 : pass(r, text, len, &check);
     if (rc == 0)
@@ -577,9 +618,7 @@ tokio__es_hits_read(const char *text, size_t len,
         rc = hand.failed;
         *page_out = hand.failed_page;
     }
-    free(r->strings);
-    free(r);
-    return rc == FB ? TOKIO__ES_HITS_FALLBACK : rc;
+    return reader_free(r, rc);
 }
 
 /* A search response's hits.hits list (at its '['): hits to fn. */
@@ -615,14 +654,8 @@ response(struct reader *r, const char *text, size_t len, tokio__es_hit_fn fn,
     size_t klen, n;
     int rc, esc, got_id = 0, got_hits = 0, got_list = 0;
 
-    r->p = (const unsigned char *)text;
-    r->end = r->p + len;
-    r->extract = fn != NULL;
-    ws(r);
-    if (r->p == r->end || *r->p != '{')
+    if (text_begin(r, text, len, fn != NULL, '{') < 0)
         return FB;
-    r->p++;
-    ws(r);
     do {
         if (key(r, &k, &klen) < 0)
             return FB;
@@ -658,10 +691,7 @@ response(struct reader *r, const char *text, size_t len, tokio__es_hit_fn fn,
             return FB;
         }
     } while ((rc = next(r, '}')) == 0);
-    if (rc < 0 || !got_list)
-        return FB;
-    ws(r);
-    return r->p == r->end ? 0 : FB;
+    return text_end(r, got_list ? rc : FB);
 }
 
 int
@@ -674,21 +704,12 @@ tokio__es_hits_response(const char *text, size_t len,
     int rc;
 
     memset(out, 0, sizeof(*out));
-    if (n_fields > TOKIO__ES_HITS_MAX_FIELDS)
-        return TOKIO__ES_HITS_FALLBACK;
-    if ((r = tokio__calloc(1, sizeof(*r))) == NULL)
-        return tokio__error(TOKIO_ENOMEM, "out of memory reading "
-                            "Elasticsearch hits");
-    r->fields = fields;
-    r->n_fields = n_fields;
-    for (size_t f = 0; f < n_fields; f++)
-        r->field_len[f] = strlen(fields[f]);
+    if ((rc = reader_new(&r, fields, n_fields)) < 0)
+        return reader_free(NULL, rc);
     rc = response(r, text, len, fn, payload, out);
-    free(r->strings);
-    free(r);
     if (rc == FB)
         memset(out, 0, sizeof(*out));
-    return rc == FB ? TOKIO__ES_HITS_FALLBACK : rc;
+    return reader_free(r, rc);
 }
 
 void
