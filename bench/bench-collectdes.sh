@@ -27,6 +27,16 @@
 #   archive-collectdes --input       1.25 s 38 MB/s  0.28-0.32 s 150-171 MB/s
 #   that is x8.9-12.0, x1.6-1.7 and x30-34 the reference;
 #   before x1.7, x1.6 and x7.8.
+# 2026-11-27 (load average 2-8; the reference 2.36 s for CSV, 11.3 s
+# for archive in the same run): --csv 0.15 s 320 MB/s x15.7, archive
+# 0.24-0.26 s 185-200 MB/s x44; min of 9 runs beside the build before,
+# --csv 0.21-0.25 -> 0.15 s, archive 0.31-0.34 -> 0.23-0.24 s.  Levers:
+# the cache mapped, not copied (-17% --csv); numbers of 16-19 digits read
+# and printed without strtod()/snprintf() (-11% --csv); the heap kept
+# between HDF5's per-chunk compress2() calls (page faults 27,400 ->
+# 8,200, -15% archive).  Peak RSS unchanged: 62 MB --csv --input and
+# 87 MB archive --input (the 48 MB cache is mapped or read whole), 21 MB
+# and 45 MB live.
 # Live, 3 queries of 10 / 100 pages of 10,000 hits (2 MB each), CPU and
 # peak RSS: cache-collectdes --csv 3.7 s 43 MB / 31.7 s 43 MB before,
 # 0.6 s 21 MB / 6.2 s 21 MB after; archive-collectdes 3.2 s 66 MB /
@@ -34,14 +44,16 @@
 # Where the time went before: jansson's parse and the freeing of its
 # trees, 70-80% (perf).  Now: --csv and archive read the cache and live
 # pages with src/connectors/es_hits.c (falls back to jansson for anything
-# outside its plain subset) and print doubles without snprintf where
-# exact; what is left of --csv: the scan of the text ~40%, repr() ~17%,
-# reading the file whole ~13%; of archive, HDF5's gzip of the datasets
-# ~33% (a fixed cost, level 4 as h5py's) and the scan ~35%.  --json
-# still goes through jansson's tree (its output is that tree
-# re-serialised).  30x the reference is met by archive, not by --csv:
-# the reference's CSV path is json.load and pandas, both C; 30x would
-# need some 600 MB/s.
+# outside its plain subset); what is left of --csv: the scan of the text
+# ~30%, formatting doubles and writing CSV rows ~30%, starting the
+# program (75 shared libraries, 330 failed opens along its RUNPATH)
+# 21 ms, 14%; of archive, HDF5's gzip of the datasets ~32% (level 4 as
+# h5py's, each chunk once), the scan ~25%, the time series and sorting of
+# columns (src/core/timeseries.c) ~11%.  --json still goes through
+# jansson's tree (its output is that tree re-serialised).  30x the
+# reference is met by archive, not by --csv: the reference's CSV path is
+# json.load and pandas, both C; 30x would need some 650 MB/s, about
+# 50 ms of work after the 21 ms start.
 set -u
 build=$1
 pages=${PAGES:-10}
