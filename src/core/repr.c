@@ -132,22 +132,6 @@ static const double POW10[] = {
     1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 };
 
-/*
- * Fast paths, equal to tokio__format_double_exact() by these facts:
- * - For a normal double, at most one decimal of <= 15 significant digits
- *   reads back as it (DBL_DIG = 15: such a decimal survives decimal ->
- *   double -> 15-digit decimal, so it is "%.14e" of the double), and the
- *   exact loop stops at exactly that decimal's digit count (fewer digits
- *   would be another such decimal; rounding to its own count gives it).
- *   So any such decimal found by any means, and checked, is the answer.
- * - Candidate 1: N / 10^j with integer N < 10^15, j <= 22: both exact,
- *   so the one IEEE division is correctly rounded, i.e. what strtod()
- *   returns for that decimal (Clinger's fast path).  Needs doubles
- *   evaluated in double precision (FLT_EVAL_METHOD 0).
- * - Candidate 2: "%.14e" checked with strtod(); failing that the answer
- *   has 16 or 17 digits and the exact loop's last two steps follow.
- * Subnormals (fewer digits of precision) take the exact loop.
- */
 /* hi:lo = a * b */
 static void
 mul_64x64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
@@ -300,6 +284,22 @@ tokio__decimal_to_double(uint64_t v, int q, int neg, double *out)
 #endif
 }
 
+/*
+ * Fast paths, equal to tokio__format_double_exact() by these facts:
+ * - For a normal double, at most one decimal of <= 15 significant digits
+ *   reads back as it (DBL_DIG = 15: such a decimal survives decimal ->
+ *   double -> 15-digit decimal, so it is "%.14e" of the double), and the
+ *   exact loop stops at exactly that decimal's digit count (fewer digits
+ *   would be another such decimal; rounding to its own count gives it).
+ *   So any such decimal found by any means, and checked, is the answer.
+ * - Candidate 1: N / 10^j with integer N < 10^15, j <= 22: both exact,
+ *   so the one IEEE division is correctly rounded, i.e. what strtod()
+ *   returns for that decimal (Clinger's fast path).  Needs doubles
+ *   evaluated in double precision (FLT_EVAL_METHOD 0).
+ * - Candidate 2: "%.14e" checked with strtod(); failing that the answer
+ *   has 16 or 17 digits and the exact loop's last two steps follow.
+ * Subnormals (fewer digits of precision) take the exact loop.
+ */
 /*
  * Whether `n` digits (exponent exp10, sign `neg`) read back as `d`:
  * Clinger's fast path where it holds (as above), else strtod().
