@@ -443,6 +443,17 @@ tokio_es_from_cache(const char *path, tokio_es_page_fn fn, void *payload)
     return rc;
 }
 
+/* The pages of a mapped cache read so far: out of memory (read again
+ * from the file if needed), so that it stays one page of the cache. */
+static void
+give_back(const char *text, size_t n)
+{
+    long page = sysconf(_SC_PAGESIZE);
+
+    if (page > 0 && n >= (size_t)page)
+        (void)madvise((void *)text, n - n % (size_t)page, MADV_DONTNEED);
+}
+
 int
 tokio__es_from_cache_hits(const char *path, const char *const *fields,
                           size_t n_fields, tokio__es_hit_fn hit_fn,
@@ -476,7 +487,8 @@ tokio__es_from_cache_hits(const char *path, const char *const *fields,
     const char *bytes = map != NULL ? (const char *)map : (const char *)text;
     if (rc == TOKIO_OK)
         rc = tokio__es_hits_read(bytes, len, fields, n_fields, hit_fn, reset,
-                                 payload, &page);
+                                 payload, map != NULL ? give_back : NULL,
+                                 &page);
     if (rc == TOKIO__ES_HITS_FALLBACK) {
         rc = tokio__json_parse_named(&pages, bytes, len, 0, path);
         free(text);

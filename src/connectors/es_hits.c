@@ -545,6 +545,7 @@ struct hand {
     size_t delivered;           /* hits handed on */
     int failed;                 /* fn's error, then only checked */
     size_t failed_page;
+    void (*behind)(const char *text, size_t n);
 };
 
 /* One pass over the text; hits to h->fn while it takes them. */
@@ -596,6 +597,8 @@ pass(struct reader *r, const char *text, size_t len, struct hand *h)
             if (rc < 0)
                 return FB;
             page++;
+            if (h->fn != NULL && h->behind != NULL)
+                h->behind(text, (size_t)(r->p - (const unsigned char *)text));
         } while ((rc = next(r, ']')) == 0);
     }
     return text_end(r, rc);
@@ -605,10 +608,12 @@ int
 tokio__es_hits_read(const char *text, size_t len,
                     const char *const *fields, size_t n_fields,
                     tokio__es_hit_fn fn, int (*reset)(void *payload),
-                    void *payload, size_t *page_out)
+                    void *payload,
+                    void (*behind)(const char *text, size_t n),
+                    size_t *page_out)
 {
-    struct hand check = { NULL, NULL, 0, 0, 0 };
-    struct hand hand = { fn, payload, 0, 0, 0 };
+    struct hand check = { NULL, NULL, 0, 0, 0, NULL };
+    struct hand hand = { fn, payload, 0, 0, 0, behind };
     struct reader *r;
     int rc;
 
