@@ -27,6 +27,16 @@
 #   archive-collectdes --input       1.25 s 38 MB/s  0.28-0.32 s 150-171 MB/s
 #   that is x8.9-12.0, x1.6-1.7 and x30-34 the reference;
 #   before x1.7, x1.6 and x7.8.
+# 2026-11-27 (load average 2-10; the reference 2.36-2.79 s for CSV,
+# 11.3-13.2 s for archive in the same runs): --csv 0.15-0.19 s 250-320
+# MB/s x14.7-15.7, archive 0.24-0.35 s 140-200 MB/s x38-44; min of 9 runs
+# beside the build before, --csv 0.20-0.25 -> 0.14-0.15 s, archive
+# 0.31-0.38 -> 0.22-0.24 s.  Levers: the cache mapped, not copied (-17%
+# --csv); numbers of 16-19 digits read and printed without strtod()/
+# snprintf() (-11% --csv); the heap kept between HDF5's per-chunk
+# compress2() calls (page faults 27,400 -> 8,200, -15% archive).  Peak
+# RSS of --input, the mapped cache's pages given back as they are read:
+# 63 -> 20 MB --csv, 88 -> 45 MB archive, as live (21 MB, 45 MB).
 # Live, 3 queries of 10 / 100 pages of 10,000 hits (2 MB each), CPU and
 # peak RSS: cache-collectdes --csv 3.7 s 43 MB / 31.7 s 43 MB before,
 # 0.6 s 21 MB / 6.2 s 21 MB after; archive-collectdes 3.2 s 66 MB /
@@ -34,14 +44,16 @@
 # Where the time went before: jansson's parse and the freeing of its
 # trees, 70-80% (perf).  Now: --csv and archive read the cache and live
 # pages with src/connectors/es_hits.c (falls back to jansson for anything
-# outside its plain subset) and print doubles without snprintf where
-# exact; what is left of --csv: the scan of the text ~40%, repr() ~17%,
-# reading the file whole ~13%; of archive, HDF5's gzip of the datasets
-# ~33% (a fixed cost, level 4 as h5py's) and the scan ~35%.  --json
-# still goes through jansson's tree (its output is that tree
-# re-serialised).  30x the reference is met by archive, not by --csv:
-# the reference's CSV path is json.load and pandas, both C; 30x would
-# need some 600 MB/s.
+# outside its plain subset); what is left of --csv: the scan of the text
+# ~30%, formatting doubles and writing CSV rows ~30%, starting the
+# program (75 shared libraries, 330 failed opens along its RUNPATH)
+# 21 ms, 14%; of archive, HDF5's gzip of the datasets ~32% (level 4 as
+# h5py's, each chunk once), the scan ~25%, the time series and sorting of
+# columns (src/core/timeseries.c) ~11%.  --json still goes through
+# jansson's tree (its output is that tree re-serialised).  30x the
+# reference is met by archive, not by --csv: the reference's CSV path is
+# json.load and pandas, both C; 30x would need some 650 MB/s, about
+# 50 ms of work after the 21 ms start.
 set -u
 build=$1
 pages=${PAGES:-10}
@@ -104,10 +116,10 @@ def append(self, *a, **k):
     init(self, *a, **k)
 h.Hdf5.__init__ = append
 m.main(sys.argv[1:])'
-row() { # name, ours, reference
-    awk -v n="$1" -v o="$2" -v r="$3" -v mb="$mb" 'BEGIN {
-        printf "%-34s tokio %7.2f s %7.1f MB/s   reference %7.2f s   x%.1f\n",
-               n, o, mb / o, r, r / o }'
+row() { # name, ours ("seconds peak-KB"), reference
+    awk -v n="$1" -v o="${2% *}" -v kb="${2#* }" -v r="$3" -v mb="$mb" 'BEGIN {
+        printf "%-34s tokio %7.2f s %7.1f MB/s %4d MB RSS   reference %7.2f s   x%.1f\n",
+               n, o, mb / o, kb / 1024, r, r / o }'
 }
 for form in csv json; do
     flag=--$form
@@ -117,7 +129,7 @@ for form in csv json; do
     ref=$(cpu env PYTHONPATH="$pytokio" "$py" \
           "$pytokio/bin/cache_collectdes.py" $flag -o "$work/ref.$form" \
           --input "$work/cache.json" $S $E)
-    row "cache-collectdes --$form --input" "${ours% *}" "${ref% *}"
+    row "cache-collectdes --$form --input" "$ours" "${ref% *}"
 done
 cmp -s "$work/ours.csv" "$work/ref.csv" && echo "CSV outputs: identical" ||
     echo "CSV outputs: DIFFER"
@@ -126,7 +138,7 @@ ours=$(cpu sh -c "rm -f '$work/o.hdf5'; '$tokio' archive-collectdes \
     --input '$work/cache.json' -o '$work/o.hdf5' $S $E")
 ref=$(cpu sh -c "rm -f '$work/r.hdf5'; PYTHONPATH='$pytokio' '$py' -c '$ref_archive' \
     --input '$work/cache.json' -o '$work/r.hdf5' $S $E")
-row "archive-collectdes --input" "${ours% *}" "${ref% *}"
+row "archive-collectdes --input" "$ours" "${ref% *}"
 
 # live: peak RSS against the size of one page
 kb=$(du -k "$work/page.json" | cut -f1)

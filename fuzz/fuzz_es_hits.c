@@ -114,7 +114,7 @@ read_hits(const uint8_t *data, size_t size, const json_t *pages, int mode,
     c->fail = mode == 2;
     int rc = tokio__es_hits_read((const char *)data, size, c->fields,
                                  c->n_fields, check_hit,
-                                 mode ? reset : NULL, c, page);
+                                 mode ? reset : NULL, c, NULL, page);
     if (rc == TOKIO__ES_HITS_FALLBACK && c->resets != (c->calls > 0))
         abort();    /* hits went, no reset; or a reset for nothing */
     if (rc != TOKIO__ES_HITS_FALLBACK && c->resets != 0)

@@ -49,7 +49,10 @@ typedef int (*tokio__es_hit_fn)(const struct tokio__es_value *v, size_t hit,
  * TOKIO__ES_HITS_FALLBACK: with `reset` NULL that is known before the
  * first hit goes (two passes); else hits may have gone and `reset`
  * (payload) was called to undo them (one pass).  fn's error is returned
- * only if the whole text is otherwise followed.
+ * only if the whole text is otherwise followed.  `behind` (NULL: none)
+ * is told, after each page handed on, the bytes of `text` read so far:
+ * a mapped text may give their memory back (they may be read again, on
+ * a fallback).
  * @param[out] page_out  the page of the hit that failed
  * @return TOKIO_OK, TOKIO__ES_HITS_FALLBACK, TOKIO_ENOMEM, fn's or
  *         reset's error.
@@ -58,7 +61,9 @@ typedef int (*tokio__es_hit_fn)(const struct tokio__es_value *v, size_t hit,
 int tokio__es_hits_read(const char *text, size_t len,
                         const char *const *fields, size_t n_fields,
                         tokio__es_hit_fn fn, int (*reset)(void *payload),
-                        void *payload, size_t *page_out);
+                        void *payload,
+                        void (*behind)(const char *text, size_t n),
+                        size_t *page_out);
 
 /* What a search response holds besides its hits. */
 struct tokio__es_response {

@@ -120,6 +120,17 @@ int tokio__read_whole(struct tokio_input *in, const char *name, size_t max,
                       const char *what, unsigned char **buf_out,
                       size_t *len_out);
 
+/*
+ * `in`, when it is a plain (not compressed) regular file opened by name,
+ * of 1 to `max` bytes, and nothing of it read yet: the whole file mapped
+ * read-only, without copying it (munmap(*p, *len) when done; a file cut
+ * shorter while mapped would raise SIGBUS).  0 when mapped; 1 when `in`
+ * is not such a file (read it as before: a pipe, standard input,
+ * compressed, empty or too big).
+ */
+int tokio__input_map(struct tokio_input *in, size_t max,
+                     const unsigned char **p, size_t *len);
+
 /* The bid of JSON: 100 when the first byte that is not white space is
  * '{' or '[', else 0. */
 int tokio__bid_json(const char *head, size_t n);

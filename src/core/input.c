@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -31,6 +32,7 @@
 #include <zlib.h>
 
 #include "core/alloc.h"
+#include "core/connector.h"
 #include "core/error.h"
 
 /* Compressed bytes are read, and decompressed bytes produced, in chunks of
@@ -718,4 +720,29 @@ tokio_read_file(const char *path, size_t max, unsigned char **buf_out,
     rc = tokio_input_read_all(in, max, buf_out, len_out);
     tokio_input_close(in);
     return rc;
+}
+
+int
+tokio__input_map(struct tokio_input *in, size_t max,
+                 const unsigned char **p, size_t *len)
+{
+    struct stat st;
+    void *m;
+
+    *p = NULL;
+    *len = 0;
+    /* a file opened by name (standard input may be a regular file at
+     * any offset), plain, none of it handed out yet */
+    if (in == NULL || !in->close_fd || in->codec != CODEC_PLAIN ||
+        in->produced != 0 || in->len != 0 || fstat(in->fd, &st) != 0 ||
+        !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+        (uint64_t)st.st_size > (uint64_t)max)
+        return 1;
+    m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, in->fd, 0);
+    if (m == MAP_FAILED)
+        return 1;
+    (void)madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
+    *p = m;
+    *len = (size_t)st.st_size;
+    return 0;
 }

@@ -132,6 +132,158 @@ static const double POW10[] = {
     1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 };
 
+/* hi:lo = a * b */
+static void
+mul_64x64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
+{
+    uint64_t a0 = a & 0xffffffffu, a1 = a >> 32;
+    uint64_t b0 = b & 0xffffffffu, b1 = b >> 32;
+    uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+    uint64_t mid = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
+
+    *lo = (mid << 32) | (p00 & 0xffffffffu);
+    *hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+}
+
+/* An unsigned 128-bit integer, hi:lo. */
+struct u128 {
+    uint64_t hi, lo;
+};
+
+static int
+bits64(uint64_t x)
+{
+    int n = 0;
+
+    for (int s = 32; s > 0; s /= 2)
+        if (x >> s) {
+            x >>= s;
+            n += s;
+        }
+    return n + (x != 0);
+}
+
+static int
+bits128(struct u128 a)
+{
+    return a.hi != 0 ? 64 + bits64(a.hi) : bits64(a.lo);
+}
+
+/* a << s, for a result within 128 bits */
+static struct u128
+shl128(struct u128 a, int s)
+{
+    struct u128 r = a;
+
+    if (s >= 64) {
+        r.hi = a.lo << (s - 64);
+        r.lo = 0;
+    } else if (s > 0) {
+        r.hi = (a.hi << s) | (a.lo >> (64 - s));
+        r.lo = a.lo << s;
+    }
+    return r;
+}
+
+/* The sign of a * 2^ea - b * 2^eb, for a, b > 0. */
+static int
+cmp_scaled(struct u128 a, int ea, struct u128 b, int eb)
+{
+    int la = bits128(a), lb = bits128(b);
+
+    if (la + ea != lb + eb)
+        return la + ea < lb + eb ? -1 : 1;
+    if (la < lb)
+        a = shl128(a, lb - la);
+    else
+        b = shl128(b, la - lb);
+    if (a.hi != b.hi)
+        return a.hi < b.hi ? -1 : 1;
+    return a.lo < b.lo ? -1 : a.lo > b.lo;
+}
+
+/* Whether v * 10^q (v > 0, |q| <= 27) rounds to `c` (positive, normal)
+ * to nearest, ties to even: it lies within c's rounding interval, by
+ * exact integer comparison with the interval's ends. */
+static int
+rounds_to(uint64_t v, int q, double c)
+{
+    uint64_t bits, m, p5 = 1;
+    int e, k = q < 0 ? -q : q;
+    struct u128 x = { 0, v }, lo, hi;
+
+    memcpy(&bits, &c, sizeof(bits));
+    m = (bits & ((UINT64_C(1) << 52) - 1)) | (UINT64_C(1) << 52);
+    e = (int)((bits >> 52) & 0x7ff) - 1075;         /* c = m * 2^e */
+    for (int i = 0; i < k; i++)
+        p5 *= 5;
+    /* the ends: (2m + 1) * 2^(e-1) and (2m - 1) * 2^(e-1), or
+     * (4m - 1) * 2^(e-2) at a power of two (its lower neighbour is
+     * nearer); times 5^k when q < 0, as x = v * 5^q when q >= 0 */
+    uint64_t up = 2 * m + 1, down = 2 * m - 1;
+    int eu = e - 1, ed = e - 1;
+    if (m == (UINT64_C(1) << 52) && (bits >> 52 & 0x7ff) > 1) {
+        down = 4 * m - 1;
+        ed = e - 2;
+    }
+    if (q >= 0) {
+        mul_64x64(v, p5, &x.hi, &x.lo);
+        hi.hi = 0;
+        hi.lo = up;
+        lo.hi = 0;
+        lo.lo = down;
+        eu -= q;        /* x * 2^q against end * 2^eu: shift both */
+        ed -= q;
+    } else {
+        mul_64x64(up, p5, &hi.hi, &hi.lo);
+        mul_64x64(down, p5, &lo.hi, &lo.lo);
+        eu -= q;        /* v / (5^k 2^k) against end: times 5^k 2^k */
+        ed -= q;
+    }
+    int cu = cmp_scaled(x, 0, hi, eu), cl = cmp_scaled(x, 0, lo, ed);
+    if (cl > 0 && cu < 0)
+        return 1;
+    return (cl == 0 || cu == 0) && (m & 1) == 0;
+}
+
+int
+tokio__decimal_to_double(uint64_t v, int q, int neg, double *out)
+{
+    double c;
+
+    if (v == 0) {
+        *out = neg ? -0.0 : 0.0;
+        return 1;
+    }
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+    if (q < -22 || q > 22)
+        return 0;
+    c = q >= 0 ? (double)v * POW10[q] : (double)v / POW10[-q];
+    if (v > (UINT64_C(1) << 53)) {
+        /* two roundings: c is within an ulp or two; find the one */
+        double up = c, down = c;
+        int found = rounds_to(v, q, c);
+
+        for (int i = 0; i < 2 && !found; i++) {
+            up = nextafter(up, INFINITY);
+            down = nextafter(down, 0.0);
+            if (rounds_to(v, q, up))
+                c = up, found = 1;
+            else if (rounds_to(v, q, down))
+                c = down, found = 1;
+        }
+        if (!found)
+            return 0;
+    }
+    *out = neg ? -c : c;
+    return 1;
+#else
+    (void)c;
+    (void)q;
+    return 0;
+#endif
+}
+
 /*
  * Fast paths, equal to tokio__format_double_exact() by these facts:
  * - For a normal double, at most one decimal of <= 15 significant digits
@@ -159,14 +311,12 @@ reads_back(const char *digits, int n, int exp10, int neg, double d)
     int q = exp10 - (n - 1);
     char text[48];
 
+    double x;
+
     for (int i = 0; i < n; i++)
         v = v * 10 + (uint64_t)(digits[i] - '0');
-#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
-    if (v <= (UINT64_C(1) << 53) && q >= -22 && q <= 22) {
-        double x = q >= 0 ? (double)v * POW10[q] : (double)v / POW10[-q];
-        return (neg ? -x : x) == d;
-    }
-#endif
+    if (tokio__decimal_to_double(v, q, neg, &x))
+        return x == d;
     snprintf(text, sizeof(text), "%s%.*se%d", neg ? "-" : "", n, digits, q);
     return strtod(text, NULL) == d;
 }
@@ -177,31 +327,21 @@ reads_back(const char *digits, int n, int exp10, int neg, double d)
  * digits unless the digits R drops are exactly half ("50", "5").
  * Rounding X (the double's exact value) and rounding R differ only when
  * a 15- or 16-digit midpoint M lies between them; M has 17 digits, so it
- * would be nearer X than R is, or be R itself.  In that one case (and
- * for a text not of the expected form) the answer is 0 and the loop
- * below decides; else the layout's length in `out`.
+ * would be nearer X than R is, or be R itself.  In that one case R is
+ * M, and digits_17() says on which side of R X lies (X == R: the even
+ * neighbour, as glibc rounds); without it (and for a text not of the
+ * expected form) the answer is 0 and the loop below decides; else the
+ * layout's length in `out`.
  */
-/* hi:lo = a * b */
-static void
-mul_64x64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
-{
-    uint64_t a0 = a & 0xffffffffu, a1 = a >> 32;
-    uint64_t b0 = b & 0xffffffffu, b1 = b >> 32;
-    uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
-    uint64_t mid = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
-
-    *lo = (mid << 32) | (p00 & 0xffffffffu);
-    *hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
-}
-
 /*
  * "%.16e"'s 17 digits of `a` (> 0, normal) by integer arithmetic where it
  * is exact: a = m * 2^e, so a * 10^k = m * 5^k * 2^(e + k), held in 128
  * bits for 5^k < 2^64 (k <= 27), rounded half to even on the bits shifted
- * out as glibc's printf rounds.  0 where it does not apply.
+ * out as glibc's printf rounds; *side_out the sign of a - R (R the
+ * rounded 17 digits).  0 where it does not apply.
  */
 static int
-digits_17(double a, char r[17], int *exp_out)
+digits_17(double a, char r[17], int *exp_out, int *side_out)
 {
     static const uint64_t E17 = UINT64_C(100000000000000000);
     uint64_t bits, m, hi, lo, n, p5 = 1;
@@ -235,8 +375,8 @@ digits_17(double a, char r[17], int *exp_out)
             half = (int)((lo >> (s - 1)) & 1);
             more = s > 1 && (lo & ((UINT64_C(1) << (s - 1)) - 1)) != 0;
         }
-        if (half && (more || (n & 1)))
-            n++;
+        int up = half && (more || (n & 1));
+        n += (uint64_t)up;
         if (n >= E17 && n != E17) {
             exp10++;
             continue;
@@ -252,6 +392,7 @@ digits_17(double a, char r[17], int *exp_out)
         for (int i = 16; i >= 0; i--, n /= 10)
             r[i] = (char)('0' + n % 10);
         *exp_out = exp10;
+        *side_out = up ? -1 : half || more;
         return 1;
     }
     return 0;
@@ -261,9 +402,9 @@ static size_t
 from_17_digits(char *out, double d)
 {
     char sci[40], r[17], c[17];
-    int neg = d < 0, exp10;
+    int neg = d < 0, exp10, side = 2;
 
-    if (!digits_17(fabs(d), r, &exp10)) {
+    if (!digits_17(fabs(d), r, &exp10, &side)) {
         snprintf(sci, sizeof(sci), "%.16e", d);
         const char *p = sci + neg;
         if (p[1] != '.' || p[18] != 'e')
@@ -277,12 +418,12 @@ from_17_digits(char *out, double d)
 
         if (r[n] != '5')
             up = r[n] > '5';
-        else if (n == 15 && r[16] == '0')
-            return 0;
-        else if (n == 16)
-            return 0;
-        else
+        else if (n == 15 && r[16] != '0')
             up = 1;
+        else if (side == 2)
+            return 0;
+        else    /* R is the midpoint: X's side of it; on it, to even */
+            up = side > 0 || (side == 0 && (r[n - 1] - '0') % 2 == 1);
         memcpy(c, r, (size_t)n);
         for (int i = n - 1; up && i >= 0; i--) {
             if (c[i] == '9') {

@@ -8,6 +8,7 @@
 #define TOKIO_CORE_REPR_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "tokio/output.h"
 
@@ -15,5 +16,11 @@
  * snprintf and strtod per precision): the reference that
  * tokio_format_double()'s fast paths are tested against. */
 int tokio__format_double_exact(char *buf, size_t size, double d);
+
+/* The double nearest v * 10^q (ties to even), negated when `neg`, as
+ * strtod() reads the decimal, by exact integer arithmetic: 1 with *out
+ * set where it applies (|q| <= 22, doubles evaluated in double
+ * precision), else 0: ask strtod(). */
+int tokio__decimal_to_double(uint64_t v, int q, int neg, double *out);
 
 #endif

@@ -9,6 +9,7 @@
 #include "testutil.h"
 
 #include <float.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -163,6 +164,55 @@ test_format_double_long_digits_equal_exact(void **state)
     assert_true(halves > count / 10);
 }
 
+/* tokio__decimal_to_double() against strtod() on decimals of up to 19
+ * digits with exponents -22..22: random ones, the exact midpoints
+ * between two neighbouring doubles and decimals just off them (one unit
+ * in their 19th or 17th digit), where two roundings would go wrong. */
+static void
+test_decimal_to_double_equals_strtod(void **state)
+{
+    const char *env = getenv("TOKIO_TEST_DOUBLES");
+    size_t count = env != NULL ? (size_t)strtoull(env, NULL, 10) : 200000;
+    uint64_t rng = 11;
+    size_t taken = 0, ties = 0;
+    char text[64];
+
+    (void)state;
+    for (size_t i = 0; i < count; i++) {
+        uint64_t r = next_random(&rng), v;
+        int q = (int)(r % 45) - 22, neg = (int)(r >> 63);
+        double got, want;
+
+        if (i % 2 == 0) {
+            v = next_random(&rng) >> (r >> 8) % 12;
+        } else {
+            /* o 2^-k, o odd in (2^53, 2^54), lies exactly halfway
+             * between the doubles m 2^(1-k) and (m+1) 2^(1-k), o = 2m+1:
+             * as a decimal v 10^q, v = o 2^-k for k <= 0 (q = 0), or
+             * o 5^k for k = 1..4 (q = -k); then one unit off it */
+            uint64_t o = (UINT64_C(1) << 53) | (r >> 11) | 1;
+            int k = (int)((r >> 4) % 15) - 10;
+
+            v = k <= 0 ? o << -k : o;
+            for (int j = 0; j < k; j++)
+                v *= 5;
+            q = k <= 0 ? 0 : -k;
+            v += (r >> 30) % 3 - 1;     /* on it, one unit below, above */
+            ties++;
+        }
+        snprintf(text, sizeof(text), "%s%" PRIu64 "e%d", neg ? "-" : "", v,
+                 q);
+        want = strtod(text, NULL);
+        if (!tokio__decimal_to_double(v, q, neg, &got))
+            fail_msg("%s: not taken", text);
+        taken++;
+        if (memcmp(&got, &want, sizeof(got)) != 0)
+            fail_msg("%s: %a, strtod %a", text, got, want);
+    }
+    assert_true(ties > count / 4);
+    assert_true(taken > count / 2);
+}
+
 int
 main(void)
 {
@@ -170,6 +220,7 @@ main(void)
         cmocka_unit_test(test_format_double_matches_python_repr),
         cmocka_unit_test(test_format_double_fast_equals_exact),
         cmocka_unit_test(test_format_double_long_digits_equal_exact),
+        cmocka_unit_test(test_decimal_to_double_equals_strtod),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
