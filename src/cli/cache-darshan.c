@@ -18,11 +18,11 @@
  * (tokio_darshan_write_json()), and has no DXT traces (tokio darshan-dxt
  * prints them): their regions are not read, so a log of gigabytes of
  * traces costs what its other modules cost.  Nor are the base records
- * held: they go to an unlinked temporary file in $TMPDIR as they are
- * decoded and come back one at a time in the JSON's order
- * (tokio_darshan_spool_record()), so memory is the log's name table and
- * 32 bytes a record (a million-record log: 1.07 GB before, see
- * bench/bench-darshan-memory.sh).
+ * held: beyond the first MiB they go to an unlinked temporary file in
+ * $TMPDIR as they are decoded and come back one at a time in the JSON's
+ * order (tokio_darshan_spool_record()), so memory is the log's name
+ * table and 32 bytes a record (a million-record log: 62 MB, 1.07 GB
+ * before; bench/bench-darshan-memory.sh).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -124,7 +124,7 @@ open_log(struct tokio_darshan **log, struct tokio_darshan_fold **fold,
     /* the JSON has no DXT traces (darshan-dxt's text has them): their
      * regions, which can be most of a log, are not even inflated */
     if (tokio_darshan_spool_new(spool, o) < 0)
-        return TOKIO_EIO;
+        return TOKIO_ENOMEM;
     sel.modules = UINT64_MAX &
                   ~(TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DXT_POSIX) |
                     TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DXT_MPIIO));

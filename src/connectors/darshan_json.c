@@ -19,6 +19,10 @@
  * it and writing it takes seven times as long (cache-darshan --base of a
  * 12 MB log of 262,000 POSIX records, 980 MB of JSON: 1.4 s written as
  * made, 4.1 + 6.9 s as a tree); and logs of any size must stream.
+ * The records come from the log, or from a spool (tokio_darshan_spool_*):
+ * a temporary file they were written to as the log was decoded, read
+ * back one record at a time in the JSON's order, so that cache-darshan
+ * never holds a log's records (1.07 GB for a million, 62 MB now).
  *
  * Differs from pytokio:
  * - PNETCDF_FILE/PNETCDF_VAR records go under "pnetcdf_file" and
@@ -766,8 +770,13 @@ cache_order(struct emit *e, int mod, size_t n)
  * cache-darshan's records go to an unlinked temporary file as the log is
  * decoded (tokio_darshan_spool_record()), each behind a small head, and
  * come back one at a time in the JSON's order through a window of the
- * file: memory is the index (struct sentry), whatever the records.
+ * file: memory is the index (struct sentry), whatever the records.  The
+ * first SPOOL_MEM bytes stay in memory: a log that small (most) makes no
+ * file at all.
  */
+
+/* Records kept in memory before a file is made for them. */
+#define SPOOL_MEM (1024 * 1024)
 
 /* Writes pending, then the window the file is read back through: a read
  * that goes on from the window's end, or follows a window that served
@@ -841,6 +850,11 @@ spilled_size(const struct spilled *h)
 static int
 spool_flush(struct tokio_darshan_spool *s, const struct tokio_darshan *log)
 {
+    if (s->fd < 0 && (s->fd = spool_file()) < 0)
+        return tokio__error(TOKIO_EIO, "'%s': cannot make a temporary file "
+                            "for its records in '%s': %s",
+                            tokio_darshan_logname(log), tmp_dir(),
+                            strerror(errno));
     for (size_t done = 0; done < s->len;) {
         ssize_t k = write(s->fd, s->buf + done, s->len - done);
         if (k < 0 && errno == EINTR)
@@ -865,6 +879,10 @@ spool_put(struct tokio_darshan_spool *s, const struct tokio_darshan *log,
     int rc;
 
     while (n > 0) {
+        /* in memory up to SPOOL_MEM, then out to the file */
+        if (s->len == s->cap && s->fd < 0 && s->cap < SPOOL_MEM &&
+            (rc = grow_to((void **)&s->buf, &s->cap, s->cap * 2, 1)) < 0)
+            return rc;
         if (s->len == s->cap && (rc = spool_flush(s, log)) < 0)
             return rc;
         size_t k = s->cap - s->len < n ? s->cap - s->len : n;
@@ -876,8 +894,9 @@ spool_put(struct tokio_darshan_spool *s, const struct tokio_darshan *log,
     return TOKIO_OK;
 }
 
-/* The last writes out, and the buffer the window to read through: a
- * full disk fails here, before any output. */
+/* The last writes out, and the buffer the window to read through (all
+ * of the records when they never left it): a full disk fails here,
+ * before any output. */
 static int
 spool_finish(struct tokio_darshan_spool *s, const struct tokio_darshan *log)
 {
@@ -885,7 +904,7 @@ spool_finish(struct tokio_darshan_spool *s, const struct tokio_darshan *log)
 
     if (s->reading)
         return TOKIO_OK;
-    if ((rc = spool_flush(s, log)) < 0)
+    if (s->fd >= 0 && (rc = spool_flush(s, log)) < 0)
         return rc;
     s->reading = 1;
     s->at = 0;
@@ -1434,13 +1453,6 @@ tokio_darshan_spool_new(struct tokio_darshan_spool **out,
     s->filter.opts = &s->opts;
     s->filter.c_mod = -1;
     module_keys(&s->filter);
-    if ((s->fd = spool_file()) < 0) {
-        int rc = tokio__error(TOKIO_EIO, "cannot make a temporary file for "
-                              "Darshan records in '%s': %s", tmp_dir(),
-                              strerror(errno));
-        tokio_darshan_spool_free(s);
-        return rc;
-    }
     *out = s;
     return TOKIO_OK;
 }

@@ -16,6 +16,7 @@
 #include <jansson.h>
 #include <zlib.h>
 
+#include "darshan_gen.h"
 #include "tokio/connectors/darshan_json.h"
 #include "tokio/connectors/darshan_writer.h"
 #include "tokio/output.h"
@@ -293,6 +294,9 @@ test_cache_darshan_help_exits_0(void **state)
 /* ---- base records through the spool ---------------------------------- */
 
 #define MIX_NPROCS 128
+/* POSIX records of 728 bytes: more than the spool keeps in memory (1 MiB),
+ * so they go through its temporary file; 50 files, 100 ranks each */
+#define BIG_RECORDS 5000
 #define NO_NAME_ID 12345        /* an id the name table lacks: "(null)" */
 
 /* LUSTRE layout components: raid0 1 MiB x 2, then 1 OST of pool flash. */
@@ -466,6 +470,30 @@ test_cache_darshan_spooled_records_match_kept_ones(void **state)
 
     (void)state;
     write_mixed_log(log, 0);
+    /* a big log through the file, its ranks read back out of order */
+    char *big = tokio_test_join(dir, "big.darshan");
+    assert_int_equal(tokio_test_darshan_records_log(big, BIG_RECORDS, 50),
+                     TOKIO_OK);
+    for (int k = 0; k < 2; k++) {
+        const struct tokio_darshan_json_opts o = { .base = 1, .total = k,
+                                                   .perf = k };
+        const char *args[] = { "cache-darshan", "big.darshan", NULL, NULL,
+                               NULL, NULL };
+        if (k) {
+            args[1] = "--base";
+            args[2] = "--total";
+            args[3] = "--perf";
+            args[4] = "big.darshan";
+        }
+        char *want = kept_json(big, &o);
+        struct tokio_run r = tokio_test_run(dir, NULL, args);
+        if (r.status != 0 || strcmp(r.out, want) != 0)
+            fail_msg("big.darshan %d: status %d, stderr: %s", k, r.status,
+                     r.err);
+        free(want);
+        tokio_run_free(&r);
+    }
+    free(big);
     for (size_t i = 0; i < sizeof(spooled) / sizeof(spooled[0]); i++) {
         char *want = kept_json(log, &spooled[i].o);
         struct tokio_run r = tokio_test_run(dir, NULL, spooled[i].args);
@@ -492,13 +520,14 @@ static void
 test_cache_darshan_spool_failures_leave_no_output(void **state)
 {
     char *dir = tokio_test_mkdtemp();
-    char *log = tokio_test_join(dir, "mix.darshan");
+    char *log = tokio_test_join(dir, "big.darshan");
     char *twice = tokio_test_join(dir, "twice.darshan");
     char *out = tokio_test_join(dir, "out.json");
     struct stat st;
 
     (void)state;
-    write_mixed_log(log, 0);
+    assert_int_equal(tokio_test_darshan_records_log(log, BIG_RECORDS, 50),
+                     TOKIO_OK);
     write_mixed_log(twice, 1);
 
     const char *dup[] = { "cache-darshan", "-o", "out.json",
@@ -512,19 +541,19 @@ test_cache_darshan_spool_failures_leave_no_output(void **state)
 
     const char *nodir[] = { "TMPDIR=/nonexistent/tokio-tmp", NULL };
     const char *args[] = { "cache-darshan", "-o", "out.json",
-                           "mix.darshan", NULL };
+                           "big.darshan", NULL };
     r = tokio_test_run(dir, nodir, args);
     assert_int_equal(r.status, 1);
     assert_contains(r.err, "/nonexistent/tokio-tmp");
     assert_int_not_equal(stat(out, &st), 0);
     tokio_run_free(&r);
 
-    /* a full disk: the records (tens of KiB) do not fit in 8 KiB */
-    const char *to_stdout[] = { "cache-darshan", "mix.darshan", NULL };
-    r = tokio_test_run_limited(dir, NULL, to_stdout, 8192);
+    /* a full disk: the records (3.6 MB) do not fit in 2 MiB */
+    const char *to_stdout[] = { "cache-darshan", "big.darshan", NULL };
+    r = tokio_test_run_limited(dir, NULL, to_stdout, 2 << 20);
     assert_int_equal(r.status, 1);
     assert_string_equal(r.out, "");
-    assert_contains(r.err, "mix.darshan': cannot write its records to a "
+    assert_contains(r.err, "big.darshan': cannot write its records to a "
                            "temporary file");
     tokio_run_free(&r);
 

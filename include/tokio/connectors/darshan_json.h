@@ -87,8 +87,9 @@ TOKIO_API int tokio_darshan_to_json(const struct tokio_darshan *log,
  * tokio_darshan_spool_record() to tokio_darshan_open_select() as its
  * record callback (the spool as its payload), and every record the
  * filters keep is written to an unlinked temporary file in $TMPDIR (else
- * /tmp) as it is decoded, an index entry of 32 bytes kept for it (and
- * the log keeps its name table).  Then set opts->spool and
+ * /tmp) as it is decoded (the first MiB of them stays in memory: a small
+ * log makes no file), an index entry of 32 bytes kept for it (and the
+ * log keeps its name table).  Then set opts->spool and
  * tokio_darshan_write_json() reads the records back one at a time in the
  * JSON's order: the same output as from a log that kept its records.
  * With --total or --perf, fold the records too (tokio_darshan_fold_record(),
@@ -100,8 +101,7 @@ TOKIO_API int tokio_darshan_to_json(const struct tokio_darshan *log,
  * A new, empty spool for the base records of one log, filtered as `opts`
  * says (its modules and counters lists are borrowed: keep them until the
  * spool is freed; NULL: no filter).  *out holds it (free with
- * tokio_darshan_spool_free()).  Returns TOKIO_OK, TOKIO_EIO (no temporary
- * file could be made; the message names the folder) or TOKIO_ENOMEM.
+ * tokio_darshan_spool_free()).  Returns TOKIO_OK or TOKIO_ENOMEM.
  */
 TOKIO_API int tokio_darshan_spool_new(struct tokio_darshan_spool **out,
                                       const struct tokio_darshan_json_opts *opts);
@@ -110,8 +110,9 @@ TOKIO_API int tokio_darshan_spool_new(struct tokio_darshan_spool **out,
  * Keep record `r` of module `mod` of `log` in the spool `spool` (a
  * tokio_darshan_record_fn) if the spool's filters keep it; records of one
  * log only, the log handle then given to tokio_darshan_write_json().
- * Returns TOKIO_OK, TOKIO_EIO (the temporary file could not be written:
- * disk full), TOKIO_ENOMEM, or TOKIO_EINVAL once the spool has been read.
+ * Returns TOKIO_OK, TOKIO_EIO (the temporary file could not be made or
+ * written, e.g. disk full; the message names the log and the folder),
+ * TOKIO_ENOMEM, or TOKIO_EINVAL once the spool has been read.
  */
 TOKIO_API int tokio_darshan_spool_record(void *spool,
                                          const struct tokio_darshan *log,
