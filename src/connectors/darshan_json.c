@@ -932,8 +932,9 @@ spool_window(struct tokio_darshan_spool *s, const struct tokio_darshan *log,
         *p = s->buf + (off - s->at);
         return TOKIO_OK;
     }
-    size_t want = off == s->at + s->len || s->served > 2 ? SPOOL_AHEAD
-                                                         : SPOOL_JUMP;
+    /* a record that starts in the window or right after it goes on */
+    int on = off >= s->at && off - s->at <= s->len;
+    size_t want = on || s->served > 2 ? SPOOL_AHEAD : SPOOL_JUMP;
     if (want < n)
         want = n;
     s->served = 1;
