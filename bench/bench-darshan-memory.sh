@@ -6,7 +6,8 @@
 # CPU seconds (bench/lib.sh's cpu_rss):
 #
 #   index-darshanlogs, index-darshanlogs -m 1 (lite), summarize-darshanlogs,
-#   darshan-bad-ost, and cache-darshan --total for comparison.
+#   darshan-bad-ost, cache-darshan --total, and cache-darshan --base (the
+#   default) and --base --total --perf (issue 20; JSON to /dev/null).
 #
 # Flat means the column does not grow with the records.  Never pass/fail.
 #
@@ -22,6 +23,23 @@
 # the log's size + ~17 MiB: 167 MB at 1M records; the issue's 1.9 GB
 # was the records).  1M records take 4-5 s per command.
 # darshan-bad-ost before this work: 126384 KiB on the 100000-record log.
+#
+# cache-darshan --base (the default; issue 20), measured 2026-11-27 (2
+# shared cores, load ~3), peak KiB and user + system CPU s:
+#
+#   records  log MiB  cache-darshan       --base --total --perf
+#   10000        2    17224   0.15        17008   0.15
+#   100000      15    20856   0.90        21020   0.88
+#   1000000    150    63048   9.63        63236   9.16
+#
+# It held every record before (about 1 KiB each): 122 MB at 100k and
+# 1.07 GB at 1M records.  Now records beyond the first MiB go to an
+# unlinked temporary file in $TMPDIR as they are decoded (about 750
+# bytes each: 0.75 GB of temporary file at 1M) and are read back in the
+# JSON's order; what grows is the 32-byte index entry per record (and
+# qsort's copy of it while sorting) and the log's name table.  Wall time
+# for 1M records, best of 3 to /dev/null: 9.14 s before, 9.29 s after
+# (100k: 0.86 s both).
 #
 #   bench/bench-darshan-memory.sh [BUILD] [RECORDS...]
 #       BUILD defaults to ./build; RECORDS to "10000 100000 1000000".
@@ -48,7 +66,8 @@ for n in $SIZES; do
     for cmd in "index-darshanlogs -q -o $TMP/i$n.db" \
                "index-darshanlogs -q -m 1 -o $TMP/m$n.db" \
                "summarize-darshanlogs" "darshan-bad-ost" \
-               "cache-darshan --total"; do
+               "cache-darshan --total" "cache-darshan" \
+               "cache-darshan --base --total --perf"; do
         rm -f "$TMP"/*.db
         set -- $cmd
         r=$(cpu_rss /dev/null "$TOKIO" "$@" "$log")

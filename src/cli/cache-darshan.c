@@ -17,7 +17,12 @@
  * The JSON is written as it is produced, never held as a tree
  * (tokio_darshan_write_json()), and has no DXT traces (tokio darshan-dxt
  * prints them): their regions are not read, so a log of gigabytes of
- * traces costs what its other modules cost.
+ * traces costs what its other modules cost.  Nor are the base records
+ * held: beyond the first MiB they go to an unlinked temporary file in
+ * $TMPDIR as they are decoded and come back one at a time in the JSON's
+ * order (tokio_darshan_spool_record()), so memory is the log's name
+ * table and 32 bytes a record (a million-record log: 62 MB, 1.07 GB
+ * before; bench/bench-darshan-memory.sh).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -72,34 +77,62 @@ split_list(char *arg, const char ***items, size_t *n)
     return 0;
 }
 
-/* Open the log, reading only what the views need: --total and --perf
- * alone fold the records of the modules they derive figures for into
- * *fold as they are inflated, and read no record names. */
+/* Where the base view's records go as they are decoded: the spool, and
+ * the fold when --total or --perf come with it. */
+struct sinks {
+    struct tokio_darshan_spool *spool;
+    struct tokio_darshan_fold *fold;
+};
+
+static int
+spool_and_fold(void *payload, const struct tokio_darshan *log, int mod,
+               const struct tokio_darshan_record *r)
+{
+    const struct sinks *k = payload;
+    int rc = tokio_darshan_spool_record(k->spool, log, mod, r);
+
+    if (rc >= 0 && k->fold != NULL)
+        rc = tokio_darshan_fold_record(k->fold, log, mod, r);
+    return rc;
+}
+
+/* Open the log, reading only what the views need and keeping no record:
+ * --total and --perf fold the records of the modules they derive figures
+ * for into *fold as they are inflated (alone, they read no record
+ * names); the base view's records go to *spool, a temporary file. */
 static int
 open_log(struct tokio_darshan **log, struct tokio_darshan_fold **fold,
-         const char *path, const struct tokio_darshan_json_opts *o)
+         struct tokio_darshan_spool **spool, const char *path,
+         const struct tokio_darshan_json_opts *o)
 {
     struct tokio_darshan_select sel = {
         .modules = TOKIO_DARSHAN_DERIVED_MODULES,
         .skip_names = 1,
         .record = tokio_darshan_fold_record,
     };
+    int base = o->base || (!o->total && !o->perf);
+    struct sinks k = { NULL, NULL };
 
-    /* the JSON has no DXT traces (darshan-dxt's text has them): their
-     * regions, which can be most of a log, are not even inflated */
-    if (o->base || (!o->total && !o->perf)) {
-        sel.modules = UINT64_MAX &
-                      ~(TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DXT_POSIX) |
-                        TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DXT_MPIIO));
-        sel.skip_names = 0;
-        sel.record = NULL;
-        return tokio_darshan_open_select(log, path, &sel);
-    }
-    if (tokio_darshan_fold_new(fold, (o->total ? TOKIO_DARSHAN_FOLD_TOTALS
+    if ((o->total || o->perf) &&
+        tokio_darshan_fold_new(fold, (o->total ? TOKIO_DARSHAN_FOLD_TOTALS
                                                : 0) |
                                (o->perf ? TOKIO_DARSHAN_FOLD_PERF : 0)) < 0)
         return TOKIO_ENOMEM;
     sel.payload = *fold;
+    if (!base)
+        return tokio_darshan_open_select(log, path, &sel);
+    /* the JSON has no DXT traces (darshan-dxt's text has them): their
+     * regions, which can be most of a log, are not even inflated */
+    if (tokio_darshan_spool_new(spool, o) < 0)
+        return TOKIO_ENOMEM;
+    sel.modules = UINT64_MAX &
+                  ~(TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DXT_POSIX) |
+                    TOKIO_DARSHAN_MODULE_BIT(TOKIO_DARSHAN_DXT_MPIIO));
+    sel.skip_names = 0;
+    sel.record = spool_and_fold;
+    k.spool = *spool;
+    k.fold = *fold;
+    sel.payload = &k;
     return tokio_darshan_open_select(log, path, &sel);
 }
 
@@ -154,6 +187,7 @@ cmd_cache_darshan(int argc, char **argv)
     };
     struct tokio_darshan *log = NULL;
     struct tokio_darshan_fold *fold = NULL;
+    struct tokio_darshan_spool *spool = NULL;
     char *mod_arg = NULL, *ctr_arg = NULL;
     const char **mods = NULL, **ctrs = NULL;
     json_t *json;
@@ -188,17 +222,20 @@ cmd_cache_darshan(int argc, char **argv)
         split_list(ctr_arg, &ctrs, &o.n_counters) < 0) {
         rc = cli_fail(cmd, "out of memory");
     } else if (o.modules = mods, o.counters = ctrs,
-               open_log(&log, &fold, path, &o) < 0) {
+               open_log(&log, &fold, &spool, path, &o) < 0) {
         rc = cli_fail(cmd, NULL);
     } else {
         o.fold = fold;
+        o.spool = spool;
         /* the reference: indented and sorted on stdout, one line to -o;
          * written as it is produced (no tree: a big log's would be ten
-         * times the log's decoded size) */
+         * times the log's decoded size), the records read back from the
+         * spool one at a time */
         rc = write_json(cmd, output, log, &o);
     }
     tokio_darshan_free(log);
     tokio_darshan_fold_free(fold);
+    tokio_darshan_spool_free(spool);
     free(mods);
     free(ctrs);
     free(mod_arg);

@@ -19,6 +19,10 @@
  * it and writing it takes seven times as long (cache-darshan --base of a
  * 12 MB log of 262,000 POSIX records, 980 MB of JSON: 1.4 s written as
  * made, 4.1 + 6.9 s as a tree); and logs of any size must stream.
+ * The records come from the log, or from a spool (tokio_darshan_spool_*):
+ * a temporary file they were written to as the log was decoded, read
+ * back one record at a time in the JSON's order, so that cache-darshan
+ * never holds a log's records (1.07 GB for a million, 62 MB now).
  *
  * Differs from pytokio:
  * - PNETCDF_FILE/PNETCDF_VAR records go under "pnetcdf_file" and
@@ -39,11 +43,14 @@
 #include "tokio/connectors/darshan_json.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
 
 #include "connectors/darshan_text.h"
 #include "core/alloc.h"
@@ -404,15 +411,24 @@ build_mounts(const struct tokio_darshan *log)
 
 /* ---- the emitter's state ---------------------------------------------- */
 
-/* One base record that passes the filters. */
+/* One base record that passes the filters: tens of bytes, as a log of
+ * a million records has a million of them. */
 struct sentry {
-    const struct tokio_darshan_record *r;
-    const char *name;           /* its key; may be `own` */
-    char *own;                  /* a generated name (DAOS object ids) */
-    size_t idx;                 /* file order, the last tie-breaker */
-    int mod;
-    int mkord;                  /* the module key's place in sorted order */
-    char rank[24];
+    const char *name;           /* its key: the log's name table, a
+                                   literal, or an index's own copy */
+    uint64_t pos;               /* the record's place in its module (a
+                                   log's records) or in the spool's file:
+                                   file order, the last tie-breaker */
+    int64_t rank;
+    int kord;                   /* its module key's place in key order */
+};
+
+/* The base records the options keep, sorted as their keys go out. */
+struct index {
+    struct sentry *ents;
+    size_t n_ents, cap_ents;
+    char **owned;               /* generated names (DAOS object ids) */
+    size_t n_owned, cap_owned;
 };
 
 /* One counter line: offsets into the arenas until the group is whole. */
@@ -432,8 +448,11 @@ struct emit {
     int mkord[TOKIO_DARSHAN_KNOWN_MODULES];     /* a module's place there */
     char mkeys[TOKIO_DARSHAN_KNOWN_MODULES][32];        /* "mpiio" */
     char prefixes[TOKIO_DARSHAN_KNOWN_MODULES][32];     /* "MPIIO_" */
-    struct sentry *ents;
-    size_t n_ents, cap_ents;
+    /* the records: the log's (own) or a spool's */
+    struct index own, *ix;
+    struct sentry *ents;        /* ix->ents, once sorted */
+    size_t n_ents;
+    struct tokio_darshan_spool *spool;
     /* the group being collected */
     int mod;
     size_t plen;
@@ -721,7 +740,7 @@ cmp_line(const void *a, const void *b)
  * The cache is optional (a failure only loses the shortcut), so it
  * bypasses the tokio__ allocators and their failure injection. */
 static void
-cache_order(struct emit *e, const struct sentry *ent, size_t n)
+cache_order(struct emit *e, int mod, size_t n)
 {
     e->c_mod = -1;
     if (e->cap_corder < n) {
@@ -743,7 +762,247 @@ cache_order(struct emit *e, const struct sentry *ent, size_t n)
     memcpy(e->ckeys, e->keys, e->n_keys);
     e->n_ckeys = e->n_keys;
     e->c_lines = n;
-    e->c_mod = ent->mod;
+    e->c_mod = mod;
+}
+
+/* ---- the spool: base records in a temporary file ------------------------
+ *
+ * cache-darshan's records go to an unlinked temporary file as the log is
+ * decoded (tokio_darshan_spool_record()), each behind a small head, and
+ * come back one at a time in the JSON's order through a window of the
+ * file: memory is the index (struct sentry), whatever the records.  The
+ * first SPOOL_MEM bytes stay in memory: a log that small (most) makes no
+ * file at all.
+ */
+
+/* Records kept in memory before a file is made for them. */
+#define SPOOL_MEM (1024 * 1024)
+
+/* Writes pending, then the window the file is read back through: a read
+ * that goes on from the window's end, or follows a window that served
+ * several records, reads SPOOL_AHEAD bytes; a jump elsewhere (records
+ * come back in name order, which a log's need not be) reads SPOOL_JUMP,
+ * about a POSIX record. */
+#define SPOOL_BUF (64 * 1024)
+#define SPOOL_AHEAD (16 * 1024)
+#define SPOOL_JUMP 1024
+
+/* A record's head in the spool's file: its counters, fcounters, extra
+ * and LUSTRE components follow, and padding to 8 bytes, so that every
+ * record starts aligned for its arrays.  The name and rank are in the
+ * index. */
+struct spilled {
+    uint32_t n_counters, n_fcounters, n_extra, n_comps;
+    uint64_t file_rec_id;
+};
+
+struct tokio_darshan_spool {
+    struct tokio_darshan_json_opts opts;        /* its filters */
+    struct emit filter;                         /* has_line()'s state */
+    struct index ix;
+    int fd;
+    uint64_t flushed;                           /* bytes in the file */
+    unsigned char *buf;
+    size_t len, cap;
+    int reading;                                /* buf is the window */
+    uint64_t at;                                /* the window's offset */
+    uint64_t last;                              /* the last record read */
+    size_t served;                              /* records it served */
+    struct tokio_darshan_record rec;            /* the last read back */
+};
+
+static const char *
+tmp_dir(void)
+{
+    const char *dir = getenv("TMPDIR");
+
+    return dir != NULL && *dir != '\0' ? dir : "/tmp";
+}
+
+/* An unlinked temporary file in $TMPDIR (tmpfile() ignores it): nobody
+ * else opens it, and it goes when closed, however the process ends. */
+static int
+spool_file(void)
+{
+    char path[4096];
+    int fd;
+
+    if ((size_t)snprintf(path, sizeof(path), "%s/.tokio-darshan-XXXXXX",
+                         tmp_dir()) >= sizeof(path)) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    if ((fd = mkstemp(path)) >= 0)
+        unlink(path);
+    return fd;
+}
+
+static size_t
+spilled_size(const struct spilled *h)
+{
+    size_t n = sizeof(*h) +
+               8 * ((size_t)h->n_counters + h->n_fcounters + h->n_extra) +
+               (size_t)h->n_comps * sizeof(struct tokio_darshan_lustre_comp);
+
+    return (n + 7) & ~(size_t)7;
+}
+
+static int
+spool_flush(struct tokio_darshan_spool *s, const struct tokio_darshan *log)
+{
+    if (s->fd < 0 && (s->fd = spool_file()) < 0)
+        return tokio__error(TOKIO_EIO, "'%s': cannot make a temporary file "
+                            "for its records in '%s': %s",
+                            tokio_darshan_logname(log), tmp_dir(),
+                            strerror(errno));
+    for (size_t done = 0; done < s->len;) {
+        ssize_t k = write(s->fd, s->buf + done, s->len - done);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return tokio__error(TOKIO_EIO, "'%s': cannot write its records "
+                                "to a temporary file in '%s': %s",
+                                tokio_darshan_logname(log), tmp_dir(),
+                                k < 0 ? strerror(errno) : "nothing written");
+        done += (size_t)k;
+    }
+    s->flushed += s->len;
+    s->len = 0;
+    return TOKIO_OK;
+}
+
+static int
+spool_put(struct tokio_darshan_spool *s, const struct tokio_darshan *log,
+          const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    int rc;
+
+    while (n > 0) {
+        /* in memory up to SPOOL_MEM, then out to the file */
+        if (s->len == s->cap && s->fd < 0 && s->cap < SPOOL_MEM &&
+            (rc = grow_to((void **)&s->buf, &s->cap, s->cap * 2, 1)) < 0)
+            return rc;
+        if (s->len == s->cap && (rc = spool_flush(s, log)) < 0)
+            return rc;
+        size_t k = s->cap - s->len < n ? s->cap - s->len : n;
+        memcpy(s->buf + s->len, b, k);
+        s->len += k;
+        b += k;
+        n -= k;
+    }
+    return TOKIO_OK;
+}
+
+/* The last writes out, and the buffer the window to read through (all
+ * of the records when they never left it): a full disk fails here,
+ * before any output. */
+static int
+spool_finish(struct tokio_darshan_spool *s, const struct tokio_darshan *log)
+{
+    int rc;
+
+    if (s->reading)
+        return TOKIO_OK;
+    if (s->fd >= 0 && (rc = spool_flush(s, log)) < 0)
+        return rc;
+    s->reading = 1;
+    s->at = 0;
+    s->last = UINT64_MAX;
+    return TOKIO_OK;
+}
+
+/* Bytes [off, off + n) of the spool's file at *p, through the window. */
+static int
+spool_window(struct tokio_darshan_spool *s, const struct tokio_darshan *log,
+             uint64_t off, size_t n, const unsigned char **p)
+{
+    size_t got = 0;
+    ssize_t k = 0;
+    int rc;
+
+    if ((rc = spool_finish(s, log)) < 0)
+        return rc;
+    if (off != s->last) {
+        s->last = off;
+        s->served++;
+    }
+    if (off >= s->at && off - s->at <= s->len &&
+        n <= s->len - (size_t)(off - s->at)) {
+        *p = s->buf + (off - s->at);
+        return TOKIO_OK;
+    }
+    /* a record that starts in the window or right after it goes on */
+    int on = off >= s->at && off - s->at <= s->len;
+    size_t want = on || s->served > 2 ? SPOOL_AHEAD : SPOOL_JUMP;
+    if (want < n)
+        want = n;
+    s->served = 1;
+    if ((rc = grow_to((void **)&s->buf, &s->cap, want, 1)) < 0)
+        return rc;
+    while (got < want && off + got < s->flushed) {
+        k = pread(s->fd, s->buf + got, want - got, (off_t)(off + got));
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            break;
+        got += (size_t)k;
+    }
+    s->at = off;
+    s->len = got;
+    if (got < n)
+        return tokio__error(TOKIO_EIO, "'%s': cannot read its records back "
+                            "from a temporary file in '%s': %s",
+                            tokio_darshan_logname(log), tmp_dir(),
+                            k < 0 ? strerror(errno) : "it is short");
+    *p = s->buf;
+    return TOKIO_OK;
+}
+
+/* Entry `ent`'s record, read back into s->rec. */
+static int
+spool_load(struct tokio_darshan_spool *s, const struct tokio_darshan *log,
+           const struct sentry *ent, const struct tokio_darshan_record **out)
+{
+    struct tokio_darshan_record *r = &s->rec;
+    const unsigned char *p;
+    struct spilled h;
+    int rc;
+
+    if ((rc = spool_window(s, log, ent->pos, sizeof(h), &p)) < 0)
+        return rc;
+    memcpy(&h, p, sizeof(h));
+    if ((rc = spool_window(s, log, ent->pos, spilled_size(&h), &p)) < 0)
+        return rc;
+    p += sizeof(h);
+    memset(r, 0, sizeof(*r));
+    r->rank = ent->rank;
+    r->file_rec_id = h.file_rec_id;
+    r->n_counters = h.n_counters;
+    r->counters = (const int64_t *)(const void *)p;
+    p += 8 * (size_t)h.n_counters;
+    r->n_fcounters = h.n_fcounters;
+    r->fcounters = (const double *)(const void *)p;
+    p += 8 * (size_t)h.n_fcounters;
+    r->n_extra = h.n_extra;
+    r->extra = (const int64_t *)(const void *)p;
+    p += 8 * (size_t)h.n_extra;
+    r->n_comps = h.n_comps;
+    r->comps = (const struct tokio_darshan_lustre_comp *)(const void *)p;
+    *out = r;
+    return TOKIO_OK;
+}
+
+/* Entry `ent`'s record: the log's, or read back from the spool. */
+static int
+load_record(struct emit *e, const struct sentry *ent,
+            const struct tokio_darshan_record **r)
+{
+    if (e->spool != NULL)
+        return spool_load(e->spool, e->log, ent, r);
+    *r = tokio_darshan_record(e->log, e->by_key[ent->kord],
+                              (size_t)ent->pos);
+    return TOKIO_OK;
 }
 
 /*
@@ -755,15 +1014,18 @@ static int
 collect_group(struct emit *e, size_t a, size_t b)
 {
     const struct sentry *ent = &e->ents[a];
+    int mod = e->by_key[ent->kord];
     int rc;
 
-    e->mod = ent->mod;
-    e->plen = strlen(e->prefixes[ent->mod]);
+    e->mod = mod;
+    e->plen = strlen(e->prefixes[mod]);
     e->n_lines = e->n_keys = e->n_strs = 0;
-    for (size_t i = a; i < b; i++)
-        if ((rc = tokio__darshan_visit_record(ent->mod, e->ents[i].r,
-                                              collect_line, e)) < 0)
+    for (size_t i = a; i < b; i++) {
+        const struct tokio_darshan_record *r;
+        if ((rc = load_record(e, &e->ents[i], &r)) < 0 ||
+            (rc = tokio__darshan_visit_record(mod, r, collect_line, e)) < 0)
             return rc;
+    }
     size_t n = e->n_lines;
     for (size_t i = 0; i < n; i++) {
         struct sline *l = &e->lines[i];
@@ -774,7 +1036,7 @@ collect_group(struct emit *e, size_t a, size_t b)
     if ((rc = grow_to((void **)&e->perm, &e->cap_perm, n + 1,
                       sizeof(*e->perm))) < 0)
         return rc;
-    if (b - a == 1 && n > 0 && e->c_mod == ent->mod && e->c_lines == n &&
+    if (b - a == 1 && n > 0 && e->c_mod == mod && e->c_lines == n &&
         e->n_ckeys == e->n_keys &&
         memcmp(e->ckeys, e->keys, e->n_keys) == 0) {
         memcpy(e->perm, e->corder, n * sizeof(*e->perm));
@@ -786,16 +1048,16 @@ collect_group(struct emit *e, size_t a, size_t b)
         if (i > 0 && strcmp(e->lines[i - 1].kp, e->lines[i].kp) == 0)
             /* the reference raised "Duplicate counter" here too */
             return tokio__error(TOKIO_EFORMAT, "'%s': %s record '%s' rank "
-                                "%s has counter %s twice",
+                                "%" PRId64 " has counter %s twice",
                                 tokio_darshan_logname(e->log),
-                                e->mkeys[ent->mod], ent->name, ent->rank,
+                                e->mkeys[mod], ent->name, ent->rank,
                                 e->lines[i].kp);
         e->perm[i] = i;         /* the lines themselves are sorted now */
     }
     /* the next group with these keys gets its lines in insertion order:
      * keep which insertion index each sorted position holds */
     if (b - a == 1 && n > 0)
-        cache_order(e, ent, n);
+        cache_order(e, mod, n);
     return TOKIO_OK;
 }
 
@@ -825,69 +1087,130 @@ has_line(struct emit *e, int mod, const struct tokio_darshan_record *r)
     return tokio__darshan_visit_record(mod, r, find_line, e) == FOUND_LINE;
 }
 
+/* `rank` in decimal in `buf`: the key it goes out under. */
+static const char *
+rank_text(int64_t rank, char buf[24])
+{
+    uint64_t u = rank < 0 ? 0 - (uint64_t)rank : (uint64_t)rank;
+    char *p = buf + 23;
+
+    *p = '\0';
+    do
+        *--p = (char)('0' + u % 10);
+    while ((u /= 10) != 0);
+    if (rank < 0)
+        *--p = '-';
+    return p;
+}
+
 static int
 same_group(const struct sentry *x, const struct sentry *y)
 {
-    return x->mod == y->mod && strcmp(x->name, y->name) == 0 &&
-           strcmp(x->rank, y->rank) == 0;
+    return x->kord == y->kord && x->rank == y->rank &&
+           strcmp(x->name, y->name) == 0;
 }
 
 static int
 cmp_entry(const void *a, const void *b)
 {
     const struct sentry *x = a, *y = b;
+    char bx[24], by[24];
     int c;
 
-    if (x->mkord != y->mkord)
-        return x->mkord - y->mkord;
-    if ((c = strcmp(x->name, y->name)) != 0 ||
-        (c = strcmp(x->rank, y->rank)) != 0)
+    if (x->kord != y->kord)
+        return x->kord - y->kord;
+    if ((c = strcmp(x->name, y->name)) != 0)
         return c;
-    return x->idx < y->idx ? -1 : x->idx > y->idx;
+    /* ranks sort as the keys they are: "-1" < "0" < "10" < "2" */
+    if (x->rank != y->rank)
+        return strcmp(rank_text(x->rank, bx), rank_text(y->rank, by));
+    return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
-/* Index the base records the options keep, sorted as the keys go out;
- * groups of several records under one name and rank are checked for
- * repeated counters now, before anything is written. */
+/* Whether the base records of module `mod` go out at all. */
+static int
+module_wanted(const struct emit *e, const struct tokio_darshan *log, int mod)
+{
+    const struct tokio_darshan_json_opts *o = e->opts;
+
+    return module_printed(log, mod) &&
+           (o->n_modules == 0 || listed(e->mkeys[mod], o->modules,
+                                        o->n_modules));
+}
+
+/* Record `r` of module `mod`, at `pos`, into `ix`; its key is its name
+ * column, as darshan-parser fills it. */
+static int
+index_add(struct index *ix, const struct emit *e,
+          const struct tokio_darshan *log, int mod,
+          const struct tokio_darshan_record *r, uint64_t pos)
+{
+    struct tokio__darshan_columns cols;
+    const char *name;
+    char *own;
+    int rc;
+
+    if ((rc = grow_to((void **)&ix->ents, &ix->cap_ents, ix->n_ents + 1,
+                      sizeof(*ix->ents))) < 0)
+        return rc;
+    tokio__darshan_record_columns(log, mod, r, &cols);
+    name = cols.name;
+    if (cols.name == cols.name_buf) {
+        if ((rc = grow_to((void **)&ix->owned, &ix->cap_owned,
+                          ix->n_owned + 1, sizeof(*ix->owned))) < 0)
+            return rc;
+        if ((own = tokio__strdup(cols.name_buf)) == NULL)
+            return nomem();
+        ix->owned[ix->n_owned++] = own;
+        name = own;
+    }
+    struct sentry *ent = &ix->ents[ix->n_ents++];
+    ent->name = name;
+    ent->pos = pos;
+    ent->rank = r->rank;
+    ent->kord = e->mkord[mod];
+    return TOKIO_OK;
+}
+
+static void
+index_free(struct index *ix)
+{
+    for (size_t i = 0; i < ix->n_owned; i++)
+        free(ix->owned[i]);
+    free(ix->owned);
+    free(ix->ents);
+}
+
+/* Index the base records the options keep (the log's, or the spool's,
+ * which indexed them as they came), sorted as the keys go out; groups of
+ * several records under one name and rank are checked for repeated
+ * counters now, before anything is written. */
 static int
 index_records(struct emit *e)
 {
     const struct tokio_darshan_json_opts *o = e->opts;
     int rc;
 
-    for (int mod = 0; o->base && mod < TOKIO_DARSHAN_KNOWN_MODULES; mod++) {
-        if (!module_printed(e->log, mod) ||
-            (o->n_modules > 0 && !listed(e->mkeys[mod], o->modules,
-                                         o->n_modules)))
+    if (!o->base)
+        return TOKIO_OK;
+    if (e->spool != NULL && (rc = spool_finish(e->spool, e->log)) < 0)
+        return rc;
+    e->ix = e->spool != NULL ? &e->spool->ix : &e->own;
+    for (int mod = 0; e->spool == NULL && mod < TOKIO_DARSHAN_KNOWN_MODULES;
+         mod++) {
+        if (!module_wanted(e, e->log, mod))
             continue;
         size_t n = tokio_darshan_record_count(e->log, mod);
         for (size_t i = 0; i < n; i++) {
             const struct tokio_darshan_record *r =
                 tokio_darshan_record(e->log, mod, i);
-            if (!has_line(e, mod, r))
-                continue;
-            if ((rc = grow_to((void **)&e->ents, &e->cap_ents,
-                              e->n_ents + 1, sizeof(*e->ents))) < 0)
+            if (has_line(e, mod, r) &&
+                (rc = index_add(&e->own, e, e->log, mod, r, i)) < 0)
                 return rc;
-            struct sentry *ent = &e->ents[e->n_ents];
-            struct tokio__darshan_columns cols;
-            /* the record's key is its name column, as darshan-parser
-             * fills it */
-            tokio__darshan_record_columns(e->log, mod, r, &cols);
-            ent->own = NULL;
-            ent->name = cols.name;
-            if (cols.name == cols.name_buf) {
-                if ((ent->own = tokio__strdup(cols.name_buf)) == NULL)
-                    return nomem();
-                ent->name = ent->own;
-            }
-            ent->r = r;
-            ent->idx = e->n_ents++;
-            ent->mod = mod;
-            ent->mkord = e->mkord[mod];
-            snprintf(ent->rank, sizeof(ent->rank), "%" PRId64, r->rank);
         }
     }
+    e->ents = e->ix->ents;
+    e->n_ents = e->ix->n_ents;
     if (e->n_ents > 1)
         qsort(e->ents, e->n_ents, sizeof(*e->ents), cmp_entry);
     for (size_t a = 0, b; a < e->n_ents; a = b) {
@@ -954,7 +1277,9 @@ put_module(struct emit *e, int mod, size_t a, size_t b)
                 end++;
             if ((rc = collect_group(e, a, end)) < 0)
                 return rc;
-            out_key(e->out, e->ents[a].rank, strlen(e->ents[a].rank));
+            char buf[24];
+            const char *rank = rank_text(e->ents[a].rank, buf);
+            out_key(e->out, rank, strlen(rank));
             out_begin(e->out);
             for (size_t k = 0; k < e->n_lines; k++) {
                 const struct sline *l = &e->lines[e->perm[k]];
@@ -1004,7 +1329,7 @@ put_document(struct emit *e, json_t *header, json_t *mounts)
         for (int k = 0; rc >= 0 && k < TOKIO_DARSHAN_KNOWN_MODULES; k++) {
             int mod = e->by_key[k];
             size_t b = a;
-            while (b < e->n_ents && e->ents[b].mod == mod)
+            while (b < e->n_ents && e->ents[b].kord == k)
                 b++;
             if (b > a || e->derived[mod][0] || e->derived[mod][1]) {
                 out_key(e->out, e->mkeys[mod], strlen(e->mkeys[mod]));
@@ -1040,6 +1365,7 @@ emit(const struct tokio_darshan *log,
         o = *opts;
     if (!o.base && !o.total && !o.perf)
         o.base = 1;
+    e.spool = o.spool;
     module_keys(&e);
     if ((header = build_header(log)) == NULL ||
         (mounts = build_mounts(log)) == NULL)
@@ -1048,9 +1374,7 @@ emit(const struct tokio_darshan *log,
         rc = put_document(&e, header, mounts);
     json_decref(header);
     json_decref(mounts);
-    for (size_t i = 0; i < e.n_ents; i++)
-        free(e.ents[i].own);
-    free(e.ents);
+    index_free(&e.own);
     free(e.lines);
     free(e.keys);
     free(e.strs);
@@ -1106,4 +1430,86 @@ tokio_darshan_write_json(const struct tokio_darshan *log, FILE *fp,
     rc = emit(log, opts, &o);
     int crc = tokio__jstream_close(o.js);
     return rc < 0 ? rc : crc;
+}
+
+int
+tokio_darshan_spool_new(struct tokio_darshan_spool **out,
+                        const struct tokio_darshan_json_opts *opts)
+{
+    struct tokio_darshan_spool *s;
+
+    *out = NULL;
+    if ((s = tokio__calloc(1, sizeof(*s))) == NULL)
+        return nomem();
+    s->fd = -1;
+    if ((s->buf = tokio__malloc(SPOOL_BUF)) == NULL) {
+        tokio_darshan_spool_free(s);
+        return nomem();
+    }
+    s->cap = SPOOL_BUF;
+    if (opts != NULL)
+        s->opts = *opts;
+    s->opts.fold = NULL;
+    s->opts.spool = NULL;
+    s->filter.opts = &s->opts;
+    s->filter.c_mod = -1;
+    module_keys(&s->filter);
+    *out = s;
+    return TOKIO_OK;
+}
+
+int
+tokio_darshan_spool_record(void *spool, const struct tokio_darshan *log,
+                           int mod, const struct tokio_darshan_record *r)
+{
+    static const unsigned char zeros[8];
+    struct tokio_darshan_spool *s = spool;
+    struct emit *f = &s->filter;
+    int rc;
+
+    if (mod < 0 || mod >= TOKIO_DARSHAN_KNOWN_MODULES ||
+        !module_wanted(f, log, mod) || !has_line(f, mod, r))
+        return TOKIO_OK;
+    if (s->reading)
+        return tokio__error(TOKIO_EINVAL, "'%s': a Darshan spool takes no "
+                            "records once read", tokio_darshan_logname(log));
+    if (r->n_counters > UINT32_MAX || r->n_fcounters > UINT32_MAX ||
+        r->n_extra > UINT32_MAX || r->n_comps > UINT32_MAX)
+        return tokio__error(TOKIO_EFORMAT, "'%s': a %s record too big to "
+                            "keep", tokio_darshan_logname(log),
+                            tokio_darshan_module_name(mod));
+    struct spilled h = {
+        (uint32_t)r->n_counters, (uint32_t)r->n_fcounters,
+        (uint32_t)r->n_extra, (uint32_t)r->n_comps, r->file_rec_id
+    };
+    size_t size = spilled_size(&h);
+    size_t pad = size - (sizeof(h) + 8 * (r->n_counters + r->n_fcounters +
+                                          r->n_extra) +
+                         r->n_comps * sizeof(*r->comps));
+    if ((rc = index_add(&s->ix, f, log, mod, r, s->flushed + s->len)) < 0 ||
+        (rc = spool_put(s, log, &h, sizeof(h))) < 0 ||
+        (r->n_counters > 0 &&
+         (rc = spool_put(s, log, r->counters, 8 * r->n_counters)) < 0) ||
+        (r->n_fcounters > 0 &&
+         (rc = spool_put(s, log, r->fcounters, 8 * r->n_fcounters)) < 0) ||
+        (r->n_extra > 0 &&
+         (rc = spool_put(s, log, r->extra, 8 * r->n_extra)) < 0) ||
+        (r->n_comps > 0 &&
+         (rc = spool_put(s, log, r->comps,
+                         r->n_comps * sizeof(*r->comps))) < 0) ||
+        (rc = spool_put(s, log, zeros, pad)) < 0)
+        return rc;
+    return TOKIO_OK;
+}
+
+void
+tokio_darshan_spool_free(struct tokio_darshan_spool *s)
+{
+    if (s == NULL)
+        return;
+    if (s->fd >= 0)
+        close(s->fd);
+    index_free(&s->ix);
+    free(s->buf);
+    free(s);
 }

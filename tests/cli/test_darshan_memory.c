@@ -6,6 +6,11 @@
  * multiple of its records.  darshan-bad-ost held every record (about 1.2
  * KiB each: 126 MB on 100,000) before.  bench/bench-darshan-memory.sh
  * shows the figures up to 1,000,000 records.
+ *
+ * cache-darshan --base (issue 20) too: it held every record (about 1 KiB
+ * each: 1.07 GB on 1,000,000) until it wrote them to a temporary file as
+ * they were decoded, to read them back in the JSON's order; now it holds
+ * 32 bytes a record.
  */
 #include "testutil.h"
 
@@ -36,6 +41,9 @@ test_peak_memory_follows_the_file_not_the_records(void **state)
         { "index-darshanlogs", "-q", "-o", "a.db", log, NULL },
         { "index-darshanlogs", "-q", "-m", "1", "-o", "b.db", log, NULL },
         { "cache-darshan", "--total", log, NULL },
+        { "cache-darshan", "-o", "c.json", log, NULL },
+        { "cache-darshan", "--base", "--total", "--perf", "--counters",
+          "BYTES_READ,BYTES_WRITTEN", log, NULL },
     };
     const struct tokio_test_limits lim = { 0, 60 };
     for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
