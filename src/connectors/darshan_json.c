@@ -54,6 +54,7 @@
 
 #include "connectors/darshan_text.h"
 #include "core/alloc.h"
+#include "core/beside.h"
 #include "core/error.h"
 #include "core/json.h"
 #include "core/text.h"
@@ -811,32 +812,6 @@ struct tokio_darshan_spool {
     struct tokio_darshan_record rec;            /* the last read back */
 };
 
-static const char *
-tmp_dir(void)
-{
-    const char *dir = getenv("TMPDIR");
-
-    return dir != NULL && *dir != '\0' ? dir : "/tmp";
-}
-
-/* An unlinked temporary file in $TMPDIR (tmpfile() ignores it): nobody
- * else opens it, and it goes when closed, however the process ends. */
-static int
-spool_file(void)
-{
-    char path[4096];
-    int fd;
-
-    if ((size_t)snprintf(path, sizeof(path), "%s/.tokio-darshan-XXXXXX",
-                         tmp_dir()) >= sizeof(path)) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    if ((fd = mkstemp(path)) >= 0)
-        unlink(path);
-    return fd;
-}
-
 static size_t
 spilled_size(const struct spilled *h)
 {
@@ -850,10 +825,10 @@ spilled_size(const struct spilled *h)
 static int
 spool_flush(struct tokio_darshan_spool *s, const struct tokio_darshan *log)
 {
-    if (s->fd < 0 && (s->fd = spool_file()) < 0)
+    if (s->fd < 0 && (s->fd = tokio__scratch_file(".tokio-darshan")) < 0)
         return tokio__error(TOKIO_EIO, "'%s': cannot make a temporary file "
                             "for its records in '%s': %s",
-                            tokio_darshan_logname(log), tmp_dir(),
+                            tokio_darshan_logname(log), tokio__scratch_dir(),
                             strerror(errno));
     for (size_t done = 0; done < s->len;) {
         ssize_t k = write(s->fd, s->buf + done, s->len - done);
@@ -862,7 +837,7 @@ spool_flush(struct tokio_darshan_spool *s, const struct tokio_darshan *log)
         if (k <= 0)
             return tokio__error(TOKIO_EIO, "'%s': cannot write its records "
                                 "to a temporary file in '%s': %s",
-                                tokio_darshan_logname(log), tmp_dir(),
+                                tokio_darshan_logname(log), tokio__scratch_dir(),
                                 k < 0 ? strerror(errno) : "nothing written");
         done += (size_t)k;
     }
@@ -953,7 +928,7 @@ spool_window(struct tokio_darshan_spool *s, const struct tokio_darshan *log,
     if (got < n)
         return tokio__error(TOKIO_EIO, "'%s': cannot read its records back "
                             "from a temporary file in '%s': %s",
-                            tokio_darshan_logname(log), tmp_dir(),
+                            tokio_darshan_logname(log), tokio__scratch_dir(),
                             k < 0 ? strerror(errno) : "it is short");
     *p = s->buf;
     return TOKIO_OK;

@@ -45,6 +45,7 @@
 #include "connectors/es_hits.h"
 #include "connectors/http.h"
 #include "core/alloc.h"
+#include "core/beside.h"
 #include "core/connector.h"
 #include "core/error.h"
 #include "core/json.h"
@@ -646,28 +647,6 @@ struct tokio_es_pages {
     size_t row_len, row_cap;
 };
 
-/* A temporary file nobody else can open: in $TMPDIR (tmpfile() ignores
- * it), unlinked at once. */
-static FILE *
-open_spool(void)
-{
-    const char *dir = getenv("TMPDIR");
-    char path[4096];
-    FILE *fp;
-    int fd;
-
-    if (dir == NULL || *dir == '\0')
-        dir = "/tmp";
-    if ((size_t)snprintf(path, sizeof(path), "%s/.tokio-es-XXXXXX", dir)
-            >= sizeof(path) ||
-        (fd = mkstemp(path)) < 0)
-        return NULL;
-    unlink(path);
-    if ((fp = fdopen(fd, "w+")) == NULL)
-        close(fd);
-    return fp;
-}
-
 static int
 pages_new(struct tokio_es_pages **out)
 {
@@ -676,11 +655,13 @@ pages_new(struct tokio_es_pages **out)
     *out = NULL;
     if (p == NULL)
         return tokio__error(TOKIO_ENOMEM, "out of memory keeping pages");
-    if ((p->spool = open_spool()) == NULL) {
+    int fd = tokio__scratch_file(".tokio-es");
+    if (fd < 0 || (p->spool = fdopen(fd, "w+")) == NULL) {
+        if (fd >= 0)
+            close(fd);
         free(p);
         return tokio__error(TOKIO_EIO, "cannot make a temporary file for "
-                            "pages in '%s': %m", getenv("TMPDIR") &&
-                            *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+                            "pages in '%s': %m", tokio__scratch_dir());
     }
     *out = p;
     return TOKIO_OK;

@@ -138,6 +138,30 @@ tokio__temporary(const char *path, char **tmp_out, int *fd_out)
     return TOKIO_OK;
 }
 
+const char *
+tokio__scratch_dir(void)
+{
+    const char *dir = getenv("TMPDIR");
+
+    return dir != NULL && *dir != '\0' ? dir : "/tmp";
+}
+
+int
+tokio__scratch_file(const char *prefix)
+{
+    char path[4096];
+    int fd;
+
+    if ((size_t)snprintf(path, sizeof(path), "%s/%s-XXXXXX",
+                         tokio__scratch_dir(), prefix) >= sizeof(path)) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    if ((fd = mkstemp(path)) >= 0)
+        unlink(path);
+    return fd;
+}
+
 void
 tokio__temporary_done(const char *tmp, int remove)
 {

@@ -26,6 +26,15 @@ int tokio__temporary(const char *path, char **tmp_out, int *fd_out);
  * (unlink it too when `remove`). */
 void tokio__temporary_done(const char *tmp, int remove);
 
+/* The folder for scratch files: $TMPDIR, else /tmp (tmpfile() ignores
+ * TMPDIR). */
+const char *tokio__scratch_dir(void);
+
+/* A scratch file "PREFIX-XXXXXX" in tokio__scratch_dir(), unlinked at
+ * once: nobody else opens it, and it goes when closed, however the
+ * process ends.  Its descriptor, or -1 with errno set. */
+int tokio__scratch_file(const char *prefix);
+
 /*
  * Take the exclusive lock of `path` (flock(2) on ".NAME.lock" beside it,
  * made if needed), waiting up to `wait_seconds` for another writer to
