@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tokio/connectors/darshan.h"
 #include "tokio/connectors/darshan_writer.h"
@@ -170,4 +171,22 @@ tokio_test_darshan_dxt_log(const char *path, int ranks, size_t segments)
     tokio_darshan_writer_free(w);
     free(segs);
     return rc;
+}
+
+void
+tokio_test_darshan_lustre_comps(struct tokio_darshan_lustre_comp *c)
+{
+    memset(c, 0, 2 * sizeof(*c));
+    c[0].counters[0] = 1048576;     /* STRIPE_SIZE */
+    c[0].counters[1] = 2;           /* STRIPE_COUNT */
+    c[0].counters[2] = 0;           /* raid0 */
+    c[0].counters[3] = 16;          /* init */
+    c[0].counters[4] = 0;
+    c[0].counters[5] = 4194304;
+    c[0].counters[6] = -1;
+    c[1] = c[0];
+    c[1].counters[1] = 1;
+    c[1].counters[4] = 4194304;
+    c[1].counters[5] = -1;
+    snprintf(c[1].pool_name, sizeof(c[1].pool_name), "flash");
 }

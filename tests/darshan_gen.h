@@ -40,4 +40,10 @@ int tokio_test_darshan_posix_log(const char *path, long long records,
  */
 int tokio_test_darshan_dxt_log(const char *path, int ranks, size_t segments);
 
+struct tokio_darshan_lustre_comp;
+
+/* Two LUSTRE layout components into c[0..1]: raid0 1 MiB x 2 OSTs, then
+ * one OST of pool "flash" from 4 MiB on. */
+void tokio_test_darshan_lustre_comps(struct tokio_darshan_lustre_comp *c);
+
 #endif

@@ -299,23 +299,6 @@ test_cache_darshan_help_exits_0(void **state)
 #define BIG_RECORDS 5000
 #define NO_NAME_ID 12345        /* an id the name table lacks: "(null)" */
 
-/* LUSTRE layout components: raid0 1 MiB x 2, then 1 OST of pool flash. */
-static void
-mix_comps(struct tokio_darshan_lustre_comp *c)
-{
-    memset(c, 0, 2 * sizeof(*c));
-    c[0].counters[0] = 1048576;
-    c[0].counters[1] = 2;
-    c[0].counters[3] = 16;
-    c[0].counters[5] = 4194304;
-    c[0].counters[6] = -1;
-    c[1] = c[0];
-    c[1].counters[1] = 1;
-    c[1].counters[4] = 4194304;
-    c[1].counters[5] = -1;
-    snprintf(c[1].pool_name, sizeof(c[1].pool_name), "flash");
-}
-
 /*
  * A log whose file order is not the JSON's: POSIX, STDIO, MPI-IO and H5D
  * records over names and ranks out of their keys' order ("-1" < "0" <
@@ -384,7 +367,7 @@ write_mixed_log(const char *path, int twice)
                                      TOKIO_OK);
             }
     }
-    mix_comps(comps);
+    tokio_test_darshan_lustre_comps(comps);
     for (size_t n = 0; n < 2; n++)
         assert_int_equal(tokio_darshan_writer_add_lustre(
                              w, tokio_darshan_writer_hash(names[1 - n]), -1,

@@ -7,6 +7,7 @@
  * alone, and every allocation failure is clean.
  */
 #include "testutil.h"
+#include "darshan_gen.h"
 
 #include <dirent.h>
 #include <signal.h>
@@ -82,24 +83,6 @@ static const struct tokio_darshan_segment segs[3] = {
     { 0, 8192, 2.0, 2.5, 0 },
 };
 
-static void
-lustre_comps(struct tokio_darshan_lustre_comp *c)
-{
-    memset(c, 0, 2 * sizeof(*c));
-    c[0].counters[0] = 1048576;     /* STRIPE_SIZE */
-    c[0].counters[1] = 2;           /* STRIPE_COUNT */
-    c[0].counters[2] = 0;           /* raid0 */
-    c[0].counters[3] = 16;          /* init */
-    c[0].counters[4] = 0;
-    c[0].counters[5] = 4194304;
-    c[0].counters[6] = -1;
-    c[1] = c[0];
-    c[1].counters[1] = 1;
-    c[1].counters[4] = 4194304;
-    c[1].counters[5] = -1;
-    snprintf(c[1].pool_name, sizeof(c[1].pool_name), "flash");
-}
-
 static const int64_t osts[] = { 12, 13, 200 };
 
 /* A writer with names, two records of each fixed module, a LUSTRE and a
@@ -142,7 +125,7 @@ build(struct tokio_darshan_writer **out)
         }
     }
     struct tokio_darshan_lustre_comp c[2];
-    lustre_comps(c);
+    tokio_test_darshan_lustre_comps(c);
     if (rc == 0)
         rc = tokio_darshan_writer_add_lustre(
             w, tokio_darshan_writer_hash(files[0]), -1, c, 2, osts, 3);
@@ -241,7 +224,7 @@ check_built(const struct tokio_darshan *log, int comp)
                      0);
 
     struct tokio_darshan_lustre_comp c[2];
-    lustre_comps(c);
+    tokio_test_darshan_lustre_comps(c);
     const struct tokio_darshan_record *l =
         tokio_darshan_record(log, TOKIO_DARSHAN_LUSTRE, 0);
     assert_non_null(l);
@@ -688,7 +671,7 @@ test_darshan_writer_refuses_what_readers_would_misread(void **state)
                                                      1), TOKIO_EINVAL);
     assert_contains(tokio_errmsg(), "module 40");
     struct tokio_darshan_lustre_comp c[2];
-    lustre_comps(c);
+    tokio_test_darshan_lustre_comps(c);
     assert_int_equal(tokio_darshan_writer_add_lustre(w, 1, 0, c, 2, osts, 2),
                      TOKIO_EINVAL);
     assert_contains(tokio_errmsg(), "2 OST ids for 3 stripes");
