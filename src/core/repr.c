@@ -8,6 +8,13 @@
  * Darshan JSON output writes millions of them: the common cases take fast
  * paths that the tests check against the definition,
  * tokio__format_double_exact().
+ *
+ * Speed code, and why: `tokio cache-collectdes --csv --input` (issue 18:
+ * 30x the reference, bench/bench-collectdes.sh) prints 200,000 doubles of
+ * 16-17 digits per 100,000 hits; the exact one-pass path for 1e-11 ..
+ * 1e17 (shortest_scaled) took their formatting from ~20% of the command
+ * (Clinger tries, strtod checks, nextafter steps) to ~7%: 135 -> 124 ms
+ * CPU beside the build before, 2026-11-27.
  */
 #include "tokio/output.h"
 
@@ -449,6 +456,118 @@ from_17_digits(char *out, double d)
     return repr_layout(out, neg, r, n, exp10);
 }
 
+/*
+ * The common case in one pass of exact integer arithmetic: a normal `a`
+ * (> 0) of 10^-11 .. 10^16.  a = m 2^e exactly, so X = a 10^k (k = 16 -
+ * floor(log10 a), X in [10^16, 10^17)) is P / 2^s with P = m 5^k (k <=
+ * 27: 5^k and P fit 64 and 128 bits) and s = -(e + k) in 1..63: its
+ * integer part N and fraction F / 2^s are exact.  The "%.*e" of the
+ * definition with p digits is X rounded half to even to a multiple of
+ * 10^(17-p); it reads back when it lies within a's rounding interval,
+ * X - 2^e 10^k / 2 .. X + 2^e 10^k / 2 (the lower half a quarter at a
+ * power of two, its lower neighbour being nearer; the ends belong to a
+ * when m is even), compared exactly in units of 2^-(s+2), where the
+ * half-widths are 2 5^k and 5^k.  Only p = 15, 16, 17 are tried: 15-digit
+ * decimals lie more than 4 ulps apart, so at most one is in the interval
+ * and, when one is, it is the 15-digit rounding of X and, without its
+ * trailing zeros, the shortest (every shorter rounding that reads back
+ * is it); the definition stops at that length, as here.  At 17 digits
+ * the definition gives "%.16e" whatever it reads back as.  Returns the
+ * layout's length, or 0 outside this range.
+ */
+static size_t
+shortest_scaled(char *out, int neg, double a)
+{
+    static const uint64_t POW5[28] = {
+        1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125,
+        9765625, 48828125, 244140625, 1220703125, 6103515625,
+        30517578125, 152587890625, 762939453125, 3814697265625,
+        19073486328125, 95367431640625, 476837158203125,
+        2384185791015625, 11920928955078125, 59604644775390625,
+        298023223876953125, 1490116119384765625, 7450580596923828125,
+    };
+    static const uint64_t E16 = UINT64_C(10000000000000000);
+    uint64_t bits, m, hi, lo, n, f;
+    int be, e, e2, exp10, k, s;
+
+    memcpy(&bits, &a, sizeof(bits));
+    be = (int)((bits >> 52) & 0x7ff);
+    m = (bits & ((UINT64_C(1) << 52) - 1)) | (UINT64_C(1) << 52);
+    e = be - 1075;
+    e2 = e + 52;                        /* a in [2^e2, 2^(e2+1)) */
+    if (e2 < -40 || e2 > 56)
+        return 0;
+    /* floor(e2 log10 2), 78913 / 2^18 close enough for |e2| <= 56;
+     * floor(log10 a) is it or one more */
+    exp10 = e2 >= 0 ? (e2 * 78913) >> 18
+                    : -((-e2 * 78913 + (1 << 18) - 1) >> 18);
+    for (int tries = 0;; tries++) {
+        k = 16 - exp10;
+        s = -(e + k);
+        if (tries > 1 || k < 0 || k > 27 || s < 1 || s > 63)
+            return 0;
+        mul_64x64(m, POW5[k], &hi, &lo);
+        if ((hi >> s) != 0)
+            return 0;
+        n = (lo >> s) | (hi << (64 - s));
+        if (n < E16)
+            return 0;
+        if (n < 10 * E16)
+            break;
+        exp10++;
+    }
+    f = lo & ((UINT64_C(1) << s) - 1);
+    /* the interval's half-widths, in units of 2^-(s+2) */
+    uint64_t above = 2 * POW5[k];
+    uint64_t below = m == (UINT64_C(1) << 52) && be > 1 ? POW5[k] : above;
+    int inclusive = (m & 1) == 0;
+    uint64_t pw = 100;
+
+    for (int j = 2; j >= 0; j--, pw /= 10) {
+        uint64_t q = n / pw, r = n % pw, c;
+        int up;
+
+        if (j > 0)
+            up = 2 * r > pw || (2 * r == pw && (f != 0 || (q & 1)));
+        else
+            up = f > (UINT64_C(1) << (s - 1)) ||
+                 (f == (UINT64_C(1) << (s - 1)) && (q & 1));
+        c = q + (uint64_t)up;
+        if (j > 0) {
+            /* |c 10^j - X| 2^(s+2) against the half-width that side */
+            uint64_t diff = up ? c * pw - n : n - c * pw;
+            struct u128 t = shl128((struct u128){ 0, diff }, s + 2);
+            uint64_t f4hi = f >> 62, f4lo = f << 2;
+
+            if (up) {           /* t - 4f: c 10^j is above X */
+                t.hi -= f4hi + (t.lo < f4lo);
+                t.lo -= f4lo;
+            } else {            /* t + 4f: at or below X */
+                t.lo += f4lo;
+                t.hi += f4hi + (t.lo < f4lo);
+            }
+            uint64_t half = up ? above : below;
+            if (t.hi != 0 || t.lo > half || (t.lo == half && !inclusive))
+                continue;
+        }
+        /* c's 17 - j digits (10^(17-j) when all nines rounded up) */
+        char digits[20];
+        int nd = 17 - j, e10 = exp10;
+
+        for (int i = nd - 1; i >= 0; i--, c /= 10)
+            digits[i] = (char)('0' + c % 10);
+        if (c != 0) {           /* carried into an 18th place */
+            digits[0] = '1';
+            nd = 1;
+            e10++;
+        }
+        while (nd > 1 && digits[nd - 1] == '0')
+            nd--;
+        return repr_layout(out, neg, digits, nd, e10);
+    }
+    return 0;
+}
+
 int
 tokio_format_double(char *buf, size_t size, double d)
 {
@@ -460,6 +579,9 @@ tokio_format_double(char *buf, size_t size, double d)
     if (a == 0.0)
         return signbit(d) ? finish_double(buf, size, "-0.0", 4)
                           : finish_double(buf, size, "0.0", 3);
+    size_t len = shortest_scaled(out, d < 0, a);
+    if (len > 0)
+        return finish_double(buf, size, out, len);
 #if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
     if (a < 1e15) {
         for (int j = 0; j <= 22; j++) {

@@ -164,6 +164,59 @@ test_format_double_long_digits_equal_exact(void **state)
     assert_true(halves > count / 10);
 }
 
+/* The exact one-pass path (doubles of 1e-11 .. 1e17) at its edges:
+ * powers of two (a narrower lower half interval) and their neighbours,
+ * decimals of 15 and 16 digits and one ulp off them, and doubles whose
+ * 16th or 17th digit is a 5 (ties in the rounding to 15 or 16 digits),
+ * across the range and a little beyond it; against the definition. */
+static void
+test_format_double_scaled_edges_equal_exact(void **state)
+{
+    const char *env = getenv("TOKIO_TEST_DOUBLES");
+    size_t count = env != NULL ? (size_t)strtoull(env, NULL, 10) : 200000;
+    uint64_t rng = 23;
+    char fast[40], exact[40], sci[40];
+
+    (void)state;
+    for (size_t i = 0; i < count; i++) {
+        uint64_t r = next_random(&rng);
+        int e2 = (int)(r % 110) - 48;       /* 2^-48 .. 2^61 */
+        double d;
+
+        switch (i % 4) {
+        case 0:     /* a power of two, or a small multiple of one */
+            d = ldexp((double)(1 + ((r >> 8) & 7) * ((r >> 12) & 1)), e2);
+            break;
+        case 1:     /* 15 or 16 digits */
+            d = (double)((r >> 11) % UINT64_C(10000000000000000)) *
+                pow(10, (double)((int)((r >> 4) % 30) - 26));
+            break;
+        case 2:     /* a 17-digit decimal ending in 5, or 16 in 5 */
+            d = ldexp(1 + (double)(r >> 12) / 4503599627370496.0, e2);
+            snprintf(sci, sizeof(sci), "%.16e", d);
+            if ((r >> 7) & 1)
+                sci[17] = '5';
+            else
+                sci[16] = '5', sci[17] = '0';
+            d = strtod(sci, NULL);
+            break;
+        default:    /* any mantissa */
+            d = ldexp(1 + (double)(r >> 12) / 4503599627370496.0, e2);
+            break;
+        }
+        if ((r >> 9) & 1)
+            d = nextafter(d, (r >> 10) & 1 ? INFINITY : 0.0);
+        if ((r >> 62) & 1)
+            d = -d;
+        assert_int_equal(tokio_format_double(fast, sizeof(fast), d),
+                         TOKIO_OK);
+        assert_int_equal(tokio__format_double_exact(exact, sizeof(exact), d),
+                         TOKIO_OK);
+        if (strcmp(fast, exact) != 0)
+            fail_msg("%a: fast %s, exact %s", d, fast, exact);
+    }
+}
+
 /* tokio__decimal_to_double() against strtod() on decimals of up to 19
  * digits with exponents -22..22: random ones, the exact midpoints
  * between two neighbouring doubles and decimals just off them (one unit
@@ -220,6 +273,7 @@ main(void)
         cmocka_unit_test(test_format_double_matches_python_repr),
         cmocka_unit_test(test_format_double_fast_equals_exact),
         cmocka_unit_test(test_format_double_long_digits_equal_exact),
+        cmocka_unit_test(test_format_double_scaled_edges_equal_exact),
         cmocka_unit_test(test_decimal_to_double_equals_strtod),
     };
 
