@@ -568,6 +568,19 @@ shortest_scaled(char *out, int neg, double a)
     return 0;
 }
 
+size_t
+tokio__repr_double(char *out, double d)
+{
+    double a = fabs(d);
+    size_t len;
+
+    if (isfinite(d) && a >= DBL_MIN && (len = shortest_scaled(out, d < 0, a)))
+        return len;
+    if (tokio_format_double(out, TOKIO__REPR_MAX + 1, d) < 0)
+        return 0;
+    return strlen(out);
+}
+
 int
 tokio_format_double(char *buf, size_t size, double d)
 {

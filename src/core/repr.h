@@ -17,6 +17,13 @@
  * tokio_format_double()'s fast paths are tested against. */
 int tokio__format_double_exact(char *buf, size_t size, double d);
 
+/* The longest repr() of a double: "-2.2250738585072014e-308". */
+#define TOKIO__REPR_MAX 24
+
+/* tokio_format_double() of `d` into `out` (room for TOKIO__REPR_MAX + 1
+ * bytes), NUL-ended; returns its length. */
+size_t tokio__repr_double(char *out, double d);
+
 /* The double nearest v * 10^q (ties to even), negated when `neg`, as
  * strtod() reads the decimal, by exact integer arithmetic: 1 with *out
  * set where it applies (|q| <= 22, doubles evaluated in double
