@@ -160,6 +160,9 @@ struct u128 {
 static int
 bits64(uint64_t x)
 {
+#if defined(__GNUC__)
+    return x != 0 ? 64 - __builtin_clzll(x) : 0;
+#else
     int n = 0;
 
     for (int s = 32; s > 0; s /= 2)
@@ -168,6 +171,7 @@ bits64(uint64_t x)
             n += s;
         }
     return n + (x != 0);
+#endif
 }
 
 static int
@@ -521,10 +525,12 @@ shortest_scaled(char *out, int neg, double a)
     uint64_t above = 2 * POW5[k];
     uint64_t below = m == (UINT64_C(1) << 52) && be > 1 ? POW5[k] : above;
     int inclusive = (m & 1) == 0;
-    uint64_t pw = 100;
-
-    for (int j = 2; j >= 0; j--, pw /= 10) {
-        uint64_t q = n / pw, r = n % pw, c;
+    for (int j = 2; j >= 0; j--) {
+        /* constant divisors: a division by a variable one was a fifth of
+         * this function */
+        uint64_t pw = j == 2 ? 100 : j == 1 ? 10 : 1;
+        uint64_t q = j == 2 ? n / 100 : j == 1 ? n / 10 : n;
+        uint64_t r = n - q * pw, c;
         int up;
 
         if (j > 0)
@@ -550,12 +556,22 @@ shortest_scaled(char *out, int neg, double a)
             if (t.hi != 0 || t.lo > half || (t.lo == half && !inclusive))
                 continue;
         }
-        /* c's 17 - j digits (10^(17-j) when all nines rounded up) */
+        /* c's 17 - j digits (10^(17-j) when all nines rounded up), two
+         * at a time */
+        static const char PAIRS[] =
+            "00010203040506070809101112131415161718192021222324252627282930"
+            "31323334353637383940414243444546474849505152535455565758596061"
+            "62636465666768697071727374757677787980818283848586878889909192"
+            "93949596979899";
         char digits[20];
-        int nd = 17 - j, e10 = exp10;
+        int nd = 17 - j, e10 = exp10, i = nd;
 
-        for (int i = nd - 1; i >= 0; i--, c /= 10)
-            digits[i] = (char)('0' + c % 10);
+        for (; i >= 2; i -= 2, c /= 100)
+            memcpy(digits + i - 2, PAIRS + 2 * (c % 100), 2);
+        if (i == 1) {
+            digits[0] = (char)('0' + c % 10);
+            c /= 10;
+        }
         if (c != 0) {           /* carried into an 18th place */
             digits[0] = '1';
             nd = 1;
