@@ -26,6 +26,12 @@
  * "_source" is an error naming it, as is a field holding a list or
  * object in the CSV (pandas printed its repr).  Tests:
  * tests/connectors/test_es.c against tests/http_server.c.
+ *
+ * Speed code (issue 18, bench/bench-collectdes.sh): the CSV rows are made
+ * with room taken once a row, into a 64 KiB block written to the
+ * temporary file at once: put_row and its fwrite() per row were ~17% of
+ * `cache-collectdes --csv --input`, ~9% after (2026-11-27; with the
+ * other levers of that day 133 -> 100 ms of CPU).
  */
 #include "tokio/connectors/es.h"
 
@@ -757,8 +763,9 @@ static char *
 put_text(char *o, const char *s, size_t n)
 {
     unsigned cls = 0;
+    size_t i;
 
-    for (size_t i = 0; i < n; i++)
+    for (i = 0; i < n; i++)
         cls |= text_class[(unsigned char)s[i]];
     if (cls == 0) {
         memcpy(o, s, n);
@@ -766,7 +773,7 @@ put_text(char *o, const char *s, size_t n)
     }
     if (cls & 1)
         *o++ = '"';
-    for (size_t i = 0; i < n; i++) {
+    for (i = 0; i < n; i++) {
         if (s[i] == '"' && (cls & 1)) {
             *o++ = '"';
         } else if (s[i] >= MARK && s[i] <= END) {

@@ -169,6 +169,31 @@ test_es_csv_types_columns_as_pandas(void **state)
     free(csv);
 }
 
+/* Text cells of 8 bytes and more (es.c checks them a word at a time):
+ * what calls for quotes (a comma, quote, CR or LF) or for the spool's
+ * escape (bytes 1..3) in the first word, a later one or the bytes after
+ * the last whole word, and plain ones; quoted as pandas quotes them. */
+static void
+test_es_csv_quotes_long_text(void **state)
+{
+    (void)state;
+    char *csv = csv_of(
+        "[[{\"_source\": {\"a\": \"abcdefghijklmnop\", "
+        "\"b\": \"abcdefghij,klmnop\", \"c\": \"abcdefghijklmnopq\\\"\", "
+        "\"d\": \"abcdefgh\\nijklmnop\", \"e\": \"\\u0001bcdefghijklmnop\", "
+        "\"f\": \"abcdefghijklmno\\r\"}},"
+        " {\"_source\": {\"a\": \"a\\\"cdefgh\", \"b\": \"abcdefg\\u0003\", "
+        "\"c\": \"abcdefg,\", \"d\": \"\\tbcdefgh\"}}]]");
+
+    assert_string_equal(csv,
+        ",a,b,c,d,e,f\n"
+        "0,abcdefghijklmnop,\"abcdefghij,klmnop\","
+        "\"abcdefghijklmnopq\"\"\",\"abcdefgh\nijklmnop\","
+        "\x01" "bcdefghijklmnop,\"abcdefghijklmno\r\"\n"
+        "1,\"a\"\"cdefgh\",abcdefg\x03,\"abcdefg,\",\tbcdefgh,,\n");
+    free(csv);
+}
+
 /* The CSV of the cache file `path` read as tokio_es_from_cache() reads
  * it (src/connectors/es_hits.c where it can), or (`jansson`) as it read
  * it before: the text, then the status and the message. */
@@ -560,6 +585,7 @@ main(void)
         cmocka_unit_test(test_es_builds_queries),
         cmocka_unit_test(test_collectd_es_disk_query),
         cmocka_unit_test(test_es_csv_types_columns_as_pandas),
+        cmocka_unit_test(test_es_csv_quotes_long_text),
         cmocka_unit_test(test_es_cache_read_either_way),
         cmocka_unit_test(test_es_pages_refuse_what_has_no_table),
         cmocka_unit_test(test_es_json_pages_as_written),
