@@ -224,6 +224,66 @@ csv_of_cache(const char *path, int jansson, int *rc_out)
     return buf;
 }
 
+/* es_hits.c finds fields by a table and compares keys of up to 16
+ * bytes as two words: keys one byte off a field's name, a prefix of it
+ * or one longer, names of 1, 8, 15 and 18 bytes; white space of tabs,
+ * CRs and runs of spaces of every length around them.  Both ways, and
+ * the CSV worked out by hand. */
+static void
+test_es_cache_keys_near_field_names(void **state)
+{
+    (void)state;
+    static const char *const names[] = {
+        "plugin_instance", "hostname", "x", "collectd_type_1234",
+    };
+    static const char text[] =
+        "[\r\n [\n\t{\"_source\": {\"plugin_instancf\": 1,   "
+        "\"plugin_instance\": \"p\",\n         \"hostnam\": 2, "
+        "\"hostname\" :\t\"h\", \"hostnamex\": 3, \"x\": 4, \"xx\": 5,"
+        "\n\r\t        \"collectd_type_1234\": 6, "
+        "\"collectd_type_1235\": 7}},\n"
+        "                 {\"_source\": {\"plugin_instance2\": 8, "
+        "\"\": 9, \"hostname\":\"h2\"}},\n"
+        "        {\"_source\": {\"x\": 1.5, \"plugin_instancf\": 9.5, "
+        "\"collectd_type_12345\": 1, \"collectd_type_1233\": 2, "
+        "\"hostnamf\": 7}}\n"
+        "    ]\n]\n";
+    char *dir = tokio_test_mkdtemp(), path[4200], *csv[2];
+
+    snprintf(path, sizeof(path), "%s/pages.json", dir);
+    tokio_test_write_file(path, text, SIZE_MAX);
+    for (int jansson = 0; jansson <= 1; jansson++) {
+        struct tokio_es_pages *p = NULL;
+        json_t *pages = NULL;
+        size_t len = 0;
+        FILE *fp = open_memstream(&csv[jansson], &len);
+
+        assert_int_equal(tokio_es_pages_new_csv(&p, names, 4), 0);
+        if (jansson) {
+            assert_int_equal(tokio__read_json_file(path, &pages), 0);
+            assert_int_equal(tokio_es_from_json(pages, path,
+                                                tokio_es_pages_add, p), 0);
+        } else {
+            assert_int_equal(tokio_es_from_cache(path, tokio_es_pages_add,
+                                                 p), 0);
+        }
+        assert_int_equal(tokio_es_pages_write(p, fp), 0);
+        fclose(fp);
+        tokio_es_pages_free(p);
+        json_decref(pages);
+    }
+    assert_string_equal(csv[0],
+        ",plugin_instance,hostname,x,collectd_type_1234\n"
+        "0,p,h,4.0,6.0\n"
+        "1,,h2,,\n"
+        "2,,,1.5,\n");
+    assert_string_equal(csv[1], csv[0]);
+    free(csv[0]);
+    free(csv[1]);
+    tokio_test_rmtree(dir);
+    free(dir);
+}
+
 /* A first page es_hits.c follows, then what it leaves to jansson. */
 #define PAGE0 "[[{\"_source\": {\"a\": 1, \"b\": 7, \"c\": 5, \"d\": 0.5, " \
     "\"e\": true, \"f\": \"x,\\\"y\\\"\\nz\"}}, {\"_id\": [1, {}], " \
@@ -587,6 +647,7 @@ main(void)
         cmocka_unit_test(test_es_csv_types_columns_as_pandas),
         cmocka_unit_test(test_es_csv_quotes_long_text),
         cmocka_unit_test(test_es_cache_read_either_way),
+        cmocka_unit_test(test_es_cache_keys_near_field_names),
         cmocka_unit_test(test_es_pages_refuse_what_has_no_table),
         cmocka_unit_test(test_es_json_pages_as_written),
         cmocka_unit_test(test_es_survives_every_oom),
