@@ -719,14 +719,14 @@ tokio_es_pages_count(const struct tokio_es_pages *p)
  * double (at most 24 bytes), ALT, an int64_t (at most 20), END, comma. */
 #define CELL_MAX 64
 
-/* Room for `n` more bytes in the rows being made. */
+/* Room for `n` more bytes in the rows being made, from `at`. */
 static int
-row_room(struct tokio_es_pages *p, size_t n)
+row_room(struct tokio_es_pages *p, size_t at, size_t n)
 {
-    if (p->row_cap - p->row_len >= n)
+    if (p->row_cap - at >= n)
         return TOKIO_OK;
     size_t cap = p->row_cap ? p->row_cap : ROW_BLOCK + 4096;
-    while (cap - p->row_len < n)
+    while (cap - at < n)
         cap *= 2;
     char *row = tokio__realloc(p->row, cap);
     if (row == NULL)
@@ -852,21 +852,26 @@ put_cell(struct tokio_es_pages *p, char *o, size_t f,
     return NULL;
 }
 
-/* One CSV row: the hit's number, then its cells; the room for all of it
- * made at once. */
+/* One CSV row: the hit's number, then its cells; room made at once for
+ * all of it, unless a text is longer than a cell's share. */
 static int
 put_row(struct tokio_es_pages *p, const struct tokio__es_value *v,
         size_t hit)
 {
-    size_t need = 24;
     char *o;
 
-    for (size_t f = 0; f < p->n_fields; f++)
-        need += v[f].kind == TOKIO__ES_STRING ? 3 * v[f].len + 3 : CELL_MAX;
-    if (row_room(p, need) < 0)
+    if (row_room(p, p->row_len, 24 + p->n_fields * CELL_MAX) < 0)
         return TOKIO_ENOMEM;
     o = int_text(p->row + p->row_len, (int64_t)p->hits++);
     for (size_t f = 0; f < p->n_fields; f++) {
+        if (v[f].kind == TOKIO__ES_STRING && 3 * v[f].len + 3 > CELL_MAX) {
+            size_t at = (size_t)(o - p->row);
+
+            if (row_room(p, at, 3 * v[f].len + 4 +
+                         (p->n_fields - f) * CELL_MAX) < 0)
+                return TOKIO_ENOMEM;
+            o = p->row + at;
+        }
         *o++ = ',';
         if ((o = put_cell(p, o, f, &v[f], hit)) == NULL)
             return TOKIO_EFORMAT;

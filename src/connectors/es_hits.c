@@ -104,11 +104,6 @@ word_at(const unsigned char *p)
 
 #define ONES UINT64_C(0x0101010101010101)
 #define HIGHS UINT64_C(0x8080808080808080)
-/* The high bit of each byte of w that is zero, or less than n (n <=
- * 128); the lowest set bit is exact (borrows only run past the first
- * such byte), the others may not be. */
-#define HAS_ZERO(w) (((w) - ONES) & ~(w) & HIGHS)
-#define HAS_LESS(w, n) (((w) - ONES * (n)) & ~(w) & HIGHS)
 /* Where the words apply: the index of the first byte of a word whose
  * bits are set in `mask` (not 0), the word read in memory order. */
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
@@ -163,10 +158,12 @@ string(struct reader *r, const unsigned char **start, size_t *len, int *esc)
         /* eight bytes at a time to the first quote, backslash, control
          * byte or byte beyond ASCII */
         while (end - p >= 8) {
+            /* the high bit of the first byte below 0x20, a quote, a
+             * backslash or one of 0x80 and more: no subtraction borrows
+             * before it; above it the bits may be wrong */
             uint64_t w = word_at(p);
-            uint64_t m = (w & HIGHS) | HAS_LESS(w, 0x20) |
-                         HAS_ZERO(w ^ (ONES * '"')) |
-                         HAS_ZERO(w ^ (ONES * '\\'));
+            uint64_t m = ((w - ONES * 0x20) | ((w ^ (ONES * '"')) - ONES) |
+                          ((w ^ (ONES * '\\')) - ONES) | w) & HIGHS;
 
             if (m != 0) {
                 p += FIRST_BYTE(m);

@@ -192,6 +192,30 @@ test_es_csv_quotes_long_text(void **state)
         "\x01" "bcdefghijklmnop,\"abcdefghijklmno\r\"\n"
         "1,\"a\"\"cdefgh\",abcdefg\x03,\"abcdefg,\",\tbcdefgh,,\n");
     free(csv);
+
+    /* texts longer than a cell's share of a row's room, one longer than
+     * the block of rows (its room made in the middle of a row) */
+    size_t n = 70000;
+    char *big = malloc(n + 1), *text = malloc(n + 200), *want;
+
+    assert_non_null(big);
+    assert_non_null(text);
+    memset(big, 'y', n);
+    big[n] = '\0';
+    big[n / 2] = ',';
+    snprintf(text, n + 200, "[[{\"_source\": {\"a\": \"%.100s\", "
+             "\"b\": \"%s\", \"c\": 1.5, \"f\": \"%.30s\"}}]]", big + n / 2 + 1,
+             big, big);
+    csv = csv_of(text);
+    want = malloc(2 * n + 300);
+    assert_non_null(want);
+    snprintf(want, 2 * n + 300, ",a,b,c,d,e,f\n0,%.100s,\"%s\",1.5,,,%.30s\n",
+             big + n / 2 + 1, big, big);
+    assert_string_equal(csv, want);
+    free(csv);
+    free(want);
+    free(text);
+    free(big);
 }
 
 /* The CSV of the cache file `path` read as tokio_es_from_cache() reads
