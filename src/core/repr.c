@@ -139,10 +139,26 @@ static const double POW10[] = {
     1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 };
 
+/* Powers of five below 2^64. */
+static const uint64_t POW5[28] = {
+    1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125,
+    9765625, 48828125, 244140625, 1220703125, 6103515625,
+    30517578125, 152587890625, 762939453125, 3814697265625,
+    19073486328125, 95367431640625, 476837158203125,
+    2384185791015625, 11920928955078125, 59604644775390625,
+    298023223876953125, 1490116119384765625, 7450580596923828125,
+};
+
 /* hi:lo = a * b */
 static void
 mul_64x64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
 {
+#if defined(__SIZEOF_INT128__)
+    unsigned __int128 p = (unsigned __int128)a * b;
+
+    *hi = (uint64_t)(p >> 64);
+    *lo = (uint64_t)p;
+#else
     uint64_t a0 = a & 0xffffffffu, a1 = a >> 32;
     uint64_t b0 = b & 0xffffffffu, b1 = b >> 32;
     uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
@@ -150,6 +166,7 @@ mul_64x64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
 
     *lo = (mid << 32) | (p00 & 0xffffffffu);
     *hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+#endif
 }
 
 /* An unsigned 128-bit integer, hi:lo. */
@@ -226,8 +243,7 @@ rounds_to(uint64_t v, int q, double c)
     memcpy(&bits, &c, sizeof(bits));
     m = (bits & ((UINT64_C(1) << 52) - 1)) | (UINT64_C(1) << 52);
     e = (int)((bits >> 52) & 0x7ff) - 1075;         /* c = m * 2^e */
-    for (int i = 0; i < k; i++)
-        p5 *= 5;
+    p5 = POW5[k];
     /* the ends: (2m + 1) * 2^(e-1) and (2m - 1) * 2^(e-1), or
      * (4m - 1) * 2^(e-2) at a power of two (its lower neighbour is
      * nearer); times 5^k when q < 0, as x = v * 5^q when q >= 0 */
@@ -366,9 +382,7 @@ digits_17(double a, char r[17], int *exp_out, int *side_out)
 
         if (k < 0 || k > 27 || s <= 0 || s >= 128)
             return 0;
-        p5 = 1;
-        for (int i = 0; i < k; i++)
-            p5 *= 5;
+        p5 = POW5[k];
         mul_64x64(m, p5, &hi, &lo);
         /* n = hi:lo >> s, then the rounding of what went */
         int half, more;
@@ -482,14 +496,6 @@ from_17_digits(char *out, double d)
 static size_t
 shortest_scaled(char *out, int neg, double a)
 {
-    static const uint64_t POW5[28] = {
-        1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125,
-        9765625, 48828125, 244140625, 1220703125, 6103515625,
-        30517578125, 152587890625, 762939453125, 3814697265625,
-        19073486328125, 95367431640625, 476837158203125,
-        2384185791015625, 11920928955078125, 59604644775390625,
-        298023223876953125, 1490116119384765625, 7450580596923828125,
-    };
     static const uint64_t E16 = UINT64_C(10000000000000000);
     uint64_t bits, m, hi, lo, n, f;
     int be, e, e2, exp10, k, s;
