@@ -290,6 +290,25 @@ number(struct reader *r, struct tokio__es_value *out)
         real = 1;
         if (++p == end || !IS_DIGIT(*p))
             return FB;
+#if WORDS
+        /* eight digits at a time while m takes them (m < 10^9: below
+         * 10^17 after them, as the loop below would have it): pairs,
+         * then fours, then the eight, by multiplying within the word */
+        while (end - p >= 8 && m < 1000000000u) {
+            uint64_t w = word_at(p);
+
+            if ((w & (ONES * 0xf0)) != ONES * '0' ||
+                ((w + ONES * 6) & (ONES * 0xf0)) != ONES * '0')
+                break;
+            w -= ONES * '0';
+            w = (w * 10 + (w >> 8)) & UINT64_C(0x00ff00ff00ff00ff);
+            w = (w * 100 + (w >> 16)) & UINT64_C(0x0000ffff0000ffff);
+            w = (w * 10000 + (w >> 32)) & UINT64_C(0xffffffff);
+            m = m * 100000000u + w;
+            e10 -= 8;
+            p += 8;
+        }
+#endif
         for (; p < end && IS_DIGIT(*p); p++) {
             if (m >= 100000000000000000ULL) {
                 inexact = 1;
