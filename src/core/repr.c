@@ -570,18 +570,24 @@ shortest_scaled(char *out, int neg, double a)
             "62636465666768697071727374757677787980818283848586878889909192"
             "93949596979899";
         char digits[20];
-        int nd = 17 - j, e10 = exp10, i = nd;
+        int nd = 17 - j, e10 = exp10, i;
 
-        for (; i >= 2; i -= 2, c /= 100)
-            memcpy(digits + i - 2, PAIRS + 2 * (c % 100), 2);
-        if (i == 1) {
-            digits[0] = (char)('0' + c % 10);
-            c /= 10;
-        }
-        if (c != 0) {           /* carried into an 18th place */
-            digits[0] = '1';
+        if (c == (j == 2 ? E16 / 10 : j == 1 ? E16 : 10 * E16)) {
+            digits[0] = '1';    /* carried into another place */
             nd = 1;
             e10++;
+        } else {
+            /* the last eight digits and the first seven to nine as two
+             * chains of divisions, not one of sixteen */
+            uint32_t last = (uint32_t)(c % 100000000u);
+            uint32_t first = (uint32_t)(c / 100000000u);
+
+            for (i = 0; i < 4; i++, last /= 100)
+                memcpy(digits + nd - 2 - 2 * i, PAIRS + 2 * (last % 100), 2);
+            for (i = nd - 8; i >= 2; i -= 2, first /= 100)
+                memcpy(digits + i - 2, PAIRS + 2 * (first % 100), 2);
+            if (i == 1)
+                digits[0] = (char)('0' + first);
         }
         while (nd > 1 && digits[nd - 1] == '0')
             nd--;

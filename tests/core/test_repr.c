@@ -178,6 +178,22 @@ test_format_double_scaled_edges_equal_exact(void **state)
     char fast[40], exact[40], sci[40];
 
     (void)state;
+    /* powers of ten, some just below theirs (1e-06, 1e-07: rounding up
+     * carries into another place) and their neighbours */
+    for (int e = -13; e <= 18; e++) {
+        snprintf(sci, sizeof(sci), "1e%d", e);
+        for (int k = -1; k <= 1; k++) {
+            double d = strtod(sci, NULL);
+
+            d = k < 0 ? nextafter(d, 0.0) : k > 0 ? nextafter(d, INFINITY)
+                                                  : d;
+            assert_int_equal(tokio_format_double(fast, sizeof(fast), d), 0);
+            assert_int_equal(tokio__format_double_exact(exact, sizeof(exact),
+                                                        d), 0);
+            if (strcmp(fast, exact) != 0)
+                fail_msg("%a: fast %s, exact %s", d, fast, exact);
+        }
+    }
     for (size_t i = 0; i < count; i++) {
         uint64_t r = next_random(&rng);
         int e2 = (int)(r % 110) - 48;       /* 2^-48 .. 2^61 */
