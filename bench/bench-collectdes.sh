@@ -54,6 +54,21 @@
 # reference is met by archive, not by --csv: the reference's CSV path is
 # json.load and pandas, both C; 30x would need some 650 MB/s, about
 # 50 ms of work after the 21 ms start.
+# 2026-11-27, issue 18 (wt-es-speed; the reference 1.98 s for CSV, 9.14 s
+# for archive in the same run): --csv 0.10 s 480 MB/s x19.8, archive
+# 0.24 s x38 (0.21 s x54 in an earlier run); live 100 pages 6.2 -> 3.2 s
+# --csv, 4.3 -> 3.8 s archive, peak RSS unchanged (21 MB, 45 MB).  Task-
+# clock of --csv, min of 12 runs beside main's binary: 125-146 -> 82-85
+# ms; callgrind 861 -> 688 M instructions.  Levers: doubles of 1e-11..
+# 1e17 printed by one pass of exact integer arithmetic (src/core/repr.c);
+# CSV rows made in 64 KiB blocks with room taken once a row (es.c);
+# es_hits.c's white space, strings and fractions a word at a time, keys
+# by a table.  Not reached: 30x for --csv (<= ~62 ms).  Where the ~85 ms
+# go (perf): the scan of the text ~45% (~38 ms: per-token work, 2.3 M
+# strings and white-space runs, 230 k numbers), CSV rows and repr() ~15%
+# (~13 ms), the kernel ~25% (~21 ms: starting 75 libraries, faults of the
+# mapped cache, 10 MB of spool written and read back, 10 MB of output),
+# ld.so ~8% (~7 ms); `tokio --help` alone is ~16 ms.
 set -u
 build=$1
 pages=${PAGES:-10}

@@ -18,12 +18,14 @@
  * and 0.31 -> 0.24 s (200 MB/s).  Then (2026-11-27, issue 18: 30x the
  * reference): white space and strings eight bytes a word at a time
  * (json.dump(indent=4)'s runs of spaces; the first quote, backslash,
- * control or non-ASCII byte of a word by bit tricks), keys found through
- * a table and compared as two words, ": " taken at once, the scanning
- * functions inlined: 785 -> 732 M instructions of --csv with the rest
- * of that day's changes 861 -> 732 M (callgrind), 133 -> 100 ms of CPU
- * beside the build before.  What is left of --csv: this scan ~55%,
- * writing CSV rows and doubles ~25%, starting the program ~16 ms.
+ * control or non-ASCII byte of a word by one mask), keys found through
+ * a table and compared as two words, ": " taken at once, a fraction's
+ * digits eight at a time, the scanning functions inlined: with that
+ * day's CSV and repr() changes, 861 -> 688 M instructions of --csv
+ * (callgrind) and 125-146 -> 82-85 ms of CPU beside the build before
+ * (min of 12).  What is left of --csv (perf): this scan ~45%, CSV rows
+ * and doubles ~15%, the kernel ~25% (starting: 75 libraries; the
+ * mapped cache's faults; the spool and output written), ld.so ~8%.
  *
  * It follows only what it fully understands and leaves everything else
  * to jansson: the text must be JSON as jansson reads it (a list of
