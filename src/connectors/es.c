@@ -485,8 +485,21 @@ parse_page(json_t **out, const char *text, size_t len, size_t *off,
                              JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK, &err,
                              &oom);
     if (*out != NULL) {
-        *off += (size_t)err.position;
-        return TOKIO_OK;
+        /* jansson reads past a NUL byte right after a number or a
+         * literal, leaving it out of its count; not JSON (Python's json
+         * refuses it), and the count would be wrong */
+        size_t n = (size_t)err.position < room ? (size_t)err.position + 1
+                                                : room;
+        const char *nul = memchr(text + *off, '\0', n);
+
+        if (nul == NULL) {
+            *off += (size_t)err.position;
+            return TOKIO_OK;
+        }
+        json_decref(*out);
+        *out = NULL;
+        return syntax_error(text, (size_t)(nul - text) + 1, NULL,
+                            "NUL byte", path);
     }
     if (oom)
         return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
