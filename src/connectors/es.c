@@ -534,10 +534,10 @@ pages_of_text(const char *text, size_t len, int mapped, const char *path,
         return rc;
     }
     off = skip_space(text, off + 1, len);
-    if (off == len)
-        return syntax_error(text, off, NULL, "']' expected near end of file",
-                            path);
-    for (int more = text[off] != ']'; more; p++) {
+    for (int more = off == len || text[off] != ']'; more; p++) {
+        if (off == len)
+            return syntax_error(text, off, NULL,
+                                "']' expected near end of file", path);
         if ((rc = parse_page(&hits, text, len, &off, p, path)) < 0)
             return rc;
         rc = take_page(hits, p, path, fn, payload, &done);

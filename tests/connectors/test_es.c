@@ -338,6 +338,7 @@ test_es_cache_json_one_page_at_a_time(void **state)
         "[[" HIT "], [{]]",
         "[[" HIT "],]",
         "[[" HIT "], [1, 2",
+        "[[" HIT "],", "[[" HIT "],\n ", "[ ",
         /* not a list of pages: as a whole, as before */
         "{\"a\": [[1]]}", "7", "{\"a\": [[1]]", "",
     };
