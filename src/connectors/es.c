@@ -436,6 +436,10 @@ tokio_es_from_json(const json_t *pages, const char *name,
 
 static void give_back(const char *text, size_t n);
 
+/* The text of pages read is given back a MiB at a time (a multiple of
+ * the memory page). */
+#define GIVE_BACK_BYTES ((size_t)1 << 20)
+
 static size_t
 skip_space(const char *text, size_t off, size_t len)
 {
@@ -513,12 +517,12 @@ parse_page(json_t **out, const char *text, size_t len, size_t *off,
 
 /* The pages of the cache `text` (`len` bytes) one at a time: each parsed,
  * handed to `fn` and freed before the next, so that memory holds one
- * page (`mapped`: its text given back too). */
+ * page (`mapped`: the text read given back too). */
 static int
 pages_of_text(const char *text, size_t len, int mapped, const char *path,
               tokio_es_page_fn fn, void *payload)
 {
-    size_t off = skip_space(text, 0, len), p = 0;
+    size_t off = skip_space(text, 0, len), p = 0, given = 0;
     json_t *hits;
     int done = 0, rc;
 
@@ -544,8 +548,12 @@ pages_of_text(const char *text, size_t len, int mapped, const char *path,
         json_decref(hits);
         if (rc < 0)
             return rc;
-        if (mapped)
-            give_back(text, off);
+        if (mapped && off - given >= GIVE_BACK_BYTES) {
+            size_t n = (off - given) / GIVE_BACK_BYTES * GIVE_BACK_BYTES;
+
+            give_back(text + given, n);
+            given += n;
+        }
         off = skip_space(text, off, len);
         if (off == len)
             return syntax_error(text, off, NULL,
