@@ -54,9 +54,9 @@
 # reference is met by archive, not by --csv: the reference's CSV path is
 # json.load and pandas, both C; 30x would need some 650 MB/s, about
 # 50 ms of work after the 21 ms start.
-# --json --input, parsed one page at a time (2026-11-27, load 3-7): peak
-# RSS 274 -> 41 MB; CPU 1.30-1.35 -> 1.02-1.16 s, x2.2-2.5 the reference
-# (2.55 s); jansson's parse and frees alone take ~0.9 s: no 5x via trees.
+# --json --input, one page at a time, no fast bins (2026-11-27, load 7-10):
+# peak RSS 274 -> 42 MB; CPU 1.27-1.52 -> 0.90-1.01 s, x2.1-2.5 the
+# reference (2.15-2.25 s); jansson's parse is ~70% of it: no 5x via trees.
 set -u
 build=$1
 pages=${PAGES:-10}
