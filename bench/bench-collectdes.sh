@@ -54,6 +54,9 @@
 # reference is met by archive, not by --csv: the reference's CSV path is
 # json.load and pandas, both C; 30x would need some 650 MB/s, about
 # 50 ms of work after the 21 ms start.
+# --json --input, one page at a time, no fast bins (2026-11-27, load 7-10):
+# peak RSS 274 -> 42 MB; CPU 1.27-1.52 -> 0.90-1.01 s, x2.1-2.5 the
+# reference (2.15-2.25 s); jansson's parse is ~70% of it: no 5x via trees.
 set -u
 build=$1
 pages=${PAGES:-10}
