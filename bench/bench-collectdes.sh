@@ -54,6 +54,9 @@
 # reference is met by archive, not by --csv: the reference's CSV path is
 # json.load and pandas, both C; 30x would need some 650 MB/s, about
 # 50 ms of work after the 21 ms start.
+# --json --input, one page at a time, no fast bins (2026-11-27, load 7-10):
+# peak RSS 274 -> 42 MB; CPU 1.27-1.52 -> 0.90-1.01 s, x2.1-2.5 the
+# reference (2.15-2.25 s); jansson's parse is ~70% of it: no 5x via trees.
 # 2026-11-27, issue 18 (wt-es-speed; the reference 1.98 s for CSV, 9.14 s
 # for archive in the same run): --csv 0.10 s 480 MB/s x19.8, archive
 # 0.24 s x38 (0.21 s x54 in an earlier run); live 100 pages 6.2 -> 3.2 s

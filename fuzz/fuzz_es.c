@@ -2,23 +2,92 @@
  * fuzz/fuzz_es.c - a cache of Elasticsearch pages (the reference's
  * save_cache() form) on arbitrary bytes: parsed, handed page by page to
  * both writers (the JSON list of pages and the CSV of collectd's
- * fields), written out.  Seeds: fuzz/corpus/es/.
+ * fields), written out.  Then the JSON form read from a cache file as
+ * tokio cache-collectdes --input reads it, one page at a time, must
+ * equal, byte for byte and error for error, the JSON made from
+ * jansson's tree of the whole text; where jansson refuses the text, the
+ * pages must be refused too (but for a page nested as deep as jansson
+ * goes: a page alone is one level less deep), and where jansson takes
+ * a NUL byte (after a number or a literal: Python's json refuses it, as
+ * the pages do).  Any difference aborts.
+ * Seeds: fuzz/corpus/es/.
  */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
+#include "tokio/common.h"
 #include "tokio/connectors/collectd_es.h"
 #include "tokio/connectors/es.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* The JSON form of `pages` (jansson's tree) or of the cache `path` (one
+ * page at a time); its bytes and the error message, as one string. */
+static char *
+json_of(const json_t *pages, const char *path, int *rc_out)
+{
+    struct tokio_es_pages *p = NULL;
+    char *out = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&out, &len);
+    int rc;
+
+    if (fp == NULL)
+        return NULL;
+    if ((rc = tokio_es_pages_new_json(&p, 0)) >= 0)
+        rc = pages ? tokio_es_from_json(pages, path, tokio_es_pages_add, p)
+                   : tokio_es_from_cache(path, tokio_es_pages_add, p);
+    if (rc >= 0)
+        rc = tokio_es_pages_write(p, fp);
+    fprintf(fp, "\n-- %d %s\n", rc, rc < 0 ? tokio_errmsg() : "");
+    tokio_es_pages_free(p);
+    fclose(fp);
+    *rc_out = rc;
+    return out;
+}
+
+static void
+one_page_at_a_time(const uint8_t *data, size_t size, const json_t *pages,
+                   const json_error_t *err)
+{
+    char path[] = "/tmp/fuzz-es-XXXXXX";
+    int fd = mkstemp(path), rc, whole_rc;
+
+    if (fd < 0)
+        return;
+    int ok = write(fd, data, size) == (ssize_t)size;
+    close(fd);
+    if (ok) {
+        char *paged = json_of(NULL, path, &rc);
+        char *whole = pages ? json_of(pages, path, &whole_rc) : NULL;
+
+        /* jansson takes a NUL byte after a number or a literal, the
+         * pages refuse it as Python does */
+        int nul = memchr(data, '\0', size) != NULL;
+
+        if (rc != TOKIO_ENOMEM && paged != NULL &&
+            (pages && !nul ? whole != NULL && strcmp(paged, whole) != 0
+                   : rc >= 0 && (pages != NULL ||
+                                 strstr(err->text, "maximum parsing depth")
+                                 == NULL)))
+            abort();
+        free(paged);
+        free(whole);
+    }
+    unlink(path);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    json_t *pages = json_loadb((const char *)data, size, 0, NULL);
+    json_error_t err;
+    json_t *pages = json_loadb((const char *)data, size, 0, &err);
     FILE *null = fopen("/dev/null", "w");
     size_t n;
     const char *const *fields = tokio_collectd_es_fields(&n);
@@ -35,6 +104,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (null != NULL)
         fclose(null);
+    one_page_at_a_time(data, size, pages, &err);
     json_decref(pages);
     return 0;
 }

@@ -12,9 +12,6 @@
  */
 #include <stdint.h>
 #include <stdio.h>
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
 
 #include "cli/cli.h"
 #include "cli/commands.h"
@@ -79,14 +76,6 @@ cmd_archive_collectdes(int argc, char **argv)
 
     (void)debug;
     (void)threads;
-#if defined(__GLIBC__) && defined(M_TRIM_THRESHOLD)
-    /* HDF5 deflates each chunk with zlib's compress2(), which allocates
-     * and frees some 270 KB of state every time; glibc handed it back to
-     * the kernel and faulted it in again chunk after chunk: 20% of
-     * `archive-collectdes --input` (perf, bench/bench-collectdes.sh).
-     * Keep up to 32 MB of freed heap instead (the peak stays the same). */
-    mallopt(M_TRIM_THRESHOLD, 32 << 20);
-#endif
     npos = cli_parse(argc, argv, opts, usage, description);
     if (npos < 0)
         return cli_parse_exit(npos);

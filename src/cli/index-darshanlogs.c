@@ -25,6 +25,7 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/held.h"
 #include "cli/progress.h"
 #include "cli/shard.h"
 #include "tokio/config.h"
@@ -49,37 +50,10 @@ static const char description[] =
     "points are named by the site configuration's mount_to_fsname.";
 
 struct ui {
-    const char *cmd;
-    int quiet;
     struct cli_progress bar;
-    /* Unreadable logs are held back while no log was read: if none can
-     * be, each is an error line after all, else a warning.  free() each. */
-    char **held;
-    size_t n_held;
+    struct cli_held held;       /* unreadable logs while none was read */
     size_t n_unreadable;
-    int any_read;
 };
-
-/* A log was read (or was in the index): the held logs were only
- * skipped, and so will later ones be. */
-static void
-mark_read(struct ui *ui)
-{
-    if (ui->any_read)
-        return;
-    ui->any_read = 1;
-    if (!ui->quiet && ui->n_held > 0)
-        cli_progress_clear(&ui->bar);
-    for (size_t i = 0; i < ui->n_held; i++) {
-        if (!ui->quiet)
-            fprintf(stderr, "tokio %s: warning: skipping %s\n", ui->cmd,
-                    ui->held[i]);
-        free(ui->held[i]);
-    }
-    free(ui->held);
-    ui->held = NULL;
-    ui->n_held = 0;
-}
 
 static void
 on_warn(void *arg, const char *path, const char *why, int unreadable)
@@ -91,27 +65,12 @@ on_warn(void *arg, const char *path, const char *why, int unreadable)
     if (why[0] == '\'' && strncmp(why + 1, path, n) == 0 &&
         strncmp(why + 1 + n, "': ", 3) == 0)
         why += n + 4;
+    /* a log skipped for another reason could be read */
     if (unreadable)
         ui->n_unreadable++;
     else
-        mark_read(ui);
-    if (unreadable && !ui->any_read) {
-        size_t len = strlen(path) + strlen(why) + 8;
-        char *line = malloc(len), **more;
-        if (line != NULL && (more = realloc(ui->held, (ui->n_held + 1) *
-                                            sizeof(*more))) != NULL) {
-            snprintf(line, len, "'%s': %s", path, why);
-            ui->held = more;
-            ui->held[ui->n_held++] = line;
-            return;
-        }
-        free(line);     /* out of memory: say it now */
-    }
-    if (ui->quiet)
-        return;
-    cli_progress_clear(&ui->bar);
-    fprintf(stderr, "tokio %s: warning: skipping '%s': %s\n", ui->cmd, path,
-            why);
+        cli_held_read(&ui->held);
+    cli_held_skip(&ui->held, "'%s': %s", path, why);
 }
 
 static void
@@ -133,7 +92,7 @@ on_progress(void *arg, size_t done, size_t total)
 
     /* more done than unreadable: one was read, or already indexed */
     if (done > ui->n_unreadable)
-        mark_read(ui);
+        cli_held_read(&ui->held);
     cli_progress_update(&ui->bar, done, total, 0);
 }
 
@@ -205,8 +164,8 @@ cmd_index_darshanlogs(int argc, char **argv)
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
     mallopt(M_TRIM_THRESHOLD, 256 << 20);
 #endif
-    ui.cmd = cmd;
-    ui.quiet = quiet;
+    ui.held = (struct cli_held){ .cmd = cmd, .skipping = "skipping ",
+                                 .quiet = quiet, .bar = &ui.bar };
     cli_progress_start(&ui.bar, "logs", !quiet);
     struct tokio_darshan_index_opts o = {
         .threads = (unsigned)threads,
@@ -239,18 +198,15 @@ cmd_index_darshanlogs(int argc, char **argv)
                st.n_unreadable + st.n_duplicates == st.n_inputs) {
         /* nothing done at all: every log given is missing, damaged or
          * not a Darshan log; one line each, --quiet or not */
-        for (size_t i = 0; i < ui.n_held; i++)
-            fprintf(stderr, "tokio %s: error: %s\n", cmd, ui.held[i]);
-        if (ui.n_held == 0)     /* said as warnings already */
+        cli_held_fail(&ui.held);
+        if (ui.held.n == 0)     /* said as warnings already */
             cli_fail(cmd, "none of the %zu logs given could be read",
                      st.n_unreadable);
         rc = CLI_EXIT_FAILURE;
     } else {
-        mark_read(&ui);
+        cli_held_read(&ui.held);
     }
-    for (size_t i = 0; i < ui.n_held; i++)
-        free(ui.held[i]);
-    free(ui.held);
+    cli_held_free(&ui.held);
     if (rc != CLI_EXIT_OK)
         return rc;
     if (verbose) {

@@ -18,6 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "cli/cli.h"
 #include "cli/commands.h"
@@ -302,6 +305,20 @@ main(int argc, char **argv)
     const char *name = argc >= 2 && find_command(argv[1]) != NULL
                            ? argv[1] : NULL;
 
+#if defined(__GLIBC__) && defined(M_TRIM_THRESHOLD)
+    /* HDF5 deflates each chunk with zlib's compress2(), which allocates
+     * and frees some 270 KB of state every time; glibc handed it back to
+     * the kernel and faulted it in again chunk after chunk.  Keep up to
+     * 32 MB of freed heap instead (the peak stays the same).  CPU and
+     * minor faults: archive-collectdes --input (bench-collectdes.sh)
+     * -15%, 27,400 -> 8,200; archive-lmtdb (4 h of bench-lmtdb.sh's
+     * data) -9%, 27,962 -> 6,995; archive-mmperfmon (bench-mmperfmon.sh's
+     * mini x10) -12%, 40,560 -> 39,191; archive-esnet-snmp (the pack's
+     * sample, 10 ms) 1,975 -> 1,491 faults; cache-darshan,
+     * darshan-bad-ost and cache-mmperfmon within the noise. */
+    mallopt(M_TRIM_THRESHOLD, 32 << 20);
+#endif
     /* an interrupted -o write leaves no temporary behind */
-    tokio_output_cleanup_on_signals();    return finish_stdout(name, dispatch(argc, argv));
+    tokio_output_cleanup_on_signals();
+    return finish_stdout(name, dispatch(argc, argv));
 }

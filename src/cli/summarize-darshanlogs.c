@@ -37,6 +37,7 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/held.h"
 #ifdef TOKIO_HAVE_MPI
 #include "cli/mpi/mpi_run.h"
 #endif
@@ -63,54 +64,19 @@ struct run {
     long long max_mb;
     size_t n_given;             /* logs of this run (its shard) */
     size_t n_unreadable;        /* of them, could not be read at all */
-    /* the unreadable ones, held back while no log was read: if none can
-     * be, each is an error line after all, else a warning (free() each) */
-    char **held;
-    size_t n_held;
-    int any_read;
+    struct cli_held held;       /* the unreadable ones while none read */
     struct cli_progress bar;    /* cleared before any message */
     /* the log's outcome when another rank read it (MPI; borrowed):
      * {"res": summary} or {"unreadable": why}; NULL: read here */
     const json_t *pre;
 };
 
-/* A log was read (or was in -i): the held logs were only skipped. */
-static void
-mark_read(struct run *r)
-{
-    if (r->any_read)
-        return;
-    r->any_read = 1;
-    if (r->n_held > 0)
-        cli_progress_clear(&r->bar);
-    for (size_t i = 0; i < r->n_held; i++) {
-        fprintf(stderr, "tokio %s: warning: skipping: %s\n", r->cmd,
-                r->held[i]);
-        free(r->held[i]);
-    }
-    free(r->held);
-    r->held = NULL;
-    r->n_held = 0;
-}
-
 /* A log that cannot be read: `why` names it. */
 static void
 unreadable(struct run *r, const char *why)
 {
-    char *line, **more;
-
     r->n_unreadable++;
-    if (!r->any_read && (line = strdup(why)) != NULL) {
-        if ((more = realloc(r->held, (r->n_held + 1) * sizeof(*more)))
-            != NULL) {
-            r->held = more;
-            r->held[r->n_held++] = line;
-            return;
-        }
-        free(line);
-    }
-    cli_progress_clear(&r->bar);
-    fprintf(stderr, "tokio %s: warning: skipping: %s\n", r->cmd, why);
+    cli_held_skip(&r->held, "%s", why);
 }
 
 /*
@@ -162,12 +128,12 @@ summarize_one(struct run *r, const char *path)
     if (key == NULL)
         return -1;
     if (json_object_get(r->all, key) != NULL) {
-        mark_read(r);
+        cli_held_read(&r->held);
         goto done;
     }
     if (r->max_mb > 0 && stat(path, &st) == 0 &&
         (double)st.st_size / 1048576.0 > (double)r->max_mb) {
-        mark_read(r);
+        cli_held_read(&r->held);
         cli_progress_clear(&r->bar);
         fprintf(stderr, "tokio %s: warning: skipping '%s' due to size "
                 "(%lld MiB)\n", r->cmd, key,
@@ -191,7 +157,7 @@ summarize_one(struct run *r, const char *path)
         unreadable(r, tokio_errmsg());
         goto done;
     }
-    mark_read(r);
+    cli_held_read(&r->held);
     if (copy != NULL) {
         cli_progress_clear(&r->bar);
         fprintf(stderr, "tokio %s: warning: the name of '%s' is not UTF-8; "
@@ -329,7 +295,9 @@ cmd_summarize_darshanlogs(int argc, char **argv)
                    " (tokio merge-summaries)"),
         OPT_END
     };
-    struct run run = { .cmd = cmd };
+    struct run run = { .cmd = cmd,
+                       .held = { .cmd = cmd, .skipping = "skipping: ",
+                                 .bar = &run.bar } };
     char **logs = NULL;
     size_t start_ct = 0, n_logs = 0;
     unsigned shard_k, shard_n;
@@ -404,11 +372,10 @@ cmd_summarize_darshanlogs(int argc, char **argv)
     if (rc == CLI_EXIT_OK && run.n_unreadable > 0 &&
         run.n_unreadable == run.n_given) {
         /* nothing done at all: one line for each log */
-        for (size_t i = 0; i < run.n_held; i++)
-            fprintf(stderr, "tokio %s: error: %s\n", cmd, run.held[i]);
+        cli_held_fail(&run.held);
         rc = CLI_EXIT_FAILURE;
     } else if (rc == CLI_EXIT_OK) {
-        mark_read(&run);
+        cli_held_read(&run.held);
     }
 
     if (rc == CLI_EXIT_OK && output == NULL) {
@@ -423,9 +390,7 @@ cmd_summarize_darshanlogs(int argc, char **argv)
     }
 out:
     tokio_output_unlock(lock);
-    for (size_t i = 0; i < run.n_held; i++)
-        free(run.held[i]);
-    free(run.held);
+    cli_held_free(&run.held);
     for (size_t i = 0; owned && i < n_logs; i++)
         free(logs[i]);
     free(logs);

@@ -44,6 +44,7 @@
 #include "connectors/darshan_text.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/fdio.h"
 
 /* §3: header layouts. */
 #define MAGIC_NR            INT64_C(6567223)
@@ -255,19 +256,13 @@ src_at(struct tokio_darshan *log, struct dsrc *s, uint64_t off,
         if (s->buf == NULL && (s->buf = tokio__malloc(IN_CHUNK)) == NULL)
             return nomem(log);
         size_t k = end - off < IN_CHUNK ? (size_t)(end - off) : IN_CHUNK;
-        size_t got = 0;
-        while (got < k) {
-            ssize_t r = pread(s->fd, s->buf + got, k - got,
-                              (off_t)(off + got));
-            if (r < 0 && errno == EINTR)
-                continue;
-            if (r <= 0)
-                return tokio__error(TOKIO_EIO, "cannot read '%s' at byte "
-                                    "%" PRIu64 ": %s", log->logname,
-                                    off + got, r < 0 ? strerror(errno)
-                                    : "the file shrank while read");
-            got += (size_t)r;
-        }
+        ssize_t got = tokio__pread_full(s->fd, s->buf, k, off);
+        if (got < 0 || (size_t)got < k)
+            return tokio__error(TOKIO_EIO, "cannot read '%s' at byte "
+                                "%" PRIu64 ": %s", log->logname,
+                                off + (got < 0 ? 0 : (uint64_t)got),
+                                got < 0 ? strerror(errno)
+                                : "the file shrank while read");
         s->start = off;
         s->n = k;
     }
@@ -1065,17 +1060,12 @@ tokio_darshan_open_select(struct tokio_darshan **out, const char *path,
                             strerror(errno));
     /* its version first, so that another kind of file (a sparse GiB, say)
      * is refused before any of it is held in memory */
-    while (h < sizeof(head)) {
-        ssize_t k = read(fd, head + h, sizeof(head) - h);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k < 0)
-            rc = tokio__error(TOKIO_EIO, "cannot read '%s': %s", path,
-                              strerror(errno));
-        if (k <= 0)
-            break;
-        h += (size_t)k;
-    }
+    ssize_t k = tokio__read_full(fd, head, sizeof(head));
+    if (k < 0)
+        rc = tokio__error(TOKIO_EIO, "cannot read '%s': %s", path,
+                          strerror(errno));
+    else
+        h = (size_t)k;
     if (rc < 0 || (rc = check_version(path, head, h, ver, &minor)) < 0) {
         close(fd);
         return rc;
@@ -1113,9 +1103,7 @@ tokio_darshan_open_select(struct tokio_darshan **out, const char *path,
             buf = b;
             cap = c;
         }
-        ssize_t k = read(fd, buf + n, cap - n);
-        if (k < 0 && errno == EINTR)
-            continue;
+        k = tokio__read(fd, buf + n, cap - n);
         if (k < 0) {
             rc = tokio__error(TOKIO_EIO, "cannot read '%s': %s", path,
                               strerror(errno));

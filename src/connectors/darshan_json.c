@@ -770,28 +770,17 @@ cache_order(struct emit *e, int mod, size_t n)
  *
  * cache-darshan's records go to an unlinked temporary file as the log is
  * decoded (tokio_darshan_spool_record()), each behind a small head, and
- * come back one at a time in the JSON's order through a window of the
- * file: memory is the index (struct sentry), whatever the records.  The
- * first SPOOL_MEM bytes stay in memory: a log that small (most) makes no
- * file at all.
+ * come back one at a time in the JSON's order (fseeko, fread): memory is
+ * the index (struct sentry), whatever the records.  The first SPOOL_MEM
+ * bytes stay in memory: a log that small (most) makes no file at all.
  */
 
 /* Records kept in memory before a file is made for them. */
 #define SPOOL_MEM (1024 * 1024)
 
-/* Writes pending, then the window the file is read back through: a read
- * that goes on from the window's end, or follows a window that served
- * several records, reads SPOOL_AHEAD bytes; a jump elsewhere (records
- * come back in name order, which a log's need not be) reads SPOOL_JUMP,
- * about a POSIX record. */
-#define SPOOL_BUF (64 * 1024)
-#define SPOOL_AHEAD (16 * 1024)
-#define SPOOL_JUMP 1024
-
-/* A record's head in the spool's file: its counters, fcounters, extra
- * and LUSTRE components follow, and padding to 8 bytes, so that every
- * record starts aligned for its arrays.  The name and rank are in the
- * index. */
+/* A record's head in the spool: its counters, fcounters, extra and
+ * LUSTRE components follow, and padding to 8 bytes, so that every record
+ * starts aligned for its arrays.  The name and rank are in the index. */
 struct spilled {
     uint32_t n_counters, n_fcounters, n_extra, n_comps;
     uint64_t file_rec_id;
@@ -801,14 +790,11 @@ struct tokio_darshan_spool {
     struct tokio_darshan_json_opts opts;        /* its filters */
     struct emit filter;                         /* has_line()'s state */
     struct index ix;
-    int fd;
-    uint64_t flushed;                           /* bytes in the file */
-    unsigned char *buf;
-    size_t len, cap;
-    int reading;                                /* buf is the window */
-    uint64_t at;                                /* the window's offset */
-    uint64_t last;                              /* the last record read */
-    size_t served;                              /* records it served */
+    FILE *file;                                 /* NULL: all in buf */
+    uint64_t size;                              /* bytes of records */
+    unsigned char *buf;                         /* or the last read back */
+    size_t cap;
+    int reading;
     struct tokio_darshan_record rec;            /* the last read back */
 };
 
@@ -823,115 +809,93 @@ spilled_size(const struct spilled *h)
 }
 
 static int
-spool_flush(struct tokio_darshan_spool *s, const struct tokio_darshan *log)
+spool_write_error(const struct tokio_darshan *log)
 {
-    if (s->fd < 0 && (s->fd = tokio__scratch_file(".tokio-darshan")) < 0)
-        return tokio__error(TOKIO_EIO, "'%s': cannot make a temporary file "
-                            "for its records in '%s': %s",
-                            tokio_darshan_logname(log), tokio__scratch_dir(),
-                            strerror(errno));
-    for (size_t done = 0; done < s->len;) {
-        ssize_t k = write(s->fd, s->buf + done, s->len - done);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return tokio__error(TOKIO_EIO, "'%s': cannot write its records "
-                                "to a temporary file in '%s': %s",
-                                tokio_darshan_logname(log), tokio__scratch_dir(),
-                                k < 0 ? strerror(errno) : "nothing written");
-        done += (size_t)k;
-    }
-    s->flushed += s->len;
-    s->len = 0;
-    return TOKIO_OK;
+    return tokio__error(TOKIO_EIO, "'%s': cannot write its records to a "
+                        "temporary file in '%s': %s",
+                        tokio_darshan_logname(log), tokio__scratch_dir(),
+                        strerror(errno));
 }
 
+/* Bytes [p, p + n) after the records: in memory up to SPOOL_MEM, then
+ * all of them in the file. */
 static int
 spool_put(struct tokio_darshan_spool *s, const struct tokio_darshan *log,
           const void *p, size_t n)
 {
-    const unsigned char *b = p;
     int rc;
 
-    while (n > 0) {
-        /* in memory up to SPOOL_MEM, then out to the file */
-        if (s->len == s->cap && s->fd < 0 && s->cap < SPOOL_MEM &&
-            (rc = grow_to((void **)&s->buf, &s->cap, s->cap * 2, 1)) < 0)
-            return rc;
-        if (s->len == s->cap && (rc = spool_flush(s, log)) < 0)
-            return rc;
-        size_t k = s->cap - s->len < n ? s->cap - s->len : n;
-        memcpy(s->buf + s->len, b, k);
-        s->len += k;
-        b += k;
-        n -= k;
+    if (s->file == NULL && s->size + n > SPOOL_MEM) {
+        int fd = tokio__scratch_file(".tokio-darshan");
+        if (fd < 0 || (s->file = fdopen(fd, "w+")) == NULL) {
+            int err = errno;
+            if (fd >= 0)
+                close(fd);
+            return tokio__error(TOKIO_EIO, "'%s': cannot make a temporary "
+                                "file for its records in '%s': %s",
+                                tokio_darshan_logname(log),
+                                tokio__scratch_dir(), strerror(err));
+        }
+        if (fwrite(s->buf, 1, (size_t)s->size, s->file) != s->size)
+            return spool_write_error(log);
     }
+    if (s->file != NULL) {
+        if (fwrite(p, 1, n, s->file) != n)
+            return spool_write_error(log);
+    } else {
+        if ((rc = grow_to((void **)&s->buf, &s->cap, s->size + n, 1)) < 0)
+            return rc;
+        memcpy(s->buf + s->size, p, n);
+    }
+    s->size += n;
     return TOKIO_OK;
 }
 
-/* The last writes out, and the buffer the window to read through (all
- * of the records when they never left it): a full disk fails here,
- * before any output. */
+/* The last writes out: a full disk fails here, before any output. */
 static int
 spool_finish(struct tokio_darshan_spool *s, const struct tokio_darshan *log)
 {
-    int rc;
-
     if (s->reading)
         return TOKIO_OK;
-    if (s->fd >= 0 && (rc = spool_flush(s, log)) < 0)
-        return rc;
+    if (s->file != NULL && fflush(s->file) != 0)
+        return spool_write_error(log);
     s->reading = 1;
-    s->at = 0;
-    s->last = UINT64_MAX;
     return TOKIO_OK;
 }
 
-/* Bytes [off, off + n) of the spool's file at *p, through the window. */
+/* The record at `pos`, head first, at *p: in memory, or read back from
+ * the file into s->buf. */
 static int
-spool_window(struct tokio_darshan_spool *s, const struct tokio_darshan *log,
-             uint64_t off, size_t n, const unsigned char **p)
+spool_read(struct tokio_darshan_spool *s, const struct tokio_darshan *log,
+           uint64_t pos, const unsigned char **p)
 {
-    size_t got = 0;
-    ssize_t k = 0;
+    struct spilled h;
     int rc;
 
     if ((rc = spool_finish(s, log)) < 0)
         return rc;
-    if (off != s->last) {
-        s->last = off;
-        s->served++;
-    }
-    if (off >= s->at && off - s->at <= s->len &&
-        n <= s->len - (size_t)(off - s->at)) {
-        *p = s->buf + (off - s->at);
+    if (s->file == NULL) {
+        *p = s->buf + pos;
         return TOKIO_OK;
     }
-    /* a record that starts in the window or right after it goes on */
-    int on = off >= s->at && off - s->at <= s->len;
-    size_t want = on || s->served > 2 ? SPOOL_AHEAD : SPOOL_JUMP;
-    if (want < n)
-        want = n;
-    s->served = 1;
-    if ((rc = grow_to((void **)&s->buf, &s->cap, want, 1)) < 0)
-        return rc;
-    while (got < want && off + got < s->flushed) {
-        k = pread(s->fd, s->buf + got, want - got, (off_t)(off + got));
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            break;
-        got += (size_t)k;
+    /* no seek for a record that follows the last one read (glibc's
+     * fseeko() makes a system call even within its buffer) */
+    if ((ftello(s->file) == (off_t)pos ||
+         fseeko(s->file, (off_t)pos, SEEK_SET) == 0) &&
+        fread(&h, sizeof(h), 1, s->file) == 1) {
+        size_t n = spilled_size(&h) - sizeof(h);
+        if ((rc = grow_to((void **)&s->buf, &s->cap, sizeof(h) + n, 1)) < 0)
+            return rc;
+        memcpy(s->buf, &h, sizeof(h));
+        if (fread(s->buf + sizeof(h), 1, n, s->file) == n) {
+            *p = s->buf;
+            return TOKIO_OK;
+        }
     }
-    s->at = off;
-    s->len = got;
-    if (got < n)
-        return tokio__error(TOKIO_EIO, "'%s': cannot read its records back "
-                            "from a temporary file in '%s': %s",
-                            tokio_darshan_logname(log), tokio__scratch_dir(),
-                            k < 0 ? strerror(errno) : "it is short");
-    *p = s->buf;
-    return TOKIO_OK;
+    return tokio__error(TOKIO_EIO, "'%s': cannot read its records back "
+                        "from a temporary file in '%s': %s",
+                        tokio_darshan_logname(log), tokio__scratch_dir(),
+                        ferror(s->file) ? strerror(errno) : "it is short");
 }
 
 /* Entry `ent`'s record, read back into s->rec. */
@@ -940,15 +904,13 @@ spool_load(struct tokio_darshan_spool *s, const struct tokio_darshan *log,
            const struct sentry *ent, const struct tokio_darshan_record **out)
 {
     struct tokio_darshan_record *r = &s->rec;
-    const unsigned char *p;
+    const unsigned char *p = NULL;
     struct spilled h;
     int rc;
 
-    if ((rc = spool_window(s, log, ent->pos, sizeof(h), &p)) < 0)
+    if ((rc = spool_read(s, log, ent->pos, &p)) < 0)
         return rc;
     memcpy(&h, p, sizeof(h));
-    if ((rc = spool_window(s, log, ent->pos, spilled_size(&h), &p)) < 0)
-        return rc;
     p += sizeof(h);
     memset(r, 0, sizeof(*r));
     r->rank = ent->rank;
@@ -1416,12 +1378,6 @@ tokio_darshan_spool_new(struct tokio_darshan_spool **out,
     *out = NULL;
     if ((s = tokio__calloc(1, sizeof(*s))) == NULL)
         return nomem();
-    s->fd = -1;
-    if ((s->buf = tokio__malloc(SPOOL_BUF)) == NULL) {
-        tokio_darshan_spool_free(s);
-        return nomem();
-    }
-    s->cap = SPOOL_BUF;
     if (opts != NULL)
         s->opts = *opts;
     s->opts.fold = NULL;
@@ -1461,7 +1417,7 @@ tokio_darshan_spool_record(void *spool, const struct tokio_darshan *log,
     size_t pad = size - (sizeof(h) + 8 * (r->n_counters + r->n_fcounters +
                                           r->n_extra) +
                          r->n_comps * sizeof(*r->comps));
-    if ((rc = index_add(&s->ix, f, log, mod, r, s->flushed + s->len)) < 0 ||
+    if ((rc = index_add(&s->ix, f, log, mod, r, s->size)) < 0 ||
         (rc = spool_put(s, log, &h, sizeof(h))) < 0 ||
         (r->n_counters > 0 &&
          (rc = spool_put(s, log, r->counters, 8 * r->n_counters)) < 0) ||
@@ -1482,8 +1438,8 @@ tokio_darshan_spool_free(struct tokio_darshan_spool *s)
 {
     if (s == NULL)
         return;
-    if (s->fd >= 0)
-        close(s->fd);
+    if (s->file != NULL)
+        fclose(s->file);
     index_free(&s->ix);
     free(s->buf);
     free(s);

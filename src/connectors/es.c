@@ -404,37 +404,187 @@ tokio__es_scroll_hits(struct tokio_es *es, const json_t *query,
 
 /* ---- the cache of pages ------------------------------------------------- */
 
+/* Page `p` of `name`, `hits`, to `fn`, unless a falsy page (the empty
+ * one that ends a scroll) came before: *done then, and after it. */
+static int
+take_page(const json_t *hits, size_t p, const char *name,
+          tokio_es_page_fn fn, void *payload, int *done)
+{
+    int rc;
+
+    if (*done || (*done = tokio__json_falsy(hits)) != 0)
+        return TOKIO_OK;
+    if (!json_is_array(hits))
+        return tokio__error(TOKIO_EFORMAT, "'%s' page %zu: not a list of "
+                            "hits", name, p);
+    if ((rc = fn(hits, p, payload)) < 0)
+        return rc == TOKIO_ENOMEM ? rc
+                                  : tokio__error_prefix("'%s' page %zu",
+                                                        name, p);
+    return TOKIO_OK;
+}
+
 int
 tokio_es_from_json(const json_t *pages, const char *name,
                    tokio_es_page_fn fn, void *payload)
 {
     const json_t *hits;
     size_t p;
-    int rc;
+    int done = 0, rc;
 
     if (!json_is_array(pages))
         return tokio__error(TOKIO_EFORMAT, "'%s': not a list of pages of "
                             "Elasticsearch hits", name);
-    json_array_foreach(pages, p, hits) {
-        if (tokio__json_falsy(hits))
-            break;
-        if (!json_is_array(hits))
-            return tokio__error(TOKIO_EFORMAT, "'%s' page %zu: not a list of "
-                                "hits", name, p);
-        if ((rc = fn(hits, p, payload)) < 0)
-            return rc == TOKIO_ENOMEM ? rc
-                                      : tokio__error_prefix("'%s' page %zu",
-                                                            name, p);
-    }
+    json_array_foreach(pages, p, hits)
+        if ((rc = take_page(hits, p, name, fn, payload, &done)) < 0 || done)
+            return rc;
     return TOKIO_OK;
+}
+
+static void give_back(const char *text, size_t n);
+
+/* The text of pages read is given back a MiB at a time (a multiple of
+ * the memory page). */
+#define GIVE_BACK_BYTES ((size_t)1 << 20)
+
+static size_t
+skip_space(const char *text, size_t off, size_t len)
+{
+    while (off < len && (text[off] == ' ' || text[off] == '\n' ||
+                         text[off] == '\r' || text[off] == '\t'))
+        off++;
+    return off;
+}
+
+/* A syntax error at `off` of `text` (jansson's `err` from there when
+ * not NULL), with the line and column jansson gives in a whole file. */
+static int
+syntax_error(const char *text, size_t off, const json_error_t *err,
+             const char *what, const char *path)
+{
+    int line = 1, column = 0;
+
+    for (size_t i = 0; i < off; i++) {
+        if (text[i] == '\n') {
+            line++;
+            column = 0;
+        } else if (((unsigned char)text[i] & 0xC0) != 0x80) {
+            column++;
+        }
+    }
+    if (err != NULL) {
+        column = err->line > 1 ? err->column : column + err->column;
+        line += err->line - 1;
+        what = err->text;
+    }
+    return tokio__error(TOKIO_EFORMAT, "'%s' line %d column %d: %s", path,
+                        line, column, what);
+}
+
+/* Page `p` of the cache `text`, at `*off`: parsed by jansson, within
+ * TOKIO__CONNECTOR_MAX_BYTES of text, `*off` moved past it. */
+static int
+parse_page(json_t **out, const char *text, size_t len, size_t *off,
+           size_t p, const char *path)
+{
+    size_t room = len - *off < TOKIO__CONNECTOR_MAX_BYTES
+                  ? len - *off : TOKIO__CONNECTOR_MAX_BYTES;
+    json_error_t err;
+    int oom;
+
+    *out = tokio__json_parse(text + *off, room,
+                             JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK, &err,
+                             &oom);
+    if (*out != NULL) {
+        /* jansson reads past a NUL byte right after a number or a
+         * literal, leaving it out of its count; not JSON (Python's json
+         * refuses it), and the count would be wrong */
+        size_t n = (size_t)err.position < room ? (size_t)err.position + 1
+                                                : room;
+        const char *nul = memchr(text + *off, '\0', n);
+
+        if (nul == NULL) {
+            *off += (size_t)err.position;
+            return TOKIO_OK;
+        }
+        json_decref(*out);
+        *out = NULL;
+        return syntax_error(text, (size_t)(nul - text) + 1, NULL,
+                            "NUL byte", path);
+    }
+    if (oom)
+        return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
+                            path);
+    if (room < len - *off && (size_t)err.position >= room)
+        return tokio__error(TOKIO_EFORMAT, "'%s' page %zu: more than %zu MiB, "
+                            "the most a page takes", path, p,
+                            TOKIO__CONNECTOR_MAX_BYTES >> 20);
+    return syntax_error(text, *off, &err, NULL, path);
+}
+
+/* The pages of the cache `text` (`len` bytes) one at a time: each parsed,
+ * handed to `fn` and freed before the next, so that memory holds one
+ * page (`mapped`: the text read given back too). */
+static int
+pages_of_text(const char *text, size_t len, int mapped, const char *path,
+              tokio_es_page_fn fn, void *payload)
+{
+    size_t off = skip_space(text, 0, len), p = 0, given = 0;
+    json_t *hits;
+    int done = 0, rc;
+
+    if (off == len || text[off] != '[') {
+        /* not a list: jansson's word on why, as a whole */
+        if (len > TOKIO__CONNECTOR_MAX_BYTES)
+            return tokio__error(TOKIO_EFORMAT, "'%s': not a list of pages "
+                                "of Elasticsearch hits", path);
+        if ((rc = tokio__json_parse_named(&hits, text, len, 0, path)) < 0)
+            return rc;
+        rc = tokio_es_from_json(hits, path, fn, payload);
+        json_decref(hits);
+        return rc;
+    }
+    off = skip_space(text, off + 1, len);
+    for (int more = off == len || text[off] != ']'; more; p++) {
+        if (off == len)
+            return syntax_error(text, off, NULL,
+                                "']' expected near end of file", path);
+        if ((rc = parse_page(&hits, text, len, &off, p, path)) < 0)
+            return rc;
+        rc = take_page(hits, p, path, fn, payload, &done);
+        json_decref(hits);
+        if (rc < 0)
+            return rc;
+        if (mapped && off - given >= GIVE_BACK_BYTES) {
+            size_t n = (off - given) / GIVE_BACK_BYTES * GIVE_BACK_BYTES;
+
+            give_back(text + given, n);
+            given += n;
+        }
+        off = skip_space(text, off, len);
+        if (off == len)
+            return syntax_error(text, off, NULL,
+                                "']' expected near end of file", path);
+        if (text[off] != ',' && text[off] != ']')
+            return syntax_error(text, off + 1, NULL, "',' or ']' expected",
+                                path);
+        if ((more = text[off] == ',') != 0)
+            off = skip_space(text, off + 1, len);
+    }
+    off = skip_space(text, off + 1, len);
+    return off == len ? TOKIO_OK
+                      : syntax_error(text, off + 1, NULL,
+                                     "end of file expected", path);
 }
 
 int
 tokio_es_from_cache(const char *path, tokio_es_page_fn fn, void *payload)
 {
     const char *const *fields;
-    size_t n_fields;
-    json_t *pages;
+    struct tokio_input *in = NULL;
+    unsigned char *text = NULL;
+    const unsigned char *map = NULL;
+    size_t n_fields, len = 0;
     int rc;
 
     /* the CSV form: without jansson's trees where es_hits.c can */
@@ -443,11 +593,27 @@ tokio_es_from_cache(const char *path, tokio_es_page_fn fn, void *payload)
         return tokio__es_from_cache_hits(path, fields, n_fields,
                                          pages_add_hit, pages_reset, fn,
                                          payload);
-    /* refused from its head when it is not JSON; within a budget */
-    if ((rc = tokio__read_json_file(path, &pages)) < 0)
-        return rc;
-    rc = tokio_es_from_json(pages, path, fn, payload);
-    json_decref(pages);
+    /* refused from its head when it is not JSON; a plain file mapped,
+     * any size, each page within TOKIO__CONNECTOR_MAX_BYTES; any other
+     * input read whole within that */
+    if ((rc = tokio_input_open(&in, path)) == TOKIO_OK &&
+        tokio__input_map(in, SIZE_MAX, &map, &len) == 0) {
+        if (tokio__bid_json((const char *)map,
+                            len < TOKIO__CONNECTOR_HEAD_BYTES
+                            ? len : TOKIO__CONNECTOR_HEAD_BYTES) == 0)
+            rc = tokio__error(TOKIO_EFORMAT, "'%s': not JSON", path);
+    } else if (rc == TOKIO_OK) {
+        rc = tokio__read_whole(in, path, 0, tokio__bid_json, "JSON", &text,
+                               &len);
+    }
+    tokio_input_close(in);
+    if (rc == TOKIO_OK)
+        rc = pages_of_text(map != NULL ? (const char *)map
+                                       : (const char *)text,
+                           len, map != NULL, path, fn, payload);
+    free(text);
+    if (map != NULL)
+        munmap((void *)map, len);
     return rc;
 }
 

@@ -28,6 +28,7 @@
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/fdio.h"
 
 #define OPAQUE_TAG      "tokio raw variable-length reference"
 #define GCOL_MIN_SIZE   4096            /* H5HG_MINSIZE: smaller is corrupt */
@@ -132,16 +133,7 @@ raw_read(const struct raw_file *r, uint64_t off, void *buf, size_t n)
         memcpy(buf, r->mem + off, n);
         return 0;
     }
-    for (size_t done = 0; done < n;) {
-        ssize_t got = pread(r->fd, (char *)buf + done, n - done,
-                            (off_t)(off + done));
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0)
-            return -1;
-        done += (size_t)got;
-    }
-    return 0;
+    return tokio__pread_full(r->fd, buf, n, off) == (ssize_t)n ? 0 : -1;
 }
 
 static uint64_t

@@ -54,6 +54,7 @@
 #include "core/alloc.h"
 #include "core/beside.h"
 #include "core/error.h"
+#include "core/fdio.h"
 #include "hdf5_private.h"
 
 #define h5_error tokio__hdf5_error
@@ -75,22 +76,13 @@ copy_fd(int in, int out, const char *path, const char *tmp)
     char buf[65536];
     ssize_t n;
 
-    while ((n = read(in, buf, sizeof(buf))) != 0) {
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
+    while ((n = tokio__read(in, buf, sizeof(buf))) != 0) {
+        if (n < 0)
             return tokio__error(TOKIO_EIO, "cannot read '%s': %s", path,
                                 strerror(errno));
-        }
-        for (ssize_t off = 0; off < n;) {
-            ssize_t w = write(out, buf + off, (size_t)(n - off));
-            if (w < 0 && errno == EINTR)
-                continue;
-            if (w < 0)
-                return tokio__error(TOKIO_EIO, "cannot write '%s': %s", tmp,
-                                    strerror(errno));
-            off += w;
-        }
+        if (tokio__write_all(out, buf, (size_t)n) < 0)
+            return tokio__error(TOKIO_EIO, "cannot write '%s': %s", tmp,
+                                strerror(errno));
     }
     return TOKIO_OK;
 }

@@ -28,6 +28,7 @@
 #include "core/alloc.h"
 #include "core/collection.h"
 #include "core/error.h"
+#include "core/fdio.h"
 
 /* ---- directories ---- */
 
@@ -87,18 +88,6 @@ join(const char *dir, const char *name)
     return path;
 }
 
-/* read(2), retried when a signal interrupts it */
-static ssize_t
-read_some(int fd, void *buf, size_t size)
-{
-    ssize_t r;
-
-    do {
-        r = read(fd, buf, size);
-    } while (r < 0 && errno == EINTR);
-    return r;
-}
-
 /*
  * Whole contents of the regular file open as `fd`, as stored.  `size` (from
  * fstat) is only a hint, since the file may change while we read it: when
@@ -126,7 +115,7 @@ read_fd(int fd, const char *path, off_t size, unsigned char **out,
             unsigned char probe, *grown;
             size_t want;
 
-            if ((r = read_some(fd, &probe, 1)) <= 0)
+            if ((r = tokio__read(fd, &probe, 1)) <= 0)
                 break;
             if (len >= max) {
                 free(buf);
@@ -146,7 +135,7 @@ read_fd(int fd, const char *path, off_t size, unsigned char **out,
             buf[len++] = probe;
             continue;
         }
-        if ((r = read_some(fd, buf + len, cap - len)) <= 0)
+        if ((r = tokio__read(fd, buf + len, cap - len)) <= 0)
             break;
         len += (size_t)r;
     }

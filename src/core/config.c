@@ -47,6 +47,7 @@
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/fdio.h"
 #include "core/text.h"
 #include "core/json.h"
 #include "core/sbuf.h"
@@ -1196,9 +1197,7 @@ read_file(const char *path, char **text_out, size_t *len_out, int *missing)
             text = t;
             cap = want;
         }
-        ssize_t got = read(fd, text + len, cap - len - 1);
-        if (got < 0 && errno == EINTR)
-            continue;
+        ssize_t got = tokio__read(fd, text + len, cap - len - 1);
         if (got < 0) {
             rc = tokio__error(TOKIO_EIO, "cannot read '%s': %s", path,
                               strerror(errno));

@@ -34,6 +34,7 @@
 #include "core/alloc.h"
 #include "core/connector.h"
 #include "core/error.h"
+#include "core/fdio.h"
 
 /* Compressed bytes are read, and decompressed bytes produced, in chunks of
  * this size: large enough that syscalls and decoder calls are amortised. */
@@ -109,9 +110,7 @@ raw_read(struct tokio_input *in)
 {
     ssize_t r;
 
-    do {
-        r = read(in->fd, in->raw + in->raw_len, CHUNK_SIZE - in->raw_len);
-    } while (r < 0 && errno == EINTR);
+    r = tokio__read(in->fd, in->raw + in->raw_len, CHUNK_SIZE - in->raw_len);
     if (r < 0) {
         in->failed = TOKIO_EIO;
         return tokio__error(TOKIO_EIO, "cannot read '%s': %s", in->name,

@@ -24,6 +24,7 @@
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/fdio.h"
 #include "core/sbuf.h"
 #include "tokio/input.h"
 
@@ -121,9 +122,7 @@ drain(int out_fd, int err_fd, size_t max, struct tokio__sbuf *ob,
             char chunk[65536];
             if (fds[i].fd < 0 || fds[i].revents == 0)
                 continue;
-            ssize_t n = read(fds[i].fd, chunk, sizeof(chunk));
-            if (n < 0 && errno == EINTR)
-                continue;
+            ssize_t n = tokio__read(fds[i].fd, chunk, sizeof(chunk));
             if (n <= 0) {
                 fds[i].fd = -1;
                 open_fds--;

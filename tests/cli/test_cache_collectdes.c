@@ -495,6 +495,125 @@ test_cache_collectdes_bad_input(void **state)
     free(dir);
 }
 
+/* ---- the JSON form of --input, one page at a time (issue 18) ---------- */
+
+/* A cache of `pages` pages of 1000 hits as json.dumps() writes it, which
+ * is also what the JSON form writes back with -o; its length. */
+static size_t
+write_cache(const char *path, size_t pages)
+{
+    FILE *fp = fopen(path, "w");
+    long len;
+
+    assert_non_null(fp);
+    for (size_t p = 0; p < pages; p++) {
+        fputs(p == 0 ? "[[" : ", [", fp);
+        for (size_t i = 0; i < 1000; i++)
+            fprintf(fp, "%s{\"_index\": \"cori-collectd-2017.12.13\", "
+                    "\"_id\": \"p%zuh%zu\", \"_source\": {\"@timestamp\": "
+                    "\"2017-12-13T08:%02zu:%02zu.000Z\", \"hostname\": "
+                    "\"bb%zu\", \"plugin\": \"disk\", \"plugin_instance\": "
+                    "\"nvme%zu\", \"read\": %zu, \"write\": %zu.5}}",
+                    i ? ", " : "", p, i, i % 60, p % 60, i % 288, i % 4,
+                    i * 7, i);
+        fputc(']', fp);
+    }
+    fputc(']', fp);
+    len = ftell(fp);
+    assert_int_equal(fclose(fp), 0);
+    return (size_t)len;
+}
+
+/* Peak memory follows one page, not the cache: 64 pages of 1000 hits
+ * (13 MB) took 137 MB when the cache was one jansson tree, now about
+ * what one page does; and the output is the cache, byte for byte. */
+static void
+test_cache_collectdes_json_input_one_page_at_a_time(void **state)
+{
+    const char *dir = *state;
+    const struct tokio_test_limits lim = { 0, 60 };
+    long rss[2] = { 0, 0 };
+    size_t len[2];
+    const size_t pages[2] = { 1, 64 };
+
+    for (int i = 0; i < 2; i++) {
+        char *in = tokio_test_join(dir, "cache.json");
+        char *out = tokio_test_join(dir, "out.json");
+        const char *const argv[] = { CMD, "-o", out, "--input", in, START,
+                                     END, NULL };
+
+        len[i] = write_cache(in, pages[i]);
+        struct tokio_run r = tokio_test_run_bounded(dir, env, argv, &lim,
+                                                    &rss[i]);
+        assert_int_equal(r.status, 0);
+        tokio_run_free(&r);
+        size_t n = 0;
+        char *want = tokio_test_read_file(in, NULL);
+        char *got = tokio_test_read_file(out, &n);
+        assert_non_null(got);
+        assert_int_equal(n, len[i]);
+        assert_memory_equal(got, want, n);
+        free(want);
+        free(got);
+        free(in);
+        free(out);
+    }
+    print_message("1 page: %ld KiB peak; %zu pages (%zu KiB): %ld KiB\n",
+                  rss[0], pages[1], len[1] >> 10, rss[1]);
+    if (!tokio_test_sanitized())    /* ASan's quarantine is not ours */
+        assert_true(rss[1] < rss[0] + 8 * 1024);
+}
+
+/* The JSON form refuses a bad cache as the CSV form does: exit 1, one
+ * line naming the file (and where, for a syntax error), nothing on
+ * stdout and no -o file, also when good pages came first. */
+static void
+test_cache_collectdes_json_bad_input(void **state)
+{
+    const char *dir = *state;
+#define HIT "{\"_source\": {\"plugin\": \"cpu\"}}"
+    static const struct { const char *text, *msg; } cases[] = {
+        /* a truncated last page after good ones */
+        { "[[" HIT "], [" HIT "], [" HIT ", {\"_source\": {\"a",
+          "pages.json' line 1 column 117: premature end of input" },
+        { "[\n    [\n        " HIT "\n    ],\n    [\n        " HIT ",\n"
+          "        {\"_source\": [}\n", "pages.json' line 7 column 22: "
+          "unexpected token near '}'" },
+        { "[[" HIT "], [" HIT "]", "pages.json' line 1 column 67: ']' "
+          "expected near end of file" },
+        { "[[" HIT "] [" HIT "]]", "pages.json' line 1 column 35: ',' or "
+          "']' expected" },
+        { "[[" HIT "]] x", "pages.json' line 1 column 36: end of file "
+          "expected" },
+        { "[", "pages.json' line 1 column 1: ']' expected near end of "
+          "file" },
+        { "[[" HIT "], {\"_source\": {}}]", "pages.json' page 1: not a list "
+          "of hits" },
+        { "[[" HIT "], [{\"_id\": \"x\"}]]", "pages.json' page 1: hit 0 has "
+          "no object _source" },
+        { "{\"hits\": []}", "pages.json': not a list of pages" },
+        { "hello", "pages.json': not JSON" },
+        { "", "pages.json' line 1 column 0: '[' or '{' expected" },
+    };
+#undef HIT
+    char *in = tokio_test_join(dir, "pages.json");
+    char *out = tokio_test_join(dir, "out.json");
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        const char *const with_o[] = { CMD, "-o", out, "--input", in, START,
+                                       END, NULL };
+        const char *const to_stdout[] = { CMD, "--input", in, START, END,
+                                          NULL };
+
+        tokio_test_write_file(in, cases[i].text, SIZE_MAX);
+        tokio_test_run_fails(env, to_stdout, 1, cases[i].msg);
+        tokio_test_run_fails(env, with_o, 1, cases[i].msg);
+        assert_int_equal(tokio_test_count_entries(dir), 1);
+    }
+    free(in);
+    free(out);
+}
+
 int
 main(void)
 {
@@ -509,6 +628,12 @@ main(void)
         cmocka_unit_test(test_cache_collectdes_tls_verifies_the_server),
         cmocka_unit_test(test_cache_collectdes_usage_errors),
         cmocka_unit_test(test_cache_collectdes_bad_input),
+        cmocka_unit_test_setup_teardown(
+            test_cache_collectdes_json_input_one_page_at_a_time,
+            tokio_test_mkdtemp_setup, tokio_test_remove_dir),
+        cmocka_unit_test_setup_teardown(test_cache_collectdes_json_bad_input,
+                                        tokio_test_mkdtemp_setup,
+                                        tokio_test_remove_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

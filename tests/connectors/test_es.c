@@ -371,6 +371,122 @@ test_es_cache_read_either_way(void **state)
     free(dir);
 }
 
+/* The JSON form of the cache file `path` as tokio_es_from_cache() reads
+ * it (one page at a time), or (`whole`) from one jansson tree as it read
+ * it before: the text, then the status and the message. */
+static char *
+json_of_cache(const char *path, int whole, int *rc_out)
+{
+    struct tokio_es_pages *p = NULL;
+    json_t *pages = NULL;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    int rc = tokio_es_pages_new_json(&p, 0);
+
+    if (rc >= 0 && whole) {
+        if ((rc = tokio__read_json_file(path, &pages)) >= 0)
+            rc = tokio_es_from_json(pages, path, tokio_es_pages_add, p);
+    } else if (rc >= 0) {
+        rc = tokio_es_from_cache(path, tokio_es_pages_add, p);
+    }
+    if (rc >= 0)
+        rc = tokio_es_pages_write(p, fp);
+    fprintf(fp, "-- %d %s", rc, rc < 0 ? tokio_errmsg() : "");
+    fclose(fp);
+    tokio_es_pages_free(p);
+    json_decref(pages);
+    if (rc_out != NULL)
+        *rc_out = rc;
+    return buf;
+}
+
+static int
+json_cache_trial(void *ctx)
+{
+    int rc;
+
+    free(json_of_cache(ctx, 0, &rc));
+    return rc;
+}
+
+static int
+count_pages(const json_t *hits, size_t page, void *ctx)
+{
+    (void)hits;
+    (void)page;
+    ++*(size_t *)ctx;
+    return TOKIO_OK;
+}
+
+/* Issue 18: the JSON form parses a cache one page at a time, as it
+ * writes it, and gives what the whole tree gave: the same pages, the
+ * same output, the same message with the whole file's line and column
+ * for an error within a page. */
+static void
+test_es_cache_json_one_page_at_a_time(void **state)
+{
+    (void)state;
+#define HIT "{\"_source\": {\"a\": 1}}"
+    static const char *const texts[] = {
+        PAGE0 ", [" HIT "], [], [{\"_source\": {\"a\": [\"never "
+        "written\"]}}]]",
+        PAGE0 ", [" HIT "], null, 7, {\"x\": 1}]",
+        PAGE0 ", [" HIT "]]\n",
+        "  [\n    [\n        " HIT ",\n        {\"_source\": {\"f\": "
+        "\"\\u00e9\xc3\xa9\", \"c\": 1, \"c\": 2.50}}\n    ],\n    [\n"
+        "        " HIT "\n    ]\n]\n",
+        "[]", " [ ]\t\r\n", "[[]]", "[[], [1]]",
+        /* errors within a page: jansson's own message, placed in the
+         * whole file */
+        PAGE0 ", [{\"_source\": {\"a\": 1e999}}]]",
+        PAGE0 ", [{\"_source\": {\"a\": 01}}]]",
+        PAGE0 ",\n  [{\"_source\": {\"a\": 1}}",
+        "[\n    [\n        " HIT ",\n        {\"_source\": {\"\xc3\xa9\": "
+        "tru}}\n    ]\n]",
+        "[[" HIT "], [{]]",
+        "[[" HIT "],]",
+        "[[" HIT "], [1, 2",
+        "[[" HIT "],", "[[" HIT "],\n ", "[ ",
+        /* not a list of pages: as a whole, as before */
+        "{\"a\": [[1]]}", "7", "{\"a\": [[1]]", "",
+    };
+#undef HIT
+    char *dir = tokio_test_mkdtemp(), path[4200];
+
+    snprintf(path, sizeof(path), "%s/pages.json", dir);
+    for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+        tokio_test_write_file(path, texts[i], SIZE_MAX);
+        char *paged = json_of_cache(path, 0, NULL);
+        char *whole = json_of_cache(path, 1, NULL);
+        if (strcmp(paged, whole) != 0)
+            fail_msg("case %zu:\n%s\nbut as a whole:\n%s", i, paged, whole);
+        free(paged);
+        free(whole);
+    }
+    /* each page handed on before the next is read: two pages before a
+     * syntax error (the whole tree gave none) */
+    size_t n = 0;
+    tokio_test_write_file(path, PAGE0 ", [{\"_source\": {}}], [{", SIZE_MAX);
+    assert_int_equal(tokio_es_from_cache(path, count_pages, &n),
+                     TOKIO_EFORMAT);
+    assert_int_equal(n, 2);
+    assert_contains(tokio_errmsg(), "pages.json' line 1 column 177: string "
+                    "or '}' expected");
+    /* a NUL byte after a number: jansson reads past it, Python's json
+     * refuses it, so do the pages (the whole tree took it) */
+    static const char nul[] = "[[{\"_source\": {\"a\": 1\0}}], []]";
+    tokio_test_write_file(path, nul, sizeof(nul) - 1);
+    char *paged = json_of_cache(path, 0, NULL);
+    assert_contains(paged, "pages.json' line 1 column 22: NUL byte");
+    free(paged);
+    /* out of memory anywhere */
+    tokio_test_write_file(path, texts[0], SIZE_MAX);
+    tokio_test_every_oom(json_cache_trial, path, tokio_test_oom_step());
+    tokio_test_rmtree(dir);
+    free(dir);
+}
+
 static void
 test_es_pages_refuse_what_has_no_table(void **state)
 {
@@ -672,6 +788,7 @@ main(void)
         cmocka_unit_test(test_es_csv_quotes_long_text),
         cmocka_unit_test(test_es_cache_read_either_way),
         cmocka_unit_test(test_es_cache_keys_near_field_names),
+        cmocka_unit_test(test_es_cache_json_one_page_at_a_time),
         cmocka_unit_test(test_es_pages_refuse_what_has_no_table),
         cmocka_unit_test(test_es_json_pages_as_written),
         cmocka_unit_test(test_es_survives_every_oom),

@@ -99,6 +99,8 @@ TOKIO_API void tokio_es_free(struct tokio_es *es);
  * The pages of a cache (the reference's from_cache(): a JSON list of
  * pages, plain or compressed; "-" is standard input) handed to `fn` as a
  * scroll hands them: up to the first empty page, which ends a scroll.
+ * Parsed one page at a time, each freed before the next (a plain file's
+ * text too): memory holds one page, of at most 256 MiB of text.
  * @return TOKIO_OK; TOKIO_EIO; TOKIO_EFORMAT (not JSON, with line and
  *         column; not a list of lists: the message names the page);
  *         TOKIO_ENOMEM; or what `fn` returned.
