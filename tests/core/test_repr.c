@@ -66,6 +66,20 @@ bits_to_double(uint64_t bits)
     return d;
 }
 
+/* tokio_format_double() gives what the definition does
+ * (tokio__format_double_exact) for d. */
+static void
+assert_formats_as_exact(double d)
+{
+    char fast[40], exact[40];
+
+    assert_int_equal(tokio_format_double(fast, sizeof(fast), d), TOKIO_OK);
+    assert_int_equal(tokio__format_double_exact(exact, sizeof(exact), d),
+                     TOKIO_OK);
+    if (strcmp(fast, exact) != 0)
+        fail_msg("%a: fast %s, exact %s", d, fast, exact);
+}
+
 /* The fast paths of tokio_format_double() against the definition
  * (tokio__format_double_exact) over doubles of every kind: raw bit
  * patterns (subnormals, huge, tiny), "%f"-style values and short
@@ -79,7 +93,6 @@ test_format_double_fast_equals_exact(void **state)
     const char *seed = getenv("TOKIO_TEST_SEED");
     size_t count = env != NULL ? (size_t)strtoull(env, NULL, 10) : 200000;
     uint64_t rng = seed != NULL ? strtoull(seed, NULL, 10) : 42;
-    char fast[40], exact[40];
 
     (void)state;
     for (size_t i = 0; i < count; i++) {
@@ -117,12 +130,7 @@ test_format_double_fast_equals_exact(void **state)
                         : DBL_MAX / (double)(1 + (r >> 1) % 1000);
             break;
         }
-        assert_int_equal(tokio_format_double(fast, sizeof(fast), d),
-                         TOKIO_OK);
-        assert_int_equal(tokio__format_double_exact(exact, sizeof(exact), d),
-                         TOKIO_OK);
-        if (strcmp(fast, exact) != 0)
-            fail_msg("%a: fast %s, exact %s", d, fast, exact);
+        assert_formats_as_exact(d);
     }
 }
 
@@ -135,7 +143,7 @@ test_format_double_long_digits_equal_exact(void **state)
     const char *env = getenv("TOKIO_TEST_DOUBLES");
     size_t count = env != NULL ? (size_t)strtoull(env, NULL, 10) : 100000;
     uint64_t rng = 7;
-    char fast[40], exact[40], sci[40];
+    char sci[40];
     size_t halves = 0;
 
     (void)state;
@@ -154,12 +162,7 @@ test_format_double_long_digits_equal_exact(void **state)
             d = -d;
         snprintf(sci, sizeof(sci), "%.16e", fabs(d));
         halves += sci[17] == '5' || (sci[16] == '5' && sci[17] == '0');
-        assert_int_equal(tokio_format_double(fast, sizeof(fast), d),
-                         TOKIO_OK);
-        assert_int_equal(tokio__format_double_exact(exact, sizeof(exact), d),
-                         TOKIO_OK);
-        if (strcmp(fast, exact) != 0)
-            fail_msg("%a: fast %s, exact %s", d, fast, exact);
+        assert_formats_as_exact(d);
     }
     assert_true(halves > count / 10);
 }
@@ -175,7 +178,7 @@ test_format_double_scaled_edges_equal_exact(void **state)
     const char *env = getenv("TOKIO_TEST_DOUBLES");
     size_t count = env != NULL ? (size_t)strtoull(env, NULL, 10) : 200000;
     uint64_t rng = 23;
-    char fast[40], exact[40], sci[40];
+    char sci[40];
 
     (void)state;
     /* powers of ten, some just below theirs (1e-06, 1e-07: rounding up
@@ -187,11 +190,7 @@ test_format_double_scaled_edges_equal_exact(void **state)
 
             d = k < 0 ? nextafter(d, 0.0) : k > 0 ? nextafter(d, INFINITY)
                                                   : d;
-            assert_int_equal(tokio_format_double(fast, sizeof(fast), d), 0);
-            assert_int_equal(tokio__format_double_exact(exact, sizeof(exact),
-                                                        d), 0);
-            if (strcmp(fast, exact) != 0)
-                fail_msg("%a: fast %s, exact %s", d, fast, exact);
+            assert_formats_as_exact(d);
         }
     }
     for (size_t i = 0; i < count; i++) {
@@ -224,12 +223,7 @@ test_format_double_scaled_edges_equal_exact(void **state)
             d = nextafter(d, (r >> 10) & 1 ? INFINITY : 0.0);
         if ((r >> 62) & 1)
             d = -d;
-        assert_int_equal(tokio_format_double(fast, sizeof(fast), d),
-                         TOKIO_OK);
-        assert_int_equal(tokio__format_double_exact(exact, sizeof(exact), d),
-                         TOKIO_OK);
-        if (strcmp(fast, exact) != 0)
-            fail_msg("%a: fast %s, exact %s", d, fast, exact);
+        assert_formats_as_exact(d);
     }
 }
 
