@@ -218,20 +218,22 @@ test_es_csv_quotes_long_text(void **state)
     free(big);
 }
 
-/* The CSV of the cache file `path` read as tokio_es_from_cache() reads
- * it (src/connectors/es_hits.c where it can), or (`jansson`) as it read
- * it before: the text, then the status and the message. */
+/* The CSV (of `fields`) or JSON form of the cache file `path`, read as
+ * tokio_es_from_cache() reads it (es_hits.c for CSV where it can; one
+ * page at a time), or (`whole`) from one jansson tree of the whole file
+ * as it was read before: the text, then the status and the message. */
 static char *
-csv_of_cache(const char *path, int jansson, int *rc_out)
+output_of_cache(const char *path, int csv, int whole, int *rc_out)
 {
     struct tokio_es_pages *p = NULL;
     json_t *pages = NULL;
     char *buf = NULL;
     size_t len = 0;
     FILE *fp = open_memstream(&buf, &len);
-    int rc = tokio_es_pages_new_csv(&p, fields, 6);
+    int rc = csv ? tokio_es_pages_new_csv(&p, fields, 6)
+                 : tokio_es_pages_new_json(&p, 0);
 
-    if (rc >= 0 && jansson) {
+    if (rc >= 0 && whole) {
         if ((rc = tokio__read_json_file(path, &pages)) >= 0)
             rc = tokio_es_from_json(pages, path, tokio_es_pages_add, p);
     } else if (rc >= 0) {
@@ -318,7 +320,7 @@ cache_trial(void *ctx)
 {
     int rc;
 
-    free(csv_of_cache(ctx, 0, &rc));
+    free(output_of_cache(ctx, 1, 0, &rc));
     return rc;
 }
 
@@ -345,8 +347,8 @@ test_es_cache_read_either_way(void **state)
     snprintf(path, sizeof(path), "%s/pages.json", dir);
     for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
         tokio_test_write_file(path, texts[i], SIZE_MAX);
-        char *fast = csv_of_cache(path, 0, NULL);
-        char *slow = csv_of_cache(path, 1, NULL);
+        char *fast = output_of_cache(path, 1, 0, NULL);
+        char *slow = output_of_cache(path, 1, 1, NULL);
         if (strcmp(fast, slow) != 0)
             fail_msg("case %zu:\n%s\nbut jansson:\n%s", i, fast, slow);
         if (i == 0)
@@ -371,42 +373,12 @@ test_es_cache_read_either_way(void **state)
     free(dir);
 }
 
-/* The JSON form of the cache file `path` as tokio_es_from_cache() reads
- * it (one page at a time), or (`whole`) from one jansson tree as it read
- * it before: the text, then the status and the message. */
-static char *
-json_of_cache(const char *path, int whole, int *rc_out)
-{
-    struct tokio_es_pages *p = NULL;
-    json_t *pages = NULL;
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *fp = open_memstream(&buf, &len);
-    int rc = tokio_es_pages_new_json(&p, 0);
-
-    if (rc >= 0 && whole) {
-        if ((rc = tokio__read_json_file(path, &pages)) >= 0)
-            rc = tokio_es_from_json(pages, path, tokio_es_pages_add, p);
-    } else if (rc >= 0) {
-        rc = tokio_es_from_cache(path, tokio_es_pages_add, p);
-    }
-    if (rc >= 0)
-        rc = tokio_es_pages_write(p, fp);
-    fprintf(fp, "-- %d %s", rc, rc < 0 ? tokio_errmsg() : "");
-    fclose(fp);
-    tokio_es_pages_free(p);
-    json_decref(pages);
-    if (rc_out != NULL)
-        *rc_out = rc;
-    return buf;
-}
-
 static int
 json_cache_trial(void *ctx)
 {
     int rc;
 
-    free(json_of_cache(ctx, 0, &rc));
+    free(output_of_cache(ctx, 0, 0, &rc));
     return rc;
 }
 
@@ -457,8 +429,8 @@ test_es_cache_json_one_page_at_a_time(void **state)
     snprintf(path, sizeof(path), "%s/pages.json", dir);
     for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
         tokio_test_write_file(path, texts[i], SIZE_MAX);
-        char *paged = json_of_cache(path, 0, NULL);
-        char *whole = json_of_cache(path, 1, NULL);
+        char *paged = output_of_cache(path, 0, 0, NULL);
+        char *whole = output_of_cache(path, 0, 1, NULL);
         if (strcmp(paged, whole) != 0)
             fail_msg("case %zu:\n%s\nbut as a whole:\n%s", i, paged, whole);
         free(paged);
@@ -477,7 +449,7 @@ test_es_cache_json_one_page_at_a_time(void **state)
      * refuses it, so do the pages (the whole tree took it) */
     static const char nul[] = "[[{\"_source\": {\"a\": 1\0}}], []]";
     tokio_test_write_file(path, nul, sizeof(nul) - 1);
-    char *paged = json_of_cache(path, 0, NULL);
+    char *paged = output_of_cache(path, 0, 0, NULL);
     assert_contains(paged, "pages.json' line 1 column 22: NUL byte");
     free(paged);
     /* out of memory anywhere */
