@@ -577,11 +577,41 @@ pages_of_text(const char *text, size_t len, int mapped, const char *path,
                                      "end of file expected", path);
 }
 
+/* The text of the cache `path`, refused from its head when it is not
+ * JSON: a plain file of up to `map_max` bytes mapped (*map, munmap() it),
+ * any other input read whole within the connectors' budget (*text,
+ * free() it). */
+static int
+cache_text(const char *path, size_t map_max, const unsigned char **map,
+           unsigned char **text, size_t *len)
+{
+    struct tokio_input *in = NULL;
+    int rc;
+
+    *map = NULL;
+    *text = NULL;
+    *len = 0;
+    if ((rc = tokio_input_open(&in, path)) == TOKIO_OK &&
+        tokio__input_map(in, map_max, map, len) == 0) {
+        if (tokio__bid_json((const char *)*map,
+                            *len < TOKIO__CONNECTOR_HEAD_BYTES
+                            ? *len : TOKIO__CONNECTOR_HEAD_BYTES) == 0) {
+            rc = tokio__error(TOKIO_EFORMAT, "'%s': not JSON", path);
+            munmap((void *)*map, *len);
+            *map = NULL;
+        }
+    } else if (rc == TOKIO_OK) {
+        rc = tokio__read_whole(in, path, 0, tokio__bid_json, "JSON", text,
+                               len);
+    }
+    tokio_input_close(in);
+    return rc;
+}
+
 int
 tokio_es_from_cache(const char *path, tokio_es_page_fn fn, void *payload)
 {
     const char *const *fields;
-    struct tokio_input *in = NULL;
     unsigned char *text = NULL;
     const unsigned char *map = NULL;
     size_t n_fields, len = 0;
@@ -593,21 +623,9 @@ tokio_es_from_cache(const char *path, tokio_es_page_fn fn, void *payload)
         return tokio__es_from_cache_hits(path, fields, n_fields,
                                          pages_add_hit, pages_reset, fn,
                                          payload);
-    /* refused from its head when it is not JSON; a plain file mapped,
-     * any size, each page within TOKIO__CONNECTOR_MAX_BYTES; any other
-     * input read whole within that */
-    if ((rc = tokio_input_open(&in, path)) == TOKIO_OK &&
-        tokio__input_map(in, SIZE_MAX, &map, &len) == 0) {
-        if (tokio__bid_json((const char *)map,
-                            len < TOKIO__CONNECTOR_HEAD_BYTES
-                            ? len : TOKIO__CONNECTOR_HEAD_BYTES) == 0)
-            rc = tokio__error(TOKIO_EFORMAT, "'%s': not JSON", path);
-    } else if (rc == TOKIO_OK) {
-        rc = tokio__read_whole(in, path, 0, tokio__bid_json, "JSON", &text,
-                               &len);
-    }
-    tokio_input_close(in);
-    if (rc == TOKIO_OK)
+    /* a plain file mapped, any size, each page within
+     * TOKIO__CONNECTOR_MAX_BYTES; any other input read whole within that */
+    if ((rc = cache_text(path, SIZE_MAX, &map, &text, &len)) == TOKIO_OK)
         rc = pages_of_text(map != NULL ? (const char *)map
                                        : (const char *)text,
                            len, map != NULL, path, fn, payload);
@@ -634,7 +652,6 @@ tokio__es_from_cache_hits(const char *path, const char *const *fields,
                           int (*reset)(void *payload),
                           tokio_es_page_fn page_fn, void *payload)
 {
-    struct tokio_input *in = NULL;
     unsigned char *text = NULL;
     const unsigned char *map = NULL;
     size_t len = 0, page = 0;
@@ -644,20 +661,7 @@ tokio__es_from_cache_hits(const char *path, const char *const *fields,
     /* as tokio__read_json_file(), then es_hits.c or jansson; a plain
      * file mapped rather than copied (perf: the copy was 13% of the CSV
      * form, 0.195 s -> 0.162 s on bench/bench-collectdes.sh's cache) */
-    if ((rc = tokio_input_open(&in, path)) == TOKIO_OK &&
-        tokio__input_map(in, TOKIO__CONNECTOR_MAX_BYTES, &map, &len) == 0) {
-        if (tokio__bid_json((const char *)map,
-                            len < TOKIO__CONNECTOR_HEAD_BYTES
-                            ? len : TOKIO__CONNECTOR_HEAD_BYTES) == 0) {
-            rc = tokio__error(TOKIO_EFORMAT, "'%s': not JSON", path);
-            munmap((void *)map, len);
-            map = NULL;
-        }
-    } else if (rc == TOKIO_OK) {
-        rc = tokio__read_whole(in, path, 0, tokio__bid_json, "JSON", &text,
-                               &len);
-    }
-    tokio_input_close(in);
+    rc = cache_text(path, TOKIO__CONNECTOR_MAX_BYTES, &map, &text, &len);
     const char *bytes = map != NULL ? (const char *)map : (const char *)text;
     if (rc == TOKIO_OK)
         rc = tokio__es_hits_read(bytes, len, fields, n_fields, hit_fn, reset,
