@@ -1048,9 +1048,9 @@ int
 tokio_darshan_open_select(struct tokio_darshan **out, const char *path,
                           const struct tokio_darshan_select *sel)
 {
-    unsigned char *buf, head[VERSION_LEN];
+    unsigned char *buf = NULL, head[VERSION_LEN];
     char ver[VERSION_LEN + 1];
-    size_t n, cap, h = 0;
+    size_t n = 0, h = 0;
     struct stat st;
     int fd, minor, rc = TOKIO_OK;
 
@@ -1082,37 +1082,12 @@ tokio_darshan_open_select(struct tokio_darshan **out, const char *path,
         close(fd);
         return rc;
     }
-    /* anything else (a pipe) whole, by doubling */
-    cap = 65536;
-    if ((buf = tokio__malloc(cap)) == NULL) {
-        close(fd);
-        return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
-                            path);
-    }
-    memcpy(buf, head, h);
-    n = h;
-    for (;;) {
-        if (n == cap) {
-            size_t c = cap * 2;
-            unsigned char *b = tokio__realloc(buf, c);
-            if (b == NULL) {
-                rc = tokio__error(TOKIO_ENOMEM, "out of memory reading "
-                                  "'%s'", path);
-                break;
-            }
-            buf = b;
-            cap = c;
-        }
-        k = tokio__read(fd, buf + n, cap - n);
-        if (k < 0) {
-            rc = tokio__error(TOKIO_EIO, "cannot read '%s': %s", path,
-                              strerror(errno));
-            break;
-        }
-        if (k == 0)
-            break;
-        n += (size_t)k;
-    }
+    /* anything else (a pipe) whole */
+    if (tokio__read_whole_fd(fd, head, h, SIZE_MAX, 0, &buf, &n) < 0)
+        rc = errno == ENOMEM ? tokio__error(TOKIO_ENOMEM, "out of memory "
+                                            "reading '%s'", path)
+                             : tokio__error(TOKIO_EIO, "cannot read '%s': %s",
+                                            path, strerror(errno));
     close(fd);
     if (rc == TOKIO_OK)
         rc = tokio_darshan_open_mem_select(out, buf, n, path, sel);

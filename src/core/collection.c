@@ -88,68 +88,28 @@ join(const char *dir, const char *name)
     return path;
 }
 
-/*
- * Whole contents of the regular file open as `fd`, as stored.  `size` (from
- * fstat) is only a hint, since the file may change while we read it: when
- * the buffer is full, one byte more tells the end from a file that grew.
- */
+/* Whole contents of the regular file open as `fd`, as stored: `size`
+ * (from fstat) is only a hint, since the file may change while read. */
 static int
 read_fd(int fd, const char *path, off_t size, unsigned char **out,
         size_t *len_out)
 {
     const size_t max = TOKIO_INPUT_DEFAULT_MAX;
-    size_t len = 0, cap;
-    unsigned char *buf;
-    ssize_t r;
 
-    *out = NULL;
     if (size < 0 || (uintmax_t)size > max)
         return tokio__error(TOKIO_EFORMAT, "'%s': %jd bytes, more than the "
                             "limit of %zu", path, (intmax_t)size, max);
-    cap = (size_t)size;
-    if ((buf = tokio__malloc(cap + 1)) == NULL)
+    if (tokio__read_whole_fd(fd, NULL, 0, max, (size_t)size, out,
+                             len_out) == 0)
+        return TOKIO_OK;
+    if (errno == ENOMEM)
         return tokio__error(TOKIO_ENOMEM, "out of memory reading '%s'",
                             path);
-    for (;;) {
-        if (len == cap) {
-            unsigned char probe, *grown;
-            size_t want;
-
-            if ((r = tokio__read(fd, &probe, 1)) <= 0)
-                break;
-            if (len >= max) {
-                free(buf);
-                return tokio__error(TOKIO_EFORMAT, "'%s': more than %zu "
-                                    "bytes", path, max);
-            }
-            want = cap < TOKIO__COLLECTION_CHUNK ? TOKIO__COLLECTION_CHUNK
-                                                 : cap;
-            want = want > max - cap ? max : cap + want;
-            if ((grown = tokio__realloc(buf, want + 1)) == NULL) {
-                free(buf);
-                return tokio__error(TOKIO_ENOMEM,
-                                    "out of memory reading '%s'", path);
-            }
-            buf = grown;
-            cap = want;
-            buf[len++] = probe;
-            continue;
-        }
-        if ((r = tokio__read(fd, buf + len, cap - len)) <= 0)
-            break;
-        len += (size_t)r;
-    }
-    if (r < 0) {
-        int err = errno;
-
-        free(buf);
-        return tokio__error(TOKIO_EIO, "cannot read '%s': %s", path,
-                            strerror(err));
-    }
-    buf[len] = '\0';
-    *out = buf;
-    *len_out = len;
-    return TOKIO_OK;
+    if (errno == EFBIG)
+        return tokio__error(TOKIO_EFORMAT, "'%s': more than %zu bytes",
+                            path, max);
+    return tokio__error(TOKIO_EIO, "cannot read '%s': %s", path,
+                        strerror(errno));
 }
 
 static int

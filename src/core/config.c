@@ -1147,10 +1147,9 @@ looks_like_yaml(const char *name, const char *text, size_t len)
 static int
 read_file(const char *path, char **text_out, size_t *len_out, int *missing)
 {
+    unsigned char *text = NULL;
     struct stat st;
-    char *text = NULL;
-    size_t len = 0, cap = 0;
-    int fd, rc = 0;
+    int fd, rc = 0, failed = 0;     /* failed: errno says why */
 
     *text_out = NULL;
     *len_out = 0;
@@ -1163,64 +1162,31 @@ read_file(const char *path, char **text_out, size_t *len_out, int *missing)
     if (fstat(fd, &st) < 0) {
         rc = tokio__error(TOKIO_EIO, "cannot stat '%s': %s", path,
                           strerror(errno));
-        goto done;
-    }
-    if (S_ISDIR(st.st_mode)) {
+    } else if (S_ISDIR(st.st_mode)) {
         rc = tokio__error(TOKIO_EIO, "cannot read '%s': %s", path,
                           strerror(EISDIR));
-        goto done;
+    } else if (S_ISREG(st.st_mode) &&
+               (uintmax_t)st.st_size > CONFIG_MAX_BYTES) {
+        errno = EFBIG;      /* refused before a byte is read */
+        failed = 1;
+    } else if (tokio__read_whole_fd(fd, NULL, 0, CONFIG_MAX_BYTES,
+                                    /* a hint: pipes and /proc say 0 */
+                                    S_ISREG(st.st_mode)
+                                    ? (size_t)st.st_size : 0,
+                                    &text, len_out) < 0) {
+        failed = 1;
     }
-    if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > CONFIG_MAX_BYTES) {
-        rc = tokio__error(TOKIO_EFORMAT,
-                          "'%s' is larger than %zu MiB; not a site "
-                          "configuration", path, CONFIG_MAX_BYTES >> 20);
-        goto done;
-    }
-    for (;;) {
-        if (cap - len < 2) {
-            /* st_size is a hint only: pipes and /proc files say 0 */
-            size_t want = cap ? cap * 2 : (size_t)st.st_size + 4096;
-            if (want > CONFIG_MAX_BYTES + 2)
-                want = CONFIG_MAX_BYTES + 2;
-            if (len >= CONFIG_MAX_BYTES + 1) {
-                rc = tokio__error(TOKIO_EFORMAT,
-                                  "'%s' is larger than %zu MiB; not a site "
-                                  "configuration", path,
-                                  CONFIG_MAX_BYTES >> 20);
-                goto done;
-            }
-            char *t = tokio__realloc(text, want);
-            if (t == NULL) {
-                rc = oom(path);
-                goto done;
-            }
-            text = t;
-            cap = want;
-        }
-        ssize_t got = tokio__read(fd, text + len, cap - len - 1);
-        if (got < 0) {
-            rc = tokio__error(TOKIO_EIO, "cannot read '%s': %s", path,
-                              strerror(errno));
-            goto done;
-        }
-        if (got == 0)
-            break;
-        len += (size_t)got;
-    }
-    if (text == NULL && (text = tokio__malloc(1)) == NULL) {
-        rc = oom(path);
-        goto done;
-    }
-    text[len] = '\0';
-done:
+    if (failed)
+        rc = errno == ENOMEM ? oom(path)
+             : errno == EFBIG ? tokio__error(TOKIO_EFORMAT, "'%s' is "
+                                             "larger than %zu MiB; not a "
+                                             "site configuration", path,
+                                             CONFIG_MAX_BYTES >> 20)
+             : tokio__error(TOKIO_EIO, "cannot read '%s': %s", path,
+                            strerror(errno));
     close(fd);
-    if (rc < 0) {
-        free(text);
-        return rc;
-    }
-    *text_out = text;
-    *len_out = len;
-    return 0;
+    *text_out = (char *)text;
+    return rc;
 }
 
 /* Apply the PYTOKIO_<NAME> environment overrides to `root`. */

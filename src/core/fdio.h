@@ -24,4 +24,13 @@ ssize_t tokio__pread_full(int fd, void *buf, size_t n, uint64_t off);
 /* All `n` bytes: 0, or -1 with errno set. */
 int tokio__write_all(int fd, const void *buf, size_t n);
 
+/* The `head_len` bytes at `head` (read from `fd` already; 0: none) and
+ * all that is left of `fd`, into a new NUL-ended buffer (*buf, free() it;
+ * *len bytes before the NUL): at most `max` bytes in all, `hint` (a plain
+ * file's size, or 0) sizing the first room.  0, or -1 with errno set:
+ * ENOMEM, EFBIG for more than `max` bytes, or read(2)'s. */
+int tokio__read_whole_fd(int fd, const void *head, size_t head_len,
+                         size_t max, size_t hint, unsigned char **buf,
+                         size_t *len);
+
 #endif

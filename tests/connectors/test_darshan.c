@@ -9,6 +9,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "core/alloc.h"
@@ -534,6 +537,47 @@ test_darshan_open_non_files_name_the_path(void **state)
     free(tmp);
 }
 
+/* A log that is not a regular file (here a FIFO) is read whole from it,
+ * past its version already read: the same text as from memory. */
+static void
+test_darshan_log_through_a_pipe_matches_golden(void **state)
+{
+    TOKIO_TEST_NEED_DATA(path, "darshan-logs/sample.darshan");
+    const char *gp = tokio_test_data("golden/darshan-parser/sample.base.txt");
+    size_t len = 0, glen = 0, tlen = 0;
+    unsigned char *buf = (unsigned char *)tokio_test_read_data(path, &len);
+    char *golden = read_golden(gp, &glen);
+    char *tmp = tokio_test_mkdtemp(), fifo[4096];
+    struct tokio_darshan *log = NULL;
+    int status;
+    pid_t pid;
+
+    (void)state;
+    assert_non_null(buf);
+    assert_non_null(golden);
+    assert_true(len > 8192);        /* the 4 KiB first room grows twice */
+    snprintf(fifo, sizeof(fifo), "%s/log", tmp);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    assert_true((pid = fork()) >= 0);
+    if (pid == 0) {
+        FILE *fp = fopen(fifo, "wb");
+        _exit(fp != NULL && fwrite(buf, 1, len, fp) == len &&
+              fclose(fp) == 0 ? 0 : 1);
+    }
+    assert_int_equal(tokio_darshan_open(&log, fifo), TOKIO_OK);
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    char *text = base_text(log, &tlen);
+    assert_int_equal(tlen, glen);
+    assert_memory_equal(text, golden, glen);
+    free(text);
+    free(golden);
+    free(buf);
+    tokio_darshan_free(log);
+    tokio_test_rmtree(tmp);
+    free(tmp);
+}
+
 /* ---- regressions ------------------------------------------------------ */
 
 /*
@@ -664,6 +708,7 @@ main(void)
         cmocka_unit_test(test_darshan_counter_index_finds_names),
         cmocka_unit_test(test_darshan_empty_logs_are_eformat),
         cmocka_unit_test(test_darshan_open_non_files_name_the_path),
+        cmocka_unit_test(test_darshan_log_through_a_pipe_matches_golden),
         cmocka_unit_test(test_darshan_oom_messages_name_the_log),
         cmocka_unit_test(test_darshan_partial_flags_are_reported),
         cmocka_unit_test(test_darshan_accessors_expose_records),

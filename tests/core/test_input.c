@@ -1,5 +1,6 @@
 /*
- * tests/core/test_input.c - plain, gzip and bzip2 inputs by line and byte.
+ * tests/core/test_input.c - plain, gzip and bzip2 inputs by line and byte;
+ * a descriptor read whole (src/core/fdio.c).
  *
  * Compressed fixtures are made here, at run time, with zlib and libbzip2
  * themselves, so no binary file is committed and each test shows exactly
@@ -8,6 +9,7 @@
 #include "testutil.h"
 
 #include <bzlib.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +18,7 @@
 #include <zlib.h>
 
 #include "core/alloc.h"
+#include "core/fdio.h"
 #include "tokio/input.h"
 
 /* ---- fixtures ---- */
@@ -940,6 +943,78 @@ test_input_open_getline_survives_every_oom(void **state)
     free(dir);
 }
 
+/* tokio__read_whole_fd() (src/core/fdio.c) on a pipe of `n` bytes after
+ * `head_len` bytes of head: 0 with the bytes NUL-ended, or -1 and errno. */
+static int
+read_pipe(const char *head, size_t head_len, size_t n, size_t max,
+          size_t hint, unsigned char **buf, size_t *len)
+{
+    char body[6000];
+    int fds[2], rc;
+
+    assert_true(n <= sizeof(body));
+    for (size_t i = 0; i < n; i++)
+        body[i] = (char)('a' + i % 26);
+    assert_int_equal(pipe(fds), 0);
+    assert_int_equal(write(fds[1], body, n), (ssize_t)n);
+    close(fds[1]);
+    rc = tokio__read_whole_fd(fds[0], head, head_len, max, hint, buf, len);
+    close(fds[0]);
+    if (rc == 0) {
+        assert_memory_equal(*buf, head, head_len);
+        assert_memory_equal(*buf + head_len, body, n);
+        assert_int_equal((*buf)[*len], '\0');
+    }
+    return rc;
+}
+
+static int
+read_pipe_trial(void *ctx)
+{
+    unsigned char *buf = NULL;
+    size_t len;
+
+    (void)ctx;
+    if (read_pipe("", 0, 5000, 6000, 0, &buf, &len) == 0) {
+        free(buf);
+        return TOKIO_OK;
+    }
+    return errno == ENOMEM ? TOKIO_ENOMEM : TOKIO_EIO;
+}
+
+static void
+test_read_whole_fd_grows_and_bounds(void **state)
+{
+    unsigned char *buf = NULL;
+    size_t len = 99;
+
+    (void)state;
+    /* empty, no head: an empty NUL-ended buffer */
+    assert_int_equal(read_pipe("", 0, 0, 10, 0, &buf, &len), 0);
+    assert_int_equal(len, 0);
+    free(buf);
+    /* a head and 5000 bytes, past the first 4 KiB of room */
+    assert_int_equal(read_pipe("3.41", 4, 5000, 6000, 0, &buf, &len), 0);
+    assert_int_equal(len, 5004);
+    free(buf);
+    /* exactly `max`, a wrong hint either way */
+    assert_int_equal(read_pipe("xy", 2, 5998, 6000, 10, &buf, &len), 0);
+    assert_int_equal(len, 6000);
+    free(buf);
+    assert_int_equal(read_pipe("", 0, 100, 100, 5000, &buf, &len), 0);
+    assert_int_equal(len, 100);
+    free(buf);
+    /* one byte more than `max`, in the body or already in the head */
+    assert_int_equal(read_pipe("xy", 2, 5999, 6000, 0, &buf, &len), -1);
+    assert_int_equal(errno, EFBIG);
+    assert_null(buf);
+    assert_int_equal(len, 0);
+    assert_int_equal(read_pipe("abc", 3, 0, 2, 0, &buf, &len), -1);
+    assert_int_equal(errno, EFBIG);
+    /* out of memory at the first room and at growing */
+    tokio_test_every_oom(read_pipe_trial, NULL, 1);
+}
+
 int
 main(void)
 {
@@ -964,6 +1039,7 @@ main(void)
         cmocka_unit_test(test_input_gzip_trailer_checked_across_reads),
         cmocka_unit_test(test_input_missing_file_is_eio_naming_path),
         cmocka_unit_test(test_input_open_getline_survives_every_oom),
+        cmocka_unit_test(test_read_whole_fd_grows_and_bounds),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
