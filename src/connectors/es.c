@@ -150,6 +150,7 @@ static int pages_add_hit(const struct tokio__es_value *v, size_t hit,
                          void *pages);
 static int pages_reset(void *pages);
 static const char *const *csv_fields(const void *pages, size_t *n_out);
+static struct tokio__jstream *json_stream(void *pages, size_t **hits_out);
 
 /* The failure of an answer with HTTP status >= 400: Elasticsearch's
  * error type and reason when the body has them. */
@@ -522,9 +523,50 @@ parse_page(json_t **out, const char *text, size_t len, size_t *off,
     return syntax_error(text, *off, &err, NULL, path);
 }
 
+int tokio__es_hits_for_json = 1;
+
+/*
+ * Page `p` of the cache `text` at `*off` to the JSON form `pages`
+ * without jansson's tree where es_hits.c follows it: checked, then
+ * written token by token (an empty page sets *done; after it, pages are
+ * only checked), `*off` moved past it.  TOKIO__ES_HITS_FALLBACK: nothing
+ * was written; read it with jansson.
+ */
+static int
+plain_page(const char *text, size_t len, size_t *off, const char *path,
+           void *pages, int *done)
+{
+    size_t room = len - *off < TOKIO__CONNECTOR_MAX_BYTES
+                  ? len - *off : TOKIO__CONNECTOR_MAX_BYTES;
+    size_t used = 0, again = 0, hits = 0, *count;
+    struct tokio__jstream *js = json_stream(pages, &count);
+    int rc;
+
+    if (*done) {
+        rc = tokio__es_hits_json_skip(text + *off, room, &used);
+    } else if ((rc = tokio__es_hits_json_page(text + *off, room, NULL,
+                                              &used, &hits)) == TOKIO_OK) {
+        if (hits == 0)
+            *done = 1;          /* an empty page ends the pages */
+        else if ((rc = tokio__es_hits_json_page(text + *off, room, js,
+                                                &again, &hits)) == TOKIO_OK
+                 && again != used)
+            rc = tokio__error(TOKIO_EFORMAT, "'%s': a page read two ways",
+                              path);    /* the same walk twice: cannot be */
+    }
+    if (rc == TOKIO_ENOMEM)
+        return tokio__error(rc, "out of memory reading '%s'", path);
+    if (rc == TOKIO_OK) {
+        *count += hits;
+        *off += used;
+    }
+    return rc;
+}
+
 /* The pages of the cache `text` (`len` bytes) one at a time: each parsed,
  * handed to `fn` and freed before the next, so that memory holds one
- * page (`mapped`: the text read given back too). */
+ * page (`mapped`: the text read given back too); the JSON form's pages
+ * without jansson's tree where es_hits.c follows them (plain_page()). */
 static int
 pages_of_text(const char *text, size_t len, int mapped, const char *path,
               tokio_es_page_fn fn, void *payload)
@@ -532,6 +574,9 @@ pages_of_text(const char *text, size_t len, int mapped, const char *path,
     size_t off = skip_space(text, 0, len), p = 0, given = 0;
     json_t *hits;
     int done = 0, rc;
+    size_t *count;
+    void *plain = fn == tokio_es_pages_add && tokio__es_hits_for_json &&
+                  json_stream(payload, &count) != NULL ? payload : NULL;
 
     if (off == len || text[off] != '[') {
         /* not a list: jansson's word on why, as a whole */
@@ -549,10 +594,14 @@ pages_of_text(const char *text, size_t len, int mapped, const char *path,
         if (off == len)
             return syntax_error(text, off, NULL,
                                 "']' expected near end of file", path);
-        if ((rc = parse_page(&hits, text, len, &off, p, path)) < 0)
-            return rc;
-        rc = take_page(hits, p, path, fn, payload, &done);
-        json_decref(hits);
+        rc = plain != NULL ? plain_page(text, len, &off, path, plain, &done)
+                           : TOKIO__ES_HITS_FALLBACK;
+        if (rc == TOKIO__ES_HITS_FALLBACK) {
+            if ((rc = parse_page(&hits, text, len, &off, p, path)) < 0)
+                return rc;
+            rc = take_page(hits, p, path, fn, payload, &done);
+            json_decref(hits);
+        }
         if (rc < 0)
             return rc;
         if (mapped && off - given >= GIVE_BACK_BYTES) {
@@ -1059,6 +1108,17 @@ csv_fields(const void *pages, size_t *n_out)
 
     *n_out = p->n_fields;
     return p->js == NULL ? p->fields : NULL;
+}
+
+/* The stream of `pages` in the JSON form (NULL in the CSV form), and
+ * its count of hits. */
+static struct tokio__jstream *
+json_stream(void *pages, size_t **hits_out)
+{
+    struct tokio_es_pages *p = pages;
+
+    *hits_out = &p->hits;
+    return p->js;
 }
 
 /* The CSV form as new, for es_hits.c's fallback to jansson. */
