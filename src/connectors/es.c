@@ -542,10 +542,14 @@ plain_page(const char *text, size_t len, size_t *off, const char *path,
     struct tokio__jstream *js = json_stream(pages, &count);
     int rc;
 
-    if (*done) {
+    if (*done)
         rc = tokio__es_hits_json_skip(text + *off, room, &used);
-    } else if ((rc = tokio__es_hits_json_page(text + *off, room, NULL,
-                                              &used, &hits)) == TOKIO_OK) {
+    else
+        rc = tokio__es_hits_json_page(text + *off, room, NULL, &used, &hits);
+    /* parse_page() refuses a NUL byte right after a page, in its words */
+    if (rc == TOKIO_OK && used < room && text[*off + used] == '\0')
+        rc = TOKIO__ES_HITS_FALLBACK;
+    if (rc == TOKIO_OK && !*done) {
         if (hits == 0)
             *done = 1;          /* an empty page ends the pages */
         else if ((rc = tokio__es_hits_json_page(text + *off, room, js,
