@@ -1147,7 +1147,9 @@ tokio__es_hits_json_skip(const char *text, size_t len, size_t *used_out)
     r.end = r.p + len;
     *used_out = 0;
     ws(&r);
-    if (skip(&r, 1) < 0)
+    /* a literal or number alone: jansson's lexer takes "nulla" as one
+     * bad token, in its words */
+    if (r.p == r.end || (*r.p != '[' && *r.p != '{') || skip(&r, 1) < 0)
         return TOKIO__ES_HITS_FALLBACK;
     *used_out = (size_t)((const char *)r.p - text);
     return TOKIO_OK;

@@ -111,9 +111,9 @@ int tokio__es_hits_json_page(const char *text, size_t len,
                              struct tokio__jstream *js, size_t *used_out,
                              size_t *hits_out);
 
-/* Any one JSON value at `text` (white space first allowed; `len`
- * bytes) in the plain subset, checked: TOKIO_OK and its bytes in
- * *used_out, or TOKIO__ES_HITS_FALLBACK (read it with jansson). */
+/* A list or object at `text` (white space first allowed; `len` bytes)
+ * in the plain subset, checked: TOKIO_OK and its bytes in *used_out, or
+ * TOKIO__ES_HITS_FALLBACK (read it with jansson; as anything else). */
 int tokio__es_hits_json_skip(const char *text, size_t len,
                              size_t *used_out);
 
