@@ -131,8 +131,10 @@ void tokio__es_value_of(const json_t *v, struct tokio__es_value *out);
  * (es.c): the cache `path` read whole, its hits' values of `fields` to
  * `hit_fn` (and `reset`) by tokio__es_hits_read(), or, where that falls
  * back, the pages of jansson's tree to `page_fn` (which must do what
- * hit_fn does: tokio__es_value_of() helps).  Errors as
- * tokio_es_from_cache()'s.
+ * hit_fn does: tokio__es_value_of() helps), one page at a time; where
+ * those refuse the text, jansson's tree of the whole of it (after
+ * `reset`, which should not be NULL: pages may have gone).  Outputs and
+ * errors as of jansson's whole tree.
  */
 int tokio__es_from_cache_hits(const char *path, const char *const *fields,
                               size_t n_fields, tokio__es_hit_fn hit_fn,

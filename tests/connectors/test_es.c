@@ -343,12 +343,26 @@ test_es_cache_read_either_way(void **state)
         PAGE0 ", [{\"_source\": {\"a\": 1e999}}]]",
         PAGE0 ", [{\"_source\": {\"a\": 01}}]]",
         PAGE0 ", [{\"_source\": {\"a\": 1}}",
+        /* jansson's pages one at a time: a page's error waits for the
+         * rest of the text, which jansson's whole tree refuses first */
+        PAGE0 ", [{\"_source\": {\"a\": [1]}}], [{\"_source\": {\"f\": "
+        "\"\\u00e9\"}}], [{]",
+        PAGE0 ", 7, [{\"_source\": {\"f\": \"\xc3\xa9\"}}], [] x",
+        PAGE0 ", [{\"_id\": 1}], [{\"_source\": {\"f\": \"\xc3\xa9\"}}]]",
+        /* a NUL byte after a number: jansson's whole tree takes it */
+        "[[{\"_source\": {\"f\": \"\\u00e9\", \"a\": 1\0}}], []]",
+    };
+    static const size_t lens[] = {
+        [14] = sizeof("[[{\"_source\": {\"f\": \"\\u00e9\", \"a\": "
+                      "1\0}}], []]") - 1,
     };
     char *dir = tokio_test_mkdtemp(), path[4200];
 
     snprintf(path, sizeof(path), "%s/pages.json", dir);
     for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
-        tokio_test_write_file(path, texts[i], SIZE_MAX);
+        tokio_test_write_file(path, texts[i],
+                              i < sizeof(lens) / sizeof(lens[0]) && lens[i]
+                              ? lens[i] : SIZE_MAX);
         char *fast = output_of_cache(path, 1, 0, NULL);
         char *slow = output_of_cache(path, 1, 1, NULL);
         if (strcmp(fast, slow) != 0)
@@ -365,6 +379,10 @@ test_es_cache_read_either_way(void **state)
                 "0,1.0,7.0,5,0.5,True,\"x,\"\"y\"\"\nz\"\n"
                 "1,,-3.0,s,1e+16,,\n"
                 "2,,,,,,\xc3\xa9\n-- 0 ");
+        if (i == 10)
+            assert_contains(fast, "column 218: string or '}' expected near ']'");
+        if (i == 14)
+            assert_string_equal(fast, ",a,b,c,d,e,f\n0,1,,,,,\xc3\xa9\n-- 0 ");
         free(fast);
         free(slow);
     }
