@@ -1,7 +1,8 @@
 /*
  * src/connectors/es_hits.c - a reader of Elasticsearch hit pages that
- * hands each hit's _source fields to the converters without building
- * jansson trees: an exception to "jansson is the only JSON parser".
+ * hands each hit's _source fields to the converters, or copies a cache's
+ * pages into the JSON form, without building jansson trees: an
+ * exception to "jansson is the only JSON parser".
  *
  * Why: building and freeing jansson's tree of every hit was 70-80% of
  * `tokio cache-collectdes --csv --input` and `tokio archive-collectdes
@@ -26,6 +27,24 @@
  * (min of 12).  What is left of --csv (perf): this scan ~45%, CSV rows
  * and doubles ~15%, the kernel ~25% (starting: 75 libraries; the
  * mapped cache's faults; the spool and output written), ld.so ~8%.
+ *
+ * It serves the JSON form too (`tokio cache-collectdes --input`, no
+ * --csv), whose output is the cache's pages written again: there
+ * jansson's parse alone was ~0.9 s of the bench cache, its trees built,
+ * written and freed 0.90-1.01 s of CPU, x2.1-2.5 the reference.  Now
+ * each page is walked twice by the same functions (copy_page() and
+ * below), first only checked, then written token by token through the
+ * JSON stream of core/json.c (tokio__jstream_*: the writer's own rules,
+ * as jansson's tree would have been written); a page outside the subset
+ * (besides the above: a key given twice in any object, as jansson keeps
+ * the first place with the last value; more than 1024 keys open) is
+ * read by jansson as before, so errors stay jansson's.  2026-11-27,
+ * issue 18 (task-clock, min of 9 runs beside main's binary, load 4.7):
+ * 913 -> 152 ms (x13.4 the reference's 2.09 s), peak RSS 44 -> 23 MB,
+ * output identical; perf: this walk ~46%, writing ~15%, repr() ~7%.
+ * fuzz/fuzz_es.c checks on every input that the JSON form equals the
+ * one jansson's page trees alone make (tokio__es_hits_for_json 0), and
+ * that a page this walk follows is the page jansson reads, alike.
  *
  * It follows only what it fully understands and leaves everything else
  * to jansson: the text must be JSON as jansson reads it (a list of
