@@ -613,14 +613,15 @@ pages_of_text(const char *text, size_t len, int mapped, int *refused,
     json_t *hits;
     int done = 0, failed = TOKIO_OK, rc;
     char msg[2048];
-
-    if (refused != NULL)
-        *refused = 0;
-#define REFUSED(rc) (refused != NULL && (rc) != TOKIO_ENOMEM \
-                     ? (*refused = 1, (rc)) : (rc))
     size_t *count;
     void *plain = fn == tokio_es_pages_add && tokio__es_hits_for_json &&
                   json_stream(payload, &count) != NULL ? payload : NULL;
+
+    if (refused != NULL)
+        *refused = 0;
+    /* a failure of the text itself: said in *refused */
+#define REFUSED(rc) (refused != NULL && (rc) != TOKIO_ENOMEM \
+                     ? (*refused = 1, (rc)) : (rc))
 
     if (off == len || text[off] != '[') {
         /* not a list: jansson's word on why, as a whole */
