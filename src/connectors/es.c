@@ -31,7 +31,10 @@
  * with room taken once a row, into a 64 KiB block written to the
  * temporary file at once: put_row and its fwrite() per row were ~17% of
  * `cache-collectdes --csv --input`, ~9% after (2026-11-27; with the
- * other levers of that day 133 -> 100 ms of CPU).
+ * other levers of that day 133 -> 100 ms of CPU).  The JSON form of a
+ * cache copies the pages es_hits.c follows token by token into the JSON
+ * stream (plain_page()), jansson's tree only for the others: 913 ->
+ * 152 ms of the bench cache.
  */
 #include "tokio/connectors/es.h"
 
@@ -150,6 +153,7 @@ static int pages_add_hit(const struct tokio__es_value *v, size_t hit,
                          void *pages);
 static int pages_reset(void *pages);
 static const char *const *csv_fields(const void *pages, size_t *n_out);
+static struct tokio__jstream *json_stream(void *pages, size_t **hits_out);
 
 /* The failure of an answer with HTTP status >= 400: Elasticsearch's
  * error type and reason when the body has them. */
@@ -522,16 +526,102 @@ parse_page(json_t **out, const char *text, size_t len, size_t *off,
     return syntax_error(text, *off, &err, NULL, path);
 }
 
-/* The pages of the cache `text` (`len` bytes) one at a time: each parsed,
- * handed to `fn` and freed before the next, so that memory holds one
- * page (`mapped`: the text read given back too). */
+int tokio__es_hits_for_json = 1;
+
+/*
+ * Page `p` of the cache `text` at `*off` to the JSON form `pages`
+ * without jansson's tree where es_hits.c follows it: checked, then
+ * written token by token (an empty page sets *done; after it, pages are
+ * only checked), `*off` moved past it.  TOKIO__ES_HITS_FALLBACK: nothing
+ * was written; read it with jansson.
+ */
 static int
-pages_of_text(const char *text, size_t len, int mapped, const char *path,
-              tokio_es_page_fn fn, void *payload)
+plain_page(const char *text, size_t len, size_t *off, const char *path,
+           void *pages, int *done)
+{
+    size_t room = len - *off < TOKIO__CONNECTOR_MAX_BYTES
+                  ? len - *off : TOKIO__CONNECTOR_MAX_BYTES;
+    size_t used = 0, again = 0, hits = 0, *count;
+    struct tokio__jstream *js = json_stream(pages, &count);
+    int rc;
+
+    if (*done)
+        rc = tokio__es_hits_json_skip(text + *off, room, &used);
+    else
+        rc = tokio__es_hits_json_page(text + *off, room, NULL, &used, &hits);
+    /* parse_page() refuses a NUL byte right after a page, in its words */
+    if (rc == TOKIO_OK && used < room && text[*off + used] == '\0')
+        rc = TOKIO__ES_HITS_FALLBACK;
+    if (rc == TOKIO_OK && !*done) {
+        if (hits == 0)
+            *done = 1;          /* an empty page ends the pages */
+        else if ((rc = tokio__es_hits_json_page(text + *off, room, js,
+                                                &again, &hits)) == TOKIO_OK
+                 && again != used)
+            rc = tokio__error(TOKIO_EFORMAT, "'%s': a page read two ways",
+                              path);    /* the same walk twice: cannot be */
+    }
+    if (rc == TOKIO_ENOMEM)
+        return tokio__error(rc, "out of memory reading '%s'", path);
+    if (rc == TOKIO_OK) {
+        *count += hits;
+        *off += used;
+    }
+    return rc;
+}
+
+/* jansson's most values within one another (JSON_PARSER_MAX_DEPTH). */
+#define JANSSON_DEPTH 2048
+
+/* Whether `v` holds values `depth` deep (itself the first). */
+static int
+nested(const json_t *v, int depth)
+{
+    const json_t *item;
+    const char *key;
+    size_t i;
+
+    if (depth <= 1)
+        return 1;
+    if (json_is_array(v)) {
+        json_array_foreach(v, i, item)
+            if (nested(item, depth - 1))
+                return 1;
+    } else if (json_is_object(v)) {
+        json_object_foreach((json_t *)v, key, item)
+            if (nested(item, depth - 1))
+                return 1;
+    }
+    return 0;
+}
+
+/*
+ * The pages of the cache `text` (`len` bytes) one at a time: each parsed,
+ * handed to `fn` and freed before the next, so that memory holds one
+ * page (`mapped`: the text read given back too); the JSON form's pages
+ * without jansson's tree where es_hits.c follows them (plain_page()).
+ * `refused` (NULL: none): fn's error (or a page's that is not a list)
+ * is returned only once the rest of the text is read as JSON, as when
+ * the whole text was parsed first; *refused is 1 when the text itself
+ * was refused (not JSON, or a page too large).
+ */
+static int
+pages_of_text(const char *text, size_t len, int mapped, int *refused,
+              const char *path, tokio_es_page_fn fn, void *payload)
 {
     size_t off = skip_space(text, 0, len), p = 0, given = 0;
     json_t *hits;
-    int done = 0, rc;
+    int done = 0, failed = TOKIO_OK, rc;
+    char msg[2048];
+    size_t *count;
+    void *plain = fn == tokio_es_pages_add && tokio__es_hits_for_json &&
+                  json_stream(payload, &count) != NULL ? payload : NULL;
+
+    if (refused != NULL)
+        *refused = 0;
+    /* a failure of the text itself: said in *refused */
+#define REFUSED(rc) (refused != NULL && (rc) != TOKIO_ENOMEM \
+                     ? (*refused = 1, (rc)) : (rc))
 
     if (off == len || text[off] != '[') {
         /* not a list: jansson's word on why, as a whole */
@@ -539,7 +629,7 @@ pages_of_text(const char *text, size_t len, int mapped, const char *path,
             return tokio__error(TOKIO_EFORMAT, "'%s': not a list of pages "
                                 "of Elasticsearch hits", path);
         if ((rc = tokio__json_parse_named(&hits, text, len, 0, path)) < 0)
-            return rc;
+            return REFUSED(rc);
         rc = tokio_es_from_json(hits, path, fn, payload);
         json_decref(hits);
         return rc;
@@ -547,12 +637,31 @@ pages_of_text(const char *text, size_t len, int mapped, const char *path,
     off = skip_space(text, off + 1, len);
     for (int more = off == len || text[off] != ']'; more; p++) {
         if (off == len)
-            return syntax_error(text, off, NULL,
-                                "']' expected near end of file", path);
-        if ((rc = parse_page(&hits, text, len, &off, p, path)) < 0)
-            return rc;
-        rc = take_page(hits, p, path, fn, payload, &done);
-        json_decref(hits);
+            return REFUSED(syntax_error(text, off, NULL,
+                                        "']' expected near end of file",
+                                        path));
+        rc = plain != NULL ? plain_page(text, len, &off, path, plain, &done)
+                           : TOKIO__ES_HITS_FALLBACK;
+        if (rc == TOKIO__ES_HITS_FALLBACK) {
+            if ((rc = parse_page(&hits, text, len, &off, p, path)) < 0)
+                return REFUSED(rc);
+            if (refused != NULL && nested(hits, JANSSON_DEPTH)) {
+                /* a level more than the whole tree could take */
+                json_decref(hits);
+                return REFUSED(tokio__error(TOKIO_EFORMAT, "'%s' page %zu: "
+                                            "nested too deep", path, p));
+            }
+            rc = take_page(hits, p, path, fn, payload, &done);
+            json_decref(hits);
+        }
+        if (rc < 0 && rc != TOKIO_ENOMEM && refused != NULL &&
+            failed == TOKIO_OK) {
+            /* kept until the rest is read; no page is handed on now */
+            failed = rc;
+            snprintf(msg, sizeof(msg), "%s", tokio_errmsg());
+            done = 1;
+            rc = TOKIO_OK;
+        }
         if (rc < 0)
             return rc;
         if (mapped && off - given >= GIVE_BACK_BYTES) {
@@ -563,18 +672,21 @@ pages_of_text(const char *text, size_t len, int mapped, const char *path,
         }
         off = skip_space(text, off, len);
         if (off == len)
-            return syntax_error(text, off, NULL,
-                                "']' expected near end of file", path);
+            return REFUSED(syntax_error(text, off, NULL,
+                                        "']' expected near end of file",
+                                        path));
         if (text[off] != ',' && text[off] != ']')
-            return syntax_error(text, off + 1, NULL, "',' or ']' expected",
-                                path);
+            return REFUSED(syntax_error(text, off + 1, NULL,
+                                        "',' or ']' expected", path));
         if ((more = text[off] == ',') != 0)
             off = skip_space(text, off + 1, len);
     }
     off = skip_space(text, off + 1, len);
-    return off == len ? TOKIO_OK
-                      : syntax_error(text, off + 1, NULL,
-                                     "end of file expected", path);
+    if (off != len)
+        return REFUSED(syntax_error(text, off + 1, NULL,
+                                    "end of file expected", path));
+    return failed < 0 ? tokio__error(failed, "%s", msg) : TOKIO_OK;
+#undef REFUSED
 }
 
 /* The text of the cache `path`, refused from its head when it is not
@@ -628,7 +740,7 @@ tokio_es_from_cache(const char *path, tokio_es_page_fn fn, void *payload)
     if ((rc = cache_text(path, SIZE_MAX, &map, &text, &len)) == TOKIO_OK)
         rc = pages_of_text(map != NULL ? (const char *)map
                                        : (const char *)text,
-                           len, map != NULL, path, fn, payload);
+                           len, map != NULL, 0, path, fn, payload);
     free(text);
     if (map != NULL)
         munmap((void *)map, len);
@@ -646,6 +758,22 @@ give_back(const char *text, size_t n)
         (void)madvise((void *)text, n - n % (size_t)page, MADV_DONTNEED);
 }
 
+/* The text of the cache `path` as one jansson tree, its pages to
+ * `page_fn` after `reset` (pages may have gone). */
+static int
+whole_tree(const char *text, size_t len, const char *path,
+           int (*reset)(void *payload), tokio_es_page_fn page_fn,
+           void *payload)
+{
+    json_t *pages;
+    int rc = tokio__json_parse_named(&pages, text, len, 0, path);
+
+    if (rc == TOKIO_OK && reset != NULL && (rc = reset(payload)) >= 0)
+        rc = tokio_es_from_json(pages, path, page_fn, payload);
+    json_decref(pages);
+    return rc;
+}
+
 int
 tokio__es_from_cache_hits(const char *path, const char *const *fields,
                           size_t n_fields, tokio__es_hit_fn hit_fn,
@@ -655,7 +783,6 @@ tokio__es_from_cache_hits(const char *path, const char *const *fields,
     unsigned char *text = NULL;
     const unsigned char *map = NULL;
     size_t len = 0, page = 0;
-    json_t *pages;
     int rc;
 
     /* as tokio__read_json_file(), then es_hits.c or jansson; a plain
@@ -668,16 +795,15 @@ tokio__es_from_cache_hits(const char *path, const char *const *fields,
                                  payload, map != NULL ? give_back : NULL,
                                  &page);
     if (rc == TOKIO__ES_HITS_FALLBACK) {
-        rc = tokio__json_parse_named(&pages, bytes, len, 0, path);
-        free(text);
-        text = NULL;
-        if (map != NULL)
-            munmap((void *)map, len);
-        map = NULL;
-        if (rc == TOKIO_OK) {
-            rc = tokio_es_from_json(pages, path, page_fn, payload);
-            json_decref(pages);
-        }
+        /* jansson's trees one page at a time, so that memory holds one
+         * page; a text they refuse, as jansson's whole tree takes it or
+         * refuses it (its words; a NUL byte after a number it takes) */
+        int refused;
+
+        rc = pages_of_text(bytes, len, map != NULL, &refused, path, page_fn,
+                           payload);
+        if (refused)
+            rc = whole_tree(bytes, len, path, reset, page_fn, payload);
     } else if (rc < 0 && rc != TOKIO_ENOMEM && bytes != NULL) {
         tokio__error_prefix("'%s' page %zu", path, page);
     } else if (rc == TOKIO_ENOMEM && bytes != NULL) {
@@ -1059,6 +1185,17 @@ csv_fields(const void *pages, size_t *n_out)
 
     *n_out = p->n_fields;
     return p->js == NULL ? p->fields : NULL;
+}
+
+/* The stream of `pages` in the JSON form (NULL in the CSV form), and
+ * its count of hits. */
+static struct tokio__jstream *
+json_stream(void *pages, size_t **hits_out)
+{
+    struct tokio_es_pages *p = pages;
+
+    *hits_out = &p->hits;
+    return p->js;
 }
 
 /* The CSV form as new, for es_hits.c's fallback to jansson. */

@@ -1,7 +1,8 @@
 /*
  * src/connectors/es_hits.c - a reader of Elasticsearch hit pages that
- * hands each hit's _source fields to the converters without building
- * jansson trees: an exception to "jansson is the only JSON parser".
+ * hands each hit's _source fields to the converters, or copies a cache's
+ * pages into the JSON form, without building jansson trees: an
+ * exception to "jansson is the only JSON parser".
  *
  * Why: building and freeing jansson's tree of every hit was 70-80% of
  * `tokio cache-collectdes --csv --input` and `tokio archive-collectdes
@@ -26,6 +27,24 @@
  * (min of 12).  What is left of --csv (perf): this scan ~45%, CSV rows
  * and doubles ~15%, the kernel ~25% (starting: 75 libraries; the
  * mapped cache's faults; the spool and output written), ld.so ~8%.
+ *
+ * It serves the JSON form too (`tokio cache-collectdes --input`, no
+ * --csv), whose output is the cache's pages written again: there
+ * jansson's parse alone was ~0.9 s of the bench cache, its trees built,
+ * written and freed 0.90-1.01 s of CPU, x2.1-2.5 the reference.  Now
+ * each page is walked twice by the same functions (copy_page() and
+ * below), first only checked, then written token by token through the
+ * JSON stream of core/json.c (tokio__jstream_*: the writer's own rules,
+ * as jansson's tree would have been written); a page outside the subset
+ * (besides the above: a key given twice in any object, as jansson keeps
+ * the first place with the last value; more than 1024 keys open) is
+ * read by jansson as before, so errors stay jansson's.  2026-11-27,
+ * issue 18 (task-clock, min of 9 runs beside main's binary, load 4.7):
+ * 913 -> 152 ms (x13.4 the reference's 2.09 s), peak RSS 44 -> 23 MB,
+ * output identical; perf: this walk ~46%, writing ~15%, repr() ~7%.
+ * fuzz/fuzz_es.c checks on every input that the JSON form equals the
+ * one jansson's page trees alone make (tokio__es_hits_for_json 0), and
+ * that a page this walk follows is the page jansson reads, alike.
  *
  * It follows only what it fully understands and leaves everything else
  * to jansson: the text must be JSON as jansson reads it (a list of
@@ -55,6 +74,7 @@
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/json.h"
 #include "core/repr.h"
 
 #define MAX_DEPTH 32
@@ -886,6 +906,272 @@ tokio__es_hits_response(const char *text, size_t len,
     if (rc == FB)
         memset(out, 0, sizeof(*out));
     return reader_free(r, rc);
+}
+
+/* ---- pages of the JSON form, copied token by token ---------------------- */
+
+#define MAX_KEYS 1024   /* keys of the objects open at once, all depths */
+
+/* A walk over one page of a cache: checked (`js` NULL) or also written
+ * to `js`, a token at a time. */
+struct copier {
+    struct reader r;            /* its p, end and strings only */
+    struct tokio__jstream *js;
+    size_t n_keys;
+    struct {
+        const unsigned char *k;
+        size_t len;
+    } keys[MAX_KEYS];           /* of the objects open, outermost first */
+};
+
+static int copy_value(struct copier *c, int depth);
+
+/* One of 64 bits for a key: two keys with different bits differ. */
+static unsigned
+key_bit(const unsigned char *k, size_t len)
+{
+    if (len == 0)
+        return 0;
+    return (unsigned)(len * 7 + k[0] * 3 + k[len - 1] + k[len / 2] * 5) & 63;
+}
+
+/*
+ * An object (at its '{') and its members.  A key given twice is not
+ * followed: jansson keeps its first place with its last value.  `hit`:
+ * one of a page's hits, which must hold an object _source.
+ */
+static int
+copy_object(struct copier *c, int depth, int hit)
+{
+    struct reader *r = &c->r;
+    const size_t base = c->n_keys;
+    const unsigned char *k;
+    size_t len;
+    uint64_t bits = 0;
+    int got = 0, rc;
+
+    if (depth >= MAX_DEPTH)
+        return FB;
+    r->p++;
+    ws(r);
+    if (r->p < r->end && *r->p == '}') {
+        r->p++;
+        if (hit)
+            return FB;
+        if (c->js != NULL) {
+            tokio__jstream_begin(c->js);
+            tokio__jstream_end(c->js);
+        }
+        return 0;
+    }
+    if (c->js != NULL)
+        tokio__jstream_begin(c->js);
+    do {
+        if (key(r, &k, &len) < 0)
+            return FB;
+        uint64_t bit = UINT64_C(1) << key_bit(k, len);
+        if (bits & bit)
+            for (size_t i = base; i < c->n_keys; i++)
+                if (c->keys[i].len == len &&
+                    memcmp(c->keys[i].k, k, len) == 0)
+                    return FB;
+        bits |= bit;
+        if (c->n_keys == MAX_KEYS)
+            return FB;
+        c->keys[c->n_keys].k = k;
+        c->keys[c->n_keys++].len = len;
+        if (hit && len == 7 && memcmp(k, "_source", 7) == 0) {
+            if (r->p == r->end || *r->p != '{')
+                return FB;      /* tokio_es_pages_add()'s error */
+            got = 1;
+        }
+        if (c->js != NULL)
+            tokio__jstream_key(c->js, (const char *)k, len);
+        if ((rc = copy_value(c, depth + 1)) < 0)
+            return rc;
+    } while ((rc = next(r, '}')) == 0);
+    c->n_keys = base;
+    if (rc < 0 || (hit && !got))
+        return FB;
+    if (c->js != NULL)
+        tokio__jstream_end(c->js);
+    return 0;
+}
+
+/* A list (at its '[') and its elements. */
+static int
+copy_list(struct copier *c, int depth)
+{
+    struct reader *r = &c->r;
+    int rc;
+
+    if (depth >= MAX_DEPTH)
+        return FB;
+    r->p++;
+    ws(r);
+    if (c->js != NULL)
+        tokio__jstream_begin_list(c->js);
+    if (r->p < r->end && *r->p == ']') {
+        r->p++;
+    } else {
+        do {
+            if (c->js != NULL)
+                tokio__jstream_item(c->js);
+            if ((rc = copy_value(c, depth + 1)) < 0)
+                return rc;
+        } while ((rc = next(r, ']')) == 0);
+        if (rc < 0)
+            return FB;
+    }
+    if (c->js != NULL)
+        tokio__jstream_end(c->js);
+    return 0;
+}
+
+/* A literal (true, false, null), checked, and its value written. */
+static int
+copy_literal(struct copier *c, const char *word, size_t n, const json_t *v)
+{
+    if (literal(&c->r, word, n) < 0)
+        return FB;
+    if (c->js != NULL)
+        tokio__jstream_value(c->js, v);
+    return 0;
+}
+
+/* Any value, as jansson's tree of it would be written. */
+static int
+copy_value(struct copier *c, int depth)
+{
+    struct reader *r = &c->r;
+    struct tokio__es_value v;
+    const unsigned char *s;
+    size_t len;
+    int esc;
+
+    if (r->p == r->end)
+        return FB;
+    switch (*r->p) {
+    case '"':
+        r->p++;
+        if (string(r, &s, &len, &esc) < 0)
+            return FB;
+        if (c->js == NULL)
+            return 0;
+        if (!esc) {
+            tokio__jstream_string(c->js, (const char *)s, len);
+            return 0;
+        }
+        /* decoded into the reader's strings, as field 0's */
+        r->strings_len = 0;
+        if (keep_string(r, 0, s, len, esc) < 0)
+            return TOKIO_ENOMEM;
+        tokio__jstream_string(c->js, r->strings, r->row[0].len);
+        return 0;
+    case '[':
+        return copy_list(c, depth);
+    case '{':
+        return copy_object(c, depth, 0);
+    case 't':
+        return copy_literal(c, "true", 4, json_true());
+    case 'f':
+        return copy_literal(c, "false", 5, json_false());
+    case 'n':
+        return copy_literal(c, "null", 4, json_null());
+    default:
+        if (c->js == NULL)
+            return number(r, NULL);
+        if (number(r, &v) < 0)
+            return FB;
+        if (v.kind == TOKIO__ES_INT)
+            tokio__jstream_int(c->js, v.i);
+        else
+            tokio__jstream_real(c->js, v.d);
+        return 0;
+    }
+}
+
+/* A page (at its '['): a list of hits, each an object with an object
+ * _source; an empty one is not written. */
+static int
+copy_page(struct copier *c, size_t *hits_out)
+{
+    struct reader *r = &c->r;
+    size_t n = 0;
+    int rc;
+
+    if (r->p == r->end || *r->p != '[')
+        return FB;
+    r->p++;
+    ws(r);
+    if (r->p < r->end && *r->p == ']') {
+        r->p++;
+        *hits_out = 0;
+        return 0;
+    }
+    if (c->js != NULL) {
+        tokio__jstream_item(c->js);
+        tokio__jstream_begin_list(c->js);
+    }
+    do {
+        if (r->p == r->end || *r->p != '{')
+            return FB;
+        if (c->js != NULL)
+            tokio__jstream_item(c->js);
+        if ((rc = copy_object(c, 2, 1)) < 0)
+            return rc;
+        n++;
+    } while ((rc = next(r, ']')) == 0);
+    if (rc < 0)
+        return FB;
+    if (c->js != NULL)
+        tokio__jstream_end(c->js);
+    *hits_out = n;
+    return 0;
+}
+
+int
+tokio__es_hits_json_page(const char *text, size_t len,
+                         struct tokio__jstream *js, size_t *used_out,
+                         size_t *hits_out)
+{
+    struct copier *c = tokio__malloc(sizeof(*c));
+    int rc;
+
+    *used_out = 0;
+    *hits_out = 0;
+    if (c == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory reading "
+                            "Elasticsearch hits");
+    memset(&c->r, 0, sizeof(c->r));
+    c->r.p = (const unsigned char *)text;
+    c->r.end = c->r.p + len;
+    c->js = js;
+    c->n_keys = 0;
+    ws(&c->r);
+    if ((rc = copy_page(c, hits_out)) == 0)
+        *used_out = (size_t)((const char *)c->r.p - text);
+    free(c->r.strings);
+    free(c);
+    return rc == FB ? TOKIO__ES_HITS_FALLBACK : rc;
+}
+
+int
+tokio__es_hits_json_skip(const char *text, size_t len, size_t *used_out)
+{
+    struct reader r;
+
+    memset(&r, 0, sizeof(r));
+    r.p = (const unsigned char *)text;
+    r.end = r.p + len;
+    *used_out = 0;
+    ws(&r);
+    /* a literal or number alone: jansson's lexer takes "nulla" as one
+     * bad token, in its words */
+    if (r.p == r.end || (*r.p != '[' && *r.p != '{') || skip(&r, 1) < 0)
+        return TOKIO__ES_HITS_FALLBACK;
+    *used_out = (size_t)((const char *)r.p - text);
+    return TOKIO_OK;
 }
 
 void

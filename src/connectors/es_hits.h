@@ -87,6 +87,42 @@ int tokio__es_hits_response(const char *text, size_t len,
                             tokio__es_hit_fn fn, void *payload,
                             struct tokio__es_response *out);
 
+struct tokio__jstream;
+
+/*
+ * Page of a cache at `text` (white space first allowed; `len` bytes: as
+ * far as it may reach) for the JSON form (tokio_es_pages_add() with
+ * tokio_es_pages_new_json()), in one walk without jansson's tree: with
+ * `js` NULL, checked; else written to `js` as tokio__jstream_item() and
+ * tokio__jstream_value() of jansson's tree of it would write it, token
+ * by token.  Followed only where the page is a list of hits, each an
+ * object holding an object _source (or the empty list, which ends the
+ * pages: nothing written, *hits_out 0), in the plain subset of
+ * tokio__es_hits_read() (nesting under 32 deep from the page) with no
+ * key given twice in any object (jansson keeps its first place and its
+ * last value) nor more than 1024 keys open at once; anything else gives
+ * TOKIO__ES_HITS_FALLBACK, with `js` untouched if the page was checked
+ * first.
+ * @param[out] used_out  the page's bytes from `text` (followed only)
+ * @param[out] hits_out  its hits
+ * @return TOKIO_OK, TOKIO__ES_HITS_FALLBACK or TOKIO_ENOMEM.
+ */
+int tokio__es_hits_json_page(const char *text, size_t len,
+                             struct tokio__jstream *js, size_t *used_out,
+                             size_t *hits_out);
+
+/* A list or object at `text` (white space first allowed; `len` bytes)
+ * in the plain subset, checked: TOKIO_OK and its bytes in *used_out, or
+ * TOKIO__ES_HITS_FALLBACK (read it with jansson; as anything else). */
+int tokio__es_hits_json_skip(const char *text, size_t len,
+                             size_t *used_out);
+
+/* 0: the JSON form of a cache reads every page with jansson, as before
+ * tokio__es_hits_json_page() (for tests and fuzz/fuzz_es.c to compare
+ * the two ways); 1 (the default): that first, jansson where it falls
+ * back. */
+extern int tokio__es_hits_for_json;
+
 /* `v` (borrowed, NULL: absent) as a value; a string stays jansson's. */
 void tokio__es_value_of(const json_t *v, struct tokio__es_value *out);
 
@@ -95,8 +131,10 @@ void tokio__es_value_of(const json_t *v, struct tokio__es_value *out);
  * (es.c): the cache `path` read whole, its hits' values of `fields` to
  * `hit_fn` (and `reset`) by tokio__es_hits_read(), or, where that falls
  * back, the pages of jansson's tree to `page_fn` (which must do what
- * hit_fn does: tokio__es_value_of() helps).  Errors as
- * tokio_es_from_cache()'s.
+ * hit_fn does: tokio__es_value_of() helps), one page at a time; where
+ * those refuse the text, jansson's tree of the whole of it (after
+ * `reset`, which should not be NULL: pages may have gone).  Outputs and
+ * errors as of jansson's whole tree.
  */
 int tokio__es_from_cache_hits(const char *path, const char *const *fields,
                               size_t n_fields, tokio__es_hit_fn hit_fn,

@@ -21,6 +21,8 @@
 #include "tokio/output.h"
 #include "core/alloc.h"
 #include "core/connector.h"
+#include "core/json.h"
+#include "connectors/es_hits.h"
 
 /* ---- queries ------------------------------------------------------------ */
 
@@ -341,12 +343,26 @@ test_es_cache_read_either_way(void **state)
         PAGE0 ", [{\"_source\": {\"a\": 1e999}}]]",
         PAGE0 ", [{\"_source\": {\"a\": 01}}]]",
         PAGE0 ", [{\"_source\": {\"a\": 1}}",
+        /* jansson's pages one at a time: a page's error waits for the
+         * rest of the text, which jansson's whole tree refuses first */
+        PAGE0 ", [{\"_source\": {\"a\": [1]}}], [{\"_source\": {\"f\": "
+        "\"\\u00e9\"}}], [{]",
+        PAGE0 ", 7, [{\"_source\": {\"f\": \"\xc3\xa9\"}}], [] x",
+        PAGE0 ", [{\"_id\": 1}], [{\"_source\": {\"f\": \"\xc3\xa9\"}}]]",
+        /* a NUL byte after a number: jansson's whole tree takes it */
+        "[[{\"_source\": {\"f\": \"\\u00e9\", \"a\": 1\0}}], []]",
+    };
+    static const size_t lens[] = {
+        [14] = sizeof("[[{\"_source\": {\"f\": \"\\u00e9\", \"a\": "
+                      "1\0}}], []]") - 1,
     };
     char *dir = tokio_test_mkdtemp(), path[4200];
 
     snprintf(path, sizeof(path), "%s/pages.json", dir);
     for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
-        tokio_test_write_file(path, texts[i], SIZE_MAX);
+        tokio_test_write_file(path, texts[i],
+                              i < sizeof(lens) / sizeof(lens[0]) && lens[i]
+                              ? lens[i] : SIZE_MAX);
         char *fast = output_of_cache(path, 1, 0, NULL);
         char *slow = output_of_cache(path, 1, 1, NULL);
         if (strcmp(fast, slow) != 0)
@@ -363,6 +379,10 @@ test_es_cache_read_either_way(void **state)
                 "0,1.0,7.0,5,0.5,True,\"x,\"\"y\"\"\nz\"\n"
                 "1,,-3.0,s,1e+16,,\n"
                 "2,,,,,,\xc3\xa9\n-- 0 ");
+        if (i == 10)
+            assert_contains(fast, "column 218: string or '}' expected near ']'");
+        if (i == 14)
+            assert_string_equal(fast, ",a,b,c,d,e,f\n0,1,,,,,\xc3\xa9\n-- 0 ");
         free(fast);
         free(slow);
     }
@@ -455,6 +475,235 @@ test_es_cache_json_one_page_at_a_time(void **state)
     /* out of memory anywhere */
     tokio_test_write_file(path, texts[0], SIZE_MAX);
     tokio_test_every_oom(json_cache_trial, path, tokio_test_oom_step());
+    tokio_test_rmtree(dir);
+    free(dir);
+}
+
+/* ---- the JSON form's pages without jansson's tree (es_hits.c) --------- */
+
+/* Page `text` written as the JSON form writes it, between "[" and "]":
+ * by es_hits.c (`fast`: *rc_out its answer, *used_out its bytes) or
+ * from jansson's tree of it, as tokio_es_pages_add() writes one. */
+static char *
+page_written(const char *text, size_t len, int fast, unsigned flags,
+             int *rc_out, size_t *used_out)
+{
+    char *buf = NULL;
+    size_t size = 0, hits = 0;
+    FILE *fp = open_memstream(&buf, &size);
+    struct tokio__jstream *js = tokio__jstream_open(fp, flags);
+
+    assert_non_null(js);
+    tokio__jstream_begin_list(js);
+    if (fast) {
+        *rc_out = tokio__es_hits_json_page(text, len, js, used_out, &hits);
+    } else {
+        json_error_t err;
+        json_t *page = json_loadb(text, len, JSON_DECODE_ANY |
+                                  JSON_DISABLE_EOF_CHECK, &err);
+
+        assert_non_null(page);
+        tokio__jstream_item(js);
+        tokio__jstream_value(js, page);
+        *rc_out = TOKIO_OK;
+        *used_out = (size_t)err.position;
+        json_decref(page);
+    }
+    tokio__jstream_end(js);
+    assert_int_equal(tokio__jstream_close(js), 0);
+    fclose(fp);
+    return buf;
+}
+
+/* The pages es_hits.c copies into the JSON stream come out as jansson's
+ * tree of them does, indented or not, with the page's length jansson
+ * reads; each thing outside its subset falls back, checked and written
+ * alike, with nothing written. */
+static void
+test_es_json_page_fast_or_fallback(void **state)
+{
+    (void)state;
+    static const char *const followed[] = {
+        "[{\"_source\": {}, \"_id\": \"x\"}]",
+        "[ {\"_id\": 1, \"_source\" :{\"a\": 1, \"b\": -2.5, \"c\": \"s\", "
+        "\"d\": true, \"e\": false, \"f\": null, \"g\": [], \"h\": {}, "
+        "\"i\": [1, [2, {\"j\": \"k\"}]], \"\": \"\"}} ]  ",
+        "[\n\t{\"_source\": {\"s\": \"a\\\"b\\\\c\\/d\\be\\ff\\ng\\rh\\ti\", "
+        "\"t\": \"\\\\\\\\\"}}\r\n]",
+        /* integers to int64's ends; reals strtod() rounds, tiny ones */
+        "[{\"_source\": {\"a\": 9223372036854775807, \"b\": "
+        "-9223372036854775808, \"c\": -0, \"d\": -0.0, \"e\": 1e-400, "
+        "\"f\": 1.7976931348623157e308, \"g\": 9007199254740993.0, "
+        "\"h\": 0.30000000000000004, \"i\": 1E5, \"j\": 2.5e-3, "
+        "\"k\": 123456789012345678901234567890.5}}]",
+        /* keys alike in their first, last and middle bytes, not equal */
+        "[{\"_source\": {\"ab\": 1, \"ba\": 2, \"aab\": 3, \"abb\": 4, "
+        "\"x\": {\"ab\": 5}, \"y\": {\"ab\": 6}}}]",
+        /* deep, short of the limit: the page is 1, its hits 2 */
+        "[{\"_source\": {\"d\": [[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]"
+        "]]]]]]]]]]]]]]}}]",
+    };
+    static const struct { const char *why, *text; } fallbacks[] = {
+        { "key twice in _source", "[{\"_source\": {\"a\": 1, \"b\": 2, "
+          "\"a\": 3}}]" },
+        { "key twice in a hit", "[{\"_id\": 1, \"_source\": {}, "
+          "\"_id\": 2}]" },
+        { "key twice deep", "[{\"_source\": {\"x\": [{\"z\": 1, \"z\": "
+          "1}]}}]" },
+        { "_source twice", "[{\"_source\": {}, \"_source\": {}}]" },
+        { "\\u escape", "[{\"_source\": {\"s\": \"\\u0041\"}}]" },
+        { "escaped key", "[{\"_source\": {\"\\n\": 1}}]" },
+        { "bad escape", "[{\"_source\": {\"s\": \"\\q\"}}]" },
+        { "beyond ASCII", "[{\"_source\": {\"s\": \"\xc3\xa9\"}}]" },
+        { "control byte", "[{\"_source\": {\"s\": \"\x01\"}}]" },
+        { "integer overflow", "[{\"_source\": {\"a\": "
+          "9223372036854775808}}]" },
+        { "real overflow", "[{\"_source\": {\"a\": 1e400}}]" },
+        { "NaN", "[{\"_source\": {\"a\": NaN}}]" },
+        { "leading zero", "[{\"_source\": {\"a\": 01}}]" },
+        { "too deep", "[{\"_source\": {\"d\": [[[[[[[[[[[[[[[[[[[[[[[[[[[["
+          "[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]}}]" },
+        { "page not a list", "{\"_source\": {}}" },
+        { "page of a number", "7" },
+        { "hit not an object", "[[1]]" },
+        { "hit without _source", "[{\"_id\": 1}]" },
+        { "empty hit", "[{}]" },
+        { "_source not an object", "[{\"_source\": [1]}]" },
+        { "_source null", "[{\"_source\": null}]" },
+        { "cut short", "[{\"_source\": {\"a\": 1}}" },
+        { "cut short in a string", "[{\"_source\": {\"a\": \"abc" },
+        { "trailing comma", "[{\"_source\": {\"a\": 1},}]" },
+        { "NUL byte", "[{\"_source\": {\"a\": \"\0\"}}]" },
+        { "literal cut", "[{\"_source\": {\"a\": tru}}]" },
+    };
+    char many[40000];
+    int rc, n = snprintf(many, sizeof(many), "[{\"_source\": {");
+
+    for (size_t i = 0; i < sizeof(followed) / sizeof(followed[0]); i++) {
+        for (unsigned flags = 0; flags <= 4; flags += 4) {
+            size_t used, want_used;
+            const size_t len = strlen(followed[i]);
+            char *fast = page_written(followed[i], len, 1, flags, &rc,
+                                      &used);
+            assert_int_equal(rc, TOKIO_OK);
+            char *slow = page_written(followed[i], len, 0, flags, &rc,
+                                      &want_used);
+            if (strcmp(fast, slow) != 0)
+                fail_msg("page %zu:\n%s\nbut jansson:\n%s", i, fast, slow);
+            assert_int_equal(used, want_used);
+            free(fast);
+            free(slow);
+        }
+    }
+    /* one by hand: what was read, and jansson's place for a repeat */
+    size_t used, hits;
+    char *fast = page_written(followed[1], strlen(followed[1]), 1, 0, &rc,
+                              &used);
+    assert_string_equal(fast, "[[{\"_id\": 1, \"_source\": {\"a\": 1, "
+                        "\"b\": -2.5, \"c\": \"s\", \"d\": true, \"e\": "
+                        "false, \"f\": null, \"g\": [], \"h\": {}, \"i\": "
+                        "[1, [2, {\"j\": \"k\"}]], \"\": \"\"}}]]");
+    assert_int_equal(used, strlen(followed[1]) - 2);
+    free(fast);
+    for (size_t i = 0; i < sizeof(fallbacks) / sizeof(fallbacks[0]); i++) {
+        const char *t = fallbacks[i].text;
+        size_t len = strlen(t) + (strstr(fallbacks[i].why, "NUL") != NULL
+                                  ? strlen(t + strlen(t) + 1) + 1 : 0);
+
+        if (tokio__es_hits_json_page(t, len, NULL, &used, &hits) !=
+            TOKIO__ES_HITS_FALLBACK)
+            fail_msg("%s: followed", fallbacks[i].why);
+        /* written, it writes nothing either */
+        char *out = page_written(t, len, 1, 0, &rc, &used);
+        if (rc != TOKIO__ES_HITS_FALLBACK)
+            fail_msg("%s: followed when written", fallbacks[i].why);
+        free(out);
+    }
+    /* a page too many keys open for the table of repeats */
+    for (int k = 0; k < 1100; k++)
+        n += snprintf(many + n, sizeof(many) - (size_t)n, "%s\"k%d\": %d",
+                      k ? ", " : "", k, k);
+    snprintf(many + n, sizeof(many) - (size_t)n, "}}]");
+    assert_int_equal(tokio__es_hits_json_page(many, strlen(many), NULL,
+                                              &used, &hits),
+                     TOKIO__ES_HITS_FALLBACK);
+    /* the empty page: followed, no hits, nothing written */
+    assert_int_equal(tokio__es_hits_json_page(" [ ] ,", 6, NULL, &used,
+                                              &hits), TOKIO_OK);
+    assert_int_equal(hits, 0);
+    assert_int_equal(used, 4);
+    fast = page_written("[]", 2, 1, 0, &rc, &used);
+    assert_string_equal(fast, "[]");
+    free(fast);
+}
+
+/* The JSON form of a cache where es_hits.c copies some pages and jansson
+ * reads others: the output as jansson's alone (tokio__es_hits_for_json
+ * 0) makes it and as written out by hand; errors the same both ways. */
+static void
+test_es_cache_json_fast_and_jansson_pages(void **state)
+{
+    (void)state;
+#define HIT "{\"_source\": {\"a\": 1}}"
+    static const char *const texts[] = {
+        /* fast, jansson's (\u), fast, jansson's (a repeat), an empty
+         * page, one never written */
+        "[[" HIT ", {\"_source\": {\"b\": \"x\\ny\"}}],\n [{\"_source\": "
+        "{\"s\": \"\\u00e9\"}}], [" HIT "], [{\"_source\": {\"a\": 1, "
+        "\"a\": 2.5}}], [], [{\"a\": 1, \"a\": 2}], 7]",
+        /* an empty page, then jansson's pages only checked */
+        "[[" HIT "], [], [{\"\\u00e9\": {\"x\": [1, 2, 3]}}], {\"n\": "
+        "[1e5]}]",
+        /* a falsy page jansson reads ends the pages too */
+        "[[" HIT "], null, [{\"_source\": {\"a\": 1}}]]",
+        "[[" HIT "], 0.0, [{\"a\": 1, \"a\": 2}]]",
+        /* errors after fast pages, in jansson's words */
+        "[[" HIT "], [{\"_id\": 1}]]",
+        "[[" HIT "], [{\"_source\": {\"a\": 1e400}}]]",
+        "[[" HIT "], [{\"_source\": {\"a\": 1}}",
+        "[[" HIT "], {\"a\": 1}]",
+        "[[" HIT "], [], [1, 2 3]]",
+        "[[" HIT "]\n\n] x",
+        "[[" HIT "],\n[" HIT "]\0, []]",
+        "[[" HIT "], [], [1]\0]",
+    };
+    static const size_t lens[] = {
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        sizeof("[[" HIT "],\n[" HIT "]\0, []]") - 1,
+        sizeof("[[" HIT "], [], [1]\0]") - 1,
+    };
+    char *dir = tokio_test_mkdtemp(), path[4200];
+
+    snprintf(path, sizeof(path), "%s/pages.json", dir);
+    for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+        tokio_test_write_file(path, texts[i], lens[i] ? lens[i] : SIZE_MAX);
+        char *fast = output_of_cache(path, 0, 0, NULL);
+        tokio__es_hits_for_json = 0;
+        char *slow = output_of_cache(path, 0, 0, NULL);
+        tokio__es_hits_for_json = 1;
+        if (strcmp(fast, slow) != 0)
+            fail_msg("case %zu:\n%s\nbut jansson's:\n%s", i, fast, slow);
+        if (i == 0)
+            assert_string_equal(fast,
+                "[[{\"_source\": {\"a\": 1}}, {\"_source\": {\"b\": "
+                "\"x\\ny\"}}], [{\"_source\": {\"s\": \"\\u00e9\"}}], "
+                "[{\"_source\": {\"a\": 1}}], [{\"_source\": {\"a\": "
+                "2.5}}]]-- 0 ");
+        if (i == 4)
+            assert_contains(fast, "page 1: hit 0 has no object _source");
+        if (i == 10)
+            assert_contains(fast, "line 2 column 24: NUL byte");
+        free(fast);
+        free(slow);
+    }
+#undef HIT
+    /* the hits counted either way */
+    struct tokio_es_pages *p = NULL;
+    tokio_test_write_file(path, texts[0], SIZE_MAX);
+    assert_int_equal(tokio_es_pages_new_json(&p, 0), 0);
+    assert_int_equal(tokio_es_from_cache(path, tokio_es_pages_add, p), 0);
+    assert_int_equal(tokio_es_pages_count(p), 5);
+    tokio_es_pages_free(p);
     tokio_test_rmtree(dir);
     free(dir);
 }
@@ -761,6 +1010,8 @@ main(void)
         cmocka_unit_test(test_es_cache_read_either_way),
         cmocka_unit_test(test_es_cache_keys_near_field_names),
         cmocka_unit_test(test_es_cache_json_one_page_at_a_time),
+        cmocka_unit_test(test_es_json_page_fast_or_fallback),
+        cmocka_unit_test(test_es_cache_json_fast_and_jansson_pages),
         cmocka_unit_test(test_es_pages_refuse_what_has_no_table),
         cmocka_unit_test(test_es_json_pages_as_written),
         cmocka_unit_test(test_es_survives_every_oom),
