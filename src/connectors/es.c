@@ -820,6 +820,8 @@ struct tokio_es_pages {
     size_t n_fields;
     struct column cols[MAX_FIELDS];
     size_t hits;
+    char number[24];                /* hits in decimal, at its end */
+    size_t number_len;
     char *row;                      /* the CSV row being made */
     size_t row_len, row_cap;
 };
@@ -927,6 +929,39 @@ static const unsigned char text_class[256] = {
     [(unsigned char)END] = 2,
 };
 
+#define ONES UINT64_C(0x0101010101010101)
+#define HIGHS UINT64_C(0x8080808080808080)
+
+/* Whether s[0..n) may hold a byte of text_class: a control byte, a comma
+ * or a quote, looked for eight bytes a word (the last word overlapping
+ * the one before; shorter texts a byte at a time). */
+static int
+maybe_special(const char *s, size_t n)
+{
+    uint64_t any = 0;
+
+    if (n < 8) {
+        for (size_t i = 0; i < n; i++)
+            any |= (unsigned char)s[i] < 0x20 || s[i] == ',' || s[i] == '"';
+        return any != 0;
+    }
+    for (size_t i = 0;; i += 8) {
+        uint64_t w, c, q;
+
+        if (i > n - 8)
+            i = n - 8;
+        memcpy(&w, s + i, 8);
+        c = w ^ (ONES * ',');
+        q = w ^ (ONES * '"');
+        /* the high bit of a byte below 0x20 (not 0x80 and up), a comma
+         * or a quote: exact, as no byte is taken for another */
+        any |= ((w - ONES * 0x20) & ~w) | ((c - ONES) & ~c) |
+               ((q - ONES) & ~q);
+        if (i == n - 8)
+            return (any & HIGHS) != 0;
+    }
+}
+
 /* A text cell at o (room for 3 n + 2 bytes), its bytes 1..3 escaped for
  * the copy; returns the end. */
 static char *
@@ -935,6 +970,10 @@ put_text(char *o, const char *s, size_t n)
     unsigned cls = 0;
     size_t i;
 
+    if (!maybe_special(s, n)) {
+        memcpy(o, s, n);
+        return o + n;
+    }
     for (i = 0; i < n; i++)
         cls |= text_class[(unsigned char)s[i]];
     if (cls == 0) {
@@ -1022,6 +1061,32 @@ put_cell(struct tokio_es_pages *p, char *o, size_t f,
     return NULL;
 }
 
+/* The next row's number (p->hits, counted up in decimal) at o; returns
+ * the end. */
+static char *
+row_number(struct tokio_es_pages *p, char *o)
+{
+    char *end = p->number + sizeof(p->number), *d = end - 1, *first;
+
+    if (p->number_len == 0) {
+        *d = '0';
+        p->number_len = 1;
+    }
+    first = end - p->number_len;
+    memcpy(o, first, p->number_len);
+    o += p->number_len;
+    p->hits++;
+    while (d >= first && *d == '9')
+        *d-- = '0';
+    if (d < first) {
+        *d = '1';
+        p->number_len++;
+    } else {
+        ++*d;
+    }
+    return o;
+}
+
 /* One CSV row: the hit's number, then its cells; room made at once for
  * all of it, unless a text is longer than a cell's share. */
 static int
@@ -1032,7 +1097,7 @@ put_row(struct tokio_es_pages *p, const struct tokio__es_value *v,
 
     if (row_room(p, p->row_len, 24 + p->n_fields * CELL_MAX) < 0)
         return TOKIO_ENOMEM;
-    o = int_text(p->row + p->row_len, (int64_t)p->hits++);
+    o = row_number(p, p->row + p->row_len);
     for (size_t f = 0; f < p->n_fields; f++) {
         if (v[f].kind == TOKIO__ES_STRING && 3 * v[f].len + 3 > CELL_MAX) {
             size_t at = (size_t)(o - p->row);
@@ -1068,6 +1133,7 @@ pages_reset(void *pages)
     struct tokio_es_pages *p = pages;
 
     p->hits = 0;
+    p->number_len = 0;
     p->row_len = 0;
     memset(p->cols, 0, sizeof(p->cols));
     if (fflush(p->spool) != 0 || ftruncate(fileno(p->spool), 0) != 0 ||

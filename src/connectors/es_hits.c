@@ -146,6 +146,30 @@ ws(struct reader *r)
     r->p = skip_ws(r->p, r->end);
 }
 
+/* Past a string's plain bytes from p: to the first quote, backslash,
+ * control byte or byte beyond ASCII, or `end`; eight bytes a word. */
+static inline const unsigned char *
+plain_run(const unsigned char *p, const unsigned char *end)
+{
+#if WORDS
+    while (end - p >= 8) {
+        /* the high bit of the first byte below 0x20, a quote, a
+         * backslash or one of 0x80 and more: no subtraction borrows
+         * before it; above it the bits may be wrong */
+        uint64_t w = word_at(p);
+        uint64_t m = ((w - ONES * 0x20) | ((w ^ (ONES * '"')) - ONES) |
+                      ((w ^ (ONES * '\\')) - ONES) | w) & HIGHS;
+
+        if (m != 0)
+            return p + FIRST_BYTE(m);
+        p += 8;
+    }
+#endif
+    while (p < end && (cls[*p] & P))
+        p++;
+    return p;
+}
+
 /* From after a string's opening quote to after its closing one: its raw
  * bytes; *esc when they hold a short escape.  0, or FB. */
 static inline int
@@ -156,32 +180,12 @@ string(struct reader *r, const unsigned char **start, size_t *len, int *esc)
     *esc = 0;
     *start = p;
     for (;;) {
-#if WORDS
-        /* eight bytes at a time to the first quote, backslash, control
-         * byte or byte beyond ASCII */
-        while (end - p >= 8) {
-            /* the high bit of the first byte below 0x20, a quote, a
-             * backslash or one of 0x80 and more: no subtraction borrows
-             * before it; above it the bits may be wrong */
-            uint64_t w = word_at(p);
-            uint64_t m = ((w - ONES * 0x20) | ((w ^ (ONES * '"')) - ONES) |
-                          ((w ^ (ONES * '\\')) - ONES) | w) & HIGHS;
-
-            if (m != 0) {
-                p += FIRST_BYTE(m);
-                break;
-            }
-            p += 8;
-        }
-#endif
-        while (p < end && (cls[*p] & P))
-            p++;
-        if (p == end || (*p != '"' && *p != '\\'))
-            return FB;      /* control byte, beyond ASCII, or cut short */
-        if (*p == '"')
+        p = plain_run(p, end);
+        if (p < end && *p == '"')
             break;
-        if (end - p < 2 || memchr("\"\\/bfnrt", p[1], 8) == NULL)
-            return FB;
+        if (p == end || *p != '\\' || end - p < 2 ||
+            memchr("\"\\/bfnrt", p[1], 8) == NULL)
+            return FB;      /* control byte, beyond ASCII, cut short */
         *esc = 1;
         p += 2;
     }
@@ -424,6 +428,55 @@ next(struct reader *r, unsigned char close)
     return 0;
 }
 
+/*
+ * The separator between the members of one list or object, as the text
+ * laid out the first: the comma, the white space that followed the
+ * opening bracket, the byte after it (json.dump(indent=4): ",\n" and
+ * the indentation, then the key's quote or the hit's brace).  Compared as
+ * four words under masks; len 0: not learned (a longer run).
+ */
+struct sep {
+    uint64_t w[4], m[4];
+    size_t len;                 /* bytes compared, at most 32 */
+};
+
+/* `s` from an opening bracket's run of white space, from q to r->p. */
+static inline void
+sep_learn(struct sep *s, const struct reader *r, const unsigned char *q)
+{
+    unsigned char b[32] = { 0 }, m[32] = { 0 };
+    size_t n = (size_t)(r->p - q) + 2;
+
+    s->len = 0;
+    if (!WORDS || r->p == r->end || n > sizeof(b))
+        return;
+    b[0] = ',';
+    memcpy(b + 1, q, n - 2);
+    b[n - 1] = *r->p;
+    memset(m, 0xff, n);
+    memcpy(s->w, b, sizeof(b));
+    memcpy(s->m, m, sizeof(m));
+    s->len = n;
+}
+
+/* next() where the text repeats the separator `s` learned: the same
+ * answer (0, at the byte after it) with four word compares. */
+static inline int
+next_sep(struct reader *r, unsigned char close, const struct sep *s)
+{
+    const unsigned char *p = r->p;
+
+    if (s->len != 0 && r->end - p >= 32 &&
+        (((word_at(p) ^ s->w[0]) & s->m[0]) |
+         ((word_at(p + 8) ^ s->w[1]) & s->m[1]) |
+         ((word_at(p + 16) ^ s->w[2]) & s->m[2]) |
+         ((word_at(p + 24) ^ s->w[3]) & s->m[3])) == 0) {
+        r->p = p + s->len - 1;
+        return 0;
+    }
+    return next(r, close);
+}
+
 /* Any JSON value, checked and passed over. */
 static int
 skip(struct reader *r, int depth)
@@ -562,7 +615,8 @@ field_value(struct reader *r, size_t f)
 static int
 source(struct reader *r, int depth)
 {
-    const unsigned char *k;
+    const unsigned char *k, *q;
+    struct sep s;
     size_t len;
     int f, rc;
 
@@ -573,11 +627,13 @@ source(struct reader *r, int depth)
         r->strings_len = 0;
     }
     r->p++;
+    q = r->p;
     ws(r);
     if (r->p < r->end && *r->p == '}') {
         r->p++;
         return 0;
     }
+    sep_learn(&s, r, q);
     do {
         if (key(r, &k, &len) < 0)
             return FB;
@@ -591,7 +647,7 @@ source(struct reader *r, int depth)
         }
         if (rc < 0)
             return rc;
-    } while ((rc = next(r, '}')) == 0);
+    } while ((rc = next_sep(r, '}', &s)) == 0);
     return rc < 0 ? FB : 0;
 }
 
@@ -599,16 +655,19 @@ source(struct reader *r, int depth)
 static int
 hit(struct reader *r, int depth)
 {
-    const unsigned char *k;
+    const unsigned char *k, *q;
+    struct sep s;
     size_t len;
     int got = 0, rc;
 
     if (r->p == r->end || *r->p != '{')
         return FB;
     r->p++;
+    q = r->p;
     ws(r);
     if (r->p < r->end && *r->p == '}')
         return FB;
+    sep_learn(&s, r, q);
     do {
         if (key(r, &k, &len) < 0)
             return FB;
@@ -621,7 +680,7 @@ hit(struct reader *r, int depth)
         }
         if (rc < 0)
             return rc;
-    } while ((rc = next(r, '}')) == 0);
+    } while ((rc = next_sep(r, '}', &s)) == 0);
     if (rc < 0 || !got)
         return FB;
     if (r->extract)
@@ -732,13 +791,16 @@ pass(struct reader *r, const char *text, size_t len, struct hand *h)
             }
             if (r->p == r->end || *r->p != '[')
                 return FB;      /* not a list: jansson's tree decides */
-            r->p++;
+            const unsigned char *q = ++r->p;
+            struct sep s;
+
             ws(r);
             if (r->p < r->end && *r->p == ']') {
                 r->p++;
                 stopped = 1;    /* an empty page ends the pages */
                 continue;
             }
+            sep_learn(&s, r, q);
             size_t i = 0;
             do {
                 if ((rc = hit(r, 2)) < 0)
@@ -757,7 +819,7 @@ pass(struct reader *r, const char *text, size_t len, struct hand *h)
                     }
                 }
                 i++;
-            } while ((rc = next(r, ']')) == 0);
+            } while ((rc = next_sep(r, ']', &s)) == 0);
             if (rc < 0)
                 return FB;
             page++;
@@ -802,22 +864,24 @@ static int
 response_hits(struct reader *r, tokio__es_hit_fn fn, void *payload,
               size_t *n_out)
 {
+    const unsigned char *q = ++r->p;
+    struct sep s;
     size_t i = 0;
     int rc;
 
-    r->p++;
     ws(r);
     if (r->p < r->end && *r->p == ']') {
         r->p++;
         return 0;
     }
+    sep_learn(&s, r, q);
     do {
         if ((rc = hit(r, 3)) < 0)
             return rc;
         if (fn != NULL && (rc = fn(r->row, i, payload)) < 0)
             return rc;
         *n_out = ++i;
-    } while ((rc = next(r, ']')) == 0);
+    } while ((rc = next_sep(r, ']', &s)) == 0);
     return rc < 0 ? FB : 0;
 }
 
