@@ -41,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -814,7 +815,10 @@ struct column {
 };
 
 struct tokio_es_pages {
-    FILE *spool;
+    FILE *spool;                    /* the output itself when direct */
+    int direct;
+    int marked;                     /* MARK written: the copy unmarks */
+    long header_len;                /* direct: the header's bytes */
     struct tokio__jstream *js;      /* JSON form */
     const char *const *fields;      /* CSV form */
     size_t n_fields;
@@ -878,6 +882,53 @@ tokio_es_pages_new_csv(struct tokio_es_pages **out,
     return TOKIO_OK;
 }
 
+/* The CSV form's header line to fp. */
+static void
+put_header(const struct tokio_es_pages *p, FILE *fp)
+{
+    putc(',', fp);
+    for (size_t f = 0; f < p->n_fields; f++) {
+        if (f > 0)
+            putc(',', fp);
+        tokio_csv_write_field(fp, p->fields[f], strlen(p->fields[f]));
+    }
+    putc('\n', fp);
+}
+
+int
+tokio_es_pages_new_csv_to(struct tokio_es_pages **out,
+                          const char *const *fields, size_t n_fields,
+                          FILE *to)
+{
+    struct tokio_es_pages *p;
+    struct stat st;
+    int rc, fd = to != NULL ? fileno(to) : -1;
+    char c;
+
+    /* a regular file, at its start, that reads back (O_RDWR) */
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+        ftell(to) != 0 || lseek(fd, 0, SEEK_CUR) != 0 ||
+        pread(fd, &c, 1, 0) < 0)
+        return tokio_es_pages_new_csv(out, fields, n_fields);
+    if (n_fields > MAX_FIELDS)
+        return tokio__error(TOKIO_EINVAL, "%zu fields are more than %d",
+                            n_fields, MAX_FIELDS);
+    if ((p = tokio__calloc(1, sizeof(*p))) == NULL)
+        return tokio__error(TOKIO_ENOMEM, "out of memory keeping pages");
+    p->spool = to;
+    p->direct = 1;
+    p->fields = fields;
+    p->n_fields = n_fields;
+    put_header(p, to);
+    if ((rc = tokio__write_check(to, "cannot write CSV")) < 0 ||
+        (p->header_len = ftell(to)) < 0) {
+        tokio_es_pages_free(p);
+        return rc < 0 ? rc : tokio__error(TOKIO_EIO, "cannot write CSV: %m");
+    }
+    *out = p;
+    return TOKIO_OK;
+}
+
 size_t
 tokio_es_pages_count(const struct tokio_es_pages *p)
 {
@@ -916,8 +967,9 @@ flush_rows(struct tokio_es_pages *p)
 
     p->row_len = 0;
     if (n > 0 && fwrite(p->row, 1, n, p->spool) != n)
-        return tokio__write_check(p->spool, "cannot write a temporary file "
-                                  "of pages");
+        return tokio__write_check(p->spool, p->direct ? "cannot write CSV"
+                                  : "cannot write a temporary file of "
+                                  "pages");
     return TOKIO_OK;
 }
 
@@ -965,7 +1017,7 @@ maybe_special(const char *s, size_t n)
 /* A text cell at o (room for 3 n + 2 bytes), its bytes 1..3 escaped for
  * the copy; returns the end. */
 static char *
-put_text(char *o, const char *s, size_t n)
+put_text(char *o, const char *s, size_t n, int *marked)
 {
     unsigned cls = 0;
     size_t i;
@@ -988,6 +1040,7 @@ put_text(char *o, const char *s, size_t n)
         } else if (s[i] >= MARK && s[i] <= END) {
             *o++ = MARK;
             *o++ = '\0';
+            *marked = 1;
         }
         *o++ = s[i];
     }
@@ -1026,7 +1079,7 @@ put_cell(struct tokio_es_pages *p, char *o, size_t f,
     switch (v->kind) {
     case TOKIO__ES_STRING:
         c->other = 1;
-        return put_text(o, v->s, v->len);
+        return put_text(o, v->s, v->len, &p->marked);
     case TOKIO__ES_ABSENT:
     case TOKIO__ES_NULL:
         c->missing = 1;
@@ -1035,6 +1088,7 @@ put_cell(struct tokio_es_pages *p, char *o, size_t f,
         c->integer = 1;
         if (c->other)
             return int_text(o, v->i);
+        p->marked = 1;
         *o++ = MARK;
         *o++ = (char)(f + 1);
         o += tokio__repr_double(o, (double)v->i);
@@ -1135,11 +1189,14 @@ pages_reset(void *pages)
     p->hits = 0;
     p->number_len = 0;
     p->row_len = 0;
+    p->marked = 0;
     memset(p->cols, 0, sizeof(p->cols));
     if (fflush(p->spool) != 0 || ftruncate(fileno(p->spool), 0) != 0 ||
         fseek(p->spool, 0, SEEK_SET) != 0)
         return tokio__error(TOKIO_EIO, "cannot write a temporary file of "
                             "pages: %m");
+    if (p->direct)
+        put_header(p, p->spool);
     return TOKIO_OK;
 }
 
@@ -1181,59 +1238,122 @@ tokio_es_pages_add(const json_t *hits, size_t page, void *pages)
         if ((rc = put_row(p, v, h)) < 0)
             return rc;
     }
-    return tokio__write_check(p->spool, "cannot write a temporary file of "
-                              "pages");
+    return tokio__write_check(p->spool, p->direct ? "cannot write CSV"
+                              : "cannot write a temporary file of pages");
 }
 
-/* Copy the CSV from the temporary file, keeping each marked integer's
- * form its column calls for. */
+/* Where the marks of the temporary file are, from one block to the
+ * next. */
+struct unmark {
+    int state;          /* 0 text, 1 after MARK, 2 literal, 3 real text,
+                           4 integer text */
+    int as_real;
+};
+
+/* in[0..n) with each marked integer in the form its column calls for,
+ * and escaped bytes as they were, to out (room for n; `in` itself will
+ * do: what is written never passes what is read); returns the bytes
+ * out. */
+static size_t
+unmark(const struct tokio_es_pages *p, struct unmark *u, const char *in,
+       size_t n, char *out)
+{
+    size_t o = 0;
+
+    for (size_t i = 0; i < n;) {
+        if (u->state == 0) {
+            const char *m = memchr(in + i, MARK, n - i);
+            size_t run = m ? (size_t)(m - (in + i)) : n - i;
+
+            memmove(out + o, in + i, run);
+            o += run;
+            i += run;
+            if (m != NULL) {
+                u->state = 1;
+                i++;
+            }
+            continue;
+        }
+        char ch = in[i++];
+        if (u->state == 1) {
+            if (ch == '\0') {
+                u->state = 2;
+            } else {
+                const struct column *c = &p->cols[(unsigned char)ch - 1];
+                u->as_real = !c->other && (c->real || c->missing);
+                u->state = 3;
+            }
+        } else if (u->state == 2) {
+            out[o++] = ch;
+            u->state = 0;
+        } else if (ch == ALT) {
+            u->state = 4;
+        } else if (ch == END) {
+            u->state = 0;
+        } else if ((u->state == 3) == u->as_real) {
+            out[o++] = ch;
+        }
+    }
+    return o;
+}
+
+/* Copy the CSV from the temporary file to fp, unmarked where marked. */
 static int
 copy_csv(struct tokio_es_pages *p, FILE *fp)
 {
     char buf[1 << 16];
+    struct unmark u = { 0, 0 };
     size_t n;
-    int state = 0, as_real = 0;     /* 0 text, 1 after MARK, 2 literal,
-                                       3 real text, 4 integer text */
 
     while ((n = fread(buf, 1, sizeof(buf), p->spool)) > 0) {
-        for (size_t i = 0; i < n;) {
-            if (state == 0) {
-                const char *m = memchr(buf + i, MARK, n - i);
-                size_t run = m ? (size_t)(m - (buf + i)) : n - i;
-
-                fwrite(buf + i, 1, run, fp);
-                i += run;
-                if (m != NULL) {
-                    state = 1;
-                    i++;
-                }
-                continue;
-            }
-            char ch = buf[i++];
-            if (state == 1) {
-                if (ch == '\0') {
-                    state = 2;
-                } else {
-                    const struct column *c =
-                        &p->cols[(unsigned char)ch - 1];
-                    as_real = !c->other && (c->real || c->missing);
-                    state = 3;
-                }
-            } else if (state == 2) {
-                putc(ch, fp);
-                state = 0;
-            } else if (ch == ALT) {
-                state = 4;
-            } else if (ch == END) {
-                state = 0;
-            } else if ((state == 3) == as_real) {
-                putc(ch, fp);
-            }
+        if (!p->marked) {
+            fwrite(buf, 1, n, fp);
+        } else {
+            fwrite(buf, 1, unmark(p, &u, buf, n, buf), fp);
         }
     }
     if (ferror(p->spool))
         return tokio__error(TOKIO_EIO, "cannot read back a temporary file of "
                             "pages");
+    return TOKIO_OK;
+}
+
+/* The direct form's end: its rows unmarked in place (unmarking only
+ * shortens, so what is written never passes what is read), or `""` for
+ * no hits at all. */
+static int
+finish_direct(struct tokio_es_pages *p)
+{
+    char buf[1 << 16];
+    struct unmark u = { 0, 0 };
+    FILE *fp = p->spool;
+    int fd = fileno(fp);
+    off_t r = p->header_len, w = r;
+    ssize_t n;
+    int rc;
+
+    if ((rc = flush_rows(p)) < 0)
+        return rc;
+    if (fflush(fp) != 0)
+        return tokio__write_check(fp, "cannot write CSV");
+    if (p->hits == 0) {
+        if (ftruncate(fd, 0) != 0 || fseek(fp, 0, SEEK_SET) != 0)
+            return tokio__error(TOKIO_EIO, "cannot write CSV: %m");
+        fputs("\"\"\n", fp);
+        return tokio__write_check(fp, "cannot write CSV");
+    }
+    if (!p->marked)
+        return TOKIO_OK;
+    while ((n = pread(fd, buf, sizeof(buf), r)) > 0) {
+        size_t m = unmark(p, &u, buf, (size_t)n, buf);
+
+        if (pwrite(fd, buf, m, w) != (ssize_t)m)
+            return tokio__error(TOKIO_EIO, "cannot write CSV: %m");
+        r += n;
+        w += (off_t)m;
+    }
+    if (n < 0 || ftruncate(fd, w) != 0 || fseek(fp, 0, SEEK_END) != 0)
+        return tokio__error(TOKIO_EIO, "cannot write CSV: %m");
     return TOKIO_OK;
 }
 
@@ -1244,6 +1364,8 @@ tokio_es_pages_write(struct tokio_es_pages *p, FILE *fp)
     size_t n;
     int rc;
 
+    if (p->direct && fp == p->spool)
+        return finish_direct(p);
     if (p->js != NULL) {
         tokio__jstream_end(p->js);
         rc = tokio__jstream_close(p->js);
@@ -1260,13 +1382,7 @@ tokio_es_pages_write(struct tokio_es_pages *p, FILE *fp)
         return tokio__error(TOKIO_EIO, "cannot read back a temporary file of "
                             "pages: %m");
     if (p->js == NULL && p->fields != NULL) {
-        putc(',', fp);
-        for (size_t f = 0; f < p->n_fields; f++) {
-            if (f > 0)
-                putc(',', fp);
-            tokio_csv_write_field(fp, p->fields[f], strlen(p->fields[f]));
-        }
-        putc('\n', fp);
+        put_header(p, fp);
         if ((rc = copy_csv(p, fp)) < 0)
             return rc;
     } else {
@@ -1286,7 +1402,7 @@ tokio_es_pages_free(struct tokio_es_pages *p)
         return;
     if (p->js != NULL)
         tokio__jstream_close(p->js);
-    if (p->spool != NULL)
+    if (p->spool != NULL && !p->direct)
         fclose(p->spool);
     free(p->row);
     free(p);
