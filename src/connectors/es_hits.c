@@ -62,6 +62,18 @@
 #define MAX_NUMBER 128          /* longer number tokens: jansson's */
 #define SLOTS 256               /* of the fields' table, a power of 2 */
 
+/*
+ * A field's key as json.dump() writes it, from its quote to the space
+ * after its colon ("name": ), as three words under masks, for
+ * known_key(); len 0: none (a name of more than 20 bytes, or one that is
+ * not plain text).
+ */
+struct key_pat {
+    uint64_t w[3], m[3];
+    size_t len;
+    int next;                   /* the next field of its by4 slot, -1 */
+};
+
 struct reader {
     const unsigned char *p, *end;
     const char *const *fields;
@@ -69,6 +81,8 @@ struct reader {
     size_t field_len[TOKIO__ES_HITS_MAX_FIELDS];
     uint64_t field_word[TOKIO__ES_HITS_MAX_FIELDS][2];  /* 16 bytes, 0s */
     unsigned char slot[SLOTS];  /* field + 1 by key_hash(), 0: none */
+    struct key_pat pat[TOKIO__ES_HITS_MAX_FIELDS];
+    signed char by4[SLOTS];     /* field + 1 by pat_hash(), 0: none */
     int extract;                /* second pass: values and strings */
     uint64_t seen;              /* fields met in this _source */
     struct tokio__es_value row[TOKIO__ES_HITS_MAX_FIELDS];
@@ -115,6 +129,23 @@ word_at(const unsigned char *p)
 #else
 #define WORDS 0
 #endif
+
+/* The index of the lowest bit set in b (not 0). */
+static inline size_t
+ctz64(uint64_t b)
+{
+#if defined(__GNUC__)
+    return (size_t)__builtin_ctzll(b);
+#else
+    size_t n = 0;
+
+    while (!(b & 1)) {
+        b >>= 1;
+        n++;
+    }
+    return n;
+#endif
+}
 
 /* Past white space from p: json.dump(indent=4)'s runs of spaces eight
  * bytes at a time. */
@@ -574,6 +605,65 @@ field_of(const struct reader *r, const unsigned char *k, size_t len)
     }
 }
 
+/* Where a key's pattern is found: by the four bytes after its quote. */
+static size_t
+pat_hash(const unsigned char *p)
+{
+    uint32_t k;
+
+    memcpy(&k, p + 1, 4);
+    return (size_t)((k * UINT32_C(0x9e3779b1)) >> 24) & (SLOTS - 1);
+}
+
+/* Field f's key pattern (its name `name`, len bytes), where it has one. */
+static void
+pat_of(struct reader *r, size_t f, const char *name, size_t len)
+{
+    unsigned char b[24] = { 0 }, m[24] = { 0 };
+    struct key_pat *k = &r->pat[f];
+
+    k->len = 0;
+    k->next = -1;
+    if (!WORDS || len < 1 || len + 4 > sizeof(b))
+        return;
+    for (size_t i = 0; i < len; i++)
+        if (!(cls[(unsigned char)name[i]] & P))
+            return;     /* not plain: key() and field_of() */
+    b[0] = '"';
+    memcpy(b + 1, name, len);
+    memcpy(b + 1 + len, "\": ", 3);
+    memset(m, 0xff, len + 4);
+    memcpy(k->w, b, sizeof(b));
+    memcpy(k->m, m, sizeof(m));
+    k->len = len + 4;
+    size_t h = pat_hash(b);
+    k->next = r->by4[h] - 1;
+    r->by4[h] = (signed char)(f + 1);
+}
+
+/* At a key's quote: the field it names where the text holds one of the
+ * fields' patterns and no white space after it, r->p then past it (as
+ * key() and field_of() would have it); else -1, r->p as it was. */
+static inline int
+known_key(struct reader *r)
+{
+    const unsigned char *p = r->p;
+
+    if (r->end - p < 32)
+        return -1;
+    uint64_t w0 = word_at(p), w1 = word_at(p + 8), w2 = word_at(p + 16);
+    for (int f = r->by4[pat_hash(p)] - 1; f >= 0; f = r->pat[f].next) {
+        const struct key_pat *k = &r->pat[f];
+
+        if ((((w0 ^ k->w[0]) & k->m[0]) | ((w1 ^ k->w[1]) & k->m[1]) |
+             ((w2 ^ k->w[2]) & k->m[2])) == 0 && !(cls[p[k->len]] & W)) {
+            r->p = p + k->len;
+            return f;
+        }
+    }
+    return -1;
+}
+
 /* A field asked for: a string, number, true, false or null. */
 static int
 field_value(struct reader *r, size_t f)
@@ -620,12 +710,11 @@ source(struct reader *r, int depth)
     size_t len;
     int f, rc;
 
+    /* the fields the hit before set (and only they) absent again */
+    for (uint64_t b = r->seen; b != 0; b &= b - 1)
+        r->row[ctz64(b)].kind = TOKIO__ES_ABSENT;
     r->seen = 0;
-    if (r->extract) {
-        for (size_t i = 0; i < r->n_fields; i++)
-            r->row[i].kind = TOKIO__ES_ABSENT;
-        r->strings_len = 0;
-    }
+    r->strings_len = 0;
     r->p++;
     q = r->p;
     ws(r);
@@ -635,9 +724,14 @@ source(struct reader *r, int depth)
     }
     sep_learn(&s, r, q);
     do {
-        if (key(r, &k, &len) < 0)
+        if ((f = known_key(r)) >= 0) {
+            /* a field's key as json.dump() writes it */
+        } else if (key(r, &k, &len) < 0) {
             return FB;
-        if ((f = field_of(r, k, len)) < 0) {
+        } else {
+            f = field_of(r, k, len);
+        }
+        if (f < 0) {
             rc = skip(r, depth + 1);
         } else if (r->seen & (1ULL << f)) {
             return FB;  /* jansson keeps the last: not followed here */
@@ -684,9 +778,12 @@ hit(struct reader *r, int depth)
     if (rc < 0 || !got)
         return FB;
     if (r->extract)
-        for (size_t f = 0; f < r->n_fields; f++)
+        for (uint64_t b = r->seen; b != 0; b &= b - 1) {
+            size_t f = ctz64(b);
+
             if (r->row[f].kind == TOKIO__ES_STRING)
                 r->row[f].s = r->strings + r->str_off[f];
+        }
     return 0;
 }
 
@@ -719,6 +816,7 @@ reader_new(struct reader **out, const char *const *fields, size_t n_fields)
              r->slot[i] != 0; i = (i + 1) & (SLOTS - 1))
             ;
         r->slot[i] = (unsigned char)(f + 1);
+        pat_of(r, f, fields[f], len);
     }
     *out = r;
     return 0;
