@@ -288,6 +288,46 @@ keep_string(struct reader *r, size_t f, const unsigned char *s, size_t len,
     return 0;
 }
 
+#if WORDS
+/* How many of the first bytes of w (in memory order) are digits, 0 to 8:
+ * a carry of w + 6s leaves a byte only above one that is no digit. */
+static inline size_t
+digits_in(uint64_t w)
+{
+    uint64_t t = ((w & (ONES * 0xf0)) ^ (ONES * '0')) |
+                 (((w + ONES * 6) & (ONES * 0xf0)) ^ (ONES * '0'));
+    uint64_t nz = (((t & ~HIGHS) + ~HIGHS) | t) & HIGHS;
+
+    return nz == 0 ? 8 : FIRST_BYTE(nz);
+}
+
+/* The value of the digits of w (eight, the first in the lowest byte; a
+ * byte of 0 for a leading zero): pairs, then fours, then the eight, by
+ * multiplying within the word. */
+static inline uint64_t
+value_of_8(uint64_t w)
+{
+    w = (w * 10 + (w >> 8)) & UINT64_C(0x00ff00ff00ff00ff);
+    w = (w * 100 + (w >> 16)) & UINT64_C(0x0000ffff0000ffff);
+    return (w * 10000 + (w >> 32)) & UINT64_C(0xffffffff);
+}
+
+/* The value of the first n (1 to 8) bytes of w, digits: moved to the top
+ * of the word, zeros below. */
+static inline uint64_t
+value_of_first(uint64_t w, size_t n)
+{
+    return value_of_8((w - ONES * '0') << (64 - 8 * n));
+}
+
+static const uint64_t pow10_u64[] = {
+    1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u,
+    100000000u, 1000000000u, 10000000000u, 100000000000u,
+    1000000000000u, 10000000000000u, 100000000000000u,
+    1000000000000000u, 10000000000000000u, 100000000000000000u,
+};
+#endif
+
 /*
  * A number as jansson's lexer takes it: an integer (no fraction or
  * exponent) within int64_t, or a real that does not overflow.  With
@@ -314,10 +354,21 @@ number(struct reader *r, struct tokio__es_value *out)
         int_digits = 1;
     } else {
         const unsigned char *first = p;
+        size_t n = 8;
 
+#if WORDS
+        /* up to seven digits from one word, without a loop */
+        if (end - p >= 8)
+            n = digits_in(word_at(p));
+        if (n < 8) {
+            m = value_of_first(word_at(p), n);
+            p += n;
+            first = p;  /* the loops below: nothing more */
+        }
+#endif
         while (p < end && IS_DIGIT(*p))
             p++;
-        int_digits = (int)(p - first);
+        int_digits = n < 8 ? (int)n : (int)(p - first);
         /* 19 digits cannot overflow 64 bits; more keep what fits */
         for (const unsigned char *d = first; d < p; d++) {
             unsigned v = (unsigned)(*d - '0');
@@ -343,13 +394,21 @@ number(struct reader *r, struct tokio__es_value *out)
             if ((w & (ONES * 0xf0)) != ONES * '0' ||
                 ((w + ONES * 6) & (ONES * 0xf0)) != ONES * '0')
                 break;
-            w -= ONES * '0';
-            w = (w * 10 + (w >> 8)) & UINT64_C(0x00ff00ff00ff00ff);
-            w = (w * 100 + (w >> 16)) & UINT64_C(0x0000ffff0000ffff);
-            w = (w * 10000 + (w >> 32)) & UINT64_C(0xffffffff);
-            m = m * 100000000u + w;
+            m = m * 100000000u + value_of_8(w - ONES * '0');
             e10 -= 8;
             p += 8;
+        }
+        /* then the last one to seven digits at once where m takes them
+         * all (below 10^17 before the last, as the loop below) */
+        if (end - p >= 8) {
+            uint64_t w = word_at(p);
+            size_t n = digits_in(w);
+
+            if (n > 0 && n < 8 && m < pow10_u64[17 - n]) {
+                m = m * pow10_u64[n] + value_of_first(w, n);
+                e10 -= (long)n;
+                p += n;
+            }
         }
 #endif
         for (; p < end && IS_DIGIT(*p); p++) {
