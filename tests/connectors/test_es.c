@@ -19,6 +19,7 @@
 #include "tokio/connectors/collectd_es.h"
 #include "tokio/connectors/es.h"
 #include "tokio/output.h"
+#include "connectors/es_hits.h"
 #include "core/alloc.h"
 #include "core/connector.h"
 
@@ -839,6 +840,254 @@ test_es_csv_straight_into_the_output(void **state)
     free(dir);
 }
 
+/* A value of the fields a..f as text: its kind, then what it holds. */
+static void
+put_value(FILE *fp, const struct tokio__es_value *v)
+{
+    switch (v->kind) {
+    case TOKIO__ES_ABSENT: fputs("-", fp); break;
+    case TOKIO__ES_NULL: fputs("null", fp); break;
+    case TOKIO__ES_FALSE: fputs("false", fp); break;
+    case TOKIO__ES_TRUE: fputs("true", fp); break;
+    case TOKIO__ES_INT: fprintf(fp, "i%lld", (long long)v->i); break;
+    case TOKIO__ES_REAL: fprintf(fp, "r%.17g", v->d); break;
+    case TOKIO__ES_STRING:
+        fprintf(fp, "s%zu:", v->len);
+        fwrite(v->s, 1, v->len, fp);
+        break;
+    case TOKIO__ES_OTHER: fputs("other", fp); break;
+    }
+    putc(' ', fp);
+}
+
+static int
+put_hit(const struct tokio__es_value *v, size_t hit, void *payload)
+{
+    fprintf(payload, "%zu: ", hit);
+    for (size_t f = 0; f < 6; f++)
+        put_value(payload, &v[f]);
+    putc('\n', payload);
+    return 0;
+}
+
+/* The hits of the cache text `text` as es_hits.c reads them (*followed:
+ * whether it did, not leaving the text to jansson), or as jansson's tree
+ * gives them (followed NULL). */
+static char *
+hits_of(const char *text, int *followed)
+{
+    char *buf = NULL;
+    size_t len = 0, page = 0;
+    FILE *fp = open_memstream(&buf, &len);
+
+    assert_non_null(fp);
+    if (followed != NULL) {
+        int rc = tokio__es_hits_read(text, strlen(text), fields, 6, put_hit,
+                                     NULL, fp, NULL, &page);
+
+        assert_true(rc == 0 || rc == TOKIO__ES_HITS_FALLBACK);
+        *followed = rc == 0;
+    } else {
+        json_error_t err;
+        json_t *pages = json_loads(text, JSON_DECODE_ANY, &err), *pg;
+        size_t i, h;
+
+        if (pages == NULL)
+            fputs("refused", fp);   /* as es_hits.c leaves it to jansson */
+        json_array_foreach(pages, i, pg) {
+            json_t *hit;
+
+            if (json_array_size(pg) == 0)
+                break;
+            json_array_foreach(pg, h, hit) {
+                struct tokio__es_value v[6];
+                json_t *src = json_object_get(hit, "_source");
+
+                for (size_t f = 0; f < 6; f++)
+                    tokio__es_value_of(json_object_get(src, fields[f]),
+                                       &v[f]);
+                put_hit(v, h, fp);
+            }
+        }
+        json_decref(pages);
+    }
+    fclose(fp);
+    return buf;
+}
+
+/* `text` with its nth (from 0) `from` made `to`; NULL where it has no
+ * nth. */
+static char *
+replace_nth(const char *text, const char *from, const char *to, size_t nth)
+{
+    const char *at = text;
+    char *out;
+
+    for (size_t i = 0;; i++, at++) {
+        if ((at = strstr(at, from)) == NULL)
+            return NULL;
+        if (i == nth)
+            break;
+    }
+    size_t head = (size_t)(at - text), n = strlen(text) + strlen(to) + 1;
+    out = malloc(n);
+    assert_non_null(out);
+    snprintf(out, n, "%.*s%s%s", (int)head, text, to, at + strlen(from));
+    return out;
+}
+
+/* The cache of pages as json.dump(indent=4) writes it: its separators,
+ * ": " and indentation; the values of a..f as es_hits.c and jansson read
+ * them, to which it must come by its shortcuts (a list's separator
+ * learned from its opening run, a field's key by its pattern, numbers
+ * and strings by words). */
+static const char indent4[] =
+    "[\n"
+    "    [\n"
+    "        {\n"
+    "            \"_score\": 1.0,\n"
+    "            \"_id\": \"ppqhb2IBiYvi4Oh8BuPf\",\n"
+    "            \"_source\": {\n"
+    "                \"a\": 802265.0611681836,\n"
+    "                \"f\": \"2017-12-13T08:08:36.867Z\",\n"
+    "                \"ab\": \"not a field\",\n"
+    "                \"b\": 1234567,\n"
+    "                \"c\": \"bb1\"\n"
+    "            },\n"
+    "            \"_index\": \"cori-collectd-2018.03.29\"\n"
+    "        },\n"
+    "        {\n"
+    "            \"_source\": {\n"
+    "                \"b\": -12345678.5,\n"
+    "                \"d\": 0.1234567,\n"
+    "                \"e\": true,\n"
+    "                \"c\": \"a,b\"\n"
+    "            }\n"
+    "        }\n"
+    "    ],\n"
+    "    [\n"
+    "        {\n"
+    "            \"_source\": {\n"
+    "                \"a\": 123456789012.25,\n"
+    "                \"d\": null,\n"
+    "                \"f\": \"x\\\"y\"\n"
+    "            }\n"
+    "        }\n"
+    "    ],\n"
+    "    []\n"
+    "]\n";
+
+/* Every separator, opening run and ": " of indent4 one byte off what
+ * the shortcuts expect (a space less or more, a tab, a CR before the
+ * line feed, no line feed): the same values as jansson's, each followed
+ * by es_hits.c. */
+static void
+test_es_hits_indent_shortcuts_one_byte_off(void **state)
+{
+    (void)state;
+    static const char *const changes[][2] = {
+        { ",\n    ", ",\n   " }, { ",\n    ", ",\n     " },
+        { ",\n    ", ",\n\t   " }, { ",\n    ", ",\r\n    " },
+        { ",\n    ", ", " }, { ",\n    ", ",\n   \t" },
+        { "{\n    ", "{\n   " }, { "{\n    ", "{\n     " },
+        { "{\n    ", "{\r\n    " }, { "{\n    ", "{ " },
+        { "[\n    ", "[\n   " }, { "[\n    ", "[\r\n    " },
+        { ": ", ":  " }, { ": ", " : " }, { ": ", ":\t" }, { ": ", ":\n" },
+        { ": ", ":" }, { ": ", ": \r\n" },
+        { "\n    ", "\n" },
+    };
+    char *want = hits_of(indent4, NULL);
+    int followed, cases = 0;
+    char *got = hits_of(indent4, &followed);
+
+    assert_true(followed);
+    assert_string_equal(got, want);
+    assert_string_equal(want,
+        "0: r802265.06116818357 i1234567 s3:bb1 - - s24:2017-12-13T08:08:"
+        "36.867Z \n"
+        "1: - r-12345678.5 s3:a,b r0.1234567 true - \n"
+        "0: r123456789012.25 - - null - s3:x\"y \n");
+    free(got);
+    free(want);
+    for (size_t c = 0; c < sizeof(changes) / sizeof(changes[0]); c++) {
+        char *text;
+
+        for (size_t nth = 0; (text = replace_nth(indent4, changes[c][0],
+                                                 changes[c][1], nth)) != NULL;
+             nth++) {
+            want = hits_of(text, NULL);
+            got = hits_of(text, &followed);
+            if (!followed || strcmp(got, want) != 0)
+                fail_msg("change %zu, %zu: followed %d\n%s\nbut jansson:\n"
+                         "%s\nof\n%s", c, nth, followed, got, want, text);
+            free(got);
+            free(want);
+            free(text);
+            cases++;
+        }
+    }
+    assert_true(cases > 150);
+}
+
+/* Numbers of 1 to 20 integer digits and fractions of 1 to 20 digits,
+ * ending at every place of a word, and strings of 1 to 30 bytes with a
+ * comma, quote or escape at every place: the same values as jansson's
+ * (an integer too big for it not followed either). */
+static void
+test_es_hits_numbers_and_strings_by_words(void **state)
+{
+    (void)state;
+    static const char digits[] = "98765432109876543210";
+    char text[512], value[64];
+    int followed;
+
+    for (int ints = 1; ints <= 20; ints++) {
+        for (int frac = 0; frac <= 20; frac++) {
+            for (int pad = 0; pad < 8; pad++) {
+                snprintf(value, sizeof(value), "%s%.*s%s%.*s",
+                         ints % 3 == 0 ? "-" : "", ints, digits,
+                         frac > 0 ? "." : "", frac, digits + 3);
+                snprintf(text, sizeof(text),
+                         "[[{\"_source\": {\"%.*s\": 1, \"a\": %s, "
+                         "\"b\": %s}}]]", pad + 1, "zzzzzzzzz", value,
+                         value);
+                char *want = hits_of(text, NULL);
+                char *got = hits_of(text, &followed);
+
+                if (strcmp(want, "refused") == 0 ? followed
+                    : strcmp(got, want) != 0 || (ints <= 18 && !followed))
+                    fail_msg("%s: followed %d\n%s\nbut jansson:\n%s", text,
+                             followed, got, want);
+                free(got);
+                free(want);
+            }
+        }
+    }
+    for (size_t n = 1; n <= 30; n++) {
+        for (size_t at = 0; at <= n; at++) {
+            for (int kind = 0; kind < 3; kind++) {
+                char str[64];
+
+                memset(str, 'q', n);
+                str[n] = '\0';
+                if (at < n)
+                    str[at] = ',';
+                snprintf(text, sizeof(text),
+                         "[[{\"_source\": {\"c\": \"%s%s\", \"f\": 1}}]]",
+                         str, kind == 1 ? "\\\"" : kind == 2 ? "\\n" : "");
+                char *want = hits_of(text, NULL);
+                char *got = hits_of(text, &followed);
+
+                if (strcmp(got, want) != 0 || !followed)
+                    fail_msg("%s: followed %d\n%s\nbut jansson:\n%s", text,
+                             followed, got, want);
+                free(got);
+                free(want);
+            }
+        }
+    }
+}
+
 int
 main(void)
 {
@@ -858,6 +1107,8 @@ main(void)
         cmocka_unit_test(test_es_open_refuses_bad_options),
         cmocka_unit_test(test_es_credentials_from_env_then_site),
         cmocka_unit_test(test_es_csv_straight_into_the_output),
+        cmocka_unit_test(test_es_hits_indent_shortcuts_one_byte_off),
+        cmocka_unit_test(test_es_hits_numbers_and_strings_by_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
