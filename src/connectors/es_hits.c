@@ -74,6 +74,19 @@ struct key_pat {
     int next;                   /* the next field of its by4 slot, -1 */
 };
 
+/*
+ * A member of a hit other than _source as the hit before had it, from
+ * its key's quote to the byte after its value, under masks: the same
+ * bytes read the same way ("_score": 1.0, "_type": "doc", "_index":
+ * "cori-collectd-2018.03.29" in every hit of a page); len 0: none.
+ */
+#define MEMO_WORDS 6
+struct memo {
+    uint64_t w[MEMO_WORDS], m[MEMO_WORDS];
+    size_t len;
+};
+#define MEMOS 8                 /* the first members of a hit */
+
 struct reader {
     const unsigned char *p, *end;
     const char *const *fields;
@@ -83,6 +96,7 @@ struct reader {
     unsigned char slot[SLOTS];  /* field + 1 by key_hash(), 0: none */
     struct key_pat pat[TOKIO__ES_HITS_MAX_FIELDS];
     signed char by4[SLOTS];     /* field + 1 by pat_hash(), 0: none */
+    struct memo memo[MEMOS];
     int extract;                /* second pass: values and strings */
     uint64_t seen;              /* fields met in this _source */
     struct tokio__es_value row[TOKIO__ES_HITS_MAX_FIELDS];
@@ -828,6 +842,37 @@ source(struct reader *r, int depth)
     return rc < 0 ? FB : 0;
 }
 
+/* `m` from the member at `at` whose value ends at r->p. */
+static inline void
+memo_learn(struct memo *m, const struct reader *r, const unsigned char *at)
+{
+    size_t n = (size_t)(r->p - at) + 1;
+
+    m->len = 0;
+    if (!WORDS || r->p == r->end || n > 8 * MEMO_WORDS ||
+        r->end - at < 8 * MEMO_WORDS)
+        return;
+    for (size_t i = 0; i < MEMO_WORDS; i++) {
+        m->w[i] = word_at(at + 8 * i);
+        m->m[i] = SEP_MASK(n, i);
+    }
+    m->len = n;
+}
+
+/* Whether the text at r->p holds `m`'s bytes. */
+static inline int
+memo_holds(const struct memo *m, const struct reader *r)
+{
+    const unsigned char *p = r->p;
+    uint64_t diff = 0;
+
+    if (m->len == 0 || r->end - p < 8 * MEMO_WORDS)
+        return 0;
+    for (size_t i = 0; i < MEMO_WORDS; i++)
+        diff |= (word_at(p + 8 * i) ^ m->w[i]) & m->m[i];
+    return diff == 0;
+}
+
 /* A hit: an object holding one object _source. */
 static int
 hit(struct reader *r, int depth)
@@ -845,15 +890,26 @@ hit(struct reader *r, int depth)
     if (r->p < r->end && *r->p == '}')
         return FB;
     sep_learn(&s, r, q);
+    size_t member = 0;
     do {
+        struct memo *m = member < MEMOS ? &r->memo[member] : NULL;
+        const unsigned char *at = r->p;
+
+        member++;
+        if (m != NULL && memo_holds(m, r)) {
+            r->p += m->len - 1;     /* read before: passed at once */
+            continue;
+        }
         if (key(r, &k, &len) < 0)
             return FB;
         if (len == 7 && memcmp(k, "_source", 7) == 0) {
             if (got++ || r->p == r->end || *r->p != '{')
                 return FB;
             rc = source(r, depth + 1);
-        } else {
-            rc = skip(r, depth + 1);
+            if (m != NULL)
+                m->len = 0;
+        } else if ((rc = skip(r, depth + 1)) == 0 && m != NULL) {
+            memo_learn(m, r, at);
         }
         if (rc < 0)
             return rc;

@@ -1088,6 +1088,71 @@ test_es_hits_numbers_and_strings_by_words(void **state)
     }
 }
 
+/* Hits whose members before _source repeat those of the hit before
+ * (es_hits.c passes such a member by comparing its bytes with the one
+ * before): each member of the second hit one byte off in turn, the
+ * byte after a value changed, a value no longer JSON: the same values
+ * as jansson's, followed where jansson reads the text. */
+static void
+test_es_hits_repeated_members_one_byte_off(void **state)
+{
+    (void)state;
+    static const char hit[] =
+        "        {\n"
+        "            \"_score\": 1.0,\n"
+        "            \"_type\": \"doc\",\n"
+        "            \"_id\": [1, {\"x\": null}],\n"
+        "            \"_index\": \"cori-collectd-2018.03.29\",\n"
+        "            \"_source\": {\n"
+        "                \"a\": 1.5,\n"
+        "                \"f\": \"h\"\n"
+        "            },\n"
+        "            \"_long\": \"a value that is longer than forty-eight "
+        "bytes in all\"\n"
+        "        }";
+    /* the change, and whether es_hits.c follows the text (the others:
+     * not JSON, or a _source not an object, left to jansson) */
+    static const struct {
+        const char *from, *to;
+        int follows;
+    } changes[] = {
+        { "1.0,", "1.5,", 1 }, { "1.0,", "1.0 ,", 1 }, { "1.0,", "1.05,", 1 },
+        { "1.0,", "1.0x,", 0 }, { "1.0,", "10,", 1 },
+        { "\"doc\"", "\"dod\"", 1 }, { "\"doc\"", "\"doc\\\"\"", 1 },
+        { "\"doc\"", "\"do\"", 1 }, { "\"_type\"", "\"_typf\"", 1 },
+        { "null", "nul", 0 }, { "null", "true", 1 }, { "29\"", "28\"", 1 },
+        { "29\",", "29\" ,", 1 }, { "\"_score\"", "\"_source\"", 0 },
+        { "bytes", "bytez", 1 }, { "\"_index\": ", "\"_index\":  ", 1 },
+    };
+    char text[4096], *second;
+    int followed;
+
+    snprintf(text, sizeof(text), "[\n    [\n%s,\n%s,\n%s\n    ]\n]\n", hit, hit,
+             hit);
+    char *want = hits_of(text, NULL), *got = hits_of(text, &followed);
+    assert_true(followed);
+    assert_string_equal(got, want);
+    assert_string_equal(want, "0: r1.5 - - - - s1:h \n1: r1.5 - - - - s1:h \n"
+                        "2: r1.5 - - - - s1:h \n");
+    free(got);
+    free(want);
+    for (size_t c = 0; c < sizeof(changes) / sizeof(changes[0]); c++) {
+        assert_non_null(second = replace_nth(hit, changes[c].from,
+                                             changes[c].to, 0));
+        snprintf(text, sizeof(text), "[\n    [\n%s,\n%s,\n%s\n    ]\n]\n", hit,
+                 second, hit);
+        want = hits_of(text, NULL);
+        got = hits_of(text, &followed);
+        if (followed != changes[c].follows ||
+            (followed && strcmp(got, want) != 0))
+            fail_msg("change %zu: followed %d\n%s\nbut jansson:\n%s\nof\n%s",
+                     c, followed, got, want, text);
+        free(got);
+        free(want);
+        free(second);
+    }
+}
+
 int
 main(void)
 {
@@ -1109,6 +1174,7 @@ main(void)
         cmocka_unit_test(test_es_csv_straight_into_the_output),
         cmocka_unit_test(test_es_hits_indent_shortcuts_one_byte_off),
         cmocka_unit_test(test_es_hits_numbers_and_strings_by_words),
+        cmocka_unit_test(test_es_hits_repeated_members_one_byte_off),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
