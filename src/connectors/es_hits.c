@@ -23,9 +23,24 @@
  * digits eight at a time, the scanning functions inlined: with that
  * day's CSV and repr() changes, 861 -> 688 M instructions of --csv
  * (callgrind) and 125-146 -> 82-85 ms of CPU beside the build before
- * (min of 12).  What is left of --csv (perf): this scan ~45%, CSV rows
- * and doubles ~15%, the kernel ~25% (starting: 75 libraries; the
- * mapped cache's faults; the spool and output written), ld.so ~8%.
+ * (min of 12).  Then (2026-11-27, issue 18's second round, for json.dump
+ * (indent=4)'s layout): a list's or object's separator learned from its
+ * opening run and checked as four masked words (skipping it byte by byte
+ * was most of the scan's mispredicted branches), a _source's keys by
+ * their '"name": ' pattern, a hit's members before _source that repeat
+ * the hit before's passed by comparing their bytes, the row made absent
+ * again only where the hit before set it, short strings copied as three
+ * words, a number's short digit runs counted and valued from one word:
+ * with es.c's (the CSV written straight into -o's temporary, its cells
+ * without a switch), --csv's task-clock 88.6 -> 61.9 ms beside the build
+ * before (min of 21), 685 -> 484 M instructions, x30-35 the reference
+ * (bench/bench-collectdes.sh).  Tried and dropped: a string's end found
+ * in four words at once without a branch (+7 ms: the loop's exit was
+ * predicted well by the hardware, not by cachegrind's model); keys'
+ * patterns by eight bytes (no change).  Left of --csv (perf): this scan
+ * ~37%, doubles (repr.c, number()) ~15%, CSV rows ~7%, the kernel ~26%
+ * and ld.so ~12% (starting 75 libraries: 15 ms of --help), writing the
+ * output ~4%.
  *
  * It follows only what it fully understands and leaves everything else
  * to jansson: the text must be JSON as jansson reads it (a list of
