@@ -24,9 +24,24 @@
  * digits eight at a time, the scanning functions inlined: with that
  * day's CSV and repr() changes, 861 -> 688 M instructions of --csv
  * (callgrind) and 125-146 -> 82-85 ms of CPU beside the build before
- * (min of 12).  What is left of --csv (perf): this scan ~45%, CSV rows
- * and doubles ~15%, the kernel ~25% (starting: 75 libraries; the
- * mapped cache's faults; the spool and output written), ld.so ~8%.
+ * (min of 12).  Then (2026-11-27, issue 18's second round, for json.dump
+ * (indent=4)'s layout): a list's or object's separator learned from its
+ * opening run and checked as four masked words (skipping it byte by byte
+ * was most of the scan's mispredicted branches), a _source's keys by
+ * their '"name": ' pattern, a hit's members before _source that repeat
+ * the hit before's passed by comparing their bytes, the row made absent
+ * again only where the hit before set it, short strings copied as three
+ * words, a number's short digit runs counted and valued from one word:
+ * with es.c's (the CSV written straight into -o's temporary, its cells
+ * without a switch), --csv's task-clock 88.6 -> 61.9 ms beside the build
+ * before (min of 21), 685 -> 484 M instructions, x30-35 the reference
+ * (bench/bench-collectdes.sh).  Tried and dropped: a string's end found
+ * in four words at once without a branch (+7 ms: the loop's exit was
+ * predicted well by the hardware, not by cachegrind's model); keys'
+ * patterns by eight bytes (no change).  Left of --csv (perf): this scan
+ * ~37%, doubles (repr.c, number()) ~15%, CSV rows ~7%, the kernel ~26%
+ * and ld.so ~12% (starting 75 libraries: 15 ms of --help), writing the
+ * output ~4%.
  *
  * It serves the JSON form too (`tokio cache-collectdes --input`, no
  * --csv), whose output is the cache's pages written again: there
@@ -82,6 +97,31 @@
 #define MAX_NUMBER 128          /* longer number tokens: jansson's */
 #define SLOTS 256               /* of the fields' table, a power of 2 */
 
+/*
+ * A field's key as json.dump() writes it, from its quote to the space
+ * after its colon ("name": ), as three words under masks, for
+ * known_key(); len 0: none (a name of more than 20 bytes, or one that is
+ * not plain text).
+ */
+struct key_pat {
+    uint64_t w[3], m[3];
+    size_t len;
+    int next;                   /* the next field of its by4 slot, -1 */
+};
+
+/*
+ * A member of a hit other than _source as the hit before had it, from
+ * its key's quote to the byte after its value, under masks: the same
+ * bytes read the same way ("_score": 1.0, "_type": "doc", "_index":
+ * "cori-collectd-2018.03.29" in every hit of a page); len 0: none.
+ */
+#define MEMO_WORDS 6
+struct memo {
+    uint64_t w[MEMO_WORDS], m[MEMO_WORDS];
+    size_t len;
+};
+#define MEMOS 8                 /* the first members of a hit */
+
 struct reader {
     const unsigned char *p, *end;
     const char *const *fields;
@@ -89,6 +129,9 @@ struct reader {
     size_t field_len[TOKIO__ES_HITS_MAX_FIELDS];
     uint64_t field_word[TOKIO__ES_HITS_MAX_FIELDS][2];  /* 16 bytes, 0s */
     unsigned char slot[SLOTS];  /* field + 1 by key_hash(), 0: none */
+    struct key_pat pat[TOKIO__ES_HITS_MAX_FIELDS];
+    signed char by4[SLOTS];     /* field + 1 by pat_hash(), 0: none */
+    struct memo memo[MEMOS];
     int extract;                /* second pass: values and strings */
     uint64_t seen;              /* fields met in this _source */
     struct tokio__es_value row[TOKIO__ES_HITS_MAX_FIELDS];
@@ -136,6 +179,23 @@ word_at(const unsigned char *p)
 #define WORDS 0
 #endif
 
+/* The index of the lowest bit set in b (not 0). */
+static inline size_t
+ctz64(uint64_t b)
+{
+#if defined(__GNUC__)
+    return (size_t)__builtin_ctzll(b);
+#else
+    size_t n = 0;
+
+    while (!(b & 1)) {
+        b >>= 1;
+        n++;
+    }
+    return n;
+#endif
+}
+
 /* Past white space from p: json.dump(indent=4)'s runs of spaces eight
  * bytes at a time. */
 static inline const unsigned char *
@@ -166,6 +226,30 @@ ws(struct reader *r)
     r->p = skip_ws(r->p, r->end);
 }
 
+/* Past a string's plain bytes from p: to the first quote, backslash,
+ * control byte or byte beyond ASCII, or `end`; eight bytes a word. */
+static inline const unsigned char *
+plain_run(const unsigned char *p, const unsigned char *end)
+{
+#if WORDS
+    while (end - p >= 8) {
+        /* the high bit of the first byte below 0x20, a quote, a
+         * backslash or one of 0x80 and more: no subtraction borrows
+         * before it; above it the bits may be wrong */
+        uint64_t w = word_at(p);
+        uint64_t m = ((w - ONES * 0x20) | ((w ^ (ONES * '"')) - ONES) |
+                      ((w ^ (ONES * '\\')) - ONES) | w) & HIGHS;
+
+        if (m != 0)
+            return p + FIRST_BYTE(m);
+        p += 8;
+    }
+#endif
+    while (p < end && (cls[*p] & P))
+        p++;
+    return p;
+}
+
 /* From after a string's opening quote to after its closing one: its raw
  * bytes; *esc when they hold a short escape.  0, or FB. */
 static inline int
@@ -176,32 +260,12 @@ string(struct reader *r, const unsigned char **start, size_t *len, int *esc)
     *esc = 0;
     *start = p;
     for (;;) {
-#if WORDS
-        /* eight bytes at a time to the first quote, backslash, control
-         * byte or byte beyond ASCII */
-        while (end - p >= 8) {
-            /* the high bit of the first byte below 0x20, a quote, a
-             * backslash or one of 0x80 and more: no subtraction borrows
-             * before it; above it the bits may be wrong */
-            uint64_t w = word_at(p);
-            uint64_t m = ((w - ONES * 0x20) | ((w ^ (ONES * '"')) - ONES) |
-                          ((w ^ (ONES * '\\')) - ONES) | w) & HIGHS;
-
-            if (m != 0) {
-                p += FIRST_BYTE(m);
-                break;
-            }
-            p += 8;
-        }
-#endif
-        while (p < end && (cls[*p] & P))
-            p++;
-        if (p == end || (*p != '"' && *p != '\\'))
-            return FB;      /* control byte, beyond ASCII, or cut short */
-        if (*p == '"')
+        p = plain_run(p, end);
+        if (p < end && *p == '"')
             break;
-        if (end - p < 2 || memchr("\"\\/bfnrt", p[1], 8) == NULL)
-            return FB;
+        if (p == end || *p != '\\' || end - p < 2 ||
+            memchr("\"\\/bfnrt", p[1], 8) == NULL)
+            return FB;      /* control byte, beyond ASCII, cut short */
         *esc = 1;
         p += 2;
     }
@@ -236,10 +300,16 @@ keep_string(struct reader *r, size_t f, const unsigned char *s, size_t len,
     char *out;
     size_t n = 0;
 
-    if (reserve(r, len + 1) < 0)
+    if (reserve(r, len < 24 ? 24 : len + 1) < 0)
         return TOKIO_ENOMEM;
     out = r->strings + r->strings_len;
-    if (!esc) {
+    if (!esc && len <= 24 && r->end - s >= 24) {
+        /* three words whatever the length (varying from field to field,
+         * memcpy()'s branches on it were mispredicted) */
+        for (size_t i = 0; i < 24; i += 8)
+            memcpy(out + i, s + i, 8);
+        n = len;
+    } else if (!esc) {
         memcpy(out, s, len);
         n = len;
     } else {
@@ -267,6 +337,46 @@ keep_string(struct reader *r, size_t f, const unsigned char *s, size_t len,
     return 0;
 }
 
+#if WORDS
+/* How many of the first bytes of w (in memory order) are digits, 0 to 8:
+ * a carry of w + 6s leaves a byte only above one that is no digit. */
+static inline size_t
+digits_in(uint64_t w)
+{
+    uint64_t t = ((w & (ONES * 0xf0)) ^ (ONES * '0')) |
+                 (((w + ONES * 6) & (ONES * 0xf0)) ^ (ONES * '0'));
+    uint64_t nz = (((t & ~HIGHS) + ~HIGHS) | t) & HIGHS;
+
+    return nz == 0 ? 8 : FIRST_BYTE(nz);
+}
+
+/* The value of the digits of w (eight, the first in the lowest byte; a
+ * byte of 0 for a leading zero): pairs, then fours, then the eight, by
+ * multiplying within the word. */
+static inline uint64_t
+value_of_8(uint64_t w)
+{
+    w = (w * 10 + (w >> 8)) & UINT64_C(0x00ff00ff00ff00ff);
+    w = (w * 100 + (w >> 16)) & UINT64_C(0x0000ffff0000ffff);
+    return (w * 10000 + (w >> 32)) & UINT64_C(0xffffffff);
+}
+
+/* The value of the first n (1 to 8) bytes of w, digits: moved to the top
+ * of the word, zeros below. */
+static inline uint64_t
+value_of_first(uint64_t w, size_t n)
+{
+    return value_of_8((w - ONES * '0') << (64 - 8 * n));
+}
+
+static const uint64_t pow10_u64[] = {
+    1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u,
+    100000000u, 1000000000u, 10000000000u, 100000000000u,
+    1000000000000u, 10000000000000u, 100000000000000u,
+    1000000000000000u, 10000000000000000u, 100000000000000000u,
+};
+#endif
+
 /*
  * A number as jansson's lexer takes it: an integer (no fraction or
  * exponent) within int64_t, or a real that does not overflow.  With
@@ -293,10 +403,21 @@ number(struct reader *r, struct tokio__es_value *out)
         int_digits = 1;
     } else {
         const unsigned char *first = p;
+        size_t n = 8;
 
+#if WORDS
+        /* up to seven digits from one word, without a loop */
+        if (end - p >= 8)
+            n = digits_in(word_at(p));
+        if (n < 8) {
+            m = value_of_first(word_at(p), n);
+            p += n;
+            first = p;  /* the loops below: nothing more */
+        }
+#endif
         while (p < end && IS_DIGIT(*p))
             p++;
-        int_digits = (int)(p - first);
+        int_digits = n < 8 ? (int)n : (int)(p - first);
         /* 19 digits cannot overflow 64 bits; more keep what fits */
         for (const unsigned char *d = first; d < p; d++) {
             unsigned v = (unsigned)(*d - '0');
@@ -322,13 +443,21 @@ number(struct reader *r, struct tokio__es_value *out)
             if ((w & (ONES * 0xf0)) != ONES * '0' ||
                 ((w + ONES * 6) & (ONES * 0xf0)) != ONES * '0')
                 break;
-            w -= ONES * '0';
-            w = (w * 10 + (w >> 8)) & UINT64_C(0x00ff00ff00ff00ff);
-            w = (w * 100 + (w >> 16)) & UINT64_C(0x0000ffff0000ffff);
-            w = (w * 10000 + (w >> 32)) & UINT64_C(0xffffffff);
-            m = m * 100000000u + w;
+            m = m * 100000000u + value_of_8(w - ONES * '0');
             e10 -= 8;
             p += 8;
+        }
+        /* then the last one to seven digits at once where m takes them
+         * all (below 10^17 before the last, as the loop below) */
+        if (end - p >= 8) {
+            uint64_t w = word_at(p);
+            size_t n = digits_in(w);
+
+            if (n > 0 && n < 8 && m < pow10_u64[17 - n]) {
+                m = m * pow10_u64[n] + value_of_first(w, n);
+                e10 -= (long)n;
+                p += n;
+            }
         }
 #endif
         for (; p < end && IS_DIGIT(*p); p++) {
@@ -444,6 +573,73 @@ next(struct reader *r, unsigned char close)
     return 0;
 }
 
+/*
+ * The separator between the members of one list or object, as the text
+ * laid out the first: the comma, the white space that followed the
+ * opening bracket, the byte after it (json.dump(indent=4): ",\n" and
+ * the indentation, then the key's quote or the hit's brace).  Compared as
+ * four words under masks; len 0: not learned (a longer run).
+ */
+struct sep {
+    uint64_t w[4], m[4];
+    size_t len;                 /* bytes compared, at most 32 */
+};
+
+/* The masks of a separator of k bytes, k <= 32: its bytes of word i. */
+#define SEP_MASK(k, i) ((k) >= 8 * (i) + 8 ? ~UINT64_C(0)               \
+                        : (k) <= 8 * (i) ? UINT64_C(0)                   \
+                        : (UINT64_C(1) << (8 * ((k) - 8 * (i)))) - 1)
+#define SEP_ROW(k) { SEP_MASK(k, 0), SEP_MASK(k, 1), SEP_MASK(k, 2), \
+                     SEP_MASK(k, 3) }
+static const uint64_t sep_masks[33][4] = {
+    SEP_ROW(0), SEP_ROW(1), SEP_ROW(2), SEP_ROW(3),
+    SEP_ROW(4), SEP_ROW(5), SEP_ROW(6), SEP_ROW(7),
+    SEP_ROW(8), SEP_ROW(9), SEP_ROW(10), SEP_ROW(11),
+    SEP_ROW(12), SEP_ROW(13), SEP_ROW(14), SEP_ROW(15),
+    SEP_ROW(16), SEP_ROW(17), SEP_ROW(18), SEP_ROW(19),
+    SEP_ROW(20), SEP_ROW(21), SEP_ROW(22), SEP_ROW(23),
+    SEP_ROW(24), SEP_ROW(25), SEP_ROW(26), SEP_ROW(27),
+    SEP_ROW(28), SEP_ROW(29), SEP_ROW(30), SEP_ROW(31),
+    SEP_ROW(32)
+};
+
+/* `s` from an opening bracket's run of white space, from q (the bracket
+ * at q - 1) to r->p: the text's words from the bracket, its byte made
+ * the comma (words, not bytes put together and read back at once). */
+static inline void
+sep_learn(struct sep *s, const struct reader *r, const unsigned char *q)
+{
+    size_t n = (size_t)(r->p - q) + 2;
+
+    s->len = 0;
+    if (!WORDS || r->p == r->end || n > 32 || r->end - (q - 1) < 32)
+        return;
+    s->w[0] = (word_at(q - 1) & ~UINT64_C(0xff)) | ',';
+    s->w[1] = word_at(q + 7);
+    s->w[2] = word_at(q + 15);
+    s->w[3] = word_at(q + 23);
+    memcpy(s->m, sep_masks[n], sizeof(s->m));
+    s->len = n;
+}
+
+/* next() where the text repeats the separator `s` learned: the same
+ * answer (0, at the byte after it) with four word compares. */
+static inline int
+next_sep(struct reader *r, unsigned char close, const struct sep *s)
+{
+    const unsigned char *p = r->p;
+
+    if (s->len != 0 && r->end - p >= 32 &&
+        (((word_at(p) ^ s->w[0]) & s->m[0]) |
+         ((word_at(p + 8) ^ s->w[1]) & s->m[1]) |
+         ((word_at(p + 16) ^ s->w[2]) & s->m[2]) |
+         ((word_at(p + 24) ^ s->w[3]) & s->m[3])) == 0) {
+        r->p = p + s->len - 1;
+        return 0;
+    }
+    return next(r, close);
+}
+
 /* Any JSON value, checked and passed over. */
 static int
 skip(struct reader *r, int depth)
@@ -541,6 +737,65 @@ field_of(const struct reader *r, const unsigned char *k, size_t len)
     }
 }
 
+/* Where a key's pattern is found: by the four bytes after its quote. */
+static size_t
+pat_hash(const unsigned char *p)
+{
+    uint32_t k;
+
+    memcpy(&k, p + 1, 4);
+    return (size_t)((k * UINT32_C(0x9e3779b1)) >> 24) & (SLOTS - 1);
+}
+
+/* Field f's key pattern (its name `name`, len bytes), where it has one. */
+static void
+pat_of(struct reader *r, size_t f, const char *name, size_t len)
+{
+    unsigned char b[24] = { 0 }, m[24] = { 0 };
+    struct key_pat *k = &r->pat[f];
+
+    k->len = 0;
+    k->next = -1;
+    if (!WORDS || len < 1 || len + 4 > sizeof(b))
+        return;
+    for (size_t i = 0; i < len; i++)
+        if (!(cls[(unsigned char)name[i]] & P))
+            return;     /* not plain: key() and field_of() */
+    b[0] = '"';
+    memcpy(b + 1, name, len);
+    memcpy(b + 1 + len, "\": ", 3);
+    memset(m, 0xff, len + 4);
+    memcpy(k->w, b, sizeof(b));
+    memcpy(k->m, m, sizeof(m));
+    k->len = len + 4;
+    size_t h = pat_hash(b);
+    k->next = r->by4[h] - 1;
+    r->by4[h] = (signed char)(f + 1);
+}
+
+/* At a key's quote: the field it names where the text holds one of the
+ * fields' patterns and no white space after it, r->p then past it (as
+ * key() and field_of() would have it); else -1, r->p as it was. */
+static inline int
+known_key(struct reader *r)
+{
+    const unsigned char *p = r->p;
+
+    if (r->end - p < 32)
+        return -1;
+    uint64_t w0 = word_at(p), w1 = word_at(p + 8), w2 = word_at(p + 16);
+    for (int f = r->by4[pat_hash(p)] - 1; f >= 0; f = r->pat[f].next) {
+        const struct key_pat *k = &r->pat[f];
+
+        if ((((w0 ^ k->w[0]) & k->m[0]) | ((w1 ^ k->w[1]) & k->m[1]) |
+             ((w2 ^ k->w[2]) & k->m[2])) == 0 && !(cls[p[k->len]] & W)) {
+            r->p = p + k->len;
+            return f;
+        }
+    }
+    return -1;
+}
+
 /* A field asked for: a string, number, true, false or null. */
 static int
 field_value(struct reader *r, size_t f)
@@ -582,26 +837,33 @@ field_value(struct reader *r, size_t f)
 static int
 source(struct reader *r, int depth)
 {
-    const unsigned char *k;
+    const unsigned char *k, *q;
+    struct sep s;
     size_t len;
     int f, rc;
 
+    /* the fields the hit before set (and only they) absent again */
+    for (uint64_t b = r->seen; b != 0; b &= b - 1)
+        r->row[ctz64(b)].kind = TOKIO__ES_ABSENT;
     r->seen = 0;
-    if (r->extract) {
-        for (size_t i = 0; i < r->n_fields; i++)
-            r->row[i].kind = TOKIO__ES_ABSENT;
-        r->strings_len = 0;
-    }
+    r->strings_len = 0;
     r->p++;
+    q = r->p;
     ws(r);
     if (r->p < r->end && *r->p == '}') {
         r->p++;
         return 0;
     }
+    sep_learn(&s, r, q);
     do {
-        if (key(r, &k, &len) < 0)
+        if ((f = known_key(r)) >= 0) {
+            /* a field's key as json.dump() writes it */
+        } else if (key(r, &k, &len) < 0) {
             return FB;
-        if ((f = field_of(r, k, len)) < 0) {
+        } else {
+            f = field_of(r, k, len);
+        }
+        if (f < 0) {
             rc = skip(r, depth + 1);
         } else if (r->seen & (1ULL << f)) {
             return FB;  /* jansson keeps the last: not followed here */
@@ -611,43 +873,91 @@ source(struct reader *r, int depth)
         }
         if (rc < 0)
             return rc;
-    } while ((rc = next(r, '}')) == 0);
+    } while ((rc = next_sep(r, '}', &s)) == 0);
     return rc < 0 ? FB : 0;
+}
+
+/* `m` from the member at `at` whose value ends at r->p. */
+static inline void
+memo_learn(struct memo *m, const struct reader *r, const unsigned char *at)
+{
+    size_t n = (size_t)(r->p - at) + 1;
+
+    m->len = 0;
+    if (!WORDS || r->p == r->end || n > 8 * MEMO_WORDS ||
+        r->end - at < 8 * MEMO_WORDS)
+        return;
+    for (size_t i = 0; i < MEMO_WORDS; i++) {
+        m->w[i] = word_at(at + 8 * i);
+        m->m[i] = SEP_MASK(n, i);
+    }
+    m->len = n;
+}
+
+/* Whether the text at r->p holds `m`'s bytes. */
+static inline int
+memo_holds(const struct memo *m, const struct reader *r)
+{
+    const unsigned char *p = r->p;
+    uint64_t diff = 0;
+
+    if (m->len == 0 || r->end - p < 8 * MEMO_WORDS)
+        return 0;
+    for (size_t i = 0; i < MEMO_WORDS; i++)
+        diff |= (word_at(p + 8 * i) ^ m->w[i]) & m->m[i];
+    return diff == 0;
 }
 
 /* A hit: an object holding one object _source. */
 static int
 hit(struct reader *r, int depth)
 {
-    const unsigned char *k;
+    const unsigned char *k, *q;
+    struct sep s;
     size_t len;
     int got = 0, rc;
 
     if (r->p == r->end || *r->p != '{')
         return FB;
     r->p++;
+    q = r->p;
     ws(r);
     if (r->p < r->end && *r->p == '}')
         return FB;
+    sep_learn(&s, r, q);
+    size_t member = 0;
     do {
+        struct memo *m = member < MEMOS ? &r->memo[member] : NULL;
+        const unsigned char *at = r->p;
+
+        member++;
+        if (m != NULL && memo_holds(m, r)) {
+            r->p += m->len - 1;     /* read before: passed at once */
+            continue;
+        }
         if (key(r, &k, &len) < 0)
             return FB;
         if (len == 7 && memcmp(k, "_source", 7) == 0) {
             if (got++ || r->p == r->end || *r->p != '{')
                 return FB;
             rc = source(r, depth + 1);
-        } else {
-            rc = skip(r, depth + 1);
+            if (m != NULL)
+                m->len = 0;
+        } else if ((rc = skip(r, depth + 1)) == 0 && m != NULL) {
+            memo_learn(m, r, at);
         }
         if (rc < 0)
             return rc;
-    } while ((rc = next(r, '}')) == 0);
+    } while ((rc = next_sep(r, '}', &s)) == 0);
     if (rc < 0 || !got)
         return FB;
     if (r->extract)
-        for (size_t f = 0; f < r->n_fields; f++)
+        for (uint64_t b = r->seen; b != 0; b &= b - 1) {
+            size_t f = ctz64(b);
+
             if (r->row[f].kind == TOKIO__ES_STRING)
                 r->row[f].s = r->strings + r->str_off[f];
+        }
     return 0;
 }
 
@@ -680,6 +990,7 @@ reader_new(struct reader **out, const char *const *fields, size_t n_fields)
              r->slot[i] != 0; i = (i + 1) & (SLOTS - 1))
             ;
         r->slot[i] = (unsigned char)(f + 1);
+        pat_of(r, f, fields[f], len);
     }
     *out = r;
     return 0;
@@ -752,13 +1063,16 @@ pass(struct reader *r, const char *text, size_t len, struct hand *h)
             }
             if (r->p == r->end || *r->p != '[')
                 return FB;      /* not a list: jansson's tree decides */
-            r->p++;
+            const unsigned char *q = ++r->p;
+            struct sep s;
+
             ws(r);
             if (r->p < r->end && *r->p == ']') {
                 r->p++;
                 stopped = 1;    /* an empty page ends the pages */
                 continue;
             }
+            sep_learn(&s, r, q);
             size_t i = 0;
             do {
                 if ((rc = hit(r, 2)) < 0)
@@ -777,7 +1091,7 @@ pass(struct reader *r, const char *text, size_t len, struct hand *h)
                     }
                 }
                 i++;
-            } while ((rc = next(r, ']')) == 0);
+            } while ((rc = next_sep(r, ']', &s)) == 0);
             if (rc < 0)
                 return FB;
             page++;
@@ -822,22 +1136,24 @@ static int
 response_hits(struct reader *r, tokio__es_hit_fn fn, void *payload,
               size_t *n_out)
 {
+    const unsigned char *q = ++r->p;
+    struct sep s;
     size_t i = 0;
     int rc;
 
-    r->p++;
     ws(r);
     if (r->p < r->end && *r->p == ']') {
         r->p++;
         return 0;
     }
+    sep_learn(&s, r, q);
     do {
         if ((rc = hit(r, 3)) < 0)
             return rc;
         if (fn != NULL && (rc = fn(r->row, i, payload)) < 0)
             return rc;
         *n_out = ++i;
-    } while ((rc = next(r, ']')) == 0);
+    } while ((rc = next_sep(r, ']', &s)) == 0);
     return rc < 0 ? FB : 0;
 }
 

@@ -19,6 +19,7 @@
 #include "tokio/connectors/collectd_es.h"
 #include "tokio/connectors/es.h"
 #include "tokio/output.h"
+#include "connectors/es_hits.h"
 #include "core/alloc.h"
 #include "core/connector.h"
 #include "core/json.h"
@@ -999,6 +1000,408 @@ test_es_credentials_from_env_then_site(void **state)
     tokio_config_free(cfg);
 }
 
+/* The CSV form written straight into `to` (tokio_es_pages_new_csv_to)
+ * from the cache `path`: what `to` holds after (nothing on a failure,
+ * when it is dropped), then the status and the message, as
+ * output_of_cache() gives them. */
+static char *
+direct_output_of_cache(const char *path, FILE *to)
+{
+    struct tokio_es_pages *p = NULL;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    int rc = tokio_es_pages_new_csv_to(&p, fields, 6, to);
+
+    if (rc >= 0)
+        rc = tokio_es_from_cache(path, tokio_es_pages_add, p);
+    if (rc >= 0)
+        rc = tokio_es_pages_write(p, to);
+    tokio_es_pages_free(p);
+    assert_int_equal(fflush(to), 0);
+    rewind(to);
+    for (int c; rc >= 0 && (c = getc(to)) != EOF;)
+        putc(c, fp);     /* on a failure, to is dropped */
+    fprintf(fp, "-- %d %s", rc, rc < 0 ? tokio_errmsg() : "");
+    fclose(fp);
+    return buf;
+}
+
+/* The CSV made in the output file itself equals the one copied from a
+ * temporary: marked integers and escaped bytes put right in place (the
+ * file shrinks), no hits (""), a start again after a fallback to
+ * jansson, errors; an output that is not a regular file at its start
+ * takes the temporary. */
+static void
+test_es_csv_straight_into_the_output(void **state)
+{
+    (void)state;
+    static const char *const texts[] = {
+        PAGE0 ", [{\"_source\": {\"a\": null, \"b\": 0, \"c\": 2, "
+        "\"d\": 3}}], [], [{\"_source\": {\"a\": [\"never read\"]}}]]",
+        PAGE0 ", [{\"_source\": {\"f\": \"\\u00e9\"}}]]",
+        PAGE0 ", [{\"_source\": {\"c\": 1, \"c\": 2}}]]",
+        PAGE0 ", [{\"_source\": {\"a\": [1]}}]]",
+        PAGE0 ", [{\"_source\": {\"a\": 1}}",
+        "[[{\"_source\": {\"a\": 1, \"f\": \"\\u0001\\u0002,\\u0003\"}}, "
+        "{\"_source\": {\"a\": 2, \"b\": 3}}, {\"_source\": {\"b\": 4}}]]",
+        "[]",
+        "[[]]",
+    };
+    char *dir = tokio_test_mkdtemp(), path[4200];
+
+    snprintf(path, sizeof(path), "%s/pages.json", dir);
+    for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+        FILE *to = tmpfile();
+
+        assert_non_null(to);
+        tokio_test_write_file(path, texts[i], SIZE_MAX);
+        char *direct = direct_output_of_cache(path, to);
+        char *copied = output_of_cache(path, 1, 0, NULL);
+        if (strcmp(direct, copied) != 0)
+            fail_msg("case %zu:\n%s\nbut copied:\n%s", i, direct, copied);
+        if (i == 5)     /* by hand: a and b miss a cell, so reals */
+            assert_string_equal(direct,
+                ",a,b,c,d,e,f\n"
+                "0,1.0,,,,,\"\x01\x02,\x03\"\n"
+                "1,2.0,3.0,,,,\n"
+                "2,,4.0,,,,\n-- 0 ");
+        if (i == 6)
+            assert_string_equal(direct, "\"\"\n-- 0 ");
+        free(direct);
+        free(copied);
+        fclose(to);
+    }
+    /* written to already, or not read back: through the temporary */
+    FILE *to = tmpfile();
+    assert_non_null(to);
+    fputs("x", to);
+    tokio_test_write_file(path, texts[5], SIZE_MAX);
+    char *direct = direct_output_of_cache(path, to);
+    assert_string_equal(direct,
+        "x,a,b,c,d,e,f\n"
+        "0,1.0,,,,,\"\x01\x02,\x03\"\n"
+        "1,2.0,3.0,,,,\n"
+        "2,,4.0,,,,\n-- 0 ");
+    free(direct);
+    fclose(to);
+    tokio_test_rmtree(dir);
+    free(dir);
+}
+
+/* A value of the fields a..f as text: its kind, then what it holds. */
+static void
+put_value(FILE *fp, const struct tokio__es_value *v)
+{
+    switch (v->kind) {
+    case TOKIO__ES_ABSENT: fputs("-", fp); break;
+    case TOKIO__ES_NULL: fputs("null", fp); break;
+    case TOKIO__ES_FALSE: fputs("false", fp); break;
+    case TOKIO__ES_TRUE: fputs("true", fp); break;
+    case TOKIO__ES_INT: fprintf(fp, "i%lld", (long long)v->i); break;
+    case TOKIO__ES_REAL: fprintf(fp, "r%.17g", v->d); break;
+    case TOKIO__ES_STRING:
+        fprintf(fp, "s%zu:", v->len);
+        fwrite(v->s, 1, v->len, fp);
+        break;
+    case TOKIO__ES_OTHER: fputs("other", fp); break;
+    }
+    putc(' ', fp);
+}
+
+static int
+put_hit(const struct tokio__es_value *v, size_t hit, void *payload)
+{
+    fprintf(payload, "%zu: ", hit);
+    for (size_t f = 0; f < 6; f++)
+        put_value(payload, &v[f]);
+    putc('\n', payload);
+    return 0;
+}
+
+/* The hits of the cache text `text` as es_hits.c reads them (*followed:
+ * whether it did, not leaving the text to jansson), or as jansson's tree
+ * gives them (followed NULL). */
+static char *
+hits_of(const char *text, int *followed)
+{
+    char *buf = NULL;
+    size_t len = 0, page = 0;
+    FILE *fp = open_memstream(&buf, &len);
+
+    assert_non_null(fp);
+    if (followed != NULL) {
+        int rc = tokio__es_hits_read(text, strlen(text), fields, 6, put_hit,
+                                     NULL, fp, NULL, &page);
+
+        assert_true(rc == 0 || rc == TOKIO__ES_HITS_FALLBACK);
+        *followed = rc == 0;
+    } else {
+        json_error_t err;
+        json_t *pages = json_loads(text, JSON_DECODE_ANY, &err), *pg;
+        size_t i, h;
+
+        if (pages == NULL)
+            fputs("refused", fp);   /* as es_hits.c leaves it to jansson */
+        json_array_foreach(pages, i, pg) {
+            json_t *hit;
+
+            if (json_array_size(pg) == 0)
+                break;
+            json_array_foreach(pg, h, hit) {
+                struct tokio__es_value v[6];
+                json_t *src = json_object_get(hit, "_source");
+
+                for (size_t f = 0; f < 6; f++)
+                    tokio__es_value_of(json_object_get(src, fields[f]),
+                                       &v[f]);
+                put_hit(v, h, fp);
+            }
+        }
+        json_decref(pages);
+    }
+    fclose(fp);
+    return buf;
+}
+
+/* `text` with its nth (from 0) `from` made `to`; NULL where it has no
+ * nth. */
+static char *
+replace_nth(const char *text, const char *from, const char *to, size_t nth)
+{
+    const char *at = text;
+    char *out;
+
+    for (size_t i = 0;; i++, at++) {
+        if ((at = strstr(at, from)) == NULL)
+            return NULL;
+        if (i == nth)
+            break;
+    }
+    size_t head = (size_t)(at - text), n = strlen(text) + strlen(to) + 1;
+    out = malloc(n);
+    assert_non_null(out);
+    snprintf(out, n, "%.*s%s%s", (int)head, text, to, at + strlen(from));
+    return out;
+}
+
+/* The cache of pages as json.dump(indent=4) writes it: its separators,
+ * ": " and indentation; the values of a..f as es_hits.c and jansson read
+ * them, to which it must come by its shortcuts (a list's separator
+ * learned from its opening run, a field's key by its pattern, numbers
+ * and strings by words). */
+static const char indent4[] =
+    "[\n"
+    "    [\n"
+    "        {\n"
+    "            \"_score\": 1.0,\n"
+    "            \"_id\": \"ppqhb2IBiYvi4Oh8BuPf\",\n"
+    "            \"_source\": {\n"
+    "                \"a\": 802265.0611681836,\n"
+    "                \"f\": \"2017-12-13T08:08:36.867Z\",\n"
+    "                \"ab\": \"not a field\",\n"
+    "                \"b\": 1234567,\n"
+    "                \"c\": \"bb1\"\n"
+    "            },\n"
+    "            \"_index\": \"cori-collectd-2018.03.29\"\n"
+    "        },\n"
+    "        {\n"
+    "            \"_source\": {\n"
+    "                \"b\": -12345678.5,\n"
+    "                \"d\": 0.1234567,\n"
+    "                \"e\": true,\n"
+    "                \"c\": \"a,b\"\n"
+    "            }\n"
+    "        }\n"
+    "    ],\n"
+    "    [\n"
+    "        {\n"
+    "            \"_source\": {\n"
+    "                \"a\": 123456789012.25,\n"
+    "                \"d\": null,\n"
+    "                \"f\": \"x\\\"y\"\n"
+    "            }\n"
+    "        }\n"
+    "    ],\n"
+    "    []\n"
+    "]\n";
+
+/* Every separator, opening run and ": " of indent4 one byte off what
+ * the shortcuts expect (a space less or more, a tab, a CR before the
+ * line feed, no line feed): the same values as jansson's, each followed
+ * by es_hits.c. */
+static void
+test_es_hits_indent_shortcuts_one_byte_off(void **state)
+{
+    (void)state;
+    static const char *const changes[][2] = {
+        { ",\n    ", ",\n   " }, { ",\n    ", ",\n     " },
+        { ",\n    ", ",\n\t   " }, { ",\n    ", ",\r\n    " },
+        { ",\n    ", ", " }, { ",\n    ", ",\n   \t" },
+        { "{\n    ", "{\n   " }, { "{\n    ", "{\n     " },
+        { "{\n    ", "{\r\n    " }, { "{\n    ", "{ " },
+        { "[\n    ", "[\n   " }, { "[\n    ", "[\r\n    " },
+        { ": ", ":  " }, { ": ", " : " }, { ": ", ":\t" }, { ": ", ":\n" },
+        { ": ", ":" }, { ": ", ": \r\n" },
+        { "\n    ", "\n" },
+    };
+    char *want = hits_of(indent4, NULL);
+    int followed, cases = 0;
+    char *got = hits_of(indent4, &followed);
+
+    assert_true(followed);
+    assert_string_equal(got, want);
+    assert_string_equal(want,
+        "0: r802265.06116818357 i1234567 s3:bb1 - - s24:2017-12-13T08:08:"
+        "36.867Z \n"
+        "1: - r-12345678.5 s3:a,b r0.1234567 true - \n"
+        "0: r123456789012.25 - - null - s3:x\"y \n");
+    free(got);
+    free(want);
+    for (size_t c = 0; c < sizeof(changes) / sizeof(changes[0]); c++) {
+        char *text;
+
+        for (size_t nth = 0; (text = replace_nth(indent4, changes[c][0],
+                                                 changes[c][1], nth)) != NULL;
+             nth++) {
+            want = hits_of(text, NULL);
+            got = hits_of(text, &followed);
+            if (!followed || strcmp(got, want) != 0)
+                fail_msg("change %zu, %zu: followed %d\n%s\nbut jansson:\n"
+                         "%s\nof\n%s", c, nth, followed, got, want, text);
+            free(got);
+            free(want);
+            free(text);
+            cases++;
+        }
+    }
+    assert_true(cases > 150);
+}
+
+/* Numbers of 1 to 20 integer digits and fractions of 1 to 20 digits,
+ * ending at every place of a word, and strings of 1 to 30 bytes with a
+ * comma, quote or escape at every place: the same values as jansson's
+ * (an integer too big for it not followed either). */
+static void
+test_es_hits_numbers_and_strings_by_words(void **state)
+{
+    (void)state;
+    static const char digits[] = "98765432109876543210";
+    char text[512], value[64];
+    int followed;
+
+    for (int ints = 1; ints <= 20; ints++) {
+        for (int frac = 0; frac <= 20; frac++) {
+            for (int pad = 0; pad < 8; pad++) {
+                snprintf(value, sizeof(value), "%s%.*s%s%.*s",
+                         ints % 3 == 0 ? "-" : "", ints, digits,
+                         frac > 0 ? "." : "", frac, digits + 3);
+                snprintf(text, sizeof(text),
+                         "[[{\"_source\": {\"%.*s\": 1, \"a\": %s, "
+                         "\"b\": %s}}]]", pad + 1, "zzzzzzzzz", value,
+                         value);
+                char *want = hits_of(text, NULL);
+                char *got = hits_of(text, &followed);
+
+                if (strcmp(want, "refused") == 0 ? followed
+                    : strcmp(got, want) != 0 || (ints <= 18 && !followed))
+                    fail_msg("%s: followed %d\n%s\nbut jansson:\n%s", text,
+                             followed, got, want);
+                free(got);
+                free(want);
+            }
+        }
+    }
+    for (size_t n = 1; n <= 30; n++) {
+        for (size_t at = 0; at <= n; at++) {
+            for (int kind = 0; kind < 3; kind++) {
+                char str[64];
+
+                memset(str, 'q', n);
+                str[n] = '\0';
+                if (at < n)
+                    str[at] = ',';
+                snprintf(text, sizeof(text),
+                         "[[{\"_source\": {\"c\": \"%s%s\", \"f\": 1}}]]",
+                         str, kind == 1 ? "\\\"" : kind == 2 ? "\\n" : "");
+                char *want = hits_of(text, NULL);
+                char *got = hits_of(text, &followed);
+
+                if (strcmp(got, want) != 0 || !followed)
+                    fail_msg("%s: followed %d\n%s\nbut jansson:\n%s", text,
+                             followed, got, want);
+                free(got);
+                free(want);
+            }
+        }
+    }
+}
+
+/* Hits whose members before _source repeat those of the hit before
+ * (es_hits.c passes such a member by comparing its bytes with the one
+ * before): each member of the second hit one byte off in turn, the
+ * byte after a value changed, a value no longer JSON: the same values
+ * as jansson's, followed where jansson reads the text. */
+static void
+test_es_hits_repeated_members_one_byte_off(void **state)
+{
+    (void)state;
+    static const char hit[] =
+        "        {\n"
+        "            \"_score\": 1.0,\n"
+        "            \"_type\": \"doc\",\n"
+        "            \"_id\": [1, {\"x\": null}],\n"
+        "            \"_index\": \"cori-collectd-2018.03.29\",\n"
+        "            \"_source\": {\n"
+        "                \"a\": 1.5,\n"
+        "                \"f\": \"h\"\n"
+        "            },\n"
+        "            \"_long\": \"a value that is longer than forty-eight "
+        "bytes in all\"\n"
+        "        }";
+    /* the change, and whether es_hits.c follows the text (the others:
+     * not JSON, or a _source not an object, left to jansson) */
+    static const struct {
+        const char *from, *to;
+        int follows;
+    } changes[] = {
+        { "1.0,", "1.5,", 1 }, { "1.0,", "1.0 ,", 1 }, { "1.0,", "1.05,", 1 },
+        { "1.0,", "1.0x,", 0 }, { "1.0,", "10,", 1 },
+        { "\"doc\"", "\"dod\"", 1 }, { "\"doc\"", "\"doc\\\"\"", 1 },
+        { "\"doc\"", "\"do\"", 1 }, { "\"_type\"", "\"_typf\"", 1 },
+        { "null", "nul", 0 }, { "null", "true", 1 }, { "29\"", "28\"", 1 },
+        { "29\",", "29\" ,", 1 }, { "\"_score\"", "\"_source\"", 0 },
+        { "bytes", "bytez", 1 }, { "\"_index\": ", "\"_index\":  ", 1 },
+    };
+    char text[4096], *second;
+    int followed;
+
+    snprintf(text, sizeof(text), "[\n    [\n%s,\n%s,\n%s\n    ]\n]\n", hit, hit,
+             hit);
+    char *want = hits_of(text, NULL), *got = hits_of(text, &followed);
+    assert_true(followed);
+    assert_string_equal(got, want);
+    assert_string_equal(want, "0: r1.5 - - - - s1:h \n1: r1.5 - - - - s1:h \n"
+                        "2: r1.5 - - - - s1:h \n");
+    free(got);
+    free(want);
+    for (size_t c = 0; c < sizeof(changes) / sizeof(changes[0]); c++) {
+        assert_non_null(second = replace_nth(hit, changes[c].from,
+                                             changes[c].to, 0));
+        snprintf(text, sizeof(text), "[\n    [\n%s,\n%s,\n%s\n    ]\n]\n", hit,
+                 second, hit);
+        want = hits_of(text, NULL);
+        got = hits_of(text, &followed);
+        if (followed != changes[c].follows ||
+            (followed && strcmp(got, want) != 0))
+            fail_msg("change %zu: followed %d\n%s\nbut jansson:\n%s\nof\n%s",
+                     c, followed, got, want, text);
+        free(got);
+        free(want);
+        free(second);
+    }
+}
+
 int
 main(void)
 {
@@ -1019,6 +1422,10 @@ main(void)
         cmocka_unit_test(test_es_scroll_survives_every_oom),
         cmocka_unit_test(test_es_open_refuses_bad_options),
         cmocka_unit_test(test_es_credentials_from_env_then_site),
+        cmocka_unit_test(test_es_csv_straight_into_the_output),
+        cmocka_unit_test(test_es_hits_indent_shortcuts_one_byte_off),
+        cmocka_unit_test(test_es_hits_numbers_and_strings_by_words),
+        cmocka_unit_test(test_es_hits_repeated_members_one_byte_off),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

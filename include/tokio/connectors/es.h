@@ -181,6 +181,20 @@ TOKIO_API int tokio_es_pages_new_csv(struct tokio_es_pages **out,
                                      size_t n_fields);
 
 /**
+ * tokio_es_pages_new_csv(), the rows written as they come straight into
+ * `to` when it is a regular file with nothing written yet, and its
+ * descriptor open for reading too (the temporary of tokio_output_open()
+ * for a file: no second copy of the CSV); then tokio_es_pages_write()
+ * with that same `to` only finishes it.  On any failure `to` holds a
+ * partial CSV: drop it (tokio_output_abort()).  Any other `to`, or NULL,
+ * is as tokio_es_pages_new_csv().
+ * @return as tokio_es_pages_new_csv(); TOKIO_EIO (writing `to`).
+ */
+TOKIO_API int tokio_es_pages_new_csv_to(struct tokio_es_pages **out,
+                                        const char *const *fields,
+                                        size_t n_fields, FILE *to);
+
+/**
  * A tokio_es_page_fn (payload: the struct tokio_es_pages): add a page.
  * @return TOKIO_OK; TOKIO_EFORMAT (for CSV: a hit without an object
  *         "_source", or a field holding a list or object, naming the
