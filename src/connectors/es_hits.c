@@ -585,23 +585,15 @@ struct sep {
     size_t len;                 /* bytes compared, at most 32 */
 };
 
-/* The masks of a separator of k bytes, k <= 32: its bytes of word i. */
-#define SEP_MASK(k, i) ((k) >= 8 * (i) + 8 ? ~UINT64_C(0)               \
-                        : (k) <= 8 * (i) ? UINT64_C(0)                   \
-                        : (UINT64_C(1) << (8 * ((k) - 8 * (i)))) - 1)
-#define SEP_ROW(k) { SEP_MASK(k, 0), SEP_MASK(k, 1), SEP_MASK(k, 2), \
-                     SEP_MASK(k, 3) }
-static const uint64_t sep_masks[33][4] = {
-    SEP_ROW(0), SEP_ROW(1), SEP_ROW(2), SEP_ROW(3),
-    SEP_ROW(4), SEP_ROW(5), SEP_ROW(6), SEP_ROW(7),
-    SEP_ROW(8), SEP_ROW(9), SEP_ROW(10), SEP_ROW(11),
-    SEP_ROW(12), SEP_ROW(13), SEP_ROW(14), SEP_ROW(15),
-    SEP_ROW(16), SEP_ROW(17), SEP_ROW(18), SEP_ROW(19),
-    SEP_ROW(20), SEP_ROW(21), SEP_ROW(22), SEP_ROW(23),
-    SEP_ROW(24), SEP_ROW(25), SEP_ROW(26), SEP_ROW(27),
-    SEP_ROW(28), SEP_ROW(29), SEP_ROW(30), SEP_ROW(31),
-    SEP_ROW(32)
-};
+/* The mask of the bytes of word i of a run of k bytes (a separator, a
+ * memo). */
+static inline uint64_t
+sep_mask(size_t k, size_t i)
+{
+    size_t bytes = k > 8 * i ? k - 8 * i : 0;
+
+    return bytes >= 8 ? ~UINT64_C(0) : (UINT64_C(1) << (8 * bytes)) - 1;
+}
 
 /* `s` from an opening bracket's run of white space, from q (the bracket
  * at q - 1) to r->p: the text's words from the bracket, its byte made
@@ -618,7 +610,8 @@ sep_learn(struct sep *s, const struct reader *r, const unsigned char *q)
     s->w[1] = word_at(q + 7);
     s->w[2] = word_at(q + 15);
     s->w[3] = word_at(q + 23);
-    memcpy(s->m, sep_masks[n], sizeof(s->m));
+    for (size_t i = 0; i < 4; i++)
+        s->m[i] = sep_mask(n, i);
     s->len = n;
 }
 
@@ -889,7 +882,7 @@ memo_learn(struct memo *m, const struct reader *r, const unsigned char *at)
         return;
     for (size_t i = 0; i < MEMO_WORDS; i++) {
         m->w[i] = word_at(at + 8 * i);
-        m->m[i] = SEP_MASK(n, i);
+        m->m[i] = sep_mask(n, i);
     }
     m->len = n;
 }
