@@ -33,6 +33,7 @@
 #include "tokio/connectors/hdf5.h"
 #include "tokio/connectors/lmtdb.h"
 #include "tokio/timeseries.h"
+#include "tools/archive_lmtdb_private.h"
 
 #define SCHEMA_VERSION "1"
 
@@ -107,6 +108,18 @@ static const struct {
 
 /* Bytes of a block (all datasets) to aim for: well inside 64 MiB. */
 #define BLOCK_BYTES ((size_t)8 << 20)
+
+/* BLOCK_BYTES, or a test's smaller size */
+static size_t block_bytes = BLOCK_BYTES;
+
+size_t
+tokio__archive_lmtdb_block_bytes(size_t bytes)
+{
+    size_t before = block_bytes;
+
+    block_bytes = bytes > 0 ? bytes : BLOCK_BYTES;
+    return before;
+}
 
 /* OPERATION_IDs and OST/OSS/MDS ids below these are looked up once and
  * remembered (LMT numbers them from 1); larger ones at every row. */
@@ -361,13 +374,13 @@ begin_datasets(struct archiver *a, struct tokio_hdf5_update *u,
     }
     /* whole chunks of rows of the largest datasets (the OSTs') */
     chunk = tokio_hdf5_rows_chunk(a->sets[0].w, first_out);
-    block = chunk * (BLOCK_BYTES / (row_bytes + 1) / chunk);
+    block = chunk * (block_bytes / (row_bytes + 1) / chunk);
     if (block == 0)
         block = chunk;
-    if (block * row_bytes > 2 * BLOCK_BYTES) {
+    if (block * row_bytes > 2 * block_bytes) {
         /* chunks too tall to hold: smaller blocks, each chunk compressed
          * once all the same (it stays in HDF5's chunk cache) */
-        block = BLOCK_BYTES / (row_bytes + 1);
+        block = block_bytes / (row_bytes + 1);
         *first_out = 0;
     }
     *block_out = block > 0 ? block : 1;

@@ -1,9 +1,9 @@
 /*
  * tests/tools/test_archive_lmtdb.c - tokio_archive_lmtdb() in process: the
  * sample archives as the reference's golden (values bit for bit); over a
- * database the test writes itself, wide enough that a range takes several
- * blocks, every counter's delta is right across block boundaries and one
- * call equals two calls over halves of the range; bad ranges; out of
+ * database the test writes itself, with blocks small enough that a range
+ * takes several, every row is right across block boundaries and one call
+ * equals two calls over parts of the range; bad ranges; out of
  * memory at every allocation leaves no file behind.  The command's own
  * tests are tests/cli/test_archive_lmtdb.c.
  */
@@ -18,6 +18,7 @@
 #include "core/alloc.h"
 #include "tokio/connectors/lmtdb.h"
 #include "tokio/tools/archive_lmtdb.h"
+#include "tools/archive_lmtdb_private.h"
 
 #define SAMPLE "pytokio-inputs/snx11025_2018-01-28.sqlite3"
 #define GOLDEN "golden/pytokio/archive_lmtdb/snx11025_2018-01-28.hdf5"
@@ -127,53 +128,112 @@ test_archive_lmtdb_sample_matches_golden(void **state)
 /* ---- blocks ---- */
 
 /*
- * 1000 OSTs make rows of some 48 KB over all datasets, so the 200 rows
- * take more than one 8 MiB block (src/tools/archive_lmtdb.c): the deltas
- * of the row before each block boundary need the row after it.
+ * Fail unless every cell of `dataset` in `file` is
+ * per_col * i + per_row * r + base, for row r and the column named
+ * printf(fmt, i - 1), i = 1 .. cols.
+ */
+static void
+assert_cells(const char *file, const char *dataset, const char *fmt,
+             size_t cols, size_t rows, double per_col, double per_row,
+             double base)
+{
+    struct tokio_hdf5 *h = NULL;
+    struct tokio_timeseries *ts = NULL;
+
+    assert_int_equal(tokio_hdf5_open(&h, file, 0), TOKIO_OK);
+    assert_int_equal(tokio_hdf5_to_timeseries(h, dataset, &ts), TOKIO_OK);
+    assert_int_equal(tokio_timeseries_rows(ts), rows);
+    assert_int_equal(tokio_timeseries_cols(ts), cols);
+    for (size_t i = 1; i <= cols; i++) {
+        const double *cell = tokio_timeseries_cdata(ts);
+        char name[32];
+        long c;
+
+        snprintf(name, sizeof(name), fmt, i - 1);
+        c = tokio_timeseries_column_index(ts, name);
+        assert_true(c >= 0);
+        for (size_t r = 0; r < rows; r++) {
+            double want = per_col * (double)i + per_row * (double)r + base;
+
+            if (cell[r * cols + (size_t)c] != want)
+                fail_msg("%s %s row %zu: %g, want %g", dataset, name, r,
+                         cell[r * cols + (size_t)c], want);
+        }
+    }
+    tokio_timeseries_free(ts);
+    tokio_hdf5_free(h);
+}
+
+/* The fixture's values in every row of `file` (`osts` OSTs, `rows`
+ * rows): the counters' deltas (OST i reads i and writes 2 i bytes a
+ * timestep, the MDS opens 3 and closes 6) and a gauge (fullness/bytes,
+ * 1000 + TS_ID, TS_ID = row + 1). */
+static void
+assert_fixture_rows(const char *file, size_t osts, size_t rows)
+{
+    assert_cells(file, "/datatargets/readbytes", "fs-OST%04zx", osts, rows,
+                 1, 0, 0);
+    assert_cells(file, "/datatargets/writebytes", "fs-OST%04zx", osts, rows,
+                 2, 0, 0);
+    assert_cells(file, "/fullness/bytes", "fs-OST%04zx", osts, rows,
+                 0, 1, 1001);
+    assert_cells(file, "/mdtargets/opens", "mds", 1, rows, 0, 0, 3);
+    assert_cells(file, "/mdtargets/closes", "mds", 1, rows, 0, 0, 6);
+}
+
+/*
+ * Rows that take several blocks (src/tools/archive_lmtdb.c): the deltas
+ * of the row before each block boundary need the row after it, and each
+ * row's values must land in its own row of the file.  The blocks are made
+ * small (tokio__archive_lmtdb_block_bytes) rather than the data large:
+ * 128 OSTs make rows of 6272 bytes over all datasets, and 48 rows give the
+ * OST datasets HDF5 chunks of 12 rows, so
+ *   - 96 KiB blocks are one chunk, 12 rows: 4 blocks, and a range split
+ *     at row 17 starts its second call with a short block up to row 24,
+ *     where the chunks begin;
+ *   - 32 KiB blocks cannot hold a chunk: blocks of 5 rows, 10 of them,
+ *     whatever the chunks.
+ * Each file's values are checked against the fixture's, and all three
+ * must be the same bit for bit.
  */
 static void
 test_archive_lmtdb_blocks_carry_counters(void **state)
 {
-    const size_t osts = 1000, rows = 200;
-    char db[4200], one[4200], two[4200];
+    const size_t osts = 128, rows = 48;
+    char db[4200], one[4200], two[4200], small[4200];
     char *dir = fixture(osts, rows + 1, db, sizeof(db));
     int64_t t0 = tokio_test_local(2020, 6, 1, 0, 0, 0);
-    int64_t t1 = t0 + (int64_t)rows * STEP, mid = t0 + 97 * STEP;
-    struct tokio_hdf5 *h = NULL;
-    struct tokio_timeseries *ts = NULL;
+    int64_t t1 = t0 + (int64_t)rows * STEP, mid = t0 + 17 * STEP;
 
     (void)state;
     assert_non_null(dir);
     snprintf(one, sizeof(one), "%s/one.hdf5", dir);
     snprintf(two, sizeof(two), "%s/two.hdf5", dir);
+    snprintf(small, sizeof(small), "%s/small.hdf5", dir);
+
+    tokio__archive_lmtdb_block_bytes(96 << 10);
     assert_int_equal(archive(db, one, t0, t1, t0, t1), TOKIO_OK);
-
-    assert_int_equal(tokio_hdf5_open(&h, one, 0), TOKIO_OK);
-    assert_int_equal(tokio_hdf5_to_timeseries(h, "/datatargets/readbytes",
-                                              &ts), TOKIO_OK);
-    assert_int_equal(tokio_timeseries_rows(ts), rows);
-    assert_int_equal(tokio_timeseries_cols(ts), osts);
-    for (size_t i = 1; i <= osts; i++) {
-        char name[16];
-        long c;
-
-        snprintf(name, sizeof(name), "fs-OST%04zx", i - 1);
-        c = tokio_timeseries_column_index(ts, name);
-        assert_true(c >= 0);
-        for (size_t r = 0; r < rows; r++)
-            if (tokio_timeseries_cdata(ts)[r * osts + (size_t)c] != (double)i)
-                fail_msg("%s row %zu: %g, want %zu", name, r,
-                         tokio_timeseries_cdata(ts)[r * osts + (size_t)c], i);
-    }
-    tokio_timeseries_free(ts);
-    tokio_hdf5_free(h);
-
+    assert_fixture_rows(one, osts, rows);
     /* the same range in two calls, split where no block ends */
     assert_int_equal(archive(db, two, t0, mid, t0, t1), TOKIO_OK);
     assert_int_equal(archive(db, two, mid, t1, t0, t1), TOKIO_OK);
     lmt_assert_same_tts(two, one);
+
+    tokio__archive_lmtdb_block_bytes(32 << 10);
+    assert_int_equal(archive(db, small, t0, t1, t0, t1), TOKIO_OK);
+    assert_fixture_rows(small, osts, rows);
+    lmt_assert_same_tts(small, one);
     tokio_test_rmtree(dir);
     free(dir);
+}
+
+/* every test starts with the 8 MiB blocks */
+static int
+default_blocks(void **state)
+{
+    (void)state;
+    tokio__archive_lmtdb_block_bytes(0);
+    return 0;
 }
 
 /* ---- malformed input ---- */
@@ -244,7 +304,8 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_archive_lmtdb_sample_matches_golden),
-        cmocka_unit_test(test_archive_lmtdb_blocks_carry_counters),
+        cmocka_unit_test_teardown(test_archive_lmtdb_blocks_carry_counters,
+                                  default_blocks),
         cmocka_unit_test(test_archive_lmtdb_bad_range_is_einval),
         cmocka_unit_test(test_archive_lmtdb_survives_every_oom),
     };
