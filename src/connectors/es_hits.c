@@ -1337,15 +1337,30 @@ copy_list(struct copier *c, int depth)
     return 0;
 }
 
-/* A literal (true, false, null), checked, and its value written. */
-static int
-copy_literal(struct copier *c, const char *word, size_t n, const json_t *v)
+/* A string, number, true, false or null read by field_value() (as field
+ * 0's), written as jansson's tree of it would be. */
+static void
+write_scalar(struct copier *c)
 {
-    if (literal(&c->r, word, n) < 0)
-        return FB;
-    if (c->js != NULL)
-        tokio__jstream_value(c->js, v);
-    return 0;
+    const struct reader *r = &c->r;
+    const struct tokio__es_value *v = &r->row[0];
+
+    switch (v->kind) {
+    case TOKIO__ES_STRING:
+        tokio__jstream_string(c->js, r->strings + r->str_off[0], v->len);
+        break;
+    case TOKIO__ES_INT:
+        tokio__jstream_int(c->js, v->i);
+        break;
+    case TOKIO__ES_REAL:
+        tokio__jstream_real(c->js, v->d);
+        break;
+    default:
+        tokio__jstream_value(c->js, v->kind == TOKIO__ES_TRUE ? json_true()
+                                    : v->kind == TOKIO__ES_FALSE
+                                    ? json_false() : json_null());
+        break;
+    }
 }
 
 /* Any value, as jansson's tree of it would be written. */
@@ -1353,51 +1368,17 @@ static int
 copy_value(struct copier *c, int depth)
 {
     struct reader *r = &c->r;
-    struct tokio__es_value v;
-    const unsigned char *s;
-    size_t len;
-    int esc;
+    int rc;
 
-    if (r->p == r->end)
-        return FB;
-    switch (*r->p) {
-    case '"':
-        r->p++;
-        if (string(r, &s, &len, &esc) < 0)
-            return FB;
-        if (c->js == NULL)
-            return 0;
-        if (!esc) {
-            tokio__jstream_string(c->js, (const char *)s, len);
-            return 0;
-        }
-        /* decoded into the reader's strings, as field 0's */
-        r->strings_len = 0;
-        if (keep_string(r, 0, s, len, esc) < 0)
-            return TOKIO_ENOMEM;
-        tokio__jstream_string(c->js, r->strings, r->row[0].len);
-        return 0;
-    case '[':
+    if (r->p < r->end && *r->p == '[')
         return copy_list(c, depth);
-    case '{':
+    if (r->p < r->end && *r->p == '{')
         return copy_object(c, depth, 0);
-    case 't':
-        return copy_literal(c, "true", 4, json_true());
-    case 'f':
-        return copy_literal(c, "false", 5, json_false());
-    case 'n':
-        return copy_literal(c, "null", 4, json_null());
-    default:
-        if (c->js == NULL)
-            return number(r, NULL);
-        if (number(r, &v) < 0)
-            return FB;
-        if (v.kind == TOKIO__ES_INT)
-            tokio__jstream_int(c->js, v.i);
-        else
-            tokio__jstream_real(c->js, v.d);
-        return 0;
-    }
+    r->strings_len = 0;
+    if ((rc = field_value(r, 0)) < 0 || c->js == NULL)
+        return rc;
+    write_scalar(c);
+    return 0;
 }
 
 /* A page (at its '['): a list of hits, each an object with an object
@@ -1455,6 +1436,7 @@ tokio__es_hits_json_page(const char *text, size_t len,
     memset(&c->r, 0, sizeof(c->r));
     c->r.p = (const unsigned char *)text;
     c->r.end = c->r.p + len;
+    c->r.extract = js != NULL;     /* field_value()'s values, to write */
     c->js = js;
     c->n_keys = 0;
     ws(&c->r);
