@@ -747,7 +747,7 @@ tokio_es_from_cache(const char *path, tokio_es_page_fn fn, void *payload)
     if ((rc = cache_text(path, SIZE_MAX, &map, &text, &len)) == TOKIO_OK)
         rc = pages_of_text(map != NULL ? (const char *)map
                                        : (const char *)text,
-                           len, map != NULL, 0, path, fn, payload);
+                           len, map != NULL, NULL, path, fn, payload);
     free(text);
     if (map != NULL)
         munmap((void *)map, len);
@@ -766,7 +766,7 @@ give_back(const char *text, size_t n)
 }
 
 /* The text of the cache `path` as one jansson tree, its pages to
- * `page_fn` after `reset` (pages may have gone). */
+ * `page_fn` after `reset` (pages may have gone; NULL: no reset). */
 static int
 whole_tree(const char *text, size_t len, const char *path,
            int (*reset)(void *payload), tokio_es_page_fn page_fn,
@@ -775,7 +775,7 @@ whole_tree(const char *text, size_t len, const char *path,
     json_t *pages;
     int rc = tokio__json_parse_named(&pages, text, len, 0, path);
 
-    if (rc == TOKIO_OK && reset != NULL && (rc = reset(payload)) >= 0)
+    if (rc == TOKIO_OK && (reset == NULL || (rc = reset(payload)) >= 0))
         rc = tokio_es_from_json(pages, path, page_fn, payload);
     json_decref(pages);
     return rc;
